@@ -1,0 +1,58 @@
+/**
+ * `npm run market -- --profile demo --seed 42 --out <dir>`: generates a synthetic market.
+ */
+import { parseArgs } from "node:util";
+import { generateMarket, type Progress } from "./generate.ts";
+import { profileByName } from "./profiles.ts";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    profile: { type: "string", default: "demo" },
+    seed: { type: "string", default: "42" },
+    out: { type: "string" },
+    scale: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+
+if (values.help) {
+  console.log("usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] --out <dir>");
+  process.exit(0);
+}
+
+function fail(message: string): never {
+  console.error(`market: ${message}`);
+  process.exit(2);
+}
+
+const seed = Number(values.seed);
+if (!Number.isSafeInteger(seed) || seed < 0) fail(`--seed '${values.seed}' is not a non-negative integer`);
+const scale = values.scale === undefined ? undefined : Number(values.scale);
+let profile;
+try {
+  profile = profileByName(values.profile!, scale);
+} catch (e) {
+  fail((e as Error).message);
+}
+const outDir = values.out ?? `data/${profile.name}`;
+const started = performance.now();
+const interactive = process.stderr.isTTY;
+let lastShown = -1;
+
+function show(p: Progress): void {
+  const pct = Math.round((100 * p.day) / p.days);
+  const elapsed = (performance.now() - started) / 1000;
+  const line = `market ${profile!.name}: ${"#".repeat(pct / 5).padEnd(20, ".")} ${pct}% ${p.date} (${p.day}/${p.days} days, ${elapsed.toFixed(1)} s)`;
+  if (interactive) process.stderr.write(`\r${line}`);
+  else if (pct >= lastShown + 10 || p.day === p.days) {
+    console.error(line);
+    lastShown = pct;
+  }
+}
+
+const manifest = generateMarket({ profile, seed, outDir, onProgress: show });
+if (interactive) process.stderr.write("\n");
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`market ${profile.name} seed ${seed}: ${manifest.tradingDays.length} trading days, ${manifest.securities.length} securities, written to ${outDir} in ${seconds} s`);
+for (const [id, c] of Object.entries(manifest.datasets)) console.log(`  ${id.padEnd(26)} ${String(c.files).padStart(5)} files ${String(c.rows).padStart(12)} rows`);

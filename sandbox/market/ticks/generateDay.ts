@@ -1,0 +1,195 @@
+/**
+ * Generates one security-day of ticks as a market would produce them: NBBO updates that
+ * follow the efficient price with a time-of-day spread, trades that hit the quotes (or print
+ * inside them off-exchange), opening and closing auctions on the listing market, and rare
+ * trade cancels. Every later dataset (1-minute bars, daily bars) is derived from these ticks.
+ */
+import type { TradingDay } from "../calendar.ts";
+import { Rng } from "../rng.ts";
+import { type Security, tickSize } from "../securities.ts";
+import {
+  FIRST_MINUTE_OF_DAY,
+  isRegularHours,
+  MINUTES_PER_DAY,
+  OPEN_MINUTE_OF_DAY,
+  quotesPerTrade,
+  spreadMultiplier,
+  tradeActivity,
+  trfProbability,
+} from "./intraday.ts";
+import type { DayPath } from "./pricePath.ts";
+import { NbboBook } from "./nbboBook.ts";
+import {
+  COND_CLOSE_AUCTION,
+  COND_OPEN_AUCTION,
+  CONDITIONS,
+  EXCHANGES,
+  TickBuffer,
+  type TickColumns,
+  TRADE,
+  TRADE_CANCEL,
+  TRF_EXCHANGE,
+} from "./tickColumns.ts";
+import { drawBaseTradeSize, MEAN_BASE_TRADE_SIZE } from "./tradeSizes.ts";
+import { drawExchange } from "./venues.ts";
+
+const NS_PER_MINUTE = 60e9;
+/** Opening and closing auctions take these shares of a day's volume. */
+const OPEN_AUCTION_SHARE = 0.015;
+const CLOSE_AUCTION_SHARE = 0.08;
+const CANCEL_PROBABILITY = 0.0015;
+const EVENT_QUOTE = 0, EVENT_TRADE = 1, EVENT_OPEN_AUCTION = 2, EVENT_CLOSE_AUCTION = 3;
+
+const COND = (c: (typeof CONDITIONS)[number]) => CONDITIONS.indexOf(c);
+
+export interface DayInput {
+  seed: number;
+  day: TradingDay;
+  security: Security;
+  path: DayPath;
+  /** Multiplies the number of generated events (sizes shrink to keep volumes). */
+  eventScale: number;
+}
+
+/** Efficient price at a nanosecond of day, interpolated between minute boundaries. */
+function efficientPrice(path: DayPath, ns: number): number {
+  const x = ns / NS_PER_MINUTE - FIRST_MINUTE_OF_DAY;
+  const m = Math.min(Math.max(Math.floor(x), 0), MINUTES_PER_DAY - 1);
+  const f = x - m;
+  return path[m] + (path[m + 1] - path[m]) * f;
+}
+
+const round4 = (p: number) => Math.round(p * 1e4) / 1e4;
+
+/**
+ * One security-day of ticks, deterministic in (seed, security, date).
+ *
+ * @example
+ * ```ts
+ * const ticks = generateDayTicks({ seed: 42, day, security, path, eventScale: 1 });
+ * ticks.length; // events, time-ordered
+ * ```
+ */
+export function generateDayTicks(input: DayInput): TickColumns {
+  const { seed, day, security: sec, path, eventScale } = input;
+  const rng = Rng.for(seed, "ticks", String(sec.asid), day.date);
+  const close = day.closeMinute;
+  // Share counts follow the price level, so a split leaves dollar volume unchanged.
+  const shareFactor = sec.startPrice / path[0];
+  const dayVolume = sec.dailyVolume * shareFactor * Math.exp(0.3 * rng.normal() - 0.045);
+  const sizeScale = shareFactor / (sec.printScale * eventScale);
+  let activityTotal = 0;
+  for (let m = 0; m < MINUTES_PER_DAY; m++) activityTotal += tradeActivity(FIRST_MINUTE_OF_DAY + m, close);
+  const continuousVolume = dayVolume * (1 - OPEN_AUCTION_SHARE - CLOSE_AUCTION_SHARE);
+  const tradesPerActivity = (continuousVolume / (MEAN_BASE_TRADE_SIZE * shareFactor)) * sec.printScale * eventScale / activityTotal;
+
+  const expected = tradesPerActivity * activityTotal * 5;
+  const out = new TickBuffer(expected * 1.3 + 64);
+  const cancels: [number, number, number, number, number][] = [];
+  const listing = EXCHANGES.indexOf(sec.listing);
+  const book = new NbboBook(rng, sec.depthLots * shareFactor, listing, out);
+  let lastNs = FIRST_MINUTE_OF_DAY * NS_PER_MINUTE;
+
+  lastNs = book.open(lastNs + 100, path[0], spreadTicks(sec, path[0], FIRST_MINUTE_OF_DAY, close, rng));
+  const batch: number[] = [];
+  for (let m = 0; m < MINUTES_PER_DAY; m++) {
+    const minuteOfDay = FIRST_MINUTE_OF_DAY + m;
+    const startNs = minuteOfDay * NS_PER_MINUTE;
+    const intensity = tradesPerActivity * tradeActivity(minuteOfDay, close) * rng.gammaUnitMean(3);
+    const nTrades = rng.poisson(intensity);
+    const nQuotes = rng.poisson(intensity * quotesPerTrade(minuteOfDay, close));
+    batch.length = 0;
+    // Each event is packed as time * 4 + kind so one numeric sort orders the minute.
+    for (let i = 0; i < nTrades; i++) batch.push(Math.floor(rng.uniform() * NS_PER_MINUTE) * 4 + EVENT_TRADE);
+    for (let i = 0; i < nQuotes; i++) batch.push(Math.floor(rng.uniform() * NS_PER_MINUTE) * 4 + EVENT_QUOTE);
+    if (minuteOfDay === OPEN_MINUTE_OF_DAY) batch.push(Math.floor((0.02 + 0.2 * rng.uniform()) * 1e9) * 4 + EVENT_OPEN_AUCTION);
+    if (minuteOfDay === close) batch.push(Math.floor((0.02 + 0.3 * rng.uniform()) * 1e9) * 4 + EVENT_CLOSE_AUCTION);
+    batch.sort((a, b) => a - b);
+    const extended = !isRegularHours(minuteOfDay, close);
+    for (const packed of batch) {
+      const kind = packed % 4;
+      const ns = Math.max(startNs + (packed - kind) / 4, lastNs + 1);
+      const fair = efficientPrice(path, ns);
+      if (kind === EVENT_QUOTE) {
+        lastNs = book.update(ns, fair, spreadTicks(sec, fair, minuteOfDay, close, rng));
+        continue;
+      }
+      if (kind === EVENT_OPEN_AUCTION || kind === EVENT_CLOSE_AUCTION) {
+        const tick = tickSize(fair);
+        const price = round4(Math.round(fair / tick) * tick);
+        const share = kind === EVENT_OPEN_AUCTION ? OPEN_AUCTION_SHARE : CLOSE_AUCTION_SHARE;
+        const size = Math.max(100, Math.round((dayVolume * share * rng.gammaUnitMean(6)) / 100) * 100);
+        out.push(ns, TRADE, price, size, listing, kind === EVENT_OPEN_AUCTION ? COND_OPEN_AUCTION : COND_CLOSE_AUCTION);
+        lastNs = ns;
+        continue;
+      }
+      const isTrf = rng.chance(trfProbability(minuteOfDay, close, sec.finraShare));
+      const size = Math.max(1, Math.round(drawBaseTradeSize(rng) * sizeScale));
+      const { price, sweep } = tradePrice(rng, book, fair, isTrf);
+      const exchange = isTrf ? TRF_EXCHANGE : drawExchange(rng, listing, extended);
+      const oddLot = size < 100;
+      const condition = extended ? COND(oddLot ? "TI" : "T") : sweep ? COND(oddLot ? "FI" : "F") : COND(oddLot ? "@I" : "@");
+      out.push(ns, TRADE, price, size, exchange, condition);
+      lastNs = ns;
+      if (rng.chance(CANCEL_PROBABILITY)) {
+        const at = Math.floor(ns + rng.exponential(30e9));
+        if (at < (FIRST_MINUTE_OF_DAY + MINUTES_PER_DAY) * NS_PER_MINUTE - 1e6) cancels.push([at, price, size, exchange, condition]);
+      }
+    }
+  }
+  return mergeCancels(out, cancels);
+}
+
+/** NBBO spread in ticks for a quote update: the security's spread shaped by time of day, one tick at least. */
+function spreadTicks(sec: Security, price: number, minuteOfDay: number, close: number, rng: Rng): number {
+  const target = (sec.spreadBps * spreadMultiplier(minuteOfDay, close) * price) / 1e4 / tickSize(price);
+  return 1 + Math.floor(Math.max(0, target * rng.gammaUnitMean(4) - 0.5));
+}
+
+/** Price of a continuous trade against the current NBBO; buyers lean the way the efficient price moved. */
+function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolean): { price: number; sweep: boolean } {
+  const { bid, ask } = book;
+  const tick = tickSize(fair);
+  const width = ask - bid;
+  const buy = rng.chance(0.5 + 0.35 * Math.tanh((fair - (bid + ask) / 2) / (Math.abs(width) + tick)));
+  const touch = buy ? ask : bid;
+  const u = rng.uniform();
+  if (width <= 0) return { price: round4(touch), sweep: false };
+  if (isTrf) {
+    if (u < 0.4) return { price: round4(touch), sweep: false };
+    const mid = (bid + ask) / 2;
+    if (u < 0.7) return { price: round4(mid), sweep: false };
+    // Retail price improvement: a fraction of a cent inside the quote, never past the mid.
+    const improvement = 0.0001 * rng.int(1, 50);
+    return { price: round4(buy ? Math.max(mid, ask - improvement) : Math.min(mid, bid + improvement)), sweep: false };
+  }
+  const widthTicks = Math.round(width / tick);
+  if (u < 0.86 || (u < 0.94 && widthTicks < 2)) return { price: round4(touch), sweep: false };
+  if (u < 0.94) {
+    const inside = rng.int(1, widthTicks - 1) * tick;
+    return { price: round4(buy ? ask - inside : bid + inside), sweep: false };
+  }
+  const through = rng.int(1, 2) * tick;
+  return { price: round4(buy ? ask + through : Math.max(tick, bid - through)), sweep: true };
+}
+
+/** Adds the cancels in time order; times stay strictly increasing. */
+function mergeCancels(out: TickBuffer, cancels: [number, number, number, number, number][]): TickColumns {
+  const base = out.columns();
+  if (cancels.length === 0) return base;
+  cancels.sort((a, b) => a[0] - b[0]);
+  const merged = new TickBuffer(base.length + cancels.length);
+  let c = 0;
+  let last = 0;
+  for (let i = 0; i <= base.length; i++) {
+    while (c < cancels.length && (i === base.length || cancels[c][0] < base.nsOfDay[i])) {
+      const [at, price, size, exchange, condition] = cancels[c++];
+      last = Math.max(at, last + 1);
+      merged.push(last, TRADE_CANCEL, price, size, exchange, condition);
+    }
+    if (i === base.length) break;
+    last = Math.max(base.nsOfDay[i], last + 1);
+    merged.push(last, base.type[i], base.price[i], base.size[i], base.exchange[i], base.condition[i]);
+  }
+  return merged.columns();
+}

@@ -1,0 +1,68 @@
+/**
+ * The national best bid and offer of one security through a day. Each update moves one side
+ * toward a quote centred on the efficient price (sometimes both, or only a size), the way
+ * consolidated NBBO updates arrive one side at a time. A one-sided move that would lock or
+ * cross the market pulls the other side along, except rarely, so locked and crossed markets
+ * exist but stay brief.
+ */
+import { Rng } from "../rng.ts";
+import { tickSize } from "../securities.ts";
+import { COND_QUOTE, QUOTE_ASK, QUOTE_BID, type TickBuffer } from "./tickColumns.ts";
+import { drawExchange } from "./venues.ts";
+
+const LEAVE_LOCKED_PROBABILITY = 0.02;
+const BOTH_SIDES_PROBABILITY = 0.2;
+
+const round4 = (p: number) => Math.round(p * 1e4) / 1e4;
+
+export class NbboBook {
+  bid = NaN;
+  ask = NaN;
+  constructor(private rng: Rng, private depthLots: number, private listing: number, private out: TickBuffer) {}
+
+  private size(): number {
+    return 100 * Math.max(1, Math.round(this.rng.exponential(this.depthLots)));
+  }
+
+  private quote(ns: number, side: number, price: number): number {
+    if (side === QUOTE_BID) this.bid = price;
+    else this.ask = price;
+    this.out.push(ns, side, price, this.size(), drawExchange(this.rng, this.listing, false), COND_QUOTE);
+    return ns;
+  }
+
+  /** A quote centred on `fair` that is `spread` ticks wide: [bid, ask]. */
+  private target(fair: number, spread: number): [number, number] {
+    const tick = tickSize(fair);
+    const bidTicks = Math.round(fair / tick - spread / 2);
+    return [round4(Math.max(1, bidTicks) * tick), round4((Math.max(1, bidTicks) + spread) * tick)];
+  }
+
+  /** Posts the first bid and ask of the day; returns the last time used. */
+  open(ns: number, fair: number, spread: number): number {
+    const [bid, ask] = this.target(fair, spread);
+    this.quote(ns, QUOTE_BID, bid);
+    return this.quote(ns + 1, QUOTE_ASK, ask);
+  }
+
+  /** One NBBO update at `ns`; returns the last time used (an update of both sides takes two). */
+  update(ns: number, fair: number, spread: number): number {
+    const [bid, ask] = this.target(fair, spread);
+    const bidMove = Math.abs(bid - this.bid), askMove = Math.abs(ask - this.ask);
+    if (bidMove === 0 && askMove === 0) {
+      // Same prices: only the displayed size changes on one side.
+      const side = this.rng.chance(0.5) ? QUOTE_BID : QUOTE_ASK;
+      return this.quote(ns, side, side === QUOTE_BID ? this.bid : this.ask);
+    }
+    const bidFirst = bidMove > askMove || (bidMove === askMove && this.rng.chance(0.5));
+    const both = this.rng.chance(BOTH_SIDES_PROBABILITY);
+    if (bidFirst) {
+      this.quote(ns, QUOTE_BID, bid);
+      if (both || (bid >= this.ask && !this.rng.chance(LEAVE_LOCKED_PROBABILITY))) return this.quote(ns + 1, QUOTE_ASK, ask);
+    } else {
+      this.quote(ns, QUOTE_ASK, ask);
+      if (both || (ask <= this.bid && !this.rng.chance(LEAVE_LOCKED_PROBABILITY))) return this.quote(ns + 1, QUOTE_BID, bid);
+    }
+    return ns;
+  }
+}
