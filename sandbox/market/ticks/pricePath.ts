@@ -92,10 +92,11 @@ export function buildPricePaths(
         const acquirer = paths.get(deal.acquirerAsid)!.get(day.date)!;
         const daysLeft = days.findIndex((d) => d.date >= deal.effectiveDate) - dayIndex;
         const spread = Math.min(0.0015 * Math.max(daysLeft, 1), 0.04);
+        const ownStart = path[0];
         for (let m = 0; m <= MINUTES_PER_DAY; m++) {
           const dealValue = deal.shareRatio * acquirer[m] + deal.cashPerShare;
           // A little of the target's own noise keeps the arbitrage spread from being perfectly smooth.
-          path[m] = dealValue * (1 - spread) * Math.exp(0.05 * (path[m] - path[0]));
+          path[m] = dealValue * (1 - spread) * Math.exp(0.05 * (path[m] - ownStart));
         }
         level.set(sec.asid, Math.log(path[MINUTES_PER_DAY]));
       } else {
