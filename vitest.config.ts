@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/globalSetup.ts"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     // Native Polars and generated market folders are heavy: share one process per file.

@@ -1,0 +1,172 @@
+// Prepares a clone for `npm test` and `npm run demo`: npm dependencies, the native Polars
+// binary and Deno; with --jupyter also Debian's Jupyter and a project-local `deno` kernelspec.
+// Each step checks first and does nothing when its work is already done. Plain Node with no
+// dependencies: it runs before node_modules exists.
+//
+//   node scripts/setup.mjs [--jupyter]
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync,
+  writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
+import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, repoRoot, which } from "./paths.mjs";
+import { CommandError, run, runOrThrow } from "./run.mjs";
+
+const modules = join(repoRoot, "node_modules");
+const npmFlags = ["--no-audit", "--no-fund"];
+const debianPackages = ["jupyter-nbconvert", "python3-nbclient", "jupyter-client", "python3-ipykernel"];
+
+async function npmDependencies() {
+  const lock = join(repoRoot, "package-lock.json");
+  const installed = join(modules, ".package-lock.json"); // npm's record of its last install
+  const wanted = existsSync(lock) ? lock : join(repoRoot, "package.json");
+  if (existsSync(installed) && statSync(wanted).mtimeMs <= statSync(installed).mtimeMs) {
+    return "already present";
+  }
+  let status = "ok";
+  if (!existsSync(lock)) {
+    await runOrThrow("npm", ["install", ...npmFlags]);
+  } else {
+    const ci = await run("npm", ["ci", ...npmFlags]);
+    // A lock written where the registry lacks other platforms' optional packages (Deno,
+    // Polars and Rollup binaries) fails `npm ci`'s sync check everywhere. `npm install
+    // --no-save` still honours the lock's versions and leaves the file alone.
+    if (ci.status !== 0 && /package-lock\.json .*in sync/.test(ci.stderr)) {
+      await runOrThrow("npm", ["install", "--no-save", ...npmFlags]);
+      status = "ok, by npm install: package-lock.json is out of sync with package.json";
+    } else if (ci.status !== 0) {
+      throw new CommandError(`npm ci ${npmFlags.join(" ")}`, ci, `exit status ${ci.status}`);
+    }
+  }
+  // `npm install` may write package-lock.json after its own record; keep the record newest.
+  if (existsSync(installed)) utimesSync(installed, new Date(), new Date());
+  return status;
+}
+
+async function polarsBinary() {
+  const load = () => run(process.execPath, ["-e", 'require("nodejs-polars")']);
+  if ((await load()).status === 0) return "already present";
+  // The binary packages declare Node >= 22, so npm may skip them as optional dependencies.
+  const polars = JSON.parse(readFileSync(join(modules, "nodejs-polars", "package.json"), "utf8"));
+  const binary = `${binaryPackage(Object.keys(polars.optionalDependencies ?? {}))}@${polars.version}`;
+  await runOrThrow("npm", ["install", "--no-save", ...npmFlags, binary]);
+  const retry = await load();
+  if (retry.status === 0) return `ok, installed ${binary}`;
+  throw new Error(`nodejs-polars cannot load its native binary even after installing ${binary}:\n`
+    + retry.stderr.trim().split("\n").slice(-10).join("\n"));
+}
+
+function binaryPackage(names) {
+  const prefix = `nodejs-polars-${process.platform}-${process.arch}`;
+  if (process.platform !== "linux") return names.find((n) => n.startsWith(prefix)) ?? prefix;
+  const glibc = Boolean(process.report?.getReport().header.glibcVersionRuntime);
+  return `${prefix}-${glibc ? "gnu" : "musl"}`;
+}
+
+async function deno() {
+  const hadNative = denoPath() !== join(modules, ".bin", "deno");
+  // The npm package's launcher links the native binary into node_modules/deno on first run.
+  const { stdout } = await runOrThrow(join(modules, ".bin", "deno"), ["--version"]);
+  return `${hadNative ? "already present" : "ok"}, ${stdout.split(" (")[0]}`;
+}
+
+async function jupyterWorks() {
+  const jupyter = jupyterPath();
+  const python = jupyterPython(jupyter);
+  if (!jupyter || !python) return false;
+  const [nbconvert, imports] = await Promise.all([
+    run(jupyter, ["nbconvert", "--version"]),
+    run(python, ["-c", "import nbclient, ipykernel, jupyter_client"]),
+  ]);
+  return nbconvert.status === 0 && imports.status === 0;
+}
+
+async function jupyter() {
+  if (await jupyterWorks()) return "already present";
+  if (!which("apt-get")) {
+    throw new Error("Jupyter is missing and this machine has no apt-get: install it with "
+      + "`pip install nbconvert nbclient ipykernel jupyter_client`, then run setup again");
+  }
+  const root = process.getuid?.() === 0;
+  const sudo = root ? [] : which("sudo") ? ["sudo", ...(process.stdin.isTTY ? [] : ["-n"])] : null;
+  if (!sudo) {
+    throw new Error("Installing Jupyter needs root and there is no sudo: as root run "
+      + `\`apt-get update && apt-get install -y ${debianPackages.join(" ")}\``);
+  }
+  const aptGet = (...args) => {
+    const [cmd, ...rest] = [...sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args];
+    return runOrThrow(cmd, rest);
+  };
+  await aptGet("update");
+  await aptGet("install", "-y", "--no-install-recommends", ...debianPackages);
+  if (await jupyterWorks()) return `ok, installed ${debianPackages.join(" ")}`;
+  throw new Error(`Installed ${debianPackages.join(" ")} but \`${jupyterPath() ?? "jupyter"} `
+    + "nbconvert --version` or `import nbclient, ipykernel, jupyter_client` still fails");
+}
+
+async function denoKernel() {
+  const dir = join(jupyterDataDir, "kernels", "deno");
+  const spec = JSON.stringify({
+    argv: [denoPath(), "jupyter", "--kernel", "--conn", "{connection_file}"],
+    display_name: "Deno",
+    language: "typescript",
+    interrupt_mode: "message",
+    env: { NO_COLOR: "1" },
+  }, null, 2) + "\n";
+  // The stamp records which kernelspec, jupyter and npm install last passed the check below.
+  const installed = statSync(join(modules, ".package-lock.json")).mtimeMs;
+  const stamp = JSON.stringify({ spec, jupyter: jupyterPath(), installed });
+  const read = (file) => (existsSync(file) ? readFileSync(file, "utf8") : undefined);
+  if (read(join(dir, "kernel.json")) === spec && read(join(dir, ".verified")) === stamp) {
+    return "already present";
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "kernel.json"), spec);
+  rmSync(join(dir, ".verified"), { force: true });
+  await checkKernel();
+  writeFileSync(join(dir, ".verified"), stamp);
+  return "ok";
+}
+
+async function checkKernel() {
+  const tmp = mkdtempSync(join(tmpdir(), "setup-kernel-"));
+  try {
+    const input = join(tmp, "kernel-check.ipynb");
+    const cells = ["console.log(1 + 1);", 'import pl from "nodejs-polars";\npl.DataFrame({ x: [1, 2, 3] }).height'];
+    writeFileSync(input, JSON.stringify(makeNotebook(cells)));
+    const { notebook } = await executeNotebook(input, tmp, { timeoutSeconds: 120 });
+    const printed = notebookText(notebook).map((text) => text.trim());
+    if (printed[0] !== "2" || printed[1] !== "3") {
+      throw new Error(`The deno kernel printed ${JSON.stringify(printed)}; expected ["2","3"]`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function step(name, action) {
+  const started = performance.now();
+  process.stdout.write(`setup: ${name} ... `);
+  try {
+    const status = await action();
+    console.log(`${status} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    console.log("failed");
+    console.error(`setup: ${name} failed: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+const args = process.argv.slice(2);
+if (args.some((arg) => arg !== "--jupyter")) {
+  console.error(`setup: unknown argument ${args.find((a) => a !== "--jupyter")}; `
+    + "usage: node scripts/setup.mjs [--jupyter]");
+  process.exit(2);
+}
+await step("npm dependencies", npmDependencies);
+await step("polars native binary", polarsBinary);
+await step("deno", deno);
+if (args.includes("--jupyter")) {
+  await step("jupyter", jupyter);
+  await step("deno kernel", denoKernel);
+}
