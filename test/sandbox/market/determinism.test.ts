@@ -1,0 +1,43 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateMarket } from "../../../sandbox/market/generate.ts";
+import { profileByName } from "../../../sandbox/market/profiles.ts";
+import { TEST_SEED } from "../../globalSetup.ts";
+import { tinyMarketDir } from "./support/market.ts";
+
+/** Content hash of every file of a market, by relative path. */
+function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = createHash("sha256").update(readFileSync(p)).digest("hex");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("market generation is deterministic", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "market-determinism-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("writes byte-identical files for the same seed", () => {
+    const again = join(scratch, "same");
+    generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED, outDir: again });
+    expect(fingerprint(again)).toEqual(fingerprint(tinyMarketDir()));
+  });
+
+  it("writes different data for another seed", () => {
+    const other = join(scratch, "other");
+    generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
+    const a = fingerprint(tinyMarketDir()), b = fingerprint(other);
+    expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
+    const same = Object.keys(a).filter((k) => k !== "manifest.json" && a[k] === b[k]);
+    expect(same).toEqual([]);
+  });
+});
