@@ -5,25 +5,33 @@ import { parseArgs } from "node:util";
 import { generateMarket, type Progress } from "./generate.ts";
 import { profileByName } from "./profiles.ts";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2),
-  options: {
-    profile: { type: "string", default: "demo" },
-    seed: { type: "string", default: "42" },
-    out: { type: "string" },
-    scale: { type: "string" },
-    help: { type: "boolean", default: false },
-  },
-});
-
-if (values.help) {
-  console.log("usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] --out <dir>");
-  process.exit(0);
-}
 
 function fail(message: string): never {
   console.error(`market: ${message}`);
   process.exit(2);
+}
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        profile: { type: "string", default: "demo" },
+        seed: { type: "string", default: "42" },
+        out: { type: "string" },
+        scale: { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (e) {
+    fail(`${(e as Error).message}; see --help`);
+  }
+}
+
+const values = parseCommandLine();
+if (values.help) {
+  console.log("usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] [--out <dir>]");
+  process.exit(0);
 }
 
 const seed = Number(values.seed);

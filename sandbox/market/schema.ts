@@ -39,9 +39,9 @@ export function polarsType(type: ColumnType): pl.DataType {
     case "float64":
       return pl.Float64;
     case "string":
-      return pl.Utf8;
+      return pl.String;
     case "list_string":
-      return pl.List(pl.Utf8);
+      return pl.List(pl.String);
   }
 }
 

@@ -1,0 +1,36 @@
+/**
+ * Child process of bench/generation.ts: generates one profile, then, as the baseline of the
+ * same run, reads back and rewrites every tick file with Polars alone (the Parquet I/O floor
+ * of the same data). Prints one JSON line of figures.
+ */
+import pl from "nodejs-polars";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { generateMarket } from "../../sandbox/market/generate.ts";
+import { profileByName } from "../../sandbox/market/profiles.ts";
+
+const [name, out, scale] = process.argv.slice(2);
+const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
+
+const t0 = performance.now();
+const manifest = generateMarket({ profile: profileByName(name, scale ? Number(scale) : undefined), seed: 42, outDir: out });
+const generateSeconds = (performance.now() - t0) / 1000;
+const generatePeakMb = peakRssMb();
+
+const t1 = performance.now();
+const rewritten = join(out, "..", "baseline-rewrite.parquet");
+for (const date of manifest.tradingDays.map((d) => d.date)) {
+  const day = pl.scanParquet(join(out, `eq-taq/TradeDate=${date}/*.parquet`)).collectSync();
+  day.writeParquet(rewritten, { compression: "zstd" });
+}
+const baselineSeconds = (performance.now() - t1) / 1000;
+rmSync(rewritten, { force: true });
+
+console.log(JSON.stringify({
+  profile: name,
+  days: manifest.tradingDays.length,
+  ticks: manifest.datasets["eq-taq"].rows,
+  generateSeconds,
+  generatePeakMb,
+  baselineSeconds,
+}));
