@@ -1,23 +1,11 @@
 /**
- * Reads a generated market the way an outside consumer would: from its manifest and Parquet
- * files only. The consistency tests recompute bars from these ticks, so nothing here may call
- * the generator's own bar code.
+ * Reads a generated market's Parquet files the way an outside consumer would. The consistency
+ * tests recompute bars from these ticks, so nothing here may call the generator's bar code.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import pl from "nodejs-polars";
-
-export interface ManifestDay {
-  date: string;
-  earlyClose: boolean;
-  closeMinute: number;
-}
-
-/** The parts of `manifest.json` the tests rely on. */
-export interface MarketManifest {
-  tradingDays: ManifestDay[];
-  corporateActions: { kind: string; asid?: number; exDate?: string; date?: string; newTicker?: string }[];
-}
+import { readTicks } from "./market.ts";
 
 /** One security on one trading day. */
 export interface TickerDay {
@@ -29,12 +17,10 @@ export const FIRST_BAR_MINUTE = 4 * 60;
 export const BARS_PER_DAY = 960;
 export const NS_PER_MINUTE = 60_000_000_000;
 
-export function readManifest(dir: string): MarketManifest {
-  return JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as MarketManifest;
-}
+/** Tickers with a tick file on a date, sorted. */
+export const tickersTraded = (dir: string, date: string): string[] =>
+  readdirSync(join(dir, "eq-taq", `TradeDate=${date}`)).map((f) => f.replace(/^Ticker=(.*)\.parquet$/, "$1")).sort();
 
-export const tickPath = (dir: string, { date, ticker }: TickerDay) =>
-  join(dir, "eq-taq", `TradeDate=${date}`, `Ticker=${ticker}.parquet`);
 export const minuteBarPath = (dir: string, aggregation: string, date: string) =>
   join(dir, "eq-taq-1min", `aggregation_logic=${aggregation}`, `TradeDate=${date}.parquet`);
 export const dailyBarPath = (dir: string, date: string) => join(dir, "eq-daily-ohlc", `TradeDate=${date}.parquet`);
@@ -62,7 +48,7 @@ export function nsOfDay(column: string): pl.Expr {
 export function loadTicks(dir: string, day: TickerDay): pl.DataFrame {
   const lastQuote = (side: string, column: string) =>
     pl.when(pl.col("EventType").eq(pl.lit(side))).then(pl.col(column)).otherwise(pl.lit(null)).forwardFill();
-  return pl.readParquet(tickPath(dir, day))
+  return readTicks(day.date, day.ticker, dir)
     .withColumns(nsOfDay("EventDateTime").alias("nsOfDay"), pl.col("EventDateTime").cast(pl.Int64).alias("epochNs"))
     .sort("epochNs", false, true, true)
     .withColumns(
@@ -78,7 +64,7 @@ export function loadTicks(dir: string, day: TickerDay): pl.DataFrame {
     )
     .withColumns(
       pl.col("sinceFirstBar").minus(pl.col("sinceFirstBar").modulo(NS_PER_MINUTE)).div(NS_PER_MINUTE).cast(pl.Int64).alias("bar"),
-      pl.col("sinceFirstBar").modulo(NS_PER_MINUTE).alias("barNs"),
+      pl.col("sinceFirstBar").modulo(NS_PER_MINUTE).cast(pl.Int64).alias("barNs"),
     )
     .withRowIndex("seq");
 }
