@@ -1,0 +1,49 @@
+/**
+ * The Datasets Service as a Hono app: cross-cutting concerns as middleware (request id,
+ * settings, maintenance, authentication, IP allow-list, fault injection), thin routes, and one
+ * error handler that shapes every failure as the spec's JSON `detail`.
+ */
+import { Hono } from "hono";
+import type { Env, Services } from "./context.ts";
+import { HttpError } from "./errors.ts";
+import { auth } from "./middleware/auth.ts";
+import { faults } from "./middleware/faults.ts";
+import { ipAllowList } from "./middleware/ipAllowList.ts";
+import { maintenance } from "./middleware/maintenance.ts";
+import { requestId } from "./middleware/requestId.ts";
+import { openApiDocument } from "./openapi.ts";
+import { accountRoutes } from "./routes/account.ts";
+import { dataRoutes } from "./routes/data.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { readSettings } from "./state/settings.ts";
+
+export function createApp(services: Services): Hono<Env> {
+  const app = new Hono<Env>();
+  app.use("*", requestId);
+  app.use("*", async (c, next) => {
+    c.set("services", services);
+    c.set("settings", readSettings(services.db));
+    const started = performance.now();
+    await next();
+    // One access-log line; never the key, never the query values beyond the path.
+    services.log(`${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms rid=${c.get("requestId")}`);
+  });
+  app.get("/openapi.json", (c) => c.json(openApiDocument(services.market.datasets)));
+  app.use("/api/*", maintenance, auth, ipAllowList);
+  app.use("/api/v1/data/*", faults);
+  app.route("/api/v1/account", accountRoutes);
+  app.route("/api/v1/meta", metaRoutes);
+  app.route("/api/v1/data", dataRoutes);
+  app.notFound((c) => c.json({ detail: "Not Found" }, 404));
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
+      return c.json({ detail: error.detail }, error.status as 400);
+    }
+    // A bug of ours: say so honestly (tests and the fuzzer look for any 5xx), log the reason
+    // (errors here come from the engine, never from headers, so no key can be in them).
+    services.log(`error rid=${c.get("requestId")}: ${(error as Error).stack ?? error}`);
+    return c.json({ detail: "Internal server error" }, 500);
+  });
+  return app;
+}

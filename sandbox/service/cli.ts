@@ -1,0 +1,115 @@
+/**
+ * `npm run sandbox -- [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
+ * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1,
+ * prints `ready <base_url>` once it accepts requests, then the demo keys. Stops cleanly on
+ * SIGINT and SIGTERM.
+ */
+/// <reference lib="deno.ns" />
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { generateMarket, GENERATOR_VERSION } from "../market/generate.ts";
+import { profileByName } from "../market/profiles.ts";
+import { isCidr } from "./net/cidr.ts";
+import { startSandbox } from "./server.ts";
+import { DEMO_ACCOUNTS } from "./state/demoAccounts.ts";
+import type { Settings } from "./state/settings.ts";
+
+function fail(message: string): never {
+  console.error(`sandbox: ${message}`);
+  Deno.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      args: Deno.args,
+      options: {
+        port: { type: "string", default: "8000" },
+        profile: { type: "string", default: "demo" },
+        seed: { type: "string", default: "42" },
+        data: { type: "string" },
+        state: { type: "string" },
+        maintenance: { type: "boolean" },
+        "unentitled-status": { type: "string" },
+        "query-budget-ms": { type: "string" },
+        "trusted-proxy": { type: "string", multiple: true },
+        faults: { type: "string" },
+        log: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (e) {
+    fail(`${(e as Error).message}; see --help`);
+  }
+}
+
+const args = parse();
+if (args.help) {
+  console.log(`usage: npm run sandbox -- [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
+  [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--log]`);
+  Deno.exit(0);
+}
+
+const port = Number(args.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port '${args.port}' is not a port number (0 picks a free one)`);
+const seed = Number(args.seed);
+if (!Number.isSafeInteger(seed) || seed < 0) fail(`--seed '${args.seed}' is not a non-negative integer`);
+const settings: Partial<Settings> = {};
+if (args.maintenance !== undefined) settings.maintenance = args.maintenance;
+if (args["unentitled-status"] !== undefined) {
+  const status = Number(args["unentitled-status"]);
+  if (status !== 403 && status !== 404) fail(`--unentitled-status '${args["unentitled-status"]}' must be 403 or 404`);
+  settings.unentitledStatus = status;
+}
+if (args["query-budget-ms"] !== undefined) {
+  const ms = Number(args["query-budget-ms"]);
+  if (!(ms > 0)) fail(`--query-budget-ms '${args["query-budget-ms"]}' must be a positive number of milliseconds`);
+  settings.queryBudgetMs = ms;
+}
+if (args["trusted-proxy"]) {
+  const bad = args["trusted-proxy"].find((c) => !isCidr(c));
+  if (bad) fail(`--trusted-proxy '${bad}' is not a CIDR block such as 127.0.0.1/32`);
+  settings.trustedProxies = args["trusted-proxy"];
+}
+if (args.faults !== undefined) {
+  const parts = args.faults.split(",").map(Number);
+  if (parts.length !== 5 || parts.some((x) => !Number.isFinite(x) || x < 0) || parts.slice(1).reduce((a, b) => a + b, 0) > 1) {
+    fail(`--faults '${args.faults}' must be seed,rate503,rate504,rate429,rateDrop with rates summing to at most 1`);
+  }
+  settings.faults = { seed: parts[0], rate503: parts[1], rate504: parts[2], rate429: parts[3], rateDrop: parts[4] };
+}
+
+let profile;
+try {
+  profile = profileByName(args.profile!);
+} catch (e) {
+  fail((e as Error).message);
+}
+const marketDir = args.data ?? join(import.meta.dirname!, "..", "..", "data", profile.name);
+if (!existsSync(join(marketDir, "manifest.json"))) {
+  console.error(`sandbox: no market at ${marketDir}; generating profile ${profile.name} (seed ${seed}, generator v${GENERATOR_VERSION})...`);
+  generateMarket({ profile, seed, outDir: marketDir });
+}
+
+const sandbox = startSandbox({
+  marketDir,
+  statePath: args.state ?? join(marketDir, "sandbox-state.sqlite"),
+  port,
+  settings,
+  log: args.log ? (line) => console.error(line) : undefined,
+});
+console.log(`ready ${sandbox.baseUrl}`);
+console.log(`demo keys (X-API-KEY): ${DEMO_ACCOUNTS.map((a) => a.key).join(", ")}`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await sandbox.shutdown();
+  console.error("sandbox: stopped");
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGINT", stop);
+Deno.addSignalListener("SIGTERM", stop);

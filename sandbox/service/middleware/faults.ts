@@ -1,0 +1,37 @@
+/**
+ * Fault injection for testing clients: with the `faults` setting on, seeded fractions of data
+ * requests are answered 503, 504 or 429 (per-minute, Retry-After 1) or have their connection
+ * dropped mid-response. Draws follow the order requests arrive in.
+ */
+import type { MiddlewareHandler } from "hono";
+import { Rng } from "../../market/rng.ts";
+import type { Env } from "../context.ts";
+import { gatewayTimeout, HttpError, serviceUnavailable } from "../errors.ts";
+
+let arrivals = 0;
+
+/** A response whose body fails after the headers: the client sees the connection drop. */
+function droppedConnection(): Response {
+  const body = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"data":['));
+      controller.error(new Error("connection dropped by fault injection"));
+    },
+  });
+  return new Response(body, { status: 200, headers: { "Content-Type": "application/json", "Content-Length": "1000000" } });
+}
+
+export const faults: MiddlewareHandler<Env> = async (c, next) => {
+  const settings = c.get("settings").faults;
+  if (settings) {
+    const u = Rng.for(settings.seed, "fault", String(arrivals++)).uniform();
+    let edge = settings.rate503;
+    if (u < edge) throw serviceUnavailable();
+    if (u < (edge += settings.rate504)) throw gatewayTimeout();
+    if (u < (edge += settings.rate429)) {
+      throw new HttpError(429, "Per-minute request limit exceeded: injected fault.", { "Retry-After": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": "1" });
+    }
+    if (u < (edge += settings.rateDrop)) return droppedConnection();
+  }
+  await next();
+};

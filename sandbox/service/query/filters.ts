@@ -1,0 +1,65 @@
+/** Filters and entitlement constraints as Polars expressions. */
+import pl from "nodejs-polars";
+import type { Column } from "../../market/schema.ts";
+import type { Constraints } from "./entitlement.ts";
+import type { Filter } from "./parse.ts";
+import type { FilterValue } from "./values.ts";
+
+/** The column as something comparable with parsed values (date-times as epoch integers). */
+function comparable(column: Column): pl.Expr {
+  const c = pl.col(column.name);
+  if (column.type === "datetime_ns" || column.type === "datetime_ms") return c.cast(pl.Int64);
+  return c;
+}
+
+const dateLiteral = (date: string) => pl.lit(date).str.strptime(pl.Date, "%Y-%m-%d");
+
+function literal(column: Column, value: FilterValue): pl.Expr {
+  if (column.type === "date") return dateLiteral(String(value));
+  // Parsed date-times are epoch nanoseconds; millisecond columns compare in milliseconds.
+  if (column.type === "datetime_ms") return pl.lit(Number((value as bigint) / 1_000_000n));
+  if (column.type === "datetime_ns") return pl.lit(value as bigint).cast(pl.Int64);
+  return pl.lit(value as string | number);
+}
+
+/** `*` is the wildcard of like/ilike; everything else matches itself. */
+function likeRegex(pattern: string, caseInsensitive: boolean): string {
+  const body = pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  return `${caseInsensitive ? "(?i)" : ""}^${body}$`;
+}
+
+export function filterExpr(f: Filter): pl.Expr {
+  const c = comparable(f.column);
+  const v = f.values;
+  if (f.column.type === "list_string") return pl.col(f.column.name).lst.contains(pl.lit(String(v[0])));
+  switch (f.op) {
+    case "eq":
+      return c.eq(literal(f.column, v[0]));
+    case "gt":
+      return c.gt(literal(f.column, v[0]));
+    case "ge":
+      return c.gtEq(literal(f.column, v[0]));
+    case "lt":
+      return c.lt(literal(f.column, v[0]));
+    case "le":
+      return c.ltEq(literal(f.column, v[0]));
+    case "in":
+      return v.map((x) => c.eq(literal(f.column, x))).reduce((a, b) => a.or(b));
+    case "like":
+      return pl.col(f.column.name).str.contains(likeRegex(String(v[0]), false));
+    case "ilike":
+      return pl.col(f.column.name).str.contains(likeRegex(String(v[0]), true));
+  }
+}
+
+export function constraintExprs(constraints: Constraints): pl.Expr[] {
+  const exprs: pl.Expr[] = [];
+  const w = constraints.window;
+  if (w) {
+    exprs.push(pl.col(w.column).gtEq(dateLiteral(w.start)));
+    if (w.end !== null) exprs.push(pl.col(w.column).ltEq(dateLiteral(w.end)));
+  }
+  const u = constraints.universe;
+  if (u) exprs.push(pl.col(u.column).isIn(u.tickers));
+  return exprs;
+}

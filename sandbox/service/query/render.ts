@@ -1,0 +1,54 @@
+/**
+ * Writes a page in the requested format. Dates are `YYYY-MM-DD`; date-times ISO 8601 in New
+ * York time with their offset and the column's precision; nulls are JSON null or an empty CSV
+ * field; integers stay exact (also beyond 2^53); list columns are JSON arrays (in CSV, a JSON
+ * array in one quoted field).
+ */
+import pl from "nodejs-polars";
+import { gzipSync } from "node:zlib";
+import type { Dataset } from "../../market/catalog.ts";
+import type { ResponseFormat } from "./parse.ts";
+
+export interface Rendered {
+  body: Uint8Array;
+  contentType: string;
+  headers: Record<string, string>;
+}
+
+const FORMAT_OF = { date: "%Y-%m-%d", datetime_ns: "%Y-%m-%dT%H:%M:%S%.9f%:z", datetime_ms: "%Y-%m-%dT%H:%M:%S%.3f%:z" } as const;
+
+/** The page with temporal columns as text (and, for CSV, lists as JSON text). */
+function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean): pl.DataFrame {
+  const types = new Map(dataset.columns.map((c) => [c.name, c.type]));
+  const exprs = frame.columns.flatMap((name) => {
+    const type = types.get(name)!;
+    if (type === "date" || type === "datetime_ns" || type === "datetime_ms") return [pl.col(name).dt.strftime(FORMAT_OF[type])];
+    if (type === "list_string" && forCsv) {
+      // List items are plain codes (no quotes or backslashes), so quoting them makes valid JSON.
+      const joined = pl.concatString([pl.lit('["'), pl.col(name).lst.join('","'), pl.lit('"]')], "");
+      return [pl.when(pl.col(name).lst.lengths().eq(0)).then(pl.lit("[]")).otherwise(joined).alias(name)];
+    }
+    return [];
+  });
+  return exprs.length > 0 ? frame.withColumns(...exprs) : frame;
+}
+
+export function renderPage(
+  frame: pl.DataFrame,
+  dataset: Dataset,
+  format: ResponseFormat,
+  pagination: { offset: number; limit: number; next_offset: number | null },
+): Rendered {
+  if (format === "json") {
+    const data = frame.height === 0 ? "[]" : textual(frame, dataset, false).writeJSON({ format: "json" }).toString();
+    const body = `{"data":${data},"pagination":${JSON.stringify(pagination)}}`;
+    return { body: new TextEncoder().encode(body), contentType: "application/json", headers: {} };
+  }
+  const csv = textual(frame, dataset, true).writeCSV();
+  if (format === "csv") return { body: new Uint8Array(csv), contentType: "text/csv; charset=utf-8", headers: {} };
+  return {
+    body: new Uint8Array(gzipSync(csv)),
+    contentType: "application/gzip",
+    headers: { "Content-Disposition": `attachment; filename="${dataset.textId}.csv.gz"` },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The sandbox's state in SQLite (`node:sqlite`): teams and their quotas, identities, hashed
+ * API keys, data access rules, usage counters and settings. One file, WAL mode, so counters
+ * survive a restart and the admin command can change things while the service runs.
+ */
+import { DatabaseSync } from "node:sqlite";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS teams (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  per_minute_requests INTEGER NOT NULL,
+  monthly_requests INTEGER NOT NULL,
+  monthly_data_scanned INTEGER NOT NULL,
+  monthly_data_returned INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS identities (
+  id INTEGER PRIMARY KEY,
+  team_id INTEGER NOT NULL REFERENCES teams(id),
+  name TEXT NOT NULL,
+  max_active_api_keys INTEGER NOT NULL,
+  ip_subnets TEXT NOT NULL DEFAULT '[]',
+  deactivated INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+  id INTEGER PRIMARY KEY,
+  identity_id INTEGER NOT NULL REFERENCES identities(id),
+  key_hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at TEXT,
+  revoked_at TEXT
+);
+CREATE TABLE IF NOT EXISTS access_rules (
+  identity_id INTEGER NOT NULL REFERENCES identities(id),
+  dataset_text_id TEXT NOT NULL,
+  start_date TEXT NOT NULL,
+  end_date TEXT,
+  universe TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (identity_id, dataset_text_id)
+);
+CREATE TABLE IF NOT EXISTS usage (
+  team_id INTEGER NOT NULL REFERENCES teams(id),
+  period TEXT NOT NULL,
+  requests INTEGER NOT NULL DEFAULT 0,
+  data_scanned INTEGER NOT NULL DEFAULT 0,
+  data_returned INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (team_id, period)
+);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+/** Opens (creating when needed) the state database at `path` (`:memory:` for a throwaway one). */
+export function openState(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** Runs `fn` in one transaction: all of it or none of it. */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (e) {
+    db.exec("ROLLBACK");
+    throw e;
+  }
+}
