@@ -33,6 +33,7 @@ export const metaRoutes = new Hono<Env>()
       last_available_date: days.at(-1)?.date ?? null,
       last_updated: market.updatedAt,
       row_count: rows,
+      ticker_count: new Set(market.manifest.securities.map((s) => s.ticker)).size + market.manifest.corporateActions.filter((a) => a.kind === "ticker-change").length,
       variants: dataset.variant ? { [dataset.variant.param]: dataset.variant.values } : {},
     });
   })

@@ -2,6 +2,7 @@
  * API keys: only a SHA-256 digest of each key is stored; a presented key is hashed, looked up
  * by digest and then compared in constant time. Keys are never logged or stored in clear.
  */
+import { Buffer } from "node:buffer";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { HttpError, tooManyKeys } from "../errors.ts";

@@ -1,0 +1,76 @@
+/** `wb.meta`: GET /api/v1/meta/datasets, /{id}/status and /{id}/columns. */
+import pl from "nodejs-polars";
+import { META } from "../endpoints.ts";
+import type { ColumnInfo } from "../frames.ts";
+import type { Transport } from "../http/transport.ts";
+
+export interface DatasetStatus {
+  dataset_id: string;
+  dataset_text_id: string;
+  status: string;
+  first_available_date: string | null;
+  last_available_date: string | null;
+  last_updated: string;
+  row_count: number;
+  [more: string]: unknown;
+}
+
+export class MetaApi {
+  private readonly schemas = new Map<string, Promise<ColumnInfo[]>>();
+  constructor(private readonly transport: Transport) {}
+
+  /**
+   * The datasets this identity may reach (sends GET /api/v1/meta/datasets).
+   *
+   * @example
+   * ```ts
+   * const ds = await wb.meta.datasets(); // dataset_id, dataset_text_id, dataset_name, data_group, vendor
+   * ```
+   */
+  async datasets(): Promise<pl.DataFrame> {
+    const rows = await this.transport.getJson<Record<string, string>[]>(META.datasets);
+    const names = ["dataset_id", "dataset_text_id", "dataset_name", "data_group", "vendor"];
+    return pl.DataFrame(Object.fromEntries(names.map((n) => [n, pl.Series(n, rows.map((r) => r[n]), pl.String)])));
+  }
+
+  /**
+   * Availability of a dataset (sends GET /api/v1/meta/datasets/{id}/status).
+   *
+   * @example
+   * ```ts
+   * const s = await wb.meta.status("eq-taq-1min"); // { first_available_date, last_available_date, row_count, ... }
+   * ```
+   */
+  status(id: string): Promise<DatasetStatus> {
+    return this.transport.getJson<DatasetStatus>(META.status(id));
+  }
+
+  /**
+   * The column schema of a dataset, one row per column (sends GET .../{id}/columns once per session).
+   *
+   * @example
+   * ```ts
+   * const cols = await wb.meta.columns("eq-daily-ohlc"); // name, data_type, description, nullable
+   * ```
+   */
+  async columns(id: string): Promise<pl.DataFrame> {
+    const cols = await this.schema(id);
+    return pl.DataFrame({
+      name: cols.map((c) => c.name),
+      data_type: cols.map((c) => c.data_type),
+      description: cols.map((c) => c.description ?? ""),
+      nullable: cols.map((c) => c.nullable ?? true),
+    });
+  }
+
+  /** The schema as records, cached for the session. */
+  schema(id: string): Promise<ColumnInfo[]> {
+    let s = this.schemas.get(id);
+    if (!s) {
+      s = this.transport.getJson<ColumnInfo[]>(META.columns(id));
+      s.catch(() => this.schemas.delete(id));
+      this.schemas.set(id, s);
+    }
+    return s;
+  }
+}

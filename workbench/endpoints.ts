@@ -1,0 +1,60 @@
+/**
+ * The one place that knows the service's URLs: account, metadata and the eight data
+ * endpoints with their asset class and path parameters.
+ */
+
+export const ACCOUNT = {
+  identity: "/api/v1/account/my",
+  quotas: "/api/v1/account/my/quotas",
+  dataAccessRules: "/api/v1/account/my/data-access-rules",
+} as const;
+
+export const META = {
+  datasets: "/api/v1/meta/datasets",
+  status: (id: string) => `/api/v1/meta/datasets/${encodeURIComponent(id)}/status`,
+  columns: (id: string) => `/api/v1/meta/datasets/${encodeURIComponent(id)}/columns`,
+} as const;
+
+export interface DataEndpoint {
+  dataset: string;
+  assetClass: string;
+  /** Path parameters in URL order. */
+  pathParams: readonly string[];
+  /** Query parameter choosing a variant, with its values (first is the default). */
+  variant?: { param: string; values: readonly string[] };
+  /** Column the access rule's date window applies to. */
+  dateColumn?: string;
+  /** Column the access rule's ticker universe applies to. */
+  tickerColumn?: string;
+}
+
+export const DATA_ENDPOINTS = {
+  "eq-taq-1min": { dataset: "eq-taq-1min", assetClass: "us-equity", pathParams: ["ticker"], variant: { param: "aggregation_logic", values: ["core", "no_finra_trf"] }, dateColumn: "TradeDate", tickerColumn: "Ticker" },
+  "eq-daily-ohlc": { dataset: "eq-daily-ohlc", assetClass: "us-equity", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker" },
+  "eq-taq": { dataset: "eq-taq", assetClass: "us-equity", pathParams: ["trade_date", "ticker"], dateColumn: "TradeDate", tickerColumn: "Ticker" },
+  "opt-greeks-daily": { dataset: "opt-greeks-daily", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker" },
+  "opt-open-interest": { dataset: "opt-open-interest", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker" },
+  "opt-sec-master": { dataset: "opt-sec-master", assetClass: "us-equity-opt-ref", pathParams: [] },
+  "occ-eq-spec-settl": { dataset: "occ-eq-spec-settl", assetClass: "us-equity-opt-ref", pathParams: [] },
+  "eq-lookup-files": { dataset: "eq-lookup-files", assetClass: "us-equity-ref", pathParams: [] },
+} as const satisfies Record<string, DataEndpoint>;
+
+export type DatasetId = keyof typeof DATA_ENDPOINTS;
+
+/** The endpoint of a dataset id; throws naming the id and the known ones. */
+export function dataEndpoint(dataset: string): DataEndpoint {
+  const e = (DATA_ENDPOINTS as Record<string, DataEndpoint>)[dataset];
+  if (!e) throw new Error(`Unknown dataset '${dataset}': known datasets are ${Object.keys(DATA_ENDPOINTS).join(", ")}`);
+  return e;
+}
+
+/** The column a path parameter stands for (`ticker` is Ticker, `trade_date` TradeDate). */
+export const PATH_PARAM_COLUMNS: Record<string, string> = { ticker: "Ticker", trade_date: "TradeDate" };
+
+/** The URL path of a data request, path parameters percent-encoded. */
+export function dataPath(endpoint: DataEndpoint, pathValues: readonly string[]): string {
+  if (pathValues.length !== endpoint.pathParams.length) {
+    throw new Error(`Dataset '${endpoint.dataset}' takes ${endpoint.pathParams.length} path parameter(s) (${endpoint.pathParams.join(", ")}), got ${pathValues.length}`);
+  }
+  return `/api/v1/data/${endpoint.assetClass}/${endpoint.dataset}${pathValues.map((v) => `/${encodeURIComponent(v)}`).join("")}`;
+}

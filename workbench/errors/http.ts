@@ -1,0 +1,64 @@
+/**
+ * One class per failure the service's spec lists. Messages say what failed and where, e.g.
+ * `Invalid API key (401): GET /api/v1/account/my [request 3be2...]`.
+ */
+import { type ErrorContext, WorkbenchError } from "./base.ts";
+
+/** 401: no X-API-KEY header was sent. */
+export class UnauthenticatedError extends WorkbenchError {}
+/** 401: the key is wrong, revoked or malformed. */
+export class InvalidApiKeyError extends WorkbenchError {}
+/** 403: the request came from an address outside the identity's subnets. */
+export class IpNotAllowedError extends WorkbenchError {}
+/** 403 or 404: the dataset (or a ticker) is not in the identity's entitlements, or does not exist. */
+export class NotEntitledError extends WorkbenchError {}
+/** 404: the path does not exist. */
+export class NotFoundError extends WorkbenchError {}
+/** 409: e.g. too many active API keys. */
+export class ConflictError extends WorkbenchError {}
+/** 410: the account is deactivated. */
+export class AccountDeactivatedError extends WorkbenchError {}
+/** 410: the API key's access has expired. */
+export class KeyExpiredError extends WorkbenchError {}
+/** 503: maintenance, outage or overload (retried with backoff before this is thrown). */
+export class ServiceUnavailableError extends WorkbenchError {}
+/** 504: the query was too heavy (page size is halved before this is thrown). */
+export class GatewayTimeoutError extends WorkbenchError {}
+/** No answer: connection refused, reset or dropped mid-response (retried before this is thrown). */
+export class NetworkError extends WorkbenchError {}
+
+/** One entry of a 422 detail list. */
+export interface ValidationIssue {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** 422: the service refused the query; `issues` lists why (never retried). */
+export class ValidationError extends WorkbenchError {
+  readonly issues: ValidationIssue[];
+  constructor(message: string, context: ErrorContext & { issues: ValidationIssue[] }) {
+    super(message, context);
+    this.issues = context.issues;
+  }
+}
+
+export type QuotaName = "per_minute_requests" | "monthly_requests" | "monthly_data_scanned" | "monthly_data_returned";
+
+/** 429: a quota is exhausted. Per-minute quotas are waited out; monthly ones stop at once. */
+export class QuotaExceededError extends WorkbenchError {
+  readonly quota: QuotaName;
+  readonly used?: number;
+  readonly limit?: number;
+  /** When the quota resets. */
+  readonly resetAt: Date;
+  constructor(message: string, context: ErrorContext & { quota: QuotaName; used?: number; limit?: number; resetAt: Date }) {
+    super(message, context);
+    this.quota = context.quota;
+    this.used = context.used;
+    this.limit = context.limit;
+    this.resetAt = context.resetAt;
+  }
+}

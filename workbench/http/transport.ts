@@ -1,0 +1,109 @@
+/**
+ * The one HTTP layer: base URL, the X-API-KEY header, timeouts, retries by the spec's client
+ * rules and the mapping of failures to the workbench's errors. Built on ky.
+ *
+ * Retry policy: 422 and other 4xx are never retried; 503 and network failures are retried
+ * with exponential backoff and full jitter (bounded); a per-minute 429 waits for the reset
+ * its Retry-After names and goes on; a monthly 429 (a reset days away) stops at once.
+ * 504 is not retried here: the pager halves the page size instead.
+ */
+import ky, { HTTPError, type KyInstance } from "ky";
+import { WorkbenchError } from "../errors/base.ts";
+import { errorFromResponse } from "../errors/fromResponse.ts";
+import { NetworkError } from "../errors/http.ts";
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Retries of a 503, a network failure or a per-minute 429 (default 8). */
+  retries?: number;
+  /** Per-request timeout in milliseconds (default 120 s). */
+  timeoutMs?: number;
+  /** Longest Retry-After (seconds) still waited out; longer means a monthly quota (default 120). */
+  maxWaitSeconds?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  url: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Transport {
+  /** HTTP requests sent so far, retries included: lets tests prove a check sent nothing. */
+  requestsSent = 0;
+  private readonly http: KyInstance;
+  private readonly retries: number;
+
+  constructor(readonly options: TransportOptions) {
+    this.retries = options.retries ?? 8;
+    const maxWait = options.maxWaitSeconds ?? 120;
+    this.http = ky.create({
+      prefixUrl: options.baseUrl.replace(/\/+$/, ""),
+      headers: { "X-API-KEY": options.apiKey },
+      timeout: options.timeoutMs ?? 120_000,
+      retry: {
+        limit: this.retries,
+        statusCodes: [429, 503],
+        afterStatusCodes: [429, 503],
+        backoffLimit: 10_000,
+        jitter: true,
+        retryOnTimeout: true,
+        shouldRetry: ({ error }) => {
+          if (error instanceof HTTPError && error.response.status === 429) {
+            const wait = Number(error.response.headers.get("Retry-After") ?? "60");
+            if (!(wait <= maxWait)) return false;
+          }
+          return undefined;
+        },
+      },
+      hooks: { beforeRequest: [() => void this.requestsSent++] },
+    });
+  }
+
+  /** GETs a path and returns the raw answer; throws the workbench error for any failure. */
+  async get(path: string, params?: URLSearchParams): Promise<RawResponse> {
+    const url = `${this.options.baseUrl.replace(/\/+$/, "")}${path}${params && [...params].length ? `?${params}` : ""}`;
+    // The body can fail after the headers arrived (a dropped connection); that is retried here.
+    for (let attempt = 0;; attempt++) {
+      let response: Response;
+      try {
+        response = await this.http.get(path.replace(/^\//, ""), params ? { searchParams: params } : {});
+      } catch (error) {
+        throw await this.toWorkbenchError(error, url);
+      }
+      try {
+        const body = new Uint8Array(await response.arrayBuffer());
+        return { status: response.status, headers: response.headers, body, url };
+      } catch (error) {
+        if (attempt >= this.retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${(error as Error).message})`, { url });
+        await sleep(Math.random() * Math.min(10_000, 300 * 2 ** attempt));
+      }
+    }
+  }
+
+  /** GETs a JSON document. */
+  async getJson<T>(path: string, params?: URLSearchParams): Promise<T> {
+    const r = await this.get(path, params);
+    return JSON.parse(new TextDecoder().decode(r.body)) as T;
+  }
+
+  private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
+    if (error instanceof HTTPError) {
+      const text = await error.response.text().catch(() => "");
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text as the detail
+      }
+      return errorFromResponse(error.response.status, body, error.response.headers, "GET", url);
+    }
+    if (error instanceof WorkbenchError) return error;
+    const reason = (error as Error)?.message ?? String(error);
+    return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Checks a data call before anything is sent, so no quota is spent on a doomed request, and
+ * turns it into the request's path and parameters. Every refusal names the bad value and
+ * what is allowed: unknown columns (filters, columns, sort), unknown operators, malformed
+ * dates and numbers, limits out of range, and anything outside the identity's data access
+ * rules (dataset, date window, ticker universe).
+ */
+import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "../endpoints.ts";
+import { QueryError } from "../errors/base.ts";
+import { NotEntitledError } from "../errors/http.ts";
+import type { ColumnInfo, WireFormat } from "../frames.ts";
+import type { AccessRule } from "../api/account.ts";
+import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
+
+export const MAX_PAGE_SIZE = 100_000;
+const FORMATS: readonly WireFormat[] = ["csv", "json", "csv_gzip"];
+
+export interface PreparedRequest {
+  dataset: string;
+  path: string;
+  /** Filters, columns, sort and variant; the pager adds offset, limit and format. */
+  params: URLSearchParams;
+  /** The columns the frame will have, in order. */
+  columns: ColumnInfo[];
+  format: WireFormat;
+  pageSize: number;
+  maxRows: number;
+  concurrency: number;
+}
+
+const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+
+function checkValue(dataset: string, column: ColumnInfo, text: string): void {
+  const bad = (what: string) => new QueryError(`Cannot filter ${dataset}.${column.name} by '${text}': ${what}`);
+  if (column.data_type === "date" && !isDate(text)) throw bad("expected a real date as YYYY-MM-DD");
+  if (column.data_type === "int64" && !(/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)))) throw bad("expected a whole number");
+  if (column.data_type === "float64" && !(text.trim() !== "" && Number.isFinite(Number(text)))) throw bad("expected a number");
+  if (column.data_type.startsWith("datetime") && Number.isNaN(Date.parse(text.replace(/(\.\d{3})\d+/, "$1")))) throw bad("expected an ISO 8601 date-time");
+}
+
+function knownColumn(dataset: string, schema: readonly ColumnInfo[], name: string, where: string): ColumnInfo {
+  const c = schema.find((s) => s.name === name);
+  if (!c) {
+    const near = schema.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    throw new QueryError(`Unknown column '${name}' in ${where} of ${dataset}${near ? ` (did you mean '${near.name}'? names are case-sensitive)` : ""}: columns are ${schema.map((s) => s.name).join(", ")}`);
+  }
+  return c;
+}
+
+function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], checked: { column: string; op: string; text: string }[]): void {
+  const rule = rules.find((r) => r.dataset_text_id === endpoint.dataset);
+  if (!rule) {
+    throw new NotEntitledError(`Your account is not entitled to ${endpoint.dataset}: it may read ${rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}`);
+  }
+  const window = `${rule.start_date} to ${rule.end_date ?? "today"}`;
+  for (const { column, op, text } of checked) {
+    if (column === endpoint.dateColumn && (text < rule.start_date || (rule.end_date !== null && text > rule.end_date))) {
+      throw new QueryError(`${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`);
+    }
+    if (column === endpoint.tickerColumn && (op === "eq" || op === "in") && rule.universe_identifiers.length > 0 && !rule.universe_identifiers.includes(text)) {
+      throw new NotEntitledError(`Ticker '${text}' is outside your universe for ${endpoint.dataset}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
+    }
+  }
+}
+
+/**
+ * Checks a data call and builds its request.
+ *
+ * @example
+ * ```ts
+ * const req = prepareRequest(dataEndpoint("eq-daily-ohlc"), [], { filters: { Ticker: "AAPL" } }, schema, rules);
+ * ```
+ */
+export function prepareRequest(
+  endpoint: DataEndpoint,
+  pathValues: readonly string[],
+  query: Query,
+  schema: readonly ColumnInfo[],
+  rules: readonly AccessRule[] | undefined,
+): PreparedRequest {
+  const dataset = endpoint.dataset;
+  if (rules && !rules.some((r) => r.dataset_text_id === dataset)) checkEntitlement(endpoint, rules, []);
+  const params = new URLSearchParams();
+  const checked: { column: string; op: string; text: string }[] = [];
+  endpoint.pathParams.forEach((p, i) => {
+    const column = knownColumn(dataset, schema, PATH_PARAM_COLUMNS[p] ?? p, "the path");
+    const text = String(pathValues[i] ?? "");
+    if (text === "") throw new QueryError(`${dataset} needs a ${p}: none was given`);
+    checkValue(dataset, column, text);
+    checked.push({ column: column.name, op: "eq", text });
+  });
+  for (const c of conditions(query.filters)) {
+    const column = knownColumn(dataset, schema, c.column, "filters");
+    if (!(OPERATORS as readonly string[]).includes(c.op)) throw new QueryError(`Unknown operator '${c.op}' for ${dataset}.${c.column}: use ${OPERATORS.join(", ")}`);
+    if (c.values.length === 0) throw new QueryError(`Filter ${c.column}.${c.op} has no value`);
+    if (c.op !== "in" && c.values.length > 1) throw new QueryError(`Filter ${c.column}.${c.op} takes one value, got ${c.values.length}; use 'in' for a list`);
+    const texts = c.values.map((v) => wireValue(v, column.data_type));
+    if (c.op !== "like" && c.op !== "ilike") texts.forEach((t) => checkValue(dataset, column, t));
+    if (c.op === "in" && texts.some((t) => t.includes(","))) throw new QueryError(`Filter ${c.column}.in values cannot contain a comma: ${texts.find((t) => t.includes(","))}`);
+    texts.forEach((text) => checked.push({ column: column.name, op: c.op, text }));
+    params.append(c.op === "eq" ? c.column : `${c.column}.${c.op}`, texts.join(","));
+  }
+  const columns = (query.columns ?? schema.map((s) => s.name)).map((n) => knownColumn(dataset, schema, n, "columns"));
+  if (new Set(columns.map((c) => c.name)).size !== columns.length) throw new QueryError(`columns lists a column twice: ${query.columns!.join(", ")}`);
+  if (query.columns) params.set("columns", query.columns.join(","));
+  const sort = sortList(query.sort);
+  for (const s of sort) knownColumn(dataset, schema, s.replace(/^[+-]/, ""), "sort");
+  if (sort.length > 0) params.set("sort", sort.join(","));
+  if (query.aggregation !== undefined) {
+    if (!endpoint.variant) throw new QueryError(`${dataset} has no aggregation variants; 'aggregation' applies to eq-taq-1min`);
+    if (!endpoint.variant.values.includes(query.aggregation)) throw new QueryError(`Unknown aggregation '${query.aggregation}' for ${dataset}: use ${endpoint.variant.values.join(" or ")}`);
+    params.set(endpoint.variant.param, query.aggregation);
+  }
+  const format = query.format ?? "csv";
+  if (!FORMATS.includes(format)) throw new QueryError(`Unknown format '${format}': use ${FORMATS.join(", ")}`);
+  const pageSize = query.pageSize ?? MAX_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new QueryError(`pageSize ${pageSize} is out of range: use a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  const maxRows = query.maxRows ?? Number.POSITIVE_INFINITY;
+  if (!(maxRows === Number.POSITIVE_INFINITY || (Number.isInteger(maxRows) && maxRows >= 0))) throw new QueryError(`maxRows ${maxRows} is not a whole number of rows (0 or more)`);
+  const concurrency = query.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
+  if (rules) checkEntitlement(endpoint, rules, checked);
+  return { dataset, path: dataPath(endpoint, pathValues.map(String)), params, columns, format, pageSize, maxRows, concurrency };
+}

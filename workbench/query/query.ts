@@ -1,0 +1,70 @@
+/**
+ * What a data call asks for, as a notebook user writes it, and its translation into the
+ * service's query parameters.
+ */
+import type { WireFormat } from "../frames.ts";
+import type { ProgressEvent } from "../fetch/progress.ts";
+
+/** A filter value: text, a number, or a JS Date (a date column takes its UTC calendar date). */
+export type FilterValue = string | number | bigint | Date;
+
+export const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** `value` is equality, an array is `in`, an object combines operators: `{ ge: "2023-11-21", le: "2023-11-22" }`. */
+export type FilterSpec = FilterValue | FilterValue[] | Partial<Record<Operator, FilterValue | FilterValue[]>>;
+
+export interface Query {
+  /** Column filters: `{ Ticker: "AAPL", TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }`. */
+  filters?: Record<string, FilterSpec>;
+  /** Columns to return, in this order. */
+  columns?: string[];
+  /** Sort columns, `-` for descending: `"-Volume"` or `["TradeDate", "-Volume"]`. */
+  sort?: string | string[];
+  /** Stop after this many rows. */
+  maxRows?: number;
+  /** `aggregation_logic` of eq-taq-1min: `core` (default) or `no_finra_trf`. */
+  aggregation?: string;
+  /** Wire format; CSV (the default) is the fastest. All give identical frames. */
+  format?: WireFormat;
+  /** Rows per request (1 to 100000; default 100000). */
+  pageSize?: number;
+  /** Pages fetched at once after the first (default 4), within the per-minute quota. */
+  concurrency?: number;
+  /** Called as pages arrive. */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+/** One filter condition, flattened. */
+export interface Condition {
+  column: string;
+  op: string;
+  values: FilterValue[];
+}
+
+/** Flattens the filter object into conditions, in the order written. */
+export function conditions(filters: Query["filters"] = {}): Condition[] {
+  const out: Condition[] = [];
+  for (const [column, spec] of Object.entries(filters)) {
+    if (Array.isArray(spec)) out.push({ column, op: "in", values: spec });
+    else if (spec !== null && typeof spec === "object" && !(spec instanceof Date)) {
+      for (const [op, v] of Object.entries(spec)) out.push({ column, op, values: Array.isArray(v) ? v : [v as FilterValue] });
+    } else out.push({ column, op: "eq", values: [spec as FilterValue] });
+  }
+  return out;
+}
+
+/** A value as the service reads it: dates `YYYY-MM-DD`, date-times ISO 8601. */
+export function wireValue(value: FilterValue, type: string | undefined): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new Error("Invalid Date given as a filter value");
+    return type === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
+  }
+  return String(value);
+}
+
+/** The sort list as `-Col,+Col`. */
+export function sortList(sort: Query["sort"]): string[] {
+  if (sort === undefined) return [];
+  return (Array.isArray(sort) ? sort : sort.split(",")).map((s) => s.trim()).filter(Boolean);
+}

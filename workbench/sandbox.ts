@@ -1,0 +1,127 @@
+/**
+ * Starts the local sandbox service, or reuses the one already running for this checkout, and
+ * says where it is and which demo keys it knows. Works from Deno (notebooks) and Node.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface LocalSandbox {
+  baseUrl: string;
+  /** The documented demo keys. */
+  keys: {
+    fullAccess: string;
+    restricted: string;
+    ipRestricted: string;
+    deactivated: string;
+    expired: string;
+    tinyQuota: string;
+  };
+  /** Process id of the sandbox (when this call or an earlier one started it). */
+  pid?: number;
+  /** Stops the sandbox process. */
+  stop: () => void;
+}
+
+export interface SandboxOptions {
+  profile?: "demo" | "tiny";
+  /** Market folder (default data/<profile>). */
+  dataDir?: string;
+  /** Extra arguments for `npm run sandbox` (settings such as --faults). Never reused when given. */
+  args?: string[];
+  /** Seconds to wait for a start, which may include generating the market (default 300). */
+  timeoutSeconds?: number;
+}
+
+const KEYS = {
+  fullAccess: "demo-full-access",
+  restricted: "demo-restricted",
+  ipRestricted: "demo-ip-restricted",
+  deactivated: "demo-deactivated",
+  expired: "demo-expired",
+  tinyQuota: "demo-tiny-quota",
+};
+
+function denoExecutable(): string {
+  const g = globalThis as { Deno?: { execPath(): string } };
+  return g.Deno ? g.Deno.execPath() : join(REPO_ROOT, "node_modules", ".bin", "deno");
+}
+
+async function alive(baseUrl: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${baseUrl}/openapi.json`, { signal: AbortSignal.timeout(2000) });
+    await r.body?.cancel();
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+function stopper(pid: number | undefined): () => void {
+  return () => {
+    if (pid === undefined) return;
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+}
+
+/**
+ * The local sandbox's address and demo keys, starting it when it is not running.
+ *
+ * @example
+ * ```ts
+ * const local = await sandbox();            // demo market; first start generates it (~40 s)
+ * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
+ * ```
+ */
+export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbox> {
+  const profile = options.profile ?? "demo";
+  const dataDir = options.dataDir ?? join(REPO_ROOT, "data", profile);
+  const record = join(REPO_ROOT, ".cache", `sandbox-${profile}.json`);
+  if (!options.args && existsSync(record)) {
+    const previous = JSON.parse(readFileSync(record, "utf8")) as { baseUrl: string; pid: number; dataDir: string };
+    if (previous.dataDir === dataDir && (await alive(previous.baseUrl))) {
+      return { baseUrl: previous.baseUrl, keys: KEYS, pid: previous.pid, stop: stopper(previous.pid) };
+    }
+  }
+  const child = spawn(denoExecutable(), ["run", "-A", join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    const timer = setTimeout(() => reject(new Error(`The sandbox did not start within ${options.timeoutSeconds ?? 300} s:\n${stderr}`)), (options.timeoutSeconds ?? 300) * 1000);
+    child.stdout!.on("data", (d) => {
+      stdout += d;
+      const m = /^ready (\S+)$/m.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The sandbox exited (${code}) before it was ready:\n${stderr}`));
+    });
+  });
+  // Let the notebook's process end without waiting for the sandbox; it keeps serving.
+  child.stdout!.removeAllListeners();
+  child.stdout!.destroy();
+  child.stderr!.destroy();
+  child.unref();
+  if (!options.args) {
+    mkdirSync(dirname(record), { recursive: true });
+    writeFileSync(record, JSON.stringify({ baseUrl, pid: child.pid, dataDir }));
+  }
+  return { baseUrl, keys: KEYS, pid: child.pid, stop: stopper(child.pid) };
+}

@@ -1,0 +1,70 @@
+/**
+ * What a download would take (requests, rows, bytes) against the remaining quotas, from free
+ * metadata only (dataset status and schema), so estimating spends no quota. Rows are scaled
+ * from the dataset's row count by the share of its date range (and tickers) the query keeps:
+ * an estimate, not a count.
+ */
+import type { Quotas, QuotaValues } from "../api/account.ts";
+import type { DatasetStatus } from "../api/meta.ts";
+import type { DataEndpoint } from "../endpoints.ts";
+import type { ColumnInfo } from "../frames.ts";
+import type { PreparedRequest } from "../query/prepare.ts";
+
+export interface Estimate {
+  dataset: string;
+  rows: number;
+  requests: number;
+  bytes: number;
+  remaining: QuotaValues;
+  /** Whether the monthly request and byte quotas left can take it. */
+  fitsMonthlyQuota: boolean;
+  /** Minutes the requests take at the per-minute quota. */
+  minutesAtRateLimit: number;
+}
+
+/** Bytes per CSV field by type, measured on the sandbox's data. */
+const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetime_ns: 36, datetime_ms: 30, int64: 8, float64: 9, string: 7, list_string: 24 };
+
+const days = (a: string, b: string) => Math.max(0, (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000 + 1);
+
+export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas): Estimate {
+  let rows = status.row_count;
+  const first = status.first_available_date, last = status.last_available_date;
+  const dateColumn = endpoint.dateColumn;
+  if (first && last && dateColumn) {
+    let low = first, high = last;
+    for (const [name, value] of request.params) {
+      const [column, op = "eq"] = name.split(".");
+      if (column !== dateColumn) continue;
+      const values = value.split(",").sort();
+      if (op === "eq" || op === "in") return finish(endpoint, request, (rows * values.length) / days(first, last) * 1.4, quotas);
+      if (op === "ge" || op === "gt") low = values[0] > low ? values[0] : low;
+      if (op === "le" || op === "lt") high = values[0] < high ? values[0] : high;
+    }
+    rows = (rows * days(low, high)) / days(first, last);
+  }
+  const tickers = typeof status.ticker_count === "number" ? status.ticker_count : undefined;
+  const tickerFilter = request.params.get(endpoint.tickerColumn ?? "") ?? request.params.get(`${endpoint.tickerColumn}.in`);
+  const pathTicker = endpoint.pathParams.includes("ticker");
+  if (tickers && (pathTicker || tickerFilter)) rows = (rows * (pathTicker ? 1 : tickerFilter!.split(",").length)) / tickers;
+  return finish(endpoint, request, rows, quotas);
+}
+
+function finish(endpoint: DataEndpoint, request: PreparedRequest, rawRows: number, quotas: Quotas): Estimate {
+  const rows = Math.min(Math.ceil(rawRows), request.maxRows);
+  const bytesPerRow = request.columns.reduce((n, c) => n + FIELD_BYTES[c.data_type] + 1, 0);
+  const requests = Math.max(1, Math.ceil(rows / request.pageSize) + 1);
+  const bytes = rows * bytesPerRow;
+  const remaining = Object.fromEntries(
+    Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),
+  ) as unknown as QuotaValues;
+  return {
+    dataset: endpoint.dataset,
+    rows,
+    requests,
+    bytes,
+    remaining,
+    fitsMonthlyQuota: requests <= remaining.monthly_requests && bytes <= remaining.monthly_data_returned,
+    minutesAtRateLimit: requests / Math.max(1, quotas.quotas_limit.per_minute_requests),
+  };
+}
