@@ -1,6 +1,7 @@
 /**
- * `npm run sandbox -- [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
- * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1,
+ * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
+ * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
+ * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
  * prints `ready <base_url>` once it accepts requests, then the demo keys. Stops cleanly on
  * SIGINT and SIGTERM.
  */
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateMarket, GENERATOR_VERSION } from "../market/generate.ts";
 import { profileByName } from "../market/profiles.ts";
-import { isCidr } from "./net/cidr.ts";
+import { isCidr, parseAddress } from "./net/cidr.ts";
 import { startSandbox } from "./server.ts";
 import { DEMO_ACCOUNTS } from "./state/demoAccounts.ts";
 import type { Settings } from "./state/settings.ts";
@@ -25,6 +26,7 @@ function parse() {
     return parseArgs({
       args: Deno.args,
       options: {
+        host: { type: "string", default: "127.0.0.1" },
         port: { type: "string", default: "8000" },
         profile: { type: "string", default: "demo" },
         seed: { type: "string", default: "42" },
@@ -46,12 +48,14 @@ function parse() {
 
 const args = parse();
 if (args.help) {
-  console.log(`usage: npm run sandbox -- [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
+  console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
   [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
   [--faults seed,rate503,rate504,rate429,rateDrop] [--log]`);
   Deno.exit(0);
 }
 
+// An address, not a name: the allow-list compares addresses, and a name could resolve anywhere.
+if (!parseAddress(args.host!)) fail(`--host '${args.host}' is not an IPv4 or IPv6 address such as 127.0.0.1 or ::1`);
 const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port '${args.port}' is not a port number (0 picks a free one)`);
 const seed = Number(args.seed);
@@ -97,6 +101,7 @@ const sandbox = startSandbox({
   marketDir,
   statePath: args.state ?? join(marketDir, "sandbox-state.sqlite"),
   port,
+  hostname: args.host!.replace(/^\[|\]$/g, ""),
   settings,
   log: args.log ? (line) => console.error(line) : undefined,
 });

@@ -59,7 +59,10 @@ export function parseAddress(text: string): Address | undefined {
 
 /** Whether `address` lies in `cidr` (e.g. "10.0.0.0/8", "fd00::/8"); a bad CIDR matches nothing. */
 export function inCidr(address: string, cidr: string): boolean {
-  const [net, bitsText] = cidr.split("/");
+  const parts = cidr.split("/");
+  const [net, bitsText] = parts;
+  // Number("") is 0: an empty or odd prefix must not widen the block to everything.
+  if (parts.length > 2 || (bitsText !== undefined && !/^\d{1,3}$/.test(bitsText))) return false;
   const a = parseAddress(address), n = parseAddress(net);
   if (!a || !n || a.family !== n.family) return false;
   const width = a.family === 4 ? 32 : 128;
@@ -71,9 +74,10 @@ export function inCidr(address: string, cidr: string): boolean {
 
 /** Whether a string is a valid CIDR block. */
 export function isCidr(cidr: string): boolean {
-  const [net, bits] = cidr.split("/");
+  const parts = cidr.split("/");
+  const [net, bits] = parts;
   const a = parseAddress(net);
-  if (!a || bits === undefined || !/^\d+$/.test(bits)) return false;
+  if (!a || parts.length !== 2 || !/^\d+$/.test(bits)) return false;
   return Number(bits) <= (a.family === 4 ? 32 : 128);
 }
 
