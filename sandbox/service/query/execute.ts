@@ -21,6 +21,9 @@ export interface PageResult {
   bytesScanned: number;
 }
 
+/** Rows a Polars frame can index (u32). */
+const MAX_ROWS = 2 ** 32 - 1;
+
 function emptyFrame(dataset: Dataset): pl.DataFrame {
   return pl.DataFrame(dataset.columns.map((c) => pl.Series(c.name, [], polarsType(c.type))));
 }
@@ -60,13 +63,21 @@ export async function executePage(
   budgetMs: number,
 ): Promise<PageResult> {
   const { plan, scanned } = planQuery(files, dataset, query, constraints);
-  const page = plan.slice(query.offset, query.limit + 1).select(...(query.columns ?? dataset.columns.map((c) => c.name)));
+  const columns = query.columns ?? dataset.columns.map((c) => c.name);
+  // Polars counts rows in u32 and panics, aborting the whole process, on a slice offset past
+  // that; no result can hold so many rows, so such a page is empty without asking the engine.
+  if (query.offset >= MAX_ROWS) return { frame: emptyFrame(dataset).select(...columns), nextOffset: null, bytesScanned: 0 };
+  const page = plan.slice(query.offset, query.limit + 1).select(...columns);
+  const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(gatewayTimeout()), budgetMs);
   });
   try {
     const collected = await Promise.race([page.collect(), timeout]);
+    // Under Deno a pending native collect holds timers back, so the race alone never answers
+    // 504 there: the clock decides too.
+    if (performance.now() - started > budgetMs) throw gatewayTimeout();
     const more = collected.height > query.limit;
     return {
       frame: more ? collected.head(query.limit) : collected,

@@ -14,11 +14,16 @@ function comparable(column: Column): pl.Expr {
 
 const dateLiteral = (date: string) => pl.lit(date).str.strptime(pl.Date, "%Y-%m-%d");
 
+const INT64_MAX = 2n ** 63n - 1n;
+const clampToInt64 = (v: bigint) => (v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : v);
+
 function literal(column: Column, value: FilterValue): pl.Expr {
   if (column.type === "date") return dateLiteral(String(value));
   // Parsed date-times are epoch nanoseconds; millisecond columns compare in milliseconds.
   if (column.type === "datetime_ms") return pl.lit(Number((value as bigint) / 1_000_000n));
-  if (column.type === "datetime_ns") return pl.lit(value as bigint).cast(pl.Int64);
+  // nodejs-polars drops a BigInt's sign and wraps it past 64 bits, so the value goes as text,
+  // clamped to Int64: no stored time lies beyond it, so every comparison keeps its meaning.
+  if (column.type === "datetime_ns") return pl.lit(String(clampToInt64(value as bigint))).cast(pl.Int64);
   return pl.lit(value as string | number);
 }
 

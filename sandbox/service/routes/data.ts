@@ -43,7 +43,9 @@ async function serveData(c: Context<Env>): Promise<Response> {
     }
     throw datasetNotFound(textId);
   }
-  const pathValues = Object.fromEntries(dataset.pathParams.map((p, i) => [p.name, decodeURIComponent(rest[i])]));
+  // Hono's param() has already percent-decoded once (leaving bad escapes as they are): a second
+  // decode would turn `%2541` into `A` and throw on a literal `%`.
+  const pathValues = Object.fromEntries(dataset.pathParams.map((p, i) => [p.name, rest[i]]));
   const query = parseDataQuery(dataset, pathValues, queryParams(c.req.url));
   const constraints = applyAccessRule(dataset, rule, query);
   const { limits, usage } = admitRequest(db, identity.team_id, now());
