@@ -58,7 +58,7 @@ export class Workbench {
   async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
     const request = await this.data.prepare(dataset, pathValues, query);
     const [status, quotas] = await Promise.all([this.meta.status(dataset), this.account.quotasRaw()]);
-    return estimateDownload(dataEndpoint(dataset), request, status, quotas);
+    return estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues);
   }
 
   /**

@@ -6,7 +6,7 @@
  * Empty fields become null, never 0 or NaN. The same query gives identical frames in JSON,
  * CSV and gzip-compressed CSV.
  */
-import pl from "nodejs-polars";
+import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 
@@ -23,7 +23,7 @@ export interface ColumnInfo {
 export const NEW_YORK = "America/New_York";
 
 /** The Polars type of a column. */
-export function dtypeOf(column: ColumnInfo): pl.DataType {
+export function dtypeOf(column: ColumnInfo): DataType {
   switch (column.data_type) {
     case "date":
       return pl.Date;
@@ -48,7 +48,7 @@ export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
 }
 
 /** Casts one column, arriving as text (CSV) or as JSON's own types, to its schema type. */
-function castExpr(column: ColumnInfo, arrived: pl.DataType): pl.Expr {
+function castExpr(column: ColumnInfo, arrived: DataType): pl.Expr {
   const c = pl.col(column.name);
   const fromText = arrived.equals(pl.String);
   switch (column.data_type) {
@@ -57,7 +57,11 @@ function castExpr(column: ColumnInfo, arrived: pl.DataType): pl.Expr {
     case "datetime_ns":
     case "datetime_ms": {
       // The wire carries an offset; parse it, then express the instant in New York time.
-      const parsed = c.str.strptime(pl.Datetime("ms"), "%Y-%m-%dT%H:%M:%S%.f%:z").dt.convertTimeZone(NEW_YORK);
+      // nodejs-polars' strptime stops at microseconds, so the whole seconds and the fraction
+      // are read apart and added as integer nanoseconds: exact at every precision.
+      const seconds = c.str.replace("\\.\\d+", "").str.strptime(pl.Datetime("ms"), "%Y-%m-%dT%H:%M:%S%:z").cast(pl.Datetime("ns")).cast(pl.Int64);
+      const nanos = c.str.extract("\\.(\\d{1,9})", 1).str.padEnd(9, "0").cast(pl.Int64).fillNull(pl.lit(0).cast(pl.Int64));
+      const parsed = seconds.add(nanos).cast(pl.Datetime("ns", "UTC")).dt.convertTimeZone(NEW_YORK);
       return parsed.cast(dtypeOf(column)).alias(column.name);
     }
     case "list_string":

@@ -116,5 +116,7 @@ export function rulesFrame(rules: AccessRule[]): pl.DataFrame {
   }).withColumns(
     pl.col("start_date").str.strptime(pl.Date, "%Y-%m-%d"),
     pl.col("end_date").cast(pl.String).str.strptime(pl.Date, "%Y-%m-%d"),
+    // Polars types a column of only empty lists as List(Null), whatever the Series was given.
+    pl.col("universe_identifiers").cast(pl.List(pl.String)),
   );
 }

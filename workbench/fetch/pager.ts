@@ -2,8 +2,11 @@
  * Fetches every page of a query into one frame. The first page comes alone; when it shows
  * more, the following pages are fetched concurrently (never more at once than the per-minute
  * quota has left), and the frame keeps the row order a sequential walk would give. A 504
- * halves the page size for that page and the rest. `maxRows` stops early. A failure keeps the
- * contiguous rows fetched so far on the error (`partial`) with a `resume()` that goes on.
+ * halves the page size for that page and the rest; after a run of pages without one the size
+ * doubles back towards the one asked for, so scattered 504s (an overloaded moment rather than
+ * a query too heavy) do not leave a long fetch crawling one row at a time. `maxRows` stops
+ * early. A failure keeps the contiguous rows fetched so far on the error (`partial`) with a
+ * `resume()` that goes on.
  */
 import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
@@ -22,20 +25,28 @@ export interface Page {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Pages in a row without a 504 after which a halved page size doubles again. */
+const GROW_AFTER = 8;
+
 export class Pager {
   /** Current page size (halved after a 504). */
   size: number;
   /** Requests the per-minute window still allows, from the last RateLimit-Remaining seen. */
   private remaining = Number.POSITIVE_INFINITY;
   private resetAt = 0;
+  /** Pages answered since the last 504. */
+  private calm = 0;
 
   constructor(private readonly transport: Transport, private readonly request: PreparedRequest) {
     this.size = request.pageSize;
   }
 
-  /** One page at `offset`; a 504 splits it into halves (recursively) and shrinks later pages. */
-  /** One page; public so a download can stream page by page. */
-  async page(offset: number, size: number, tracker: ProgressTracker): Promise<Page> {
+  /**
+   * One page at `offset` (public so a download can stream page by page). A 504 splits it into
+   * halves (recursively) and shrinks later pages; a one-row page that gets a 504 is retried
+   * with backoff, as often as the transport retries a 503.
+   */
+  async page(offset: number, size: number, tracker: ProgressTracker, attempt = 0): Promise<Page> {
     const params = new URLSearchParams(this.request.params);
     params.set("offset", String(offset));
     params.set("limit", String(size));
@@ -52,9 +63,19 @@ export class Pager {
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
       const next = fromBody !== undefined ? fromBody : header !== null ? (header === "" ? null : Number(header)) : frame.height === size ? offset + size : null;
       tracker.page(frame.height, r.body.byteLength);
+      if (++this.calm >= GROW_AFTER && this.size < this.request.pageSize) {
+        this.size = Math.min(this.request.pageSize, this.size * 2);
+        this.calm = 0;
+      }
       return { offset, frame, next };
     } catch (error) {
-      if (!(error instanceof GatewayTimeoutError) || size <= 1) throw error;
+      if (!(error instanceof GatewayTimeoutError)) throw error;
+      this.calm = 0;
+      if (size <= 1) {
+        if (attempt >= (this.transport.options.retries ?? 8)) throw error;
+        await sleep(Math.random() * Math.min(10_000, 300 * 2 ** attempt));
+        return this.page(offset, size, tracker, attempt + 1);
+      }
       const half = Math.floor(size / 2);
       this.size = Math.min(this.size, half);
       const first = await this.page(offset, half, tracker);

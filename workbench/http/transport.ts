@@ -15,7 +15,7 @@ import { NetworkError } from "../errors/http.ts";
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
-  /** Retries of a 503, a network failure or a per-minute 429 (default 8). */
+  /** Retries of a 503, a network failure or a per-minute 429, and of a one-row page's 504 (default 8). */
   retries?: number;
   /** Per-request timeout in milliseconds (default 120 s). */
   timeoutMs?: number;

@@ -27,21 +27,24 @@ const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetim
 
 const days = (a: string, b: string) => Math.max(0, (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000 + 1);
 
-export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas): Estimate {
+export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas, pathValues: readonly string[] = []): Estimate {
   let rows = status.row_count;
   const first = status.first_available_date, last = status.last_available_date;
   const dateColumn = endpoint.dateColumn;
   if (first && last && dateColumn) {
     let low = first, high = last;
-    for (const [name, value] of request.params) {
+    let listed: number | undefined; // dates named one by one (eq, in, or the trade_date path)
+    const pathDate = pathValues[endpoint.pathParams.indexOf("trade_date")];
+    for (const [name, value] of [...request.params, ...(pathDate ? [[dateColumn, pathDate]] : [])]) {
       const [column, op = "eq"] = name.split(".");
       if (column !== dateColumn) continue;
       const values = value.split(",").sort();
-      if (op === "eq" || op === "in") return finish(endpoint, request, (rows * values.length) / days(first, last) * 1.4, quotas);
+      if (op === "eq" || op === "in") listed = Math.min(listed ?? values.length, values.length);
       if (op === "ge" || op === "gt") low = values[0] > low ? values[0] : low;
       if (op === "le" || op === "lt") high = values[0] < high ? values[0] : high;
     }
-    rows = (rows * days(low, high)) / days(first, last);
+    // Calendar days over-count trading days by about 7/5.
+    rows = listed !== undefined ? (rows * listed) / days(first, last) * 1.4 : (rows * days(low, high)) / days(first, last);
   }
   const tickers = typeof status.ticker_count === "number" ? status.ticker_count : undefined;
   const tickerFilter = request.params.get(endpoint.tickerColumn ?? "") ?? request.params.get(`${endpoint.tickerColumn}.in`);
