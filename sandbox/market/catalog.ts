@@ -5,6 +5,8 @@
  */
 import type { Column } from "./schema.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
+import { OCC_EQ_SPEC_SETTL_COLUMNS, OPT_GREEKS_DAILY_COLUMNS, OPT_OPEN_INTEREST_COLUMNS, OPT_SEC_MASTER_COLUMNS } from "./columns/options.ts";
+import { EQ_LOOKUP_FILES_COLUMNS } from "./columns/reference.ts";
 
 /** Values a dataset's files are split by, in folder order (hive style `name=value`). */
 export interface Partitioning {
@@ -38,6 +40,14 @@ export interface Dataset {
 }
 
 const VENDOR = "Synthetic Market (sandbox)";
+
+/**
+ * Reference datasets are one consolidated file, as of the market's last trading day
+ * (`<textId>/AsOf=<date>.parquet`). They carry no date or ticker column for entitlements: an
+ * access rule's date window and ticker universe apply to market data, and an identity entitled
+ * to a reference dataset sees all of it (the workbench's endpoint table says the same).
+ */
+const SNAPSHOT: Partitioning = { keys: ["AsOf"] };
 
 /** Every dataset the market holds, in the order `/meta/datasets` lists them. */
 export const DATASETS: readonly Dataset[] = [
@@ -86,6 +96,71 @@ export const DATASETS: readonly Dataset[] = [
     tickerColumn: "Ticker",
     partitioning: { keys: ["TradeDate", "Ticker"] },
     columns: EQ_TAQ_COLUMNS,
+  },
+  {
+    textId: "opt-greeks-daily",
+    id: "OPTGK",
+    name: "US Equity Options Daily Analytics (implied vol and Greeks)",
+    dataGroup: "option",
+    vendor: VENDOR,
+    assetClass: "us-equity-opt",
+    pathParams: [],
+    key: ["TradeDate", "Ticker", "ExpirationDate", "Strike", "CallPut"],
+    dateColumn: "TradeDate",
+    // The option root: a universe of ["AAPL"] reaches the AAPL root, not adjusted roots such as ODFL1.
+    tickerColumn: "Ticker",
+    partitioning: { keys: ["TradeDate"] },
+    columns: OPT_GREEKS_DAILY_COLUMNS,
+  },
+  {
+    textId: "opt-open-interest",
+    id: "OPTOI",
+    name: "US Equity Options Open Interest",
+    dataGroup: "option",
+    vendor: VENDOR,
+    assetClass: "us-equity-opt",
+    pathParams: [],
+    key: ["TradeDate", "Ticker", "ExpirationDate", "Strike", "CallPut"],
+    dateColumn: "TradeDate",
+    tickerColumn: "Ticker",
+    partitioning: { keys: ["TradeDate"] },
+    columns: OPT_OPEN_INTEREST_COLUMNS,
+  },
+  {
+    textId: "opt-sec-master",
+    id: "OPTSM",
+    name: "US Equity Options Security Master",
+    dataGroup: "option-reference",
+    vendor: VENDOR,
+    assetClass: "us-equity-opt-ref",
+    pathParams: [],
+    key: ["ASID"],
+    partitioning: SNAPSHOT,
+    columns: OPT_SEC_MASTER_COLUMNS,
+  },
+  {
+    textId: "occ-eq-spec-settl",
+    id: "OCCSS",
+    name: "OCC Equity Options Special Settlements",
+    dataGroup: "option-reference",
+    vendor: VENDOR,
+    assetClass: "us-equity-opt-ref",
+    pathParams: [],
+    key: ["ProcessDate", "OptionTicker", "DeliveryComponents"],
+    partitioning: SNAPSHOT,
+    columns: OCC_EQ_SPEC_SETTL_COLUMNS,
+  },
+  {
+    textId: "eq-lookup-files",
+    id: "EQLKP",
+    name: "US Equity Ticker Lookup",
+    dataGroup: "equity-reference",
+    vendor: VENDOR,
+    assetClass: "us-equity-ref",
+    pathParams: [],
+    key: ["Ticker", "EndDate"],
+    partitioning: SNAPSHOT,
+    columns: EQ_LOOKUP_FILES_COLUMNS,
   },
 ];
 

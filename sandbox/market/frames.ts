@@ -2,15 +2,16 @@
  * Turns the generator's typed columns into Polars frames typed by a dataset's schema, and
  * writes them as Parquet. NaN in a numeric column means "empty" and becomes null; integers
  * arrive as doubles (exact below 2^53) and are cast to Int64; date-times arrive as epoch
- * nanoseconds and become New York date-times.
+ * values in the column's unit (nanoseconds or milliseconds) and become New York date-times.
  */
 import pl from "nodejs-polars";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { epochDay } from "./nyTime.ts";
 import { type Column, polarsType } from "./schema.ts";
 
-/** Values of one column: typed numbers, epoch nanoseconds (BigInt64Array), or strings. */
-export type ColumnValues = Float64Array | Int32Array | BigInt64Array | readonly string[];
+/** Values of one column: typed numbers, epoch date-times (BigInt64Array), strings, or lists of strings. */
+export type ColumnValues = Float64Array | Int32Array | BigInt64Array | readonly string[] | readonly (readonly string[])[];
 
 /**
  * A frame with exactly the schema's columns, in schema order and schema types.
@@ -41,4 +42,43 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
 export function writeParquetFile(frame: pl.DataFrame, path: string): void {
   mkdirSync(dirname(path), { recursive: true });
   frame.writeParquet(path, { compression: "zstd" });
+}
+
+/** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */
+export type Row = Record<string, number | bigint | string | readonly string[]>;
+
+/**
+ * A frame of `rows` with exactly the schema's columns: dates from `YYYY-MM-DD` strings,
+ * date-times from bigint epoch values in the column's unit, lists of strings as they are.
+ *
+ * @example
+ * ```ts
+ * rowsFrame(EQ_LOOKUP_FILES_COLUMNS, [{ Ticker: "SQ", EndDate: "2024-01-04", SecId: 100013 }]);
+ * ```
+ */
+export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.DataFrame {
+  const values: Record<string, ColumnValues> = {};
+  for (const c of schema) {
+    const get = (r: Row) => {
+      const v = r[c.name];
+      if (v === undefined) throw new Error(`Row has no value for column '${c.name}'`);
+      return v;
+    };
+    switch (c.type) {
+      case "date":
+        values[c.name] = Int32Array.from(rows, (r) => epochDay(get(r) as string));
+        break;
+      case "datetime_ns":
+      case "datetime_ms":
+        values[c.name] = BigInt64Array.from(rows, (r) => get(r) as bigint);
+        break;
+      case "int64":
+      case "float64":
+        values[c.name] = Float64Array.from(rows, (r) => get(r) as number);
+        break;
+      default:
+        values[c.name] = rows.map((r) => get(r) as never);
+    }
+  }
+  return buildFrame(schema, values);
 }

@@ -1,6 +1,9 @@
 /**
- * Generates a whole market for a profile and seed: ticks first, then every equity dataset
- * derived from them, written as partitioned Parquet through the catalog, with a manifest.
+ * Generates a whole market for a profile and seed, day by day: ticks first, then every equity
+ * dataset derived from them, then the day's option datasets from the underlyings' last NBBO
+ * mids; after the last day, the reference datasets (option security master, OCC special
+ * settlements, ticker lookup). Everything is written as partitioned Parquet through the
+ * catalog, with a manifest.
  * The market is written to a temporary folder and renamed into place at the end, so a
  * half-written market is never mistaken for a complete one.
  */
@@ -9,17 +12,21 @@ import { join } from "node:path";
 import { AGGREGATIONS, type BarColumns, minuteBars } from "./bars/minuteBars.ts";
 import { dailyBar, type DailyBar } from "./bars/dailyBar.ts";
 import { type TradingDay, tradingDays } from "./calendar.ts";
-import { datasetByTextId, partitionPath } from "./catalog.ts";
+import { type Dataset, datasetByTextId, partitionPath } from "./catalog.ts";
 import { type CorporateAction, planCorporateActions, tickerOn, tradesOn } from "./corporateActions.ts";
 import { dailyBarFrame, minuteBarFrame, type SecurityDay, tickFrame } from "./dayFrames.ts";
-import { writeParquetFile } from "./frames.ts";
+import { type Row, rowsFrame, writeParquetFile } from "./frames.ts";
+import { type CloseQuotes, OptionsMarket } from "./options/optionsMarket.ts";
+import { securityMasterRows } from "./options/securityMaster.ts";
+import { specialSettlementRows } from "./options/specialSettlements.ts";
 import type { Profile } from "./profiles.ts";
+import { lookupRows } from "./reference/lookupFiles.ts";
 import { type Security, securityByTicker } from "./securities.ts";
 import { generateDayTicks } from "./ticks/generateDay.ts";
 import { buildPricePaths } from "./ticks/pricePath.ts";
 
 /** Bumped whenever generated data changes for the same profile and seed. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** What a generated market holds, written to `manifest.json` beside the data. */
 export interface Manifest {
@@ -41,6 +48,8 @@ export interface Progress {
   days: number;
   date: string;
   ticks: number;
+  /** Seconds spent so far on the option datasets (the rest went to the equities). */
+  optionSeconds: number;
 }
 
 export interface GenerateOptions {
@@ -73,6 +82,12 @@ export function generateMarket({ profile, seed, outDir, onProgress }: GenerateOp
     c.rows += rows;
   };
   const [minute, daily, taq] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"].map(datasetByTextId);
+  const writeRows = (dataset: Dataset, partition: Record<string, string>, rows: readonly Row[]) => {
+    writeParquetFile(rowsFrame(dataset.columns, rows), join(work, partitionPath(dataset, partition)));
+    record(dataset.textId, rows.length);
+  };
+  const options = new OptionsMarket(seed, days, securities, actions);
+  let optionSeconds = 0;
 
   for (const [index, day] of days.entries()) {
     const ids: SecurityDay[] = [];
@@ -100,8 +115,20 @@ export function generateMarket({ profile, seed, outDir, onProgress }: GenerateOp
     });
     writeParquetFile(dailyBarFrame(ids, dailyBars), join(work, partitionPath(daily, { TradeDate: day.date })));
     record(daily.textId, ids.length);
-    onProgress?.({ day: index + 1, days: days.length, date: day.date, ticks: tickCount });
+    // The NBBO is the same in both aggregations; the options read it at their last minute.
+    const closeQuotes = new Map<number, CloseQuotes>(ids.map((id, k) => [id.asid, { bid: barsByAggregation[0][k].CloseBidPrice, ask: barsByAggregation[0][k].CloseAskPrice }]));
+    const optionsStarted = performance.now();
+    const optionDay = options.day(day, closeQuotes);
+    writeRows(datasetByTextId("opt-greeks-daily"), { TradeDate: day.date }, optionDay.greeks);
+    writeRows(datasetByTextId("opt-open-interest"), { TradeDate: day.date }, optionDay.openInterest);
+    optionSeconds += (performance.now() - optionsStarted) / 1000;
+    onProgress?.({ day: index + 1, days: days.length, date: day.date, ticks: tickCount, optionSeconds });
   }
+
+  const asOf = { AsOf: days.at(-1)!.date };
+  writeRows(datasetByTextId("opt-sec-master"), asOf, securityMasterRows({ roots: options.roots, history: options.history, days, securities, actions }));
+  writeRows(datasetByTextId("occ-eq-spec-settl"), asOf, specialSettlementRows(options.roots, options.processPrices, securities, actions));
+  writeRows(datasetByTextId("eq-lookup-files"), asOf, lookupRows(securities, actions));
 
   const manifest: Manifest = {
     generatorVersion: GENERATOR_VERSION,

@@ -12,6 +12,8 @@ const MS_PER_DAY = 86_400_000;
 const NS_PER_DAY = 86_400_000_000_000n;
 const NS_PER_MINUTE = 60_000_000_000n;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** Valid dates seen so far: the option generator converts the same few hundred dates millions of times. */
+const epochDayCache = new Map<string, number>();
 
 /**
  * Days since 1970-01-01 for a `YYYY-MM-DD` date (the physical value of a Polars Date).
@@ -26,13 +28,18 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
  * ```
  */
 export function epochDay(date: string): number {
+  const cached = epochDayCache.get(date);
+  if (cached !== undefined) return cached;
   const match = DATE_PATTERN.exec(date);
   if (match) {
     const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
     // setUTCFullYear, unlike Date.UTC, does not remap years 0-99 to 1900-1999.
     const ms = new Date(0).setUTCFullYear(y, m - 1, d);
     // Date rolls 2023-02-30 over to March; a round trip catches that.
-    if (dateFromMs(ms) === date) return ms / MS_PER_DAY;
+    if (dateFromMs(ms) === date) {
+      epochDayCache.set(date, ms / MS_PER_DAY);
+      return ms / MS_PER_DAY;
+    }
   }
   throw new Error(`Cannot parse date '${date}': expected a real calendar date as YYYY-MM-DD`);
 }

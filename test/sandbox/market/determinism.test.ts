@@ -32,12 +32,18 @@ describe("market generation is deterministic", () => {
     expect(fingerprint(again)).toEqual(fingerprint(tinyMarketDir()));
   });
 
-  it("writes different data for another seed", () => {
+  /** Reference data that follows from the calendar and the corporate actions alone, not from the seed. */
+  const seedFree = (path: string) => ["opt-sec-master/", "eq-lookup-files/"].some((prefix) => path.startsWith(prefix));
+
+  it("writes different data for another seed, and the same seed-free reference data", () => {
     const other = join(scratch, "other");
     generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
     const a = fingerprint(tinyMarketDir()), b = fingerprint(other);
     expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
-    const same = Object.keys(a).filter((k) => k !== "manifest.json" && a[k] === b[k]);
+    const same = Object.keys(a).filter((k) => k !== "manifest.json" && !seedFree(k) && a[k] === b[k]);
     expect(same).toEqual([]);
+    const reference = Object.keys(a).filter(seedFree);
+    expect(reference).toHaveLength(2);
+    for (const k of reference) expect(b[k], k).toBe(a[k]);
   });
 });
