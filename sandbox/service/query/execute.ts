@@ -1,9 +1,10 @@
 /**
  * Runs a checked query against the market's Parquet files with Polars: prune files, scan
- * them lazily, filter (query filters and entitlement constraints), order (the dataset key by
- * default; a requested sort is completed by the key so pages never overlap), take one page
- * plus one row to learn whether another page follows, and choose columns. A query that
- * outlives the budget is abandoned and answered 504.
+ * them lazily (or, for a query of a few files, take them decoded from frameCache.ts), filter
+ * (query filters and entitlement constraints), order (the dataset key by default; a requested
+ * sort is completed by the key so pages never overlap), take one page plus one row to learn
+ * whether another page follows, choose columns and write dates and date-times as text. A
+ * query that outlives the budget is abandoned and answered 504.
  */
 import pl from "nodejs-polars";
 import type { Dataset } from "../../market/catalog.ts";
@@ -11,6 +12,9 @@ import { polarsType } from "../../market/schema.ts";
 import { gatewayTimeout } from "../errors.ts";
 import type { Constraints } from "./entitlement.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
+import { memoized } from "./exprMemo.ts";
+import { cachedFrames } from "./frameCache.ts";
+import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
 import type { DataQuery } from "./parse.ts";
 
@@ -28,16 +32,38 @@ function emptyFrame(dataset: Dataset): pl.DataFrame {
   return pl.DataFrame(dataset.columns.map((c) => pl.Series(c.name, [], polarsType(c.type))));
 }
 
-/** The lazy query before paging: pruned files, filters and order. */
-export function planQuery(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints): { plan: pl.LazyDataFrame; scanned: MarketFile[] } {
+/**
+ * The lazy query before paging: pruned files, filters and order. A file found in `frames`
+ * (already decoded, see frameCache.ts) is read from memory instead of disk.
+ */
+export function planQuery(
+  files: readonly MarketFile[],
+  dataset: Dataset,
+  query: DataQuery,
+  constraints: Constraints,
+  frames?: ReadonlyMap<string, pl.DataFrame>,
+): { plan: pl.LazyDataFrame; scanned: MarketFile[] } {
   const scanned = pruneFiles(files, dataset, query, constraints);
+  const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? pl.scanParquet(f.path);
   let plan = scanned.length === 0
     ? emptyFrame(dataset).lazy()
     : scanned.length === 1
-    ? pl.scanParquet(scanned[0].path)
-    : pl.concat(scanned.map((f) => pl.scanParquet(f.path)), { how: "vertical" });
-  const predicates = [...query.filters.map(filterExpr), ...constraintExprs(constraints)];
-  if (predicates.length > 0) plan = plan.filter(predicates.reduce((a, b) => a.and(b)));
+    ? source(scanned[0])
+    : pl.concat(scanned.map(source), { how: "vertical" });
+  // pruneFiles kept only files whose partition values the access rule allows, and a file holds
+  // only rows of its partition values: a rule on a partition column needs no row filter.
+  const partitioned = (column?: string) => column !== undefined && dataset.partitioning.keys.includes(column);
+  const rowConstraints: Constraints = {
+    ...constraints,
+    window: partitioned(constraints.window?.column) ? undefined : constraints.window,
+    universe: partitioned(constraints.universe?.column) ? undefined : constraints.universe,
+  };
+  const filters = query.filters.map((f) => [f.column.name, f.column.type, f.op, f.values.map(String)]);
+  const predicate = memoized(`where\u0000${JSON.stringify([filters, rowConstraints])}`, () => {
+    const predicates = [...query.filters.map(filterExpr), ...constraintExprs(rowConstraints)];
+    return predicates.length > 0 ? predicates.reduce((a, b) => a.and(b)) : null;
+  });
+  if (predicate !== null) plan = plan.filter(predicate);
   if (query.sort.length > 0) {
     const requested = query.sort.map((s) => s.column);
     const tieBreak = dataset.key.filter((k) => !requested.includes(k));
@@ -62,25 +88,31 @@ export async function executePage(
   constraints: Constraints,
   budgetMs: number,
 ): Promise<PageResult> {
-  const { plan, scanned } = planQuery(files, dataset, query, constraints);
   const columns = query.columns ?? dataset.columns.map((c) => c.name);
   // Polars counts rows in u32 and panics, aborting the whole process, on a slice offset past
   // that; no result can hold so many rows, so such a page is empty without asking the engine.
   if (query.offset >= MAX_ROWS) return { frame: emptyFrame(dataset).select(...columns), nextOffset: null, bytesScanned: 0 };
-  const page = plan.slice(query.offset, query.limit + 1).select(...columns);
   const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(gatewayTimeout()), budgetMs);
   });
   try {
+    const frames = await Promise.race([cachedFrames(pruneFiles(files, dataset, query, constraints)), timeout]);
+    const { plan, scanned } = planQuery(files, dataset, query, constraints, frames);
+    // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
+    // Dates and date-times become text here, on the engine's threads, rather than on the page.
+    const key = `${dataset.textId}\u0000${columns.join("\u0000")}`;
+    let page = plan.slice(query.offset, query.limit + 1).select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
+    const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
+    if (asText.length > 0) page = page.withColumns(...asText);
     const collected = await Promise.race([page.collect(), timeout]);
     // Under Deno a pending native collect holds timers back, so the race alone never answers
     // 504 there: the clock decides too.
     if (performance.now() - started > budgetMs) throw gatewayTimeout();
     const more = collected.height > query.limit;
     return {
-      frame: more ? collected.head(query.limit) : collected,
+      frame: markTemporalAsText(more ? collected.head(query.limit) : collected),
       nextOffset: more ? query.offset + query.limit : null,
       bytesScanned: scanned.reduce((sum, f) => sum + f.bytes, 0),
     };

@@ -5,6 +5,7 @@
  * array in one quoted field).
  */
 import pl from "nodejs-polars";
+import { Buffer } from "node:buffer";
 import { gzipSync } from "node:zlib";
 import type { Dataset } from "../../market/catalog.ts";
 import type { ResponseFormat } from "./parse.ts";
@@ -17,12 +18,34 @@ export interface Rendered {
 
 const FORMAT_OF = { date: "%Y-%m-%d", datetime_ns: "%Y-%m-%dT%H:%M:%S%.9f%:z", datetime_ms: "%Y-%m-%dT%H:%M:%S%.3f%:z" } as const;
 
-/** The page with temporal columns as text (and, for CSV, lists as JSON text). */
+/**
+ * The date and date-time columns among `columns` as text, as the page writes them. The engine
+ * applies these inside the query (see execute.ts), where they cost less than on the page.
+ */
+export function temporalAsText(columns: readonly string[], dataset: Dataset): pl.Expr[] {
+  const types = new Map(dataset.columns.map((c) => [c.name, c.type]));
+  return columns.flatMap((name) => {
+    const type = types.get(name);
+    return type === "date" || type === "datetime_ns" || type === "datetime_ms" ? [pl.col(name).dt.strftime(FORMAT_OF[type])] : [];
+  });
+}
+
+/** Frames whose date and date-time columns the engine already turned into text. */
+const temporalText = new WeakSet<pl.DataFrame>();
+
+/** Notes that a frame's temporal columns are text already (see temporalAsText); returns it. */
+export function markTemporalAsText(frame: pl.DataFrame): pl.DataFrame {
+  temporalText.add(frame);
+  return frame;
+}
+
+/** The page with temporal columns as text (unless marked so already) and, for CSV, lists as JSON text. */
 function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean): pl.DataFrame {
   const types = new Map(dataset.columns.map((c) => [c.name, c.type]));
+  const done = temporalText.has(frame);
   const exprs = frame.columns.flatMap((name) => {
     const type = types.get(name)!;
-    if (type === "date" || type === "datetime_ns" || type === "datetime_ms") return [pl.col(name).dt.strftime(FORMAT_OF[type])];
+    if (type === "date" || type === "datetime_ns" || type === "datetime_ms") return done ? [] : [pl.col(name).dt.strftime(FORMAT_OF[type])];
     if (type === "list_string" && forCsv) {
       // List items are plain codes (no quotes or backslashes), so quoting them makes valid JSON.
       const joined = pl.concatString([pl.lit('["'), pl.col(name).lst.join('","'), pl.lit('"]')], "");
@@ -40,9 +63,10 @@ export function renderPage(
   pagination: { offset: number; limit: number; next_offset: number | null },
 ): Rendered {
   if (format === "json") {
-    const data = frame.height === 0 ? "[]" : textual(frame, dataset, false).writeJSON({ format: "json" }).toString();
-    const body = `{"data":${data},"pagination":${JSON.stringify(pagination)}}`;
-    return { body: new TextEncoder().encode(body), contentType: "application/json", headers: {} };
+    // Bytes end to end: decoding megabytes of JSON to a string and encoding it back costs more than writing it.
+    const data = frame.height === 0 ? Buffer.from("[]") : textual(frame, dataset, false).writeJSON({ format: "json" });
+    const body = Buffer.concat([Buffer.from('{"data":'), data, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
+    return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: "application/json", headers: {} };
   }
   const csv = textual(frame, dataset, true).writeCSV();
   if (format === "csv") return { body: new Uint8Array(csv), contentType: "text/csv; charset=utf-8", headers: {} };

@@ -1,0 +1,142 @@
+/**
+ * Sandbox service benchmark: the CLI serving the demo market in its own process, measured
+ * over loopback HTTP against direct in-process Polars reads of the same pages (the same-run
+ * baseline), and against a market 8 times larger (see support/sandboxMarkets.ts for how it is
+ * built). Targets on the 2-core machine:
+ *   - a 10,000-row eq-taq-1min CSV page: p50 <= 150 ms;
+ *   - 100-row pages, 8 concurrent clients each walking its own ticker day by day: >= 300
+ *     requests per second (a lock-step "scattered" pattern, a new file every 8 requests, is
+ *     reported beside it; the same clients on /account/my give the machine's HTTP floor);
+ *   - a one-ticker, one-day query on the 8x market: p50 <= 1.3x the same query on demo.
+ * The 8x comparison runs both sandboxes at once, with their cache of decoded files off, and
+ * alternates requests between them, so drift in the machine's load falls on both alike. The
+ * 8x market is kept in data/bench-8x (about 1 GB; rebuilt in about 30 s when the demo market
+ * changes; delete it to reclaim the space). Exits 1 when a target is missed.
+ *
+ *   node_modules/.bin/deno run -A bench/sandbox.ts [--samples N] [--seconds S]
+ */
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { minuteFiles, readTickerDay, readTickerPage } from "./support/sandboxBaseline.ts";
+import { fetchAll, KEY, measureThroughput, pageWalker, percentile, type Samples, sampleInterleaved, sampleLatency } from "./support/sandboxLoad.ts";
+import { ensureDemoMarket, ensureScaledMarket } from "./support/sandboxMarkets.ts";
+import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
+import { REPO_ROOT } from "./support/paths.ts";
+
+const { values } = parseArgs({ options: { samples: { type: "string", default: "100" }, seconds: { type: "string", default: "20" } } });
+const SAMPLES = Number(values.samples);
+const MAX_MS = Number(values.seconds) * 1000;
+const log = (line: string) => console.error(`bench: ${line}`);
+const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
+
+const demoDir = join(REPO_ROOT, "data", "demo");
+const bigDir = join(REPO_ROOT, "data", "bench-8x");
+const demo = ensureDemoMarket(demoDir, log);
+ensureScaledMarket(demoDir, bigDir, 8, log);
+const dates = demo.tradingDays.map((d) => d.date);
+const TICKERS = ["AAPL", "MSFT", "JPM", "SPY", "QQQ", "TSM", "CVX", "SIRI"];
+const DATA = "/api/v1/data/us-equity/eq-taq-1min";
+
+interface Row {
+  measure: string;
+  figure: string;
+  target: string;
+  baseline: string;
+  ratio: string;
+  ok?: boolean;
+}
+const rows: Row[] = [];
+const fmt = (ms: number) => ms.toFixed(1);
+const p50 = (s: Samples) => percentile(s.ms, 50);
+const p99 = (s: Samples) => percentile(s.ms, 99);
+
+async function scannedBytes(sb: BenchSandbox, path: string): Promise<number> {
+  const quotas = async () => (await (await fetch(`${sb.baseUrl}/api/v1/account/my/quotas`, { headers: { "X-API-KEY": KEY } })).json()).quotas_usage.monthly_data_scanned as number;
+  const before = await quotas();
+  await fetchAll(`${sb.baseUrl}${path}`);
+  return (await quotas()) - before;
+}
+
+log(`load average at start: ${load()}`);
+const sb = await startSandboxProcess(demoDir);
+try {
+  // 1. A 10,000-row page, sequential requests; the client asks for no transfer compression, as
+  // on loopback it only costs time (a gzip-accepting client is measured beside it).
+  const pageUrl = (format: string) => `${sb.baseUrl}${DATA}/AAPL?limit=10000&response_format=${format}`;
+  const files = minuteFiles(demoDir);
+  const direct = await sampleLatency(() => readTickerPage(files, "AAPL", 0, 10_000), SAMPLES, MAX_MS);
+  const identity = { "Accept-Encoding": "identity" };
+  const csv = await sampleLatency(() => fetchAll(pageUrl("csv"), identity), SAMPLES, MAX_MS);
+  const csvGzip = await sampleLatency(() => fetchAll(pageUrl("csv")), Math.ceil(SAMPLES / 2), MAX_MS);
+  const json = await sampleLatency(() => fetchAll(pageUrl("json"), identity), Math.ceil(SAMPLES / 2), MAX_MS);
+  const base = `${fmt(p50(direct))} ms`;
+  rows.push({ measure: `10,000-row CSV page p50 (${csv.ms.length} req, ${(csv.bytes / 1e6).toFixed(1)} MB)`, figure: `${fmt(p50(csv))} ms`, target: "<= 150 ms", baseline: base, ratio: (p50(csv) / p50(direct)).toFixed(2), ok: p50(csv) <= 150 });
+  rows.push({ measure: "10,000-row CSV page p99", figure: `${fmt(p99(csv))} ms`, target: "-", baseline: `${fmt(p99(direct))} ms`, ratio: (p99(csv) / p99(direct)).toFixed(2) });
+  rows.push({ measure: `10,000-row CSV page p50, gzip transfer (${csvGzip.ms.length} req)`, figure: `${fmt(p50(csvGzip))} ms`, target: "-", baseline: base, ratio: (p50(csvGzip) / p50(direct)).toFixed(2) });
+  rows.push({ measure: `10,000-row JSON page p50 (${json.ms.length} req, ${(json.bytes / 1e6).toFixed(1)} MB)`, figure: `${fmt(p50(json))} ms`, target: "-", baseline: base, ratio: (p50(json) / p50(direct)).toFixed(2) });
+  rows.push({ measure: "10,000-row JSON page p99", figure: `${fmt(p99(json))} ms`, target: "-", baseline: `${fmt(p99(direct))} ms`, ratio: (p99(json) / p99(direct)).toFixed(2) });
+
+  // 2. 100-row pages, 8 closed-loop clients. "walks": each client pages through its own
+  // ticker day after day by X-Pagination-Next-Offset, starting a day apart from the others (as
+  // notebook users do). "scattered": the 8 clients ask in lock-step for one page of each of 8
+  // tickers on one day, then the next day, at varying offsets: a new file every 8 requests.
+  // Baseline: the same 8 clients on GET /api/v1/account/my (auth and state, no data), the
+  // HTTP floor of this machine in this run.
+  const floor = await measureThroughput(() => () => fetchAll(`${sb.baseUrl}/api/v1/account/my`), 8, 20_000, MAX_MS / 2);
+  const walks = await measureThroughput(
+    (c) => pageWalker(sb.baseUrl, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100`),
+    8,
+    10_000,
+    MAX_MS,
+  );
+  let next = 0;
+  const scattered = await measureThroughput(() => () => {
+    const i = next++;
+    return fetchAll(`${sb.baseUrl}${DATA}/${TICKERS[i % 8]}?TradeDate=${dates[(i >> 3) % dates.length]}&limit=100&offset=${(i % 9) * 100}`);
+  }, 8, 10_000, MAX_MS);
+  const floorText = `${floor.perSecond.toFixed(0)} req/s floor`;
+  for (const [name, t, target] of [["walks", walks, true], ["scattered", scattered, false]] as const) {
+    rows.push({
+      measure: `100-row pages, 8 clients, ${name} (${t.requests} req in ${t.seconds.toFixed(1)} s, p50 ${fmt(p50(t.latency))} ms)`,
+      figure: `${t.perSecond.toFixed(0)} req/s`,
+      target: target ? ">= 300 req/s" : "-",
+      baseline: floorText,
+      ratio: (t.perSecond / floor.perSecond).toFixed(2),
+      ok: target ? t.perSecond >= 300 : undefined,
+    });
+  }
+} finally {
+  await sb.stop();
+}
+
+// 3. One ticker, one day: demo against the 8x market, both served at once, requests alternated.
+// Their cache of decoded files is off, so every answer comes from reading the day's file.
+const noCache = { SANDBOX_FRAME_CACHE_MB: "0" };
+const [small, big] = await Promise.all([startSandboxProcess(demoDir, noCache), startSandboxProcess(bigDir, noCache)]);
+try {
+  const dayPath = (i: number) => `${DATA}/AAPL?TradeDate=${dates[(i * 7) % dates.length]}`;
+  const [onDemo, onBig] = await sampleInterleaved((i) => fetchAll(`${small.baseUrl}${dayPath(i)}`), (i) => fetchAll(`${big.baseUrl}${dayPath(i)}`), SAMPLES, MAX_MS * 2);
+  const direct = await sampleLatency((i) => readTickerDay(demoDir, "AAPL", dates[(i * 7) % dates.length]), SAMPLES, MAX_MS);
+  const [scanDemo, scanBig] = [await scannedBytes(small, dayPath(0)), await scannedBytes(big, dayPath(0))];
+  rows.push({ measure: `one ticker, one day on demo p50 (${onDemo.ms.length} req, ${(scanDemo / 1e6).toFixed(2)} MB scanned)`, figure: `${fmt(p50(onDemo))} ms`, target: "-", baseline: `${fmt(p50(direct))} ms`, ratio: (p50(onDemo) / p50(direct)).toFixed(2) });
+  const ratio = p50(onBig) / p50(onDemo);
+  rows.push({
+    measure: `one ticker, one day on 8x p50 (${onBig.ms.length} req, ${(scanBig / 1e6).toFixed(2)} MB scanned)`,
+    figure: `${fmt(p50(onBig))} ms`,
+    target: "<= 1.3x demo",
+    baseline: `${fmt(p50(onDemo))} ms (demo)`,
+    ratio: ratio.toFixed(2),
+    ok: ratio <= 1.3,
+  });
+  rows.push({ measure: "one ticker, one day p99 on demo / on 8x", figure: `${fmt(p99(onDemo))} / ${fmt(p99(onBig))} ms`, target: "-", baseline: "-", ratio: (p99(onBig) / p99(onDemo)).toFixed(2) });
+} finally {
+  await Promise.all([small.stop(), big.stop()]);
+}
+
+const widths = [62, 16, 14, 20, 6];
+const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+console.log(line(["measure", "figure", "target", "same-run baseline", "ratio"]) + "  verdict");
+for (const r of rows) console.log(line([r.measure, r.figure, r.target, r.baseline, r.ratio]) + `  ${r.ok === undefined ? "" : r.ok ? "ok" : "MISSED"}`);
+console.log(`baselines: direct in-process Polars reads of the same pages (no HTTP); ratio = figure / baseline. Load average at end: ${load()}`);
+if (rows.some((r) => r.ok === false)) process.exitCode = 1;

@@ -1,0 +1,89 @@
+/**
+ * Decoded market files kept in memory, least recently used out first, within a byte budget.
+ * The market does not change while the service runs, so a file decoded once serves every
+ * later page of it: a client walking a ticker-day in 100-row pages pays for one decode, not
+ * one per page. Only queries that touch a few files use it (see `CACHED_FILES_PER_QUERY`): a
+ * long scan would flush it for nothing, and Polars reads many files better straight from
+ * disk, where its predicate and slice pushdown apply. Loads of one file in flight are shared.
+ * The cache changes no answer, only how fast it comes.
+ */
+import pl from "nodejs-polars";
+import type { MarketFile } from "./marketFiles.ts";
+
+/**
+ * Memory the cache may hold: 256 MiB by default (about 40 minute-bar files of the demo
+ * market); the environment variable SANDBOX_FRAME_CACHE_MB changes it, 0 turns the cache off.
+ */
+export const FRAME_CACHE_BYTES = cacheBudget((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.SANDBOX_FRAME_CACHE_MB);
+
+function cacheBudget(megabytes: string | undefined): number {
+  if (megabytes === undefined || megabytes === "") return 256 * 2 ** 20;
+  const mb = Number(megabytes);
+  if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${megabytes}' is not a number of megabytes (0 turns the cache off)`);
+  return mb * 2 ** 20;
+}
+
+/** A query that prunes to more files than this reads them from disk. */
+export const CACHED_FILES_PER_QUERY = 4;
+
+interface Entry {
+  frame: Promise<pl.DataFrame>;
+  /** Estimated size once loaded; 0 while loading. */
+  bytes: number;
+}
+
+export class FrameCache {
+  readonly #entries = new Map<string, Entry>();
+  #used = 0;
+
+  constructor(readonly budgetBytes: number) {}
+
+  /** The whole file as a frame, decoded on first use. */
+  get(file: MarketFile): Promise<pl.DataFrame> {
+    const key = `${file.path}\u0000${file.bytes}`;
+    const hit = this.#entries.get(key);
+    if (hit) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      return hit.frame;
+    }
+    const entry: Entry = { frame: pl.scanParquet(file.path).collect(), bytes: 0 };
+    this.#entries.set(key, entry);
+    entry.frame.then(
+      (frame) => {
+        if (this.#entries.get(key) !== entry) return;
+        entry.bytes = estimatedBytes(frame);
+        this.#used += entry.bytes;
+        this.#evict();
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
+    return entry.frame;
+  }
+
+  #evict(): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#used <= this.budgetBytes) return;
+      if (entry.bytes === 0) continue;
+      this.#entries.delete(key);
+      this.#used -= entry.bytes;
+    }
+  }
+}
+
+/** Memory a frame holds, roughly: 8 bytes a value, 16 for text (the market's strings are short codes, stored inline). */
+function estimatedBytes(frame: pl.DataFrame): number {
+  const rowBytes = frame.dtypes.reduce((sum, dtype) => sum + (dtype.equals(pl.String) ? 16 : 8), 0);
+  return Math.max(1, frame.height * rowBytes);
+}
+
+const shared = new FrameCache(FRAME_CACHE_BYTES);
+
+/** Decoded frames by path for a query's files, or none when it touches too many to cache. */
+export async function cachedFrames(files: readonly MarketFile[], cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
+  if (files.length === 0 || files.length > CACHED_FILES_PER_QUERY || cache.budgetBytes === 0) return undefined;
+  const frames = await Promise.all(files.map((f) => cache.get(f)));
+  return new Map(files.map((f, i) => [f.path, frames[i]]));
+}
