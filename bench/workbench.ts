@@ -1,0 +1,61 @@
+/**
+ * Workbench benchmark, all in one run against one sandbox:
+ * - a fetch of 500,000+ rows with every column of eq-taq-1min into a frame, three ways: the
+ *   workbench, a naive client (sequential JSON pages, records into pl.DataFrame) and the raw
+ *   transfer of the same pages with no parsing. Targets: >= 8x faster than naive, <= 1.5x raw.
+ * - `download` of 5,000,000+ rows into Parquet. Target: peak memory under 1 GB.
+ * Each way runs in its own process, so its peak memory (VmHWM) is its own.
+ *
+ *   deno run -A bench/workbench.ts
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { tradingDays } from "../sandbox/market/calendar.ts";
+import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
+import { startSandboxProcess } from "./support/sandboxServer.ts";
+import { REPO_ROOT } from "./support/paths.ts";
+import { ensureLongMarket } from "./support/workbenchMarket.ts";
+
+const log = (line: string) => console.error(`bench: ${line}`);
+const demoDir = join(REPO_ROOT, "data", "demo");
+const longDir = join(REPO_ROOT, "data", "bench-long-aapl");
+ensureDemoMarket(demoDir, log);
+ensureLongMarket(demoDir, longDir, "2002-01-02", log);
+const days = tradingDays("2002-01-02", "2024-01-31");
+// The most recent 540 trading days hold 518,400 bars: the 500k fetch.
+const fetchFrom = days[days.length - 540].date;
+
+const sandbox = await startSandboxProcess(longDir);
+const scratch = mkdtempSync(join(tmpdir(), "bench-workbench-"));
+const run = (mode: string, from: string) => {
+  const out = execFileSync(process.execPath, ["run", "-A", join(REPO_ROOT, "bench/support/workbenchRun.ts"), mode, sandbox.baseUrl, from, join(scratch, mode)], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(out.trim().split("\n").at(-1)!) as { mode: string; seconds: number; rows: number; bytes: number; peakMb: number };
+};
+try {
+  run("raw", fetchFrom); // warm the service's file cache so every way meets the same server
+  const raw = run("raw", fetchFrom);
+  const wb = run("workbench", fetchFrom);
+  const naive = run("naive", fetchFrom);
+  const download = run("download", "2002-01-02");
+  const row = (name: string, r: { seconds: number; rows: number; peakMb: number }, note: string) =>
+    `${name.padEnd(22)} ${String(Number.isNaN(r.rows) ? "-" : r.rows).padStart(9)} ${r.seconds.toFixed(2).padStart(8)} ${r.peakMb.toFixed(0).padStart(8)}  ${note}`;
+  console.log(`fetch of eq-taq-1min ${"AAPL"} from ${fetchFrom} (every column), raw = same CSV pages, same concurrency, no parsing`);
+  console.log(`${"way".padEnd(22)} ${"rows".padStart(9)} ${"seconds".padStart(8)} ${"peak MB".padStart(8)}  ratio`);
+  console.log(row("raw transfer", raw, `baseline (${(raw.bytes / 1e6).toFixed(0)} MB of CSV)`));
+  console.log(row("workbench", wb, `${(wb.seconds / raw.seconds).toFixed(2)}x raw (target <= 1.5); ${(naive.seconds / wb.seconds).toFixed(1)}x faster than naive (target >= 8)`));
+  console.log(row("naive JSON client", naive, `${(naive.seconds / raw.seconds).toFixed(2)}x raw`));
+  console.log(row("download (Parquet)", download, `peak ${download.peakMb.toFixed(0)} MB (target < 1024); ${Math.round(download.rows / download.seconds).toLocaleString("en-US")} rows/s`));
+  const ok = wb.seconds <= 1.5 * raw.seconds && naive.seconds >= 8 * wb.seconds && download.peakMb < 1024 && download.rows >= 5_000_000 && wb.rows >= 500_000;
+  console.log(ok ? "all targets met" : "TARGET MISSED");
+  if (!ok) process.exitCode = 1;
+} finally {
+  await sandbox.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
