@@ -7,6 +7,7 @@ import type pl from "nodejs-polars";
 import { createHash } from "node:crypto";
 import { AccountApi } from "./api/account.ts";
 import { DataApi } from "./api/data.ts";
+import { Entitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
 import { dataEndpoint } from "./endpoints.ts";
 import { QueryError } from "./errors/base.ts";
@@ -43,6 +44,21 @@ export class Workbench {
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
     this.cache = cacheDir ? new FrameCache(cacheDir, scope) : undefined;
     this.data = new DataApi(transport, this.meta, this.account, this.cache);
+  }
+
+  /**
+   * Identity, data access rules and quotas in one object, with `may()` to ask about a read.
+   * Spends no quota (account endpoints are free).
+   *
+   * @example
+   * ```ts
+   * const ent = await wb.entitlements();
+   * ent.may("eq-taq-1min", { ticker: "AAPL", date: "2023-11-21" }).reason;
+   * ```
+   */
+  async entitlements(): Promise<Entitlements> {
+    const [identity, rules, quotas] = await Promise.all([this.account.identity(), this.account.rules(true), this.account.quotasRaw()]);
+    return new Entitlements(identity, rules, quotas);
   }
 
   /**

@@ -17,6 +17,7 @@ export { type ProgressEvent, type ProgressListener, terminalProgress } from "./f
 export { type Estimate } from "./store/estimate.ts";
 export { type DownloadResult } from "./store/download.ts";
 export { type AccessRule, type Identity, type Quotas } from "./api/account.ts";
+export { Entitlements, type Verdict } from "./api/entitlements.ts";
 export { type DatasetStatus } from "./api/meta.ts";
 export { DATA_ENDPOINTS, type DatasetId } from "./endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK } from "./frames.ts";

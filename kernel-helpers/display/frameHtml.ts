@@ -21,12 +21,10 @@ function asText(frame: pl.DataFrame): pl.DataFrame {
   return frame.select(...frame.columns.map((name) => {
     const dtype = frame.getColumn(name).dtype;
     const c = pl.col(name);
-    const text = dtype.equals(pl.Date)
+    const text = dtype.variant === "Date"
       ? c.dt.strftime("%Y-%m-%d")
-      : String(dtype).startsWith("Datetime")
+      : dtype.variant === "Datetime"
       ? c.dt.strftime(String(dtype).includes("ns") ? "%Y-%m-%d %H:%M:%S%.9f %Z" : "%Y-%m-%d %H:%M:%S%.3f %Z")
-      : String(dtype).startsWith("List") || String(dtype).startsWith("Struct")
-      ? c.cast(pl.String)
       : c.cast(pl.String);
     return text.alias(name);
   }));
@@ -34,7 +32,8 @@ function asText(frame: pl.DataFrame): pl.DataFrame {
 
 /** A list column cannot cast to text in Polars; render it through JS values instead. */
 function safeText(frame: pl.DataFrame): pl.DataFrame {
-  const plain = frame.columns.filter((n) => !String(frame.getColumn(n).dtype).startsWith("List") && !String(frame.getColumn(n).dtype).startsWith("Struct"));
+  const nested = (n: string) => ["List", "Struct", "Array"].includes(frame.getColumn(n).dtype.variant);
+  const plain = frame.columns.filter((n) => !nested(n));
   const text = asText(frame.select(...plain));
   const series = frame.columns.map((n) =>
     plain.includes(n) ? text.getColumn(n) : pl.Series(n, frame.getColumn(n).toArray().map((v: unknown) => (v === null ? null : JSON.stringify(v))), pl.String)

@@ -1,0 +1,44 @@
+/** OHLC candlesticks by date: a high-low rule and an open-close body, green up and red down. */
+import type pl from "nodejs-polars";
+import { records } from "./frameData.ts";
+import { asDisplayable, Plot, renderChart } from "./render.ts";
+
+export interface CandlestickOptions {
+  date: string;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  title: string;
+  subtitle?: string;
+  yLabel?: string;
+}
+
+/**
+ * @example
+ * ```ts
+ * candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" });
+ * ```
+ */
+export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions) {
+  // Trading days sit side by side on a band scale, as on any market chart: no gaps for weekends.
+  const data = records(frame, [o.date, o.open, o.high, o.low, o.close]).map((r) => ({
+    ...r,
+    [o.date]: (r[o.date] as Date).toISOString().slice(0, 10),
+    direction: (r[o.close] as number) >= (r[o.open] as number) ? "up" : "down",
+  }));
+  const days = [...new Set(data.map((r) => r[o.date] as string))].sort();
+  const every = Math.max(1, Math.ceil(days.length / 12));
+  return asDisplayable(renderChart({
+    width: 760,
+    height: 340,
+    marginLeft: 56,
+    x: { type: "band", domain: days, label: "trade date", ticks: days.filter((_, i) => i % every === 0), tickFormat: (d: string) => d.slice(5) },
+    y: { label: o.yLabel ?? "price ($)", grid: true },
+    color: { domain: ["up", "down"], range: ["#2ca25f", "#de2d26"] },
+    marks: [
+      Plot.ruleX(data, { x: o.date, y1: o.low, y2: o.high, stroke: "direction" }),
+      Plot.ruleX(data, { x: o.date, y1: o.open, y2: o.close, stroke: "direction", strokeWidth: Math.max(2, Math.min(8, 500 / days.length)) }),
+    ],
+  }, { title: o.title, subtitle: o.subtitle }));
+}

@@ -1,0 +1,26 @@
+/**
+ * Frames to the plain records Plot draws. Date-times become their New York wall clock as UTC
+ * instants, and charts use UTC scales, so axes read in New York time whatever the machine's
+ * time zone (and renders are the same on every machine).
+ */
+import pl from "nodejs-polars";
+
+export function records(frame: pl.DataFrame, columns: readonly string[]): Record<string, unknown>[] {
+  const missing = columns.filter((c) => !frame.columns.includes(c));
+  if (missing.length) throw new Error(`The frame has no column ${missing.map((m) => `'${m}'`).join(", ")}: it has ${frame.columns.join(", ")}`);
+  const exprs = columns.map((c) => {
+    const dtype = frame.getColumn(c).dtype;
+    if (dtype.variant === "Datetime") {
+      const zoned = String(dtype).includes(",");
+      return (zoned ? pl.col(c).dt.replaceTimeZone("UTC") : pl.col(c)).cast(pl.Datetime("ms", "UTC")).alias(c);
+    }
+    return pl.col(c);
+  });
+  return frame.select(...exprs).toRecords();
+}
+
+/** Minutes after midnight of a New York wall-clock UTC instant. */
+export const minuteOfDay = (d: Date) => d.getUTCHours() * 60 + d.getUTCMinutes();
+
+/** "09:30" for 570 minutes after midnight. */
+export const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(Math.round(minutes % 60)).padStart(2, "0")}`;

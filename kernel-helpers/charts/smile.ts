@@ -1,0 +1,41 @@
+/** Volatility smile: implied vol by strike (or moneyness), one line per expiry, with the spot marked. */
+import type pl from "nodejs-polars";
+import { records } from "./frameData.ts";
+import { asDisplayable, Plot, renderChart } from "./render.ts";
+
+export interface SmileOptions {
+  x: string;
+  y: string;
+  series?: string;
+  /** Underlying price (or 1 for moneyness), drawn as a vertical rule. */
+  spot?: number;
+  title: string;
+  subtitle?: string;
+  xLabel?: string;
+  yLabel?: string;
+}
+
+/**
+ * @example
+ * ```ts
+ * smileChart(greeks, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 173.02, title: "AAPL smile" });
+ * ```
+ */
+export function smileChart(frame: pl.DataFrame, o: SmileOptions) {
+  const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
+    o.series && r[o.series] instanceof Date ? { ...r, [o.series]: (r[o.series] as Date).toISOString().slice(0, 10) } : r
+  );
+  return asDisplayable(renderChart({
+    width: 760,
+    height: 340,
+    marginLeft: 56,
+    x: { label: o.xLabel ?? o.x },
+    y: { label: o.yLabel ?? o.y, grid: true, tickFormat: (v: number) => `${(v * 100).toFixed(0)}%` },
+    color: o.series ? { legend: true, type: "categorical" } : undefined,
+    marks: [
+      ...(o.spot !== undefined ? [Plot.ruleX([o.spot], { stroke: "#999", strokeDasharray: "4,3" })] : []),
+      Plot.lineY(data, { x: o.x, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.3 }),
+      Plot.dot(data, { x: o.x, y: o.y, fill: o.series ?? "steelblue", r: 2 }),
+    ],
+  }, { title: o.title, subtitle: o.subtitle }));
+}

@@ -1,0 +1,51 @@
+/**
+ * What this account may read, in one call: identity, data access rules and quotas, with
+ * `may(dataset, { ticker, date })` answering "may I read X for ticker T on date D, and if not,
+ * why" from the same rules the service enforces, without spending quota.
+ */
+import type { AccessRule, Identity, Quotas } from "./account.ts";
+
+export interface Verdict {
+  allowed: boolean;
+  /** One sentence: why, or what the limits are. */
+  reason: string;
+}
+
+export class Entitlements {
+  constructor(readonly identity: Identity, readonly rules: readonly AccessRule[], readonly quotas: Quotas) {}
+
+  /**
+   * Whether a read is allowed, and why (not).
+   *
+   * @example
+   * ```ts
+   * const ent = await wb.entitlements();
+   * ent.may("eq-taq-1min", { ticker: "TSLA", date: "2023-11-21" });
+   * // { allowed: false, reason: "Ticker TSLA is outside your universe for eq-taq-1min (AAPL, MSFT)" }
+   * ```
+   */
+  may(dataset: string, options: { ticker?: string; date?: string | Date } = {}): Verdict {
+    const rule = this.rules.find((r) => r.dataset_text_id === dataset);
+    if (!rule) {
+      return { allowed: false, reason: `Your account is not entitled to ${dataset}; it may read ${this.rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}` };
+    }
+    const date = options.date instanceof Date ? options.date.toISOString().slice(0, 10) : options.date;
+    const window = `${rule.start_date} to ${rule.end_date ?? "today"}`;
+    if (date !== undefined && (date < rule.start_date || (rule.end_date !== null && date > rule.end_date))) {
+      return { allowed: false, reason: `${date} is outside your access window for ${dataset} (${window})` };
+    }
+    const universe = rule.universe_identifiers;
+    if (options.ticker !== undefined && universe.length > 0 && !universe.includes(options.ticker)) {
+      return { allowed: false, reason: `Ticker ${options.ticker} is outside your universe for ${dataset} (${universe.join(", ")})` };
+    }
+    const used = this.quotas.quotas_usage, limit = this.quotas.quotas_limit;
+    if (used.monthly_requests >= limit.monthly_requests) {
+      return { allowed: false, reason: `Your monthly request quota is used up (${used.monthly_requests}/${limit.monthly_requests}); it resets on the 1st at 00:00 UTC` };
+    }
+    if (used.monthly_data_returned >= limit.monthly_data_returned) {
+      return { allowed: false, reason: `Your monthly data quota is used up (${used.monthly_data_returned}/${limit.monthly_data_returned} bytes); it resets on the 1st at 00:00 UTC` };
+    }
+    const scope = universe.length > 0 ? `tickers ${universe.join(", ")}` : "every ticker";
+    return { allowed: true, reason: `Yes: ${dataset} from ${window}, ${scope}` };
+  }
+}
