@@ -16,6 +16,7 @@ import { memoized } from "./exprMemo.ts";
 import { cachedFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
+import { skipToOffset } from "./rowCounts.ts";
 import type { DataQuery } from "./parse.ts";
 
 export interface PageResult {
@@ -32,6 +33,25 @@ function emptyFrame(dataset: Dataset): pl.DataFrame {
   return pl.DataFrame(dataset.columns.map((c) => pl.Series(c.name, [], polarsType(c.type))));
 }
 
+/** The row filter of a query (its filters and the access rule's), with a key naming it. */
+export function rowPredicate(dataset: Dataset, query: DataQuery, constraints: Constraints): { key: string; predicate: pl.Expr | null } {
+  // pruneFiles kept only files whose partition values the access rule allows, and a file holds
+  // only rows of its partition values: a rule on a partition column needs no row filter.
+  const partitioned = (column?: string) => column !== undefined && dataset.partitioning.keys.includes(column);
+  const rowConstraints: Constraints = {
+    ...constraints,
+    window: partitioned(constraints.window?.column) ? undefined : constraints.window,
+    universe: partitioned(constraints.universe?.column) ? undefined : constraints.universe,
+  };
+  const filters = query.filters.map((f) => [f.column.name, f.column.type, f.op, f.values.map(String)]);
+  const key = `where\u0000${JSON.stringify([filters, rowConstraints])}`;
+  const predicate = memoized(key, () => {
+    const predicates = [...query.filters.map(filterExpr), ...constraintExprs(rowConstraints)];
+    return predicates.length > 0 ? predicates.reduce((a, b) => a.and(b)) : null;
+  });
+  return { key, predicate };
+}
+
 /**
  * The lazy query before paging: pruned files, filters and order. A file found in `frames`
  * (already decoded, see frameCache.ts) is read from memory instead of disk.
@@ -42,27 +62,16 @@ export function planQuery(
   query: DataQuery,
   constraints: Constraints,
   frames?: ReadonlyMap<string, pl.DataFrame>,
+  only?: MarketFile[],
 ): { plan: pl.LazyDataFrame; scanned: MarketFile[] } {
-  const scanned = pruneFiles(files, dataset, query, constraints);
+  const scanned = only ?? pruneFiles(files, dataset, query, constraints);
   const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? pl.scanParquet(f.path);
   let plan = scanned.length === 0
     ? emptyFrame(dataset).lazy()
     : scanned.length === 1
     ? source(scanned[0])
     : pl.concat(scanned.map(source), { how: "vertical" });
-  // pruneFiles kept only files whose partition values the access rule allows, and a file holds
-  // only rows of its partition values: a rule on a partition column needs no row filter.
-  const partitioned = (column?: string) => column !== undefined && dataset.partitioning.keys.includes(column);
-  const rowConstraints: Constraints = {
-    ...constraints,
-    window: partitioned(constraints.window?.column) ? undefined : constraints.window,
-    universe: partitioned(constraints.universe?.column) ? undefined : constraints.universe,
-  };
-  const filters = query.filters.map((f) => [f.column.name, f.column.type, f.op, f.values.map(String)]);
-  const predicate = memoized(`where\u0000${JSON.stringify([filters, rowConstraints])}`, () => {
-    const predicates = [...query.filters.map(filterExpr), ...constraintExprs(rowConstraints)];
-    return predicates.length > 0 ? predicates.reduce((a, b) => a.and(b)) : null;
-  });
+  const { predicate } = rowPredicate(dataset, query, constraints);
   if (predicate !== null) plan = plan.filter(predicate);
   if (query.sort.length > 0) {
     const requested = query.sort.map((s) => s.column);
@@ -98,12 +107,20 @@ export async function executePage(
     timer = setTimeout(() => reject(gatewayTimeout()), budgetMs);
   });
   try {
-    const frames = await Promise.race([cachedFrames(pruneFiles(files, dataset, query, constraints)), timeout]);
-    const { plan, scanned } = planQuery(files, dataset, query, constraints, frames);
+    const pruned = pruneFiles(files, dataset, query, constraints);
+    const frames = await Promise.race([cachedFrames(pruned), timeout]);
+    // A deep page in the default order opens only the files from the one holding its first row.
+    let only: MarketFile[] | undefined;
+    let offset = query.offset;
+    if (!frames && query.sort.length === 0 && offset > 0 && pruned.length > 1) {
+      const { key, predicate } = rowPredicate(dataset, query, constraints);
+      ({ files: only, offset } = await Promise.race([skipToOffset(pruned, key, predicate, offset), timeout]));
+    }
+    const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
     // Dates and date-times become text here, on the engine's threads, rather than on the page.
     const key = `${dataset.textId}\u0000${columns.join("\u0000")}`;
-    let page = plan.slice(query.offset, query.limit + 1).select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
+    let page = plan.slice(offset, query.limit + 1).select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
     const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
     if (asText.length > 0) page = page.withColumns(...asText);
     const collected = await Promise.race([page.collect(), timeout]);
