@@ -16,7 +16,7 @@ import { memoized } from "./exprMemo.ts";
 import { cachedFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
-import { skipToOffset } from "./rowCounts.ts";
+import { pageFiles } from "./rowCounts.ts";
 import type { DataQuery } from "./parse.ts";
 
 export interface PageResult {
@@ -109,12 +109,12 @@ export async function executePage(
   try {
     const pruned = pruneFiles(files, dataset, query, constraints);
     const frames = await Promise.race([cachedFrames(pruned), timeout]);
-    // A deep page in the default order opens only the files from the one holding its first row.
+    // A page in the default order opens only the files that hold its rows.
     let only: MarketFile[] | undefined;
     let offset = query.offset;
-    if (!frames && query.sort.length === 0 && offset > 0 && pruned.length > 1) {
+    if (!frames && query.sort.length === 0 && pruned.length > 1) {
       const { key, predicate } = rowPredicate(dataset, query, constraints);
-      ({ files: only, offset } = await Promise.race([skipToOffset(pruned, key, predicate, offset), timeout]));
+      ({ files: only, offset } = await Promise.race([pageFiles(pruned, key, predicate, offset, query.limit + 1), timeout]));
     }
     const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.

@@ -1,8 +1,9 @@
 /**
- * Deep pages without rescanning: how many rows each file contributes to a query (after its
- * row filter) is counted once and remembered, so a page at offset N in the default order opens
- * only the files that hold rows N onwards instead of reading every earlier file again. Walking
- * a long query page by page thus costs one pass over the data, not one pass per page.
+ * Pages of long queries without rescanning: how many rows each file contributes to a query
+ * (after its row filter) is counted once and remembered, so a page in the default order opens
+ * only the files that hold its rows instead of every earlier file again (and planning a scan
+ * of thousands of files costs seconds by itself). Walking a long query page by page thus costs
+ * one pass over the data, not one pass per page.
  */
 import pl from "nodejs-polars";
 import type { MarketFile } from "./marketFiles.ts";
@@ -22,20 +23,23 @@ async function countRows(file: MarketFile, predicate: pl.Expr | null): Promise<n
 }
 
 /**
- * The files from the one holding row `offset` on, and the offset within them.
+ * The files that hold rows `offset` to `offset + rows - 1` of a query in the default order,
+ * and the offset of the first of them within those files. A page then plans a scan of a
+ * hundred files rather than thousands.
  *
  * @example
  * ```ts
- * const { files: rest, offset: local } = await skipToOffset(files, key, predicate, 500_000);
+ * const { files: window, offset: local } = await pageFiles(files, key, predicate, 500_000, 10_001);
  * ```
  */
-export async function skipToOffset(
+export async function pageFiles(
   files: readonly MarketFile[],
   predicateKey: string,
   predicate: pl.Expr | null,
   offset: number,
+  rows: number,
 ): Promise<{ files: MarketFile[]; offset: number }> {
-  let skipped = 0;
+  let before = 0, first = -1, covered = 0;
   for (let i = 0; i < files.length; i += BATCH) {
     const batch = files.slice(i, i + BATCH);
     const missing = batch.filter((f) => !counts.has(countKey(f, predicateKey)));
@@ -45,9 +49,16 @@ export async function skipToOffset(
     missing.forEach((f, k) => counts.set(countKey(f, predicateKey), found[k]));
     for (const [k, f] of batch.entries()) {
       const n = counts.get(countKey(f, predicateKey)) ?? 0;
-      if (skipped + n > offset) return { files: files.slice(i + k), offset: offset - skipped };
-      skipped += n;
+      if (first < 0) {
+        if (before + n <= offset) {
+          before += n;
+          continue;
+        }
+        first = i + k;
+      }
+      covered += n;
+      if (before + covered >= offset + rows) return { files: files.slice(first, i + k + 1), offset: offset - before };
     }
   }
-  return { files: [], offset: offset - skipped };
+  return { files: first < 0 ? [] : files.slice(first), offset: offset - before };
 }
