@@ -3,7 +3,7 @@
  * says where it is and which demo keys it knows. Works from Deno (notebooks) and Node.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -47,7 +47,10 @@ const KEYS = {
 
 function denoExecutable(): string {
   const g = globalThis as { Deno?: { execPath(): string } };
-  return g.Deno ? g.Deno.execPath() : join(REPO_ROOT, "node_modules", ".bin", "deno");
+  if (g.Deno) return g.Deno.execPath();
+  // The native binary, not the npm launcher: stopping the launcher would not stop the sandbox.
+  const native = join(REPO_ROOT, "node_modules", "deno", "deno");
+  return existsSync(native) ? native : join(REPO_ROOT, "node_modules", ".bin", "deno");
 }
 
 async function alive(baseUrl: string): Promise<boolean> {
@@ -90,35 +93,31 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
       return { baseUrl: previous.baseUrl, keys: KEYS, pid: previous.pid, stop: stopper(previous.pid) };
     }
   }
+  // The sandbox writes to a log file, not a pipe: it outlives this process (a notebook kernel
+  // may restart), and a closed pipe would kill it on its next line of output.
+  mkdirSync(join(REPO_ROOT, ".cache"), { recursive: true });
+  const logPath = join(REPO_ROOT, ".cache", `sandbox-${profile}-${Date.now()}.log`);
+  const log = openSync(logPath, "w");
   const child = spawn(denoExecutable(), ["run", "-A", join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", log, log],
     env: { ...process.env, NO_COLOR: "1" },
   });
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
-    const timer = setTimeout(() => reject(new Error(`The sandbox did not start within ${options.timeoutSeconds ?? 300} s:\n${stderr}`)), (options.timeoutSeconds ?? 300) * 1000);
-    child.stdout!.on("data", (d) => {
-      stdout += d;
-      const m = /^ready (\S+)$/m.exec(stdout);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The sandbox exited (${code}) before it was ready:\n${stderr}`));
-    });
-  });
-  // Let the notebook's process end without waiting for the sandbox; it keeps serving.
-  child.stdout!.removeAllListeners();
-  child.stdout!.destroy();
-  child.stderr!.destroy();
+  closeSync(log);
+  let exitCode: number | null = null;
+  child.on("exit", (code) => (exitCode = code ?? -1));
   child.unref();
+  const deadline = Date.now() + (options.timeoutSeconds ?? 300) * 1000;
+  let baseUrl: string | undefined;
+  while (baseUrl === undefined) {
+    const text = readFileSync(logPath, "utf8");
+    baseUrl = /^ready (\S+)$/m.exec(text)?.[1];
+    if (baseUrl) break;
+    if (exitCode !== null) throw new Error(`The sandbox exited (${exitCode}) before it was ready:\n${text}`);
+    if (Date.now() > deadline) throw new Error(`The sandbox did not start within ${options.timeoutSeconds ?? 300} s:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   if (!options.args) {
     mkdirSync(dirname(record), { recursive: true });
     writeFileSync(record, JSON.stringify({ baseUrl, pid: child.pid, dataDir }));

@@ -19,8 +19,8 @@ export function records(frame: pl.DataFrame, columns: readonly string[]): Record
   return frame.select(...exprs).toRecords();
 }
 
-/** Minutes after midnight of a New York wall-clock UTC instant. */
-export const minuteOfDay = (d: Date) => d.getUTCHours() * 60 + d.getUTCMinutes();
+/** Minutes after midnight (with their fraction) of a New York wall-clock UTC instant. */
+export const minuteOfDay = (d: Date) => d.getUTCHours() * 60 + d.getUTCMinutes() + (d.getUTCSeconds() * 1000 + d.getUTCMilliseconds()) / 60_000;
 
 /** "09:30" for 570 minutes after midnight. */
 export const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(Math.round(minutes % 60)).padStart(2, "0")}`;

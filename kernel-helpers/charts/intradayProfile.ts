@@ -1,10 +1,13 @@
 /** Intraday profile: a value by minute of day (New York time), one line per series. */
 import type pl from "nodejs-polars";
-import { clock, records } from "./frameData.ts";
+import { clock, minuteOfDay, records } from "./frameData.ts";
 import { asDisplayable, Plot, renderChart } from "./render.ts";
 
 export interface IntradayProfileOptions {
-  /** Column with minutes after midnight (New York), e.g. 570 for 09:30. */
+  /**
+   * Column with minutes after midnight (New York), e.g. 570 for 09:30, or a Datetime column such
+   * as `BarDateTime` (placed by its New York wall clock: one day's bars, or one line per day).
+   */
   minute: string;
   /** Value column. */
   y: string;
@@ -24,7 +27,9 @@ export interface IntradayProfileOptions {
  * ```
  */
 export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions) {
-  const data = records(frame, [o.minute, o.y, ...(o.series ? [o.series] : [])]);
+  const data = records(frame, [o.minute, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
+    r[o.minute] instanceof Date ? { ...r, [o.minute]: minuteOfDay(r[o.minute] as Date) } : r
+  );
   const marks = [
     ...(o.shadeRegularHours === false ? [] : [Plot.rectX([{ x1: 570, x2: 960 }], { x1: "x1", x2: "x2", fill: "#f0f0f0" })]),
     Plot.lineY(data, { x: o.minute, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.2 }),

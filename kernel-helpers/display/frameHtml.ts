@@ -4,7 +4,7 @@
  * visible, and long frames cut to their head and tail with a note saying how many rows are
  * hidden.
  */
-import pl from "nodejs-polars";
+import pl, { type DataType } from "nodejs-polars";
 import type { MediaBundle } from "./jupyter.ts";
 
 export interface FrameDisplayOptions {
@@ -16,16 +16,17 @@ export interface FrameDisplayOptions {
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+const FRACTION: Record<string, string> = { ms: "%.3f", us: "%.6f", ns: "%.9f" };
+
 /** Every column as display text (null stays null): temporal columns in their own time zone. */
 function asText(frame: pl.DataFrame): pl.DataFrame {
   return frame.select(...frame.columns.map((name) => {
-    const dtype = frame.getColumn(name).dtype;
+    const dtype = frame.getColumn(name).dtype as DataType & { timeUnit?: string; timeZone?: string };
     const c = pl.col(name);
-    const text = dtype.variant === "Date"
-      ? c.dt.strftime("%Y-%m-%d")
-      : dtype.variant === "Datetime"
-      ? c.dt.strftime(String(dtype).includes("ns") ? "%Y-%m-%d %H:%M:%S%.9f %Z" : "%Y-%m-%d %H:%M:%S%.3f %Z")
-      : c.cast(pl.String);
+    // Wall clock at the column's full precision; the zone's abbreviation only when it has one
+    // (Polars refuses %Z for a naive column).
+    const datetime = () => `%Y-%m-%d %H:%M:%S${FRACTION[dtype.timeUnit ?? "ns"] ?? "%.9f"}${dtype.timeZone ? " %Z" : ""}`;
+    const text = dtype.variant === "Date" ? c.dt.strftime("%Y-%m-%d") : dtype.variant === "Datetime" ? c.dt.strftime(datetime()) : c.cast(pl.String);
     return text.alias(name);
   }));
 }
@@ -41,9 +42,21 @@ function safeText(frame: pl.DataFrame): pl.DataFrame {
   return pl.DataFrame(series);
 }
 
-function dtypeLabel(dtype: pl.DataType): string {
-  return String(dtype).replace(/^DataType\((.*)\)$/, "$1");
+/** "List(String)" for Polars' "DataType(List(DataType(String)))", "Datetime(ms)" for a naive "Datetime(ms,)". */
+function dtypeLabel(dtype: DataType): string {
+  let s = String(dtype);
+  for (let i = s.indexOf("DataType("); i >= 0; i = s.indexOf("DataType(")) {
+    let depth = 0, j = i + 8;
+    for (; j < s.length; j++) {
+      if (s[j] === "(") depth++;
+      else if (s[j] === ")" && --depth === 0) break;
+    }
+    s = s.slice(0, i) + s.slice(i + 9, j) + s.slice(j + 1);
+  }
+  return s.replace(/,\)/g, ")");
 }
+
+const count = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 
 /**
  * The media bundle of a frame (HTML and plain text).
@@ -68,7 +81,7 @@ export function frameBundle(frame: pl.DataFrame, options: FrameDisplayOptions = 
     const gap = cut && i === headN ? `<tr class="wb-gap"><td colspan="${frame.width}">… ${(frame.height - maxRows).toLocaleString("en-US")} more rows …</td></tr>` : "";
     return `${gap}<tr>${frame.columns.map((n) => cell(r[n])).join("")}</tr>`;
   }).join("");
-  const shape = `${frame.height.toLocaleString("en-US")} rows × ${frame.width} columns`;
+  const shape = `${count(frame.height, "row")} × ${count(frame.width, "column")}`;
   const note = cut ? `<div class="wb-note">showing the first ${headN} and last ${tailN} of ${frame.height.toLocaleString("en-US")} rows</div>` : "";
   const style = `<style>.wb-frame{border-collapse:collapse;font:12px monospace}.wb-frame th,.wb-frame td{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}.wb-frame th{background:#f5f5f5}.wb-dtype{color:#888;font-weight:normal}.wb-null{color:#aaa;font-style:italic}.wb-gap td{text-align:center;color:#888}.wb-shape,.wb-note{font:12px sans-serif;color:#555;margin:2px 0}</style>`;
   const html = `${style}<div class="wb-shape">${shape}</div><table class="wb-frame"><thead><tr>${header}</tr></thead><tbody>${body}</tbody></table>${note}`;
@@ -81,7 +94,7 @@ function plainText(frame: pl.DataFrame, rows: Record<string, string | null>[], c
   const types = names.map((n) => dtypeLabel(frame.getColumn(n).dtype));
   const widths = names.map((n, j) => Math.max(n.length, types[j].length, ...cells.map((c) => c[j].length)));
   const line = (values: string[]) => values.map((v, j) => v.padStart(widths[j])).join("  ");
-  const out = [`${frame.height} rows × ${frame.width} columns`, line(names), line(types)];
+  const out = [`${count(frame.height, "row")} × ${count(frame.width, "column")}`, line(names), line(types)];
   cells.forEach((c, i) => {
     if (cut && i === headN) out.push(`… ${frame.height - rows.length} more rows …`);
     out.push(line(c));

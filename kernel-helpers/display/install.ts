@@ -1,15 +1,26 @@
 /**
  * Makes every Polars DataFrame display through `frameBundle` when it is a cell's value in the
- * Deno kernel, by giving the DataFrame prototype the kernel's display method.
+ * Deno kernel.
+ *
+ * nodejs-polars builds each frame as a Proxy around an object literal that carries its own
+ * `Symbol.for("Jupyter.display")` method, so there is no shared prototype to patch (the
+ * prototype is `Object.prototype`). Every frame, whichever function makes it (`pl.DataFrame`,
+ * `readParquet`, `select`, `collect` ...), comes from the `_DataFrame` factory that the package's
+ * modules look up on `bin/dataframe.js`'s exports at each call: wrapping that factory gives each
+ * new frame our display method.
  */
-import pl from "nodejs-polars";
+import { createRequire } from "node:module";
+import type pl from "nodejs-polars";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
 import { JUPYTER_DISPLAY, showBundle } from "./jupyter.ts";
+
+type FrameFactory = (inner: unknown) => pl.DataFrame;
 
 let installed: FrameDisplayOptions | undefined;
 
 /**
  * Installs rich frame display for the session (idempotent; later calls change the options).
+ * Frames made before the first call keep nodejs-polars' own display.
  *
  * @example
  * ```ts
@@ -22,13 +33,14 @@ export function installDisplay(options: FrameDisplayOptions = {}): void {
   const first = installed === undefined;
   installed = options;
   if (!first) return;
-  const proto = Object.getPrototypeOf(pl.DataFrame({}));
-  Object.defineProperty(proto, JUPYTER_DISPLAY, {
-    configurable: true,
-    value(this: pl.DataFrame) {
-      return frameBundle(this, installed);
-    },
-  });
+  const frames = createRequire(import.meta.url)("nodejs-polars/bin/dataframe.js") as { _DataFrame: FrameFactory };
+  const make = frames._DataFrame;
+  frames._DataFrame = (inner) => {
+    const frame = make(inner);
+    // The frame's Proxy forwards this assignment to the wrapped object, replacing Polars' method.
+    (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY] = () => frameBundle(frame, installed);
+    return frame;
+  };
 }
 
 /**

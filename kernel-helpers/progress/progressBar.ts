@@ -36,7 +36,8 @@ export function progressBar(): ProgressListener {
   return (event) => {
     const update = shown;
     shown = true;
-    // Keep updates in order: each waits for the previous one to reach the kernel.
-    pending = pending.then(() => showBundle(bundle(event), { displayId, update }));
+    // Keep updates in order: each waits for the previous one to reach the kernel. A failed
+    // update is dropped rather than left rejecting the chain, which would freeze the bar.
+    pending = pending.then(() => showBundle(bundle(event), { displayId, update })).catch(() => {});
   };
 }

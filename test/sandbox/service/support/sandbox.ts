@@ -10,7 +10,7 @@
  * ```
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
@@ -35,7 +35,10 @@ export interface StartOptions {
   marketDir?: string;
 }
 
-const DENO = join(process.cwd(), "node_modules/.bin/deno");
+// The native binary, not the npm launcher in .bin: killing the launcher would leave the
+// sandbox it started running after the test.
+const NATIVE_DENO = join(process.cwd(), "node_modules/deno/deno");
+const DENO = existsSync(NATIVE_DENO) ? NATIVE_DENO : join(process.cwd(), "node_modules/.bin/deno");
 
 export async function startSandbox(options: StartOptions = {}): Promise<TestSandbox> {
   const scratch = options.statePath ? undefined : mkdtempSync(join(tmpdir(), "sandbox-state-"));

@@ -1,0 +1,178 @@
+/**
+ * What a notebook shows for a frame (shape, dtypes, New York wall clock, nulls, truncation,
+ * escaping, list columns), what `installDisplay` changes, and the entitlements card with the
+ * answers of `may()` and `explain()`.
+ */
+import { JSDOM } from "jsdom";
+import pl from "nodejs-polars";
+import { describe, expect, it } from "vitest";
+import { entitlementCard, explain, frameBundle, installDisplay } from "../../kernel-helpers/mod.ts";
+import { type AccessRule, Entitlements, type Quotas } from "../../workbench/mod.ts";
+import { dates, newYorkTimes } from "./support/chartFrames.ts";
+
+const DISPLAY = Symbol.for("Jupyter.display");
+type Bundle = Record<string, string>;
+const bundleOf = (value: unknown) => (value as Record<symbol, () => Bundle>)[DISPLAY]();
+const table = (html: string) => new JSDOM(html).window.document;
+
+/** Two rows as the workbench types them: Date, Datetime(ns, New York), text, a null, exact Int64, a list. */
+const trades = () =>
+  pl.DataFrame([
+    dates("TradeDate", ["2023-11-21", "2023-07-03"]),
+    newYorkTimes("EventDateTime", ["2023-11-21T14:30:00Z", "2023-07-03T13:30:00.000Z"]),
+    pl.Series("Ticker", ["AAPL", `<b>&"x"`]),
+    pl.Series("Price", [190.64, null], pl.Float64),
+    pl.Series("Size", ["9007199254740993", "-1"]).cast(pl.Int64),
+    pl.Series("Universe", [["AAPL", "MSFT"], []], pl.List(pl.String)),
+  ]);
+
+describe("frameBundle", () => {
+  it("heads the table with the shape and each column's dtype", () => {
+    const bundle = frameBundle(trades());
+    const doc = table(String(bundle["text/html"]));
+    expect(doc.querySelector(".wb-shape")!.textContent).toBe("2 rows × 6 columns");
+    expect([...doc.querySelectorAll("th")].map((th) => th.textContent)).toEqual([
+      "TradeDateDate", "EventDateTimeDatetime(ns,America/New_York)", "TickerString", "PriceFloat64", "SizeInt64", "UniverseList(String)",
+    ]);
+    expect(String(bundle["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim().split(/\s+/))).toEqual([
+      ["2", "rows", "×", "6", "columns"],
+      ["TradeDate", "EventDateTime", "Ticker", "Price", "Size", "Universe"],
+      ["Date", "Datetime(ns,America/New_York)", "String", "Float64", "Int64", "List(String)"],
+    ]);
+    expect(frameBundle(pl.DataFrame({ x: [1] }))["text/plain"]).toMatch(/^1 row × 1 column\n/);
+  });
+
+  it("shows dates as text and instants as New York wall clock (EST and EDT), whatever the machine's zone", () => {
+    const cells = [...table(String(frameBundle(trades())["text/html"])).querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent));
+    expect(cells[0].slice(0, 2)).toEqual(["2023-11-21", "2023-11-21 09:30:00.000000000 EST"]);
+    expect(cells[1].slice(0, 2)).toEqual(["2023-07-03", "2023-07-03 09:30:00.000000000 EDT"]);
+    expect(cells[0][4]).toBe("9007199254740993"); // Int64 beyond 2^53, exact
+    expect(String(frameBundle(trades())["text/plain"])).toContain("2023-11-21 09:30:00.000000000 EST");
+  });
+
+  it("shows other time units and zones at their precision, naive ones without a zone", () => {
+    const t = pl.DataFrame([pl.Series("t", [new Date("2023-11-21T14:30:00.123Z")], pl.Datetime("ms"))]);
+    const frame = t.withColumns(
+      pl.col("t").cast(pl.Datetime("us")).alias("naive_us"),
+      pl.col("t").dt.replaceTimeZone("UTC").alias("utc_ms"),
+    );
+    const html = String(frameBundle(frame)["text/html"]);
+    expect([...table(html).querySelectorAll("td")].map((td) => td.textContent)).toEqual(["2023-11-21 14:30:00.123", "2023-11-21 14:30:00.123000", "2023-11-21 14:30:00.123 UTC"]);
+    expect([...table(html).querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual(["Datetime(ms)", "Datetime(us)", "Datetime(ms,UTC)"]);
+  });
+
+  it("marks nulls, escapes HTML in values and names, and shows list columns as arrays", () => {
+    const frame = trades().rename({ Ticker: "<Ticker>" });
+    const html = String(frameBundle(frame)["text/html"]);
+    const row2 = table(html).querySelectorAll("tbody tr")[1];
+    expect(row2.querySelector(".wb-null")!.textContent).toBe("null");
+    expect(html).toContain("<td>&lt;b&gt;&amp;&quot;x&quot;</td>");
+    expect(html).toContain("&lt;Ticker&gt;");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("<td>[&quot;AAPL&quot;,&quot;MSFT&quot;]</td><");
+    expect(html).toContain("<td>[]</td>");
+    expect(String(frameBundle(frame)["text/plain"]).split("\n")[4]).toMatch(/null\s+-1\s+\[\]$/);
+  });
+
+  it("cuts a long frame to its head and tail with the hidden count, and long cells with an ellipsis", () => {
+    const long = pl.DataFrame([pl.Series("i", Array.from({ length: 1000 }, (_, i) => i), pl.Int32), pl.Series("s", Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(80, "x")))]);
+    const bundle = frameBundle(long, { maxRows: 10, maxCellChars: 12 });
+    const doc = table(String(bundle["text/html"]));
+    const rows = [...doc.querySelectorAll("tbody tr")];
+    expect(rows).toHaveLength(11);
+    expect(rows.map((r) => r.firstElementChild!.textContent)).toEqual(["0", "1", "2", "3", "4", "… 990 more rows …", "995", "996", "997", "998", "999"]);
+    expect(rows[0].children[1].textContent).toBe("0xxxxxxxxxx…");
+    expect(doc.querySelector(".wb-shape")!.textContent).toBe("1,000 rows × 2 columns");
+    expect(doc.querySelector(".wb-note")!.textContent).toBe("showing the first 5 and last 5 of 1,000 rows");
+    const text = String(bundle["text/plain"]).split("\n");
+    expect(text).toHaveLength(3 + 11);
+    expect(text[8].trim()).toBe("… 990 more rows …");
+    expect(frameBundle(long.head(20))["text/html"]).not.toContain('class="wb-note"');
+  });
+});
+
+describe("installDisplay", () => {
+  it("gives every new frame the kernel's display method, and nothing else", () => {
+    installDisplay({ maxRows: 4 });
+    const frame = trades();
+    for (const made of [frame, frame.select("TradeDate", "EventDateTime"), frame.lazy().collectSync(), pl.concat([frame, frame])]) {
+      const html = bundleOf(made)["text/html"];
+      expect(html).toContain('<span class="wb-dtype">Date</span>');
+      expect(html).toContain("2023-11-21 09:30:00.000000000 EST");
+    }
+    expect(bundleOf(pl.concat([frame, frame, frame]))["text/html"]).toContain("showing the first 2 and last 2 of 6 rows");
+    installDisplay({ maxRows: 100 });
+    expect(bundleOf(pl.concat([frame, frame, frame]))["text/html"]).not.toContain('class="wb-note"');
+    expect(DISPLAY in Object.prototype).toBe(false);
+    expect(({} as Record<symbol, unknown>)[DISPLAY]).toBeUndefined();
+  });
+});
+
+const rules: AccessRule[] = [
+  { dataset_text_id: "eq-taq-1min", dataset_id: "7", dataset_name: "Equity TAQ 1-minute bars", dataset_version: "1", start_date: "2023-11-21", end_date: "2023-11-27", universe_identifiers: ["AAPL", "MSFT"] },
+  { dataset_text_id: "eq-daily-ohlc", dataset_id: "9", dataset_name: "Daily OHLC", dataset_version: "1", start_date: "2023-11-01", end_date: null, universe_identifiers: [] },
+];
+const quotas = (monthlyUsed: number): Quotas => ({
+  quotas_usage: { per_minute_requests: 3, monthly_requests: monthlyUsed, monthly_data_scanned: 1_500_000_000, monthly_data_returned: 0 },
+  quotas_limit: { per_minute_requests: 30, monthly_requests: 50, monthly_data_scanned: 10_000_000_000, monthly_data_returned: 5_000_000_000 },
+});
+const identity = { identity_id: 12, name: "Research <desk>", max_active_api_keys: 3, ip_subnets: ["10.0.0.0/8"] };
+const ent = new Entitlements(identity, rules, quotas(45));
+
+describe("the entitlements card", () => {
+  it("lists each dataset with its window and universe, and each quota as a gauge", () => {
+    const { "text/html": html, "text/plain": text } = bundleOf(entitlementCard(ent));
+    const doc = table(html);
+    expect([...doc.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent))).toEqual([
+      ["eq-taq-1minEquity TAQ 1-minute bars", "2023-11-21 → 2023-11-27", "AAPL, MSFT"],
+      ["eq-daily-ohlcDaily OHLC", "2023-11-01 → ongoing", "all tickers"],
+    ]);
+    expect(html).toContain("Research &lt;desk&gt;");
+    expect(html).toContain("requests this minute: 3 of 30 (10%)");
+    expect(html).toContain("requests this month: 45 of 50 (90%)</div><div style=\"background:#eee;height:8px;border-radius:3px;width:320px\"><div style=\"width:90.0%;min-width:2px;height:100%;background:#de2d26");
+    expect(html).toContain("data scanned this month: 1.5 GB of 10 GB (15%)");
+    expect(html).toContain("data returned this month: 0 B of 5.0 GB (0%)");
+    expect(text.split("\n")).toEqual([
+      "Research <desk> (identity 12, from 10.0.0.0/8)",
+      "  eq-taq-1min: 2023-11-21 to 2023-11-27, AAPL, MSFT",
+      "  eq-daily-ohlc: 2023-11-01 to ongoing, all tickers",
+      "  requests this minute: 3 of 30",
+      "  requests this month: 45 of 50",
+      "  data scanned this month: 1500000000 of 10000000000",
+      "  data returned this month: 0 of 5000000000",
+    ]);
+  });
+});
+
+describe("may() and explain()", () => {
+  it.each([
+    ["a dataset not entitled", "opt-greeks-daily", {}, /^Your account is not entitled to opt-greeks-daily; it may read eq-taq-1min, eq-daily-ohlc$/],
+    ["a date before the window", "eq-taq-1min", { ticker: "AAPL", date: "2023-11-20" }, /^2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\)$/],
+    ["a date after the window, as a Date", "eq-taq-1min", { date: new Date("2023-11-28T00:00:00Z") }, /^2023-11-28 is outside/],
+    ["a ticker outside the universe", "eq-taq-1min", { ticker: "TSLA", date: "2023-11-21" }, /^Ticker TSLA is outside your universe for eq-taq-1min \(AAPL, MSFT\)$/],
+  ])("refuses %s, saying why", (_, dataset, options, reason) => {
+    const verdict = ent.may(dataset, options);
+    expect(verdict.allowed).toBe(false);
+    expect(verdict.reason).toMatch(reason);
+    expect(bundleOf(explain(verdict))["text/plain"]).toBe(`refused: ${verdict.reason}`);
+    expect(bundleOf(explain(verdict))["text/html"]).toContain("⛔");
+  });
+
+  it("refuses everything once the monthly request quota is used up", () => {
+    const spent = new Entitlements(identity, rules, quotas(50));
+    expect(spent.may("eq-daily-ohlc", { ticker: "SPY", date: "2024-01-02" })).toEqual({
+      allowed: false,
+      reason: "Your monthly request quota is used up (50/50); it resets on the 1st at 00:00 UTC",
+    });
+  });
+
+  it("allows a read inside the window and universe (an open window and no universe reach everything)", () => {
+    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT" });
+    const verdict = ent.may("eq-daily-ohlc", { ticker: "ODFL", date: "2031-01-02" });
+    expect(verdict).toEqual({ allowed: true, reason: "Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker" });
+    expect(bundleOf(explain(verdict))).toEqual({
+      "text/html": '<div style="font:13px sans-serif">✅ Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker</div>',
+      "text/plain": "allowed: Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker",
+    });
+  });
+});

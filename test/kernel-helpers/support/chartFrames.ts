@@ -1,0 +1,115 @@
+/**
+ * Small deterministic frames for the chart tests (seeded noise, dates parsed from text and
+ * instants given in UTC, so nothing depends on the machine's time zone), and the chart cases
+ * drawn from them: one golden file each.
+ */
+import pl from "nodejs-polars";
+import * as k from "../../../kernel-helpers/mod.ts";
+
+/** mulberry32: a tiny seeded generator, so the noise is the same on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const round = (x: number, digits: number) => Number(x.toFixed(digits));
+
+/** A Date column from YYYY-MM-DD text. */
+export const dates = (name: string, values: string[]) => pl.Series(name, values).str.strptime(pl.Date, "%Y-%m-%d");
+
+/** A Datetime(ns, America/New_York) column from UTC instants, as the workbench types time columns. */
+export function newYorkTimes(name: string, utc: string[]): pl.Series {
+  const ms = pl.DataFrame([pl.Series(name, utc.map((s) => new Date(s)), pl.Datetime("ms"))]);
+  return ms.select(pl.col(name).cast(pl.Datetime("ns")).dt.replaceTimeZone("UTC").dt.convertTimeZone("America/New_York")).getColumn(name);
+}
+
+/** Ten-minute bars of 2023-11-21 (EST, UTC-5) from 04:00 to 19:50 New York: spread in bps per ticker. */
+export function intradayBars(): pl.DataFrame {
+  const rnd = seeded(7);
+  const rows: { utc: string; ticker: string; bps: number }[] = [];
+  for (const [ticker, level] of [["AAPL", 1.2], ["MSFT", 1.6]] as const) {
+    for (let m = 240; m < 1200; m += 10) {
+      const regular = m >= 570 && m < 960;
+      const utc = new Date(Date.UTC(2023, 10, 21, 5) + m * 60_000).toISOString();
+      rows.push({ utc, ticker, bps: round(level * (regular ? 1 + 0.6 * Math.exp(-(m - 570) / 30) : 6) * (0.8 + 0.4 * rnd()), 3) });
+    }
+  }
+  return pl.DataFrame([
+    dates("TradeDate", rows.map(() => "2023-11-21")),
+    newYorkTimes("BarDateTime", rows.map((r) => r.utc)),
+    pl.Series("Ticker", rows.map((r) => r.ticker)),
+    pl.Series("SpreadBps", rows.map((r) => r.bps)),
+  ]).withColumns(pl.col("BarDateTime").dt.hour().cast(pl.Int32).mul(60).add(pl.col("BarDateTime").dt.minute().cast(pl.Int32)).alias("Minute"));
+}
+
+/** Daily OHLC over the tiny market's days (Thanksgiving 11-23 closed): a seeded random walk. */
+export function dailyBars(): pl.DataFrame {
+  const rnd = seeded(11);
+  const days = ["2023-11-20", "2023-11-21", "2023-11-22", "2023-11-24", "2023-11-27", "2023-11-28"];
+  let close = 190;
+  const bars = days.map(() => {
+    const open = round(close + (rnd() - 0.5) * 2, 2);
+    close = round(open + (rnd() - 0.5) * 4, 2);
+    return { open, close, high: round(Math.max(open, close) + rnd(), 2), low: round(Math.min(open, close) - rnd(), 2) };
+  });
+  return pl.DataFrame([
+    dates("TradeDate", days),
+    ...(["open", "high", "low", "close"] as const).map((f) => pl.Series(`${f[0].toUpperCase()}${f.slice(1)}Price`, bars.map((b) => b[f]))),
+  ]);
+}
+
+const EXPIRIES = ["2023-12-01", "2023-12-15", "2024-01-19", "2024-03-15"];
+
+/** Open-interest-weighted IV and open interest by expiry, for two trade dates. */
+export function termStructure(): pl.DataFrame {
+  const rnd = seeded(3);
+  const rows = ["2023-11-21", "2023-11-22"].flatMap((day, d) =>
+    EXPIRIES.map((e, i) => ({ day, e, iv: round(0.2 + 0.01 * i - 0.004 * d + 0.004 * rnd(), 4), oi: Math.round(20000 + 60000 * rnd()) }))
+  );
+  return pl.DataFrame([
+    dates("TradeDate", rows.map((r) => r.day)),
+    dates("ExpirationDate", rows.map((r) => r.e)),
+    pl.Series("OiWeightedIV", rows.map((r) => r.iv)),
+    pl.Series("OpenInterest", rows.map((r) => r.oi), pl.Int64),
+  ]);
+}
+
+/** Strike by expiry: open interest (clustered on round strikes) and an implied vol smile, spot 180. */
+export function chain(): pl.DataFrame {
+  const rnd = seeded(5);
+  const rows = EXPIRIES.slice(0, 3).flatMap((e, i) =>
+    [170, 172.5, 175, 177.5, 180, 182.5, 185, 187.5, 190].map((strike) => ({
+      e,
+      strike,
+      oi: Math.round((strike % 5 === 0 ? 4000 : 600) * (0.5 + rnd()) / (1 + i)),
+      iv: round(0.21 + 0.02 * i + 0.00012 * (strike - 180) ** 2 - 0.001 * (strike - 180) + 0.003 * rnd(), 4),
+    }))
+  );
+  return pl.DataFrame([
+    dates("ExpirationDate", rows.map((r) => r.e)),
+    pl.Series("Strike", rows.map((r) => r.strike)),
+    pl.Series("OpenInterest", rows.map((r) => r.oi), pl.Int64),
+    pl.Series("MidImpliedVol", rows.map((r) => r.iv)),
+  ]);
+}
+
+/** Every chart case by golden name: its markup, and the HTML the notebook shows (title above it). */
+export function chartCases(): Record<string, { markup: string; html: string }> {
+  const bars = intradayBars(), daily = dailyBars(), ts = termStructure(), options = chain();
+  const charts = {
+    "intraday-profile": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { minute: "BarDateTime", y: "SpreadBps", title: "AAPL quoted spread", yLabel: "spread (bps)" }),
+    "intraday-profile-by-ticker": k.intradayProfileChart(bars, { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "Quoted spread by minute", subtitle: "2023-11-21, ten-minute bars" }),
+    "candlestick": k.candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL daily" }),
+    "term-structure": k.termStructureChart(ts, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure", xLabel: "expiry", yLabel: "OI-weighted IV" }),
+    "term-structure-bars": k.termStructureChart(ts.head(EXPIRIES.length), { x: "ExpirationDate", y: "OpenInterest", bars: true, title: "Open interest by expiry", xLabel: "expiry", yLabel: "open interest" }),
+    "heatmap": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest", xLabel: "strike", yLabel: "expiry", fillLabel: "open interest" }),
+    "smile": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 180, title: "AAPL smile", xLabel: "strike", yLabel: "implied vol" }),
+  };
+  const bundle = (c: object) => (c as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();
+  return Object.fromEntries(Object.entries(charts).map(([name, c]) => [name, { markup: c.markup, html: String(bundle(c)["text/html"]) }]));
+}
