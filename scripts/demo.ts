@@ -1,52 +1,87 @@
 /**
- * `npm run demo`: the main job. For now (until the notebooks land) it generates the demo
- * market, unless one from the same generator version and seed is already there, and prints
- * a summary of what it holds.
+ * `npm run demo`: the main job. Makes sure the demo market is there (generating it takes about
+ * a minute), starts the sandbox on it (or reuses the running one), executes the teaching
+ * notebooks and the recipes in the Deno kernel, writes the executed notebooks and their HTML
+ * reports to out/, and sums each one up. Stops the sandbox if it started it; exits 1 when a
+ * notebook is missing or shows an error.
+ *
+ *   deno run -A scripts/demo.ts [notebook.ipynb ...]   (default: the five below)
  */
-import pl from "nodejs-polars";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import process from "node:process";
 import { generateMarket, GENERATOR_VERSION, type Manifest } from "../sandbox/market/generate.ts";
 import { profileByName } from "../sandbox/market/profiles.ts";
+import { type NotebookRun, runNotebook, shown, summaryLine } from "./notebookRun.ts";
+import { outDir, repoRoot } from "./paths.mjs";
+import { openSandbox } from "./sandboxSession.ts";
 
+const NOTEBOOKS = [
+  "notebooks/quickstart.ipynb",
+  "notebooks/entitlements.ipynb",
+  "recipes/intraday-spread.ipynb",
+  "recipes/oi-term-structure.ipynb",
+  "recipes/adjusted-contracts.ipynb",
+];
 const SEED = 42;
-const marketDir = join(import.meta.dirname!, "..", "data", "demo");
+const marketDir = join(repoRoot, "data", "demo");
 
-function existingManifest(): Manifest | undefined {
+/** The demo market's manifest, generating the market unless this generator and seed made it. */
+function demoMarket(): Manifest {
   const path = join(marketDir, "manifest.json");
-  if (!existsSync(path)) return undefined;
-  const m: Manifest = JSON.parse(readFileSync(path, "utf8"));
-  return m.generatorVersion === GENERATOR_VERSION && m.seed === SEED && m.profile === "demo" ? m : undefined;
-}
-
-let manifest = existingManifest();
-if (manifest) {
-  console.log(`demo: using the demo market already at ${marketDir}`);
-} else {
+  const existing: Manifest | undefined = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined;
+  if (existing?.generatorVersion === GENERATOR_VERSION && existing.seed === SEED && existing.profile === "demo") {
+    console.log(`demo: using the demo market at ${shown(marketDir)}`);
+    return existing;
+  }
   const started = performance.now();
-  manifest = generateMarket({
+  console.log(`demo: generating the demo market into ${shown(marketDir)} (about a minute, once)`);
+  const manifest = generateMarket({
     profile: profileByName("demo"),
     seed: SEED,
     outDir: marketDir,
     onProgress: (p) => p.day % 10 === 0 && console.log(`demo: generated ${p.day}/${p.days} days (${p.date})`),
   });
   console.log(`demo: generated the demo market in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return manifest;
 }
 
-console.log(`\nDemo market (seed ${manifest.seed}): ${manifest.start} to ${manifest.end}, ${manifest.tradingDays.length} trading days`);
-const early = manifest.tradingDays.filter((d) => d.earlyClose).map((d) => d.date);
-console.log(`Early closes: ${early.join(", ") || "none"}`);
-for (const [id, c] of Object.entries(manifest.datasets)) console.log(`  ${id.padEnd(26)} ${String(c.files).padStart(5)} files ${String(c.rows).padStart(12)} rows`);
-console.log("\nCorporate actions (synthetic):");
-for (const a of manifest.corporateActions) console.log(`  ${JSON.stringify(a)}`);
+/** out/ mirrors the repository: notebooks/x.ipynb runs into out/notebooks/. */
+function outputDir(notebook: string): string {
+  const rel = relative(repoRoot, dirname(notebook));
+  return rel.startsWith("..") ? join(outDir, "other") : join(outDir, rel);
+}
 
-const daily = pl.scanParquet(join(marketDir, "eq-daily-ohlc/*.parquet")).collectSync();
-const summary = daily.groupBy("ASID").agg(
-  pl.col("Ticker").last().alias("Ticker"),
-  pl.col("TradeDate").count().alias("Days"),
-  pl.col("ClosePrice").first().alias("FirstClose"),
-  pl.col("ClosePrice").last().alias("LastClose"),
-  pl.col("DailyVolume").add(pl.col("DailyFinraVolume")).mean().round(0).alias("AvgDailyShares"),
-).sort("ASID");
-pl.Config.setTblRows(30);
-console.log(`\nPer security:\n${summary.toString()}`);
+const notebooks = (process.argv.length > 2 ? process.argv.slice(2) : NOTEBOOKS).map((p) => resolve(repoRoot, p));
+const manifest = demoMarket();
+console.log(`demo: market ${manifest.start} to ${manifest.end}, ${manifest.tradingDays.length} trading days (seed ${manifest.seed}; tickers real, prices synthetic)`);
+
+const session = await openSandbox();
+console.log(`demo: sandbox ${session.started ? "started" : "already running"} at ${session.baseUrl}`);
+const runs: NotebookRun[] = [];
+try {
+  for (const notebook of notebooks) {
+    const name = shown(notebook);
+    if (!existsSync(notebook)) {
+      runs.push({ name, seconds: 0, figures: 0, errors: [`${name} does not exist`] });
+      continue;
+    }
+    console.log(`demo: running ${name} ...`);
+    const run = await runNotebook(notebook, outputDir(notebook), { name, env: session.env });
+    for (const error of run.errors) console.error(`\n${error}\n`);
+    runs.push(run);
+  }
+} finally {
+  await session.close();
+  if (session.started) console.log("demo: stopped the sandbox");
+}
+
+const width = Math.max(...runs.map((r) => r.name.length)) + 2;
+console.log("\nExecuted notebooks and HTML reports:");
+for (const run of runs) {
+  console.log(`  ${summaryLine(run, width)}`);
+  if (run.html) console.log(`  ${"".padEnd(width)} ${shown(run.ipynb!)}\n  ${"".padEnd(width)} ${shown(run.html)}`);
+}
+const failed = runs.filter((r) => r.errors.length > 0);
+console.log(failed.length === 0 ? `\nAll ${runs.length} notebook${runs.length === 1 ? "" : "s"} ran without errors.` : `\n${failed.length} of ${runs.length} notebooks failed: ${failed.map((r) => r.name).join(", ")}`);
+process.exit(failed.length === 0 ? 0 : 1);

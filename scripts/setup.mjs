@@ -1,9 +1,10 @@
 // Prepares a clone for `npm test` and `npm run demo`: npm dependencies, the native Polars
-// binary and Deno; with --jupyter also Debian's Jupyter and a project-local `deno` kernelspec.
+// binary and Deno; with --jupyter also Debian's Jupyter and a project-local `deno` kernelspec;
+// with --chromium also Debian's Chromium (the tests open an HTML report in it, headless).
 // Each step checks first and does nothing when its work is already done. Plain Node with no
 // dependencies: it runs before node_modules exists.
 //
-//   node scripts/setup.mjs [--jupyter]
+//   node scripts/setup.mjs [--jupyter] [--chromium]
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync,
   writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -83,25 +84,38 @@ async function jupyterWorks() {
 
 async function jupyter() {
   if (await jupyterWorks()) return "already present";
+  await aptInstall("Jupyter", debianPackages,
+    "install it with `pip install nbconvert nbclient ipykernel jupyter_client`");
+  if (await jupyterWorks()) return `ok, installed ${debianPackages.join(" ")}`;
+  throw new Error(`Installed ${debianPackages.join(" ")} but \`${jupyterPath() ?? "jupyter"} `
+    + "nbconvert --version` or `import nbclient, ipykernel, jupyter_client` still fails");
+}
+
+/** Installs Debian packages with apt-get, through sudo when not root. */
+async function aptInstall(what, packages, otherwise) {
   if (!which("apt-get")) {
-    throw new Error("Jupyter is missing and this machine has no apt-get: install it with "
-      + "`pip install nbconvert nbclient ipykernel jupyter_client`, then run setup again");
+    throw new Error(`${what} is missing and this machine has no apt-get: ${otherwise}, then run setup again`);
   }
   const root = process.getuid?.() === 0;
   const sudo = root ? [] : which("sudo") ? ["sudo", ...(process.stdin.isTTY ? [] : ["-n"])] : null;
   if (!sudo) {
-    throw new Error("Installing Jupyter needs root and there is no sudo: as root run "
-      + `\`apt-get update && apt-get install -y ${debianPackages.join(" ")}\``);
+    throw new Error(`Installing ${what} needs root and there is no sudo: as root run `
+      + `\`apt-get update && apt-get install -y ${packages.join(" ")}\``);
   }
   const aptGet = (...args) => {
     const [cmd, ...rest] = [...sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args];
     return runOrThrow(cmd, rest);
   };
   await aptGet("update");
-  await aptGet("install", "-y", "--no-install-recommends", ...debianPackages);
-  if (await jupyterWorks()) return `ok, installed ${debianPackages.join(" ")}`;
-  throw new Error(`Installed ${debianPackages.join(" ")} but \`${jupyterPath() ?? "jupyter"} `
-    + "nbconvert --version` or `import nbclient, ipykernel, jupyter_client` still fails");
+  await aptGet("install", "-y", "--no-install-recommends", ...packages);
+}
+
+async function chromium() {
+  const works = async () => which("chromium") && (await run("chromium", ["--version"])).status === 0;
+  if (await works()) return "already present";
+  await aptInstall("Chromium", ["chromium"], "install Chromium so that `chromium` is on PATH");
+  if (await works()) return "ok, installed chromium";
+  throw new Error("Installed chromium but `chromium --version` still fails");
 }
 
 async function denoKernel() {
@@ -158,9 +172,10 @@ async function step(name, action) {
 }
 
 const args = process.argv.slice(2);
-if (args.some((arg) => arg !== "--jupyter")) {
-  console.error(`setup: unknown argument ${args.find((a) => a !== "--jupyter")}; `
-    + "usage: node scripts/setup.mjs [--jupyter]");
+const flags = ["--jupyter", "--chromium"];
+if (args.some((arg) => !flags.includes(arg))) {
+  console.error(`setup: unknown argument ${args.find((a) => !flags.includes(a))}; `
+    + "usage: node scripts/setup.mjs [--jupyter] [--chromium]");
   process.exit(2);
 }
 await step("npm dependencies", npmDependencies);
@@ -170,3 +185,4 @@ if (args.includes("--jupyter")) {
   await step("jupyter", jupyter);
   await step("deno kernel", denoKernel);
 }
+if (args.includes("--chromium")) await step("chromium", chromium);

@@ -2,7 +2,7 @@
  * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
  * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
  * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
- * prints `ready <base_url>` once it accepts requests, then the demo keys. Stops cleanly on
+ * prints the demo keys, then `ready <base_url>` once it accepts requests. Stops cleanly on
  * SIGINT and SIGTERM.
  */
 /// <reference lib="deno.ns" />
@@ -105,8 +105,10 @@ const sandbox = startSandbox({
   settings,
   log: args.log ? (line) => console.error(line) : undefined,
 });
-console.log(`ready ${sandbox.baseUrl}`);
+// `ready` is the last line on stdout: a parent that stops reading once it sees it (the
+// workbench's sandbox() closes the pipe) would make any later write fail with a broken pipe.
 console.log(`demo keys (X-API-KEY): ${DEMO_ACCOUNTS.map((a) => a.key).join(", ")}`);
+console.log(`ready ${sandbox.baseUrl}`);
 
 let stopping = false;
 const stop = async () => {

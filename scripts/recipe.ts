@@ -1,0 +1,109 @@
+/**
+ * `npm run recipe -- <name> [--param key=value]... [--profile demo|tiny] [--data <dir>] [--out <dir>]`
+ *
+ * Runs `recipes/<name>.ipynb` (or any notebook given by path) with its parameters cell's
+ * defaults overridden, in the Deno kernel, against the local sandbox; writes the executed
+ * notebook and its HTML report to `out/recipes/` and says where they are. Exits 2 on a bad
+ * command line (unknown recipe, unknown parameter, badly typed value), 1 when the notebook fails.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { injectParameters, ParameterError, parseParamArgs } from "./notebookParams.ts";
+import { runNotebook, shown, summaryLine } from "./notebookRun.ts";
+import { outDir, repoRoot } from "./paths.mjs";
+import { openSandbox } from "./sandboxSession.ts";
+
+const USAGE = "usage: npm run recipe -- <name> [--param key=value]... [--profile demo|tiny] [--data <dir>] [--out <dir>] [--timeout <seconds>]";
+const recipesDir = join(repoRoot, "recipes");
+
+function fail(message: string, status = 2): never {
+  console.error(`recipe: ${message}`);
+  process.exit(status);
+}
+
+function recipeNames(): string[] {
+  return existsSync(recipesDir) ? readdirSync(recipesDir).filter((f) => f.endsWith(".ipynb")).map((f) => basename(f, ".ipynb")).sort() : [];
+}
+
+/** `intraday-spread` is recipes/intraday-spread.ipynb; a name ending in .ipynb is a path. */
+function recipePath(name: string): string {
+  if (name.endsWith(".ipynb")) {
+    const path = resolve(name);
+    if (!existsSync(path)) fail(`Cannot find notebook '${name}'`);
+    return path;
+  }
+  const path = join(recipesDir, `${name}.ipynb`);
+  if (!existsSync(path)) fail(`Unknown recipe '${name}'; the recipes are: ${recipeNames().join(", ") || "none yet"}`);
+  return path;
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: {
+        param: { type: "string", short: "p", multiple: true, default: [] },
+        profile: { type: "string" },
+        data: { type: "string" },
+        out: { type: "string" },
+        timeout: { type: "string", default: "600" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+const { values: args, positionals } = parse();
+if (args.help || positionals.length === 0) {
+  console.log(`${USAGE}\nrecipes: ${recipeNames().join(", ") || "none yet"}`);
+  process.exit(args.help ? 0 : 2);
+}
+if (positionals.length > 1) fail(`Give one recipe, not ${positionals.length} (${positionals.join(", ")}); parameters go after --param\n${USAGE}`);
+if (args.profile !== undefined && args.profile !== "demo" && args.profile !== "tiny") fail(`--profile '${args.profile}' must be demo or tiny`);
+const timeoutSeconds = Number(args.timeout);
+if (!(timeoutSeconds > 0)) fail(`--timeout '${args.timeout}' must be a positive number of seconds`);
+
+const input = recipePath(positionals[0]);
+const name = basename(input, ".ipynb");
+const label = `recipe ${name}`;
+const notebook = JSON.parse(readFileSync(input, "utf8"));
+let params: Record<string, string>;
+let run;
+try {
+  params = parseParamArgs(args.param as string[]);
+  run = injectParameters(notebook, params, label);
+} catch (error) {
+  if (error instanceof ParameterError) fail(error.message);
+  throw error;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "recipe-"));
+const copy = join(scratch, `${name}.ipynb`);
+writeFileSync(copy, JSON.stringify(run, null, 1));
+const given = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" ");
+console.log(`recipe: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
+
+const session = await openSandbox({ profile: args.profile as "demo" | "tiny" | undefined, dataDir: args.data && resolve(args.data) });
+let result;
+try {
+  result = await runNotebook(copy, args.out ?? join(outDir, "recipes"), {
+    name: shown(input),
+    cwd: dirname(input), // relative imports resolve from the recipe's own folder
+    env: session.env,
+    timeoutSeconds,
+  });
+} finally {
+  await session.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+console.log(summaryLine(result));
+for (const error of result.errors) console.error(`\n${error}`);
+if (result.ipynb) console.log(`executed notebook: ${shown(result.ipynb)}\nHTML report:       ${shown(result.html!)}`);
+process.exit(result.errors.length === 0 ? 0 : 1);

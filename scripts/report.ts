@@ -1,0 +1,53 @@
+/**
+ * Standalone HTML reports of executed notebooks, and the figures a notebook shows. The report
+ * is nbconvert's `lab` HTML: markdown rendered, code highlighted, every output inline (charts
+ * are inline SVG), so it opens offline with nothing else.
+ */
+import { basename, dirname, join, resolve } from "node:path";
+import { jupyterEnv, jupyterPath } from "./paths.mjs";
+import { runOrThrow } from "./run.mjs";
+
+// deno-lint-ignore no-explicit-any
+type Notebook = { cells: { cell_type: string; outputs?: any[] }[] };
+
+/**
+ * Writes `<name>.html` next to the executed notebook (or into `outDir`) and returns its path.
+ *
+ * @throws {Error} when jupyter is missing, or a `CommandError` when nbconvert fails
+ * @example
+ * const html = await writeHtmlReport("out/recipes/intraday-spread.ipynb");
+ */
+export async function writeHtmlReport(ipynbPath: string, outDir = dirname(ipynbPath)): Promise<string> {
+  const jupyter = jupyterPath();
+  if (!jupyter) throw new Error("Cannot find jupyter: run `node scripts/setup.mjs --jupyter` first");
+  const input = resolve(ipynbPath);
+  await runOrThrow(jupyter, ["nbconvert", "--to", "html", "--output-dir", resolve(outDir), input], {
+    env: jupyterEnv(),
+    label: `jupyter nbconvert --to html ${ipynbPath}`,
+  });
+  return join(resolve(outDir), `${basename(input, ".ipynb")}.html`);
+}
+
+// A Plot mark is a `<g aria-label="line">` (or dot, bar, cell, ...) holding shapes; axes,
+// grids and the frame are labelled too and do not count.
+const MARK = /<g\b[^>]*\baria-label="(?![^"]*(?:axis|grid))(?!frame")[^"]*"[^>]*>\s*<(?:path|rect|circle|line|polyline|polygon|text|g)\b/;
+
+/**
+ * Whether markup holds an SVG chart with at least one mark.
+ *
+ * @example
+ * svgWithMarks('<svg><g aria-label="dot"><circle r="3"></circle></g></svg>'); // true
+ */
+export function svgWithMarks(markup: string): boolean {
+  const svg = markup.indexOf("<svg");
+  return svg >= 0 && MARK.test(markup.slice(svg));
+}
+
+/** How many outputs of the notebook show a chart (an SVG with marks). */
+export function figureCount(notebook: Notebook): number {
+  const text = (value: unknown) => (Array.isArray(value) ? value.join("") : typeof value === "string" ? value : "");
+  return notebook.cells
+    .flatMap((cell) => cell.outputs ?? [])
+    .filter((out) => out.data && svgWithMarks(text(out.data["image/svg+xml"]) || text(out.data["text/html"])))
+    .length;
+}

@@ -1,0 +1,81 @@
+/**
+ * The sandbox a notebook run talks to. On the default demo market it goes through the
+ * workbench's own `sandbox()`, so notebooks that call `sandbox()` reuse the very same process;
+ * it is stopped afterwards only when this run started it. On another market (`--data`,
+ * `--profile tiny`) it is a private sandbox with its own state file, always stopped; notebooks
+ * find it through MARKETDATA_BASE_URL and MARKETDATA_API_KEY (`connect()` without options).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { sandbox } from "../workbench/mod.ts";
+import { cacheDir } from "./paths.mjs";
+
+export interface SandboxSession {
+  baseUrl: string;
+  /** Whether this run started the sandbox (and so stops it). */
+  started: boolean;
+  /** Environment for the kernel: MARKETDATA_BASE_URL and MARKETDATA_API_KEY. */
+  env: Record<string, string>;
+  /** Stops the sandbox if this run started it, and waits until it is gone. */
+  close: () => Promise<void>;
+}
+
+export interface SessionOptions {
+  profile?: "demo" | "tiny";
+  /** Market folder; when given, the sandbox is private to this run. */
+  dataDir?: string;
+}
+
+/**
+ * Starts (or reuses) the sandbox for a notebook run.
+ *
+ * @example
+ * const session = await openSandbox();
+ * try { ... } finally { await session.close(); }
+ */
+export async function openSandbox(options: SessionOptions = {}): Promise<SandboxSession> {
+  const profile = options.profile ?? "demo";
+  const shared = profile === "demo" && options.dataDir === undefined;
+  const scratch = shared ? undefined : mkdtempSync(join(tmpdir(), "notebook-sandbox-"));
+  const before = shared ? recordedPid(profile) : undefined;
+  // Extra arguments make `sandbox()` start a fresh process and record nothing.
+  const local = await sandbox({ profile, dataDir: options.dataDir, args: scratch ? ["--state", join(scratch, "state.sqlite")] : undefined });
+  const started = !shared || local.pid !== before;
+  return {
+    baseUrl: local.baseUrl,
+    started,
+    env: { MARKETDATA_BASE_URL: local.baseUrl, MARKETDATA_API_KEY: local.keys.fullAccess },
+    close: async () => {
+      if (started && local.pid !== undefined) {
+        local.stop();
+        await exited(local.pid);
+      }
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Pid in the record `sandbox()` keeps of the sandbox it started last for this profile. */
+function recordedPid(profile: string): number | undefined {
+  const record = join(cacheDir, `sandbox-${profile}.json`);
+  if (!existsSync(record)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(record, "utf8")) as { pid?: number }).pid;
+  } catch {
+    return undefined;
+  }
+}
+
+async function exited(pid: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

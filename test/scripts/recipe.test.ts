@@ -1,0 +1,96 @@
+/**
+ * `npm run recipe` for real: a tiny fixture recipe run with injected parameters in the Deno
+ * kernel against a sandbox on the run's tiny market, its HTML report opened in headless
+ * Chromium, and the runner's refusals of unknown recipes and parameters.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cellText, errorOutputs } from "../../scripts/jupyter.mjs";
+import { denoPath } from "../../scripts/paths.mjs";
+import { svgWithMarks } from "../../scripts/report.ts";
+import { run } from "../../scripts/run.mjs";
+import { dumpDom, screenshot } from "./support/chromium.ts";
+import { decodePng } from "./support/png.ts";
+
+const FIXTURE = "test/scripts/fixtures/tiny-recipe.ipynb";
+
+function recipe(...args: string[]) {
+  return run(denoPath(), ["run", "-A", "scripts/recipe.ts", ...args], { timeoutMs: 180_000 });
+}
+
+describe("a recipe run with parameters", () => {
+  const out = mkdtempSync(join(tmpdir(), "recipe-test-"));
+  let result: Awaited<ReturnType<typeof recipe>>;
+  // deno-lint-ignore no-explicit-any
+  let notebook: any;
+
+  beforeAll(async () => {
+    result = await recipe(FIXTURE, "--param", "ticker=MSFT", "--param", "days=3",
+      "--profile", "tiny", "--data", inject("tinyMarketDir"), "--out", out);
+    notebook = JSON.parse(readFileSync(join(out, "tiny-recipe.ipynb"), "utf8"));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("executes without error and says where the notebook and its report are", () => {
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("with ticker=MSFT days=3");
+    expect(result.stdout).toMatch(/tiny-recipe\.ipynb +\d+\.\d s +1 figure +ok/);
+    expect(result.stdout).toContain(`executed notebook: ${join(out, "tiny-recipe.ipynb")}`);
+    expect(result.stdout).toContain(`HTML report:       ${join(out, "tiny-recipe.html")}`);
+    expect(errorOutputs(notebook)).toEqual([]);
+  });
+
+  it("runs with the injected values in place of the defaults", () => {
+    const injected = notebook.cells.findIndex((c: { metadata: { tags?: string[] } }) => c.metadata.tags?.includes("injected-parameters"));
+    expect(notebook.cells[injected - 1].metadata.tags).toEqual(["parameters"]);
+    expect(cellText(notebook.cells[injected])).toBe("");
+    const fetched = notebook.cells.find((c: { id: string }) => c.id === "fetch");
+    expect(cellText(fetched)).toMatch(/^MSFT: 3 days\n/);
+    expect(notebook.metadata.workbench.parameters).toEqual({ ticker: "MSFT", days: 3 });
+  });
+
+  it("writes an HTML report that Chromium shows with its chart, offline", async () => {
+    const html = join(out, "tiny-recipe.html");
+    const [png, dom] = await Promise.all([screenshot(html), dumpDom(html)]);
+
+    const image = decodePng(png);
+    expect([image.width, image.height]).toEqual([1200, 2000]);
+    // The fixture draws its bars in darkorange (255, 140, 0), a colour nothing else on the page uses.
+    let orange = 0;
+    const colours = new Set<number>();
+    for (let i = 0; i < image.pixels.length; i += 4) {
+      const [r, g, b] = image.pixels.subarray(i, i + 3);
+      colours.add((r << 16) | (g << 8) | b);
+      if (Math.abs(r - 255) + Math.abs(g - 140) + Math.abs(b) < 30) orange++;
+    }
+    expect(colours.size).toBeGreaterThan(50);
+    expect(orange).toBeGreaterThan(50_000);
+    expect(svgWithMarks(dom)).toBe(true);
+    expect(dom.match(/<g[^>]*aria-label="bar"[^>]*>(\s*<rect\b[^>]*>(<\/rect>)?)+/)?.[0].match(/<rect\b/g)).toHaveLength(3);
+    expect(dom).toContain("MSFT daily closes");
+  });
+});
+
+describe("the recipe runner's refusals", () => {
+  it("names an unknown recipe and lists the known ones", async () => {
+    const result = await recipe("no-such-recipe");
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^recipe: Unknown recipe 'no-such-recipe'; the recipes are: /);
+  });
+
+  it("names an unknown parameter and the declared ones, before starting anything", async () => {
+    const result = await recipe(FIXTURE, "--param", "tickr=MSFT");
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim()).toBe("recipe: Unknown parameter 'tickr' for recipe tiny-recipe; its parameters cell declares: ticker, days, color");
+    expect(result.stdout).toBe("");
+  });
+
+  it("refuses a value of the wrong type", async () => {
+    const result = await recipe(FIXTURE, "--param", "days=many");
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Parameter 'days' expects a number (its default is 4); got 'many'");
+  });
+});
