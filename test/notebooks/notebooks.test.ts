@@ -1,0 +1,57 @@
+/**
+ * The main job, end to end: `scripts/demo.ts` (what `npm run demo` runs after setup) generates
+ * the demo market when it is missing, starts the sandbox, executes both teaching notebooks and
+ * the three recipes in the real Deno kernel, and writes executed notebooks and HTML reports.
+ * Every notebook must be free of error output and show each figure it promises.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = process.cwd();
+const OUT = join(ROOT, "out");
+/** Figures (SVGs with marks) each notebook promises. */
+const PROMISED: Record<string, number> = {
+  "notebooks/quickstart": 2,
+  "notebooks/entitlements": 0,
+  "recipes/intraday-spread": 4,
+  "recipes/oi-term-structure": 5,
+  "recipes/adjusted-contracts": 6,
+};
+
+interface Output {
+  output_type: string;
+  data?: Record<string, string | string[]>;
+  name?: string;
+  text?: string | string[];
+}
+const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
+/** An SVG drawn with at least one mark (path, line, rect or circle). */
+const svgs = (markup: string) => (markup.match(/<svg[\s\S]*?<\/svg>/g) ?? []).filter((s) => /<(path|line|rect|circle)\b/.test(s));
+
+describe("npm run demo executes every notebook and recipe in the Deno kernel", () => {
+  let run: ReturnType<typeof spawnSync>;
+  beforeAll(() => {
+    run = spawnSync(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "scripts/demo.ts"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 600_000 });
+  }, 660_000);
+
+  it("exits 0 and names where the results are", () => {
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(String(run.stdout)).toContain("out/");
+  });
+
+  for (const [name, figures] of Object.entries(PROMISED)) {
+    it(`writes ${name} executed, with no error output and ${figures} figure(s)`, () => {
+      const path = join(OUT, `${name}.ipynb`);
+      expect(existsSync(path), path).toBe(true);
+      const cells = JSON.parse(readFileSync(path, "utf8")).cells as { cell_type: string; outputs?: Output[] }[];
+      const outputs = cells.flatMap((c) => c.outputs ?? []);
+      expect(outputs.filter((o) => o.output_type === "error")).toEqual([]);
+      expect(outputs.filter((o) => o.output_type === "stream" && o.name === "stderr").map((o) => text(o.text))).toEqual([]);
+      const found = outputs.flatMap((o) => svgs(text(o.data?.["text/html"]) + text(o.data?.["image/svg+xml"])));
+      expect(found.length).toBeGreaterThanOrEqual(figures);
+      expect(existsSync(join(OUT, `${name}.html`)), `${name}.html`).toBe(true);
+    });
+  }
+});
