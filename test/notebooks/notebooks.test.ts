@@ -4,7 +4,7 @@
  * the three recipes in the real Deno kernel, and writes executed notebooks and HTML reports.
  * Every notebook must be free of error output and show each figure it promises.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,9 +31,13 @@ const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(""
 const svgs = (markup: string) => (markup.match(/<svg[\s\S]*?<\/svg>/g) ?? []).filter((s) => /<(path|line|rect|circle)\b/.test(s));
 
 describe("npm run demo executes every notebook and recipe in the Deno kernel", () => {
-  let run: ReturnType<typeof spawnSync>;
-  beforeAll(() => {
-    run = spawnSync(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "scripts/demo.ts"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 600_000 });
+  const run = { status: null as number | null, stdout: "", stderr: "" };
+  beforeAll(async () => {
+    // Asynchronous, so the test worker stays responsive while the demo runs (a minute or two).
+    const child = spawn(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "scripts/demo.ts"], { env: { ...process.env, NO_COLOR: "1" } });
+    child.stdout.on("data", (d) => (run.stdout += d));
+    child.stderr.on("data", (d) => (run.stderr += d));
+    run.status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   }, 660_000);
 
   it("exits 0 and names where the results are", () => {
