@@ -9,11 +9,11 @@
  * await sb.stop();
  * ```
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
+import { spawnSandbox } from "../../../../sandbox/service/spawn.ts";
 
 export interface TestSandbox {
   baseUrl: string;
@@ -35,41 +35,22 @@ export interface StartOptions {
   marketDir?: string;
 }
 
-// The native binary, not the npm launcher in .bin: killing the launcher would leave the
-// sandbox it started running after the test.
-const NATIVE_DENO = join(process.cwd(), "node_modules/deno/deno");
-const DENO = existsSync(NATIVE_DENO) ? NATIVE_DENO : join(process.cwd(), "node_modules/.bin/deno");
-
 export async function startSandbox(options: StartOptions = {}): Promise<TestSandbox> {
   const scratch = options.statePath ? undefined : mkdtempSync(join(tmpdir(), "sandbox-state-"));
   const statePath = options.statePath ?? join(scratch!, "state.sqlite");
-  const child: ChildProcess = spawn(
-    DENO,
-    ["run", "-A", "sandbox/service/cli.ts", "--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...(options.args ?? [])],
-    { env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+  const sb = await spawnSandbox(
+    ["--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...(options.args ?? [])],
+    { readyTimeoutMs: 30_000 },
   );
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
-    child.stdout!.on("data", (d) => {
-      stdout += d;
-      const m = /^ready (\S+)$/m.exec(stdout);
-      if (m) resolve(m[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited with ${code} before it was ready:\n${stderr}`)));
-    setTimeout(() => reject(new Error(`sandbox not ready after 30 s:\n${stderr}`)), 30_000);
-  });
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const baseUrl = sb.baseUrl;
   return {
     baseUrl,
     statePath,
     get: (path, key, headers = {}) => fetch(`${baseUrl}${path}`, { headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } }),
     stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
+      await sb.stop();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     },
-    stderr: () => stderr,
+    stderr: sb.stderr,
   };
 }
