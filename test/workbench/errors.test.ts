@@ -22,7 +22,8 @@ beforeAll(async () => {
     startSandbox(),
     startSandbox({ args: ["--unentitled-status", "403"] }),
     startSandbox({ args: ["--maintenance"] }),
-    startSandbox({ args: ["--query-budget-ms", "1"] }),
+    // With decoded files cached, a few-row page can finish inside 1 ms: every query must read from disk.
+    startSandbox({ args: ["--query-budget-ms", "1"], env: { SANDBOX_FRAME_CACHE_MB: "0" } }),
   ]);
 });
 afterAll(() => Promise.all([sb, forbidding, maintenance, slow].map((s) => s?.stop())));

@@ -6,6 +6,7 @@
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, type Workbench } from "../../workbench/mod.ts";
+import { pageToFrame } from "../../workbench/frames.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame, schemaOf } from "./support/frames.ts";
 import { marketFrame, serviceSort } from "./support/market.ts";
@@ -151,5 +152,29 @@ describe("paging", () => {
       pl.col("Ticker").eq(pl.lit("SPY")).and(pl.col("TradeDate").gtEq(date("2023-11-24"))).and(pl.col("TradeDate").ltEq(date("2023-11-27"))),
     );
     expectSameFrame(small, want);
+  });
+});
+
+describe("CSV text read by the column schema", () => {
+  const columns = [
+    { name: "EventDateTime", data_type: "datetime_ns" },
+    { name: "TradeDate", data_type: "date" },
+    { name: "Quantity", data_type: "int64" },
+  ] as const;
+  const csv = (rows: string[]) => new TextEncoder().encode(["EventDateTime,TradeDate,Quantity", ...rows].join("\n") + "\n");
+
+  it("date-times keep each value's UTC offset and every nanosecond, with or without a fraction, across a DST change", () => {
+    const frame = pageToFrame(csv(["2024-03-08T09:30:00.000000001-05:00,2024-03-08,9007199254740993", "2024-03-11T09:30:00-04:00,2024-03-11,", ",2024-03-11,1"]), "csv", columns);
+    expect(schemaOf(frame)).toEqual(["EventDateTime: Datetime(ns,America/New_York)", "TradeDate: Date", "Quantity: Int64"]);
+    const epochNs = frame.select(pl.col("EventDateTime").cast(pl.Int64).cast(pl.String), pl.col("Quantity").cast(pl.String));
+    expect(epochNs.getColumn("EventDateTime").toArray()).toEqual(["1709908200000000001", "1710163800000000000", null]);
+    expect(epochNs.getColumn("Quantity").toArray()).toEqual(["9007199254740993", null, "1"]);
+    expect(frame.select(pl.col("EventDateTime").dt.hour()).getColumn("EventDateTime").toArray()).toEqual([9, 9, null]);
+  });
+
+  it("a value that does not parse as its column's type is an error naming the value, not a null", () => {
+    expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-03-08,1.5"]), "csv", columns)).toThrow(/does not match the dataset's column schema: could not parse `1\.5` as dtype `i64` at column 'Quantity'/);
+    expect(() => pageToFrame(csv(["9:30 yesterday,2024-03-08,1"]), "csv", columns)).toThrow(/could not parse `9:30 yesterday` as dtype `datetime\[ns\]`/);
+    expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-02-30,1"]), "csv", columns)).toThrow(/could not parse `2024-02-30` as dtype `date`/);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Fetches every page of a query into one frame. The first page comes alone; when it shows
- * more, the following pages are fetched concurrently (never more at once than the per-minute
- * quota has left), and the frame keeps the row order a sequential walk would give. A 504
+ * Fetches every page of a query into one frame. The first page is asked alone; once its
+ * answer shows more (in its headers, else in its body), the following pages are fetched
+ * concurrently (never more at once than the per-minute quota has left), and the frame keeps
+ * the row order a sequential walk would give. A 504
  * halves the page size for that page and the rest; after a run of pages without one the size
  * doubles back towards the one asked for, so scattered 504s (an overloaded moment rather than
  * a query too heavy) do not leave a long fetch crawling one row at a time. `maxRows` stops
@@ -44,20 +45,25 @@ export class Pager {
   /**
    * One page at `offset` (public so a download can stream page by page). A 504 splits it into
    * halves (recursively) and shrinks later pages; a one-row page that gets a 504 is retried
-   * with backoff, as often as the transport retries a 503.
+   * with backoff, as often as the transport retries a 503. `onNext` hears the next page's
+   * offset from the answer's headers (when the service sends X-Pagination-Next-Offset), before
+   * the body is read and parsed; a page split after a 504 does not call it.
    */
-  async page(offset: number, size: number, tracker: ProgressTracker, attempt = 0): Promise<Page> {
+  async page(offset: number, size: number, tracker: ProgressTracker, attempt = 0, onNext?: (next: number | null) => void): Promise<Page> {
     const params = new URLSearchParams(this.request.params);
     params.set("offset", String(offset));
     params.set("limit", String(size));
     params.set("response_format", this.request.format);
     try {
-      const r = await this.transport.get(this.request.path, params);
-      const remaining = r.headers.get("RateLimit-Remaining");
-      if (remaining !== null) {
-        this.remaining = Number(remaining);
-        this.resetAt = Date.now() + Number(r.headers.get("RateLimit-Reset") ?? "60") * 1000;
-      }
+      const r = await this.transport.get(this.request.path, params, (headers) => {
+        const remaining = headers.get("RateLimit-Remaining");
+        if (remaining !== null) {
+          this.remaining = Number(remaining);
+          this.resetAt = Date.now() + Number(headers.get("RateLimit-Reset") ?? "60") * 1000;
+        }
+        const next = headers.get("X-Pagination-Next-Offset");
+        if (next !== null) onNext?.(next === "" ? null : Number(next));
+      });
       const frame = pageToFrame(r.body, this.request.format, this.request.columns);
       const header = r.headers.get("X-Pagination-Next-Offset");
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
@@ -74,7 +80,7 @@ export class Pager {
       if (size <= 1) {
         if (attempt >= (this.transport.options.retries ?? 8)) throw error;
         await sleep(Math.random() * Math.min(10_000, 300 * 2 ** attempt));
-        return this.page(offset, size, tracker, attempt + 1);
+        return this.page(offset, size, tracker, attempt + 1, onNext);
       }
       const half = Math.floor(size / 2);
       this.size = Math.min(this.size, half);
@@ -92,6 +98,10 @@ export class Pager {
 
   /**
    * Every row of the request from `start` on, appended to `prefix` (rows already fetched).
+   * The following pages start as soon as the first answer's headers say more rows follow, so
+   * they overlap the first page's transfer and parsing. A page that comes back shorter than
+   * asked without ending the data (a service capping `limit`) has the rest of its range asked
+   * again, so no row is skipped.
    *
    * @example
    * ```ts
@@ -101,45 +111,56 @@ export class Pager {
   async fetchAll(onProgress?: ProgressListener, start = 0, prefix: pl.DataFrame[] = []): Promise<pl.DataFrame> {
     const { maxRows, concurrency } = this.request;
     const tracker = new ProgressTracker(this.request.dataset, onProgress, Number.isFinite(maxRows) ? maxRows : undefined);
-    const pages = new Map<number, Page>();
-    let rows = prefix.reduce((n, f) => n + f.height, 0);
-    if (rows >= maxRows) {
+    const had = prefix.reduce((n, f) => n + f.height, 0);
+    if (had >= maxRows) {
       tracker.finish();
       return prefix.length ? pl.concat(prefix).head(maxRows) : emptyFrame(this.request.columns);
     }
-    let end: number | null = null; // offset past the last row, once known
+    const stop = start + (maxRows - had); // offset past the last row wanted (Infinity without maxRows)
+    const pages = new Map<number, Page>();
+    const retake: { offset: number; size: number }[] = []; // the unanswered rest of short pages
+    let end = Number.POSITIVE_INFINITY; // offset past the last row of the data, once known
+    let lastAsked = false; // the first answer's headers said it ends the data
     let failure: unknown;
-    const want = () => end === null && failure === undefined && rows < maxRows;
-    try {
-      const first = await this.page(start, Math.min(this.size, Math.max(1, maxRows - rows)), tracker);
-      pages.set(first.offset, first);
-      rows += first.frame.height;
-      if (first.next === null) end = first.offset + first.frame.height;
-      let nextOffset = first.next ?? 0;
-      const inflight = new Set<Promise<void>>();
-      while (want() || inflight.size > 0) {
-        while (want() && inflight.size < concurrency && (await this.slot(), want())) {
-          const offset = nextOffset;
-          const size = this.size;
-          nextOffset += size;
-          const task = this.page(offset, size, tracker).then(
-            (p) => {
-              pages.set(p.offset, p);
-              rows += p.frame.height;
-              if (p.next === null) end = Math.min(end ?? Number.POSITIVE_INFINITY, p.offset + p.frame.height);
-              else if (p.next !== p.offset + size) nextOffset = Math.max(nextOffset, p.next);
-            },
-            (e) => void (failure ??= e),
-          ).finally(() => inflight.delete(task));
-          inflight.add(task);
+    const inflight = new Set<Promise<void>>();
+    const launch = (offset: number, size: number, onNext?: (next: number | null) => void) => {
+      const task = this.page(offset, size, tracker, 0, onNext).then(
+        (p) => {
+          pages.set(p.offset, p);
+          const reached = p.offset + p.frame.height;
+          if (p.next === null) end = Math.min(end, reached);
+          else if (reached < p.offset + size) retake.push({ offset: reached, size: p.offset + size - reached });
+        },
+        (e) => void (failure ??= e),
+      ).finally(() => inflight.delete(task));
+      inflight.add(task);
+      return task;
+    };
+
+    let announce!: (next: number | null) => void;
+    const announced = new Promise<number | null>((resolve) => (announce = resolve));
+    const firstSize = Math.min(this.size, stop - start);
+    const first = launch(start, firstSize, announce);
+    const firstNext = await Promise.race([announced, first.then(() => (pages.has(start) ? pages.get(start)!.next : null))]);
+    if (firstNext === null) lastAsked = true;
+    let nextOffset = start + firstSize;
+    const more = () => failure === undefined && !lastAsked && (retake.some((r) => r.offset < end) || (nextOffset < end && nextOffset < stop));
+    while (more() || inflight.size > 0) {
+      while (more() && inflight.size < concurrency && (await this.slot(), more())) {
+        const again = retake.shift();
+        if (again) {
+          if (again.offset < end) launch(again.offset, again.size);
+          continue;
         }
-        if (inflight.size > 0) await Promise.race(inflight);
+        const size = Math.min(this.size, stop - nextOffset);
+        launch(nextOffset, size);
+        nextOffset += size;
       }
-    } catch (e) {
-      failure ??= e;
+      if (inflight.size > 0) await Promise.race(inflight);
     }
     const ordered = contiguous(pages, start);
-    let frame = ordered.length + prefix.length === 0 ? emptyFrame(this.request.columns) : pl.concat([...prefix, ...ordered.map((p) => p.frame)]);
+    // Pages stay separate chunks: copying them into one buffer would cost a tenth of a long fetch.
+    let frame = ordered.length + prefix.length === 0 ? emptyFrame(this.request.columns) : pl.concat([...prefix, ...ordered.map((p) => p.frame)], { rechunk: false, how: "vertical" });
     if (frame.height > maxRows) frame = frame.head(maxRows);
     if (failure !== undefined) {
       const error = failure instanceof WorkbenchError ? failure : new WorkbenchError(String(failure));

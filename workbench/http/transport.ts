@@ -64,8 +64,13 @@ export class Transport {
     });
   }
 
-  /** GETs a path and returns the raw answer; throws the workbench error for any failure. */
-  async get(path: string, params?: URLSearchParams): Promise<RawResponse> {
+  /**
+   * GETs a path and returns the raw answer; throws the workbench error for any failure.
+   * `onHeaders` sees a successful answer's headers as soon as they arrive, before its body is
+   * read (the pager learns the next page's offset there); a body retried after a dropped
+   * connection shows them again.
+   */
+  async get(path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void): Promise<RawResponse> {
     const url = `${this.options.baseUrl.replace(/\/+$/, "")}${path}${params && [...params].length ? `?${params}` : ""}`;
     // The body can fail after the headers arrived (a dropped connection); that is retried here.
     for (let attempt = 0;; attempt++) {
@@ -75,6 +80,7 @@ export class Transport {
       } catch (error) {
         throw await this.toWorkbenchError(error, url);
       }
+      onHeaders?.(response.headers);
       try {
         const body = new Uint8Array(await response.arrayBuffer());
         return { status: response.status, headers: response.headers, body, url };

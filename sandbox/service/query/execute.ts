@@ -1,10 +1,10 @@
 /**
  * Runs a checked query against the market's Parquet files with Polars: prune files, scan
- * them lazily (or, for a query of a few files, take them decoded from frameCache.ts), filter
- * (query filters and entitlement constraints), order (the dataset key by default; a requested
- * sort is completed by the key so pages never overlap), take one page plus one row to learn
- * whether another page follows, choose columns and write dates and date-times as text. A
- * query that outlives the budget is abandoned and answered 504.
+ * them lazily (or, for a query of a few files or a page's window of files, take them decoded
+ * from frameCache.ts), filter (query filters and entitlement constraints), order (the dataset
+ * key by default; a requested sort is completed by the key so pages never overlap), take one
+ * page plus one row to learn whether another page follows, choose columns and write dates and
+ * date-times as text. A query that outlives the budget is abandoned and answered 504.
  */
 import pl from "nodejs-polars";
 import type { Dataset } from "../../market/catalog.ts";
@@ -13,7 +13,7 @@ import { gatewayTimeout } from "../errors.ts";
 import type { Constraints } from "./entitlement.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
 import { memoized } from "./exprMemo.ts";
-import { cachedFrames } from "./frameCache.ts";
+import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
 import { pageFiles } from "./rowCounts.ts";
@@ -108,13 +108,14 @@ export async function executePage(
   });
   try {
     const pruned = pruneFiles(files, dataset, query, constraints);
-    const frames = await Promise.race([cachedFrames(pruned), timeout]);
-    // A page in the default order opens only the files that hold its rows.
+    let frames = await Promise.race([cachedFrames(pruned, CACHED_FILES_PER_QUERY), timeout]);
+    // A page in the default order opens only the files that hold its rows, decoded ones if it can.
     let only: MarketFile[] | undefined;
     let offset = query.offset;
     if (!frames && query.sort.length === 0 && pruned.length > 1) {
       const { key, predicate } = rowPredicate(dataset, query, constraints);
       ({ files: only, offset } = await Promise.race([pageFiles(pruned, key, predicate, offset, query.limit + 1), timeout]));
+      frames = await Promise.race([cachedFrames(only, CACHED_FILES_PER_WINDOW), timeout]);
     }
     const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.

@@ -2,29 +2,38 @@
  * Decoded market files kept in memory, least recently used out first, within a byte budget.
  * The market does not change while the service runs, so a file decoded once serves every
  * later page of it: a client walking a ticker-day in 100-row pages pays for one decode, not
- * one per page. Only queries that touch a few files use it (see `CACHED_FILES_PER_QUERY`): a
- * long scan would flush it for nothing, and Polars reads many files better straight from
- * disk, where its predicate and slice pushdown apply. Loads of one file in flight are shared.
- * The cache changes no answer, only how fast it comes.
+ * one per page. Two kinds of query use it: one that touches a few files, in any order (see
+ * `CACHED_FILES_PER_QUERY`), and a page in the default order, which reads exactly the window of
+ * files holding its rows (see rowCounts.ts; `CACHED_FILES_PER_WINDOW`), so a client fetching a
+ * long history page by page, or fetching it again, meets decoded files. Other long scans read
+ * from disk, where Polars' predicate and slice pushdown skip what they do not need. Loads of
+ * one file in flight are shared. The cache changes no answer, only how fast it comes.
  */
 import pl from "nodejs-polars";
 import type { MarketFile } from "./marketFiles.ts";
 
 /**
- * Memory the cache may hold: 256 MiB by default (about 40 minute-bar files of the demo
- * market); the environment variable SANDBOX_FRAME_CACHE_MB changes it, 0 turns the cache off.
+ * Memory the cache may hold: 512 MiB by default, about a million minute bars with every
+ * column (ten 100,000-row pages); the environment variable SANDBOX_FRAME_CACHE_MB changes it,
+ * 0 turns the cache off.
  */
 export const FRAME_CACHE_BYTES = cacheBudget((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.SANDBOX_FRAME_CACHE_MB);
 
 function cacheBudget(megabytes: string | undefined): number {
-  if (megabytes === undefined || megabytes === "") return 256 * 2 ** 20;
+  if (megabytes === undefined || megabytes === "") return 512 * 2 ** 20;
   const mb = Number(megabytes);
   if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${megabytes}' is not a number of megabytes (0 turns the cache off)`);
   return mb * 2 ** 20;
 }
 
-/** A query that prunes to more files than this reads them from disk. */
+/** A query in any order that prunes to more files than this reads them from disk. */
 export const CACHED_FILES_PER_QUERY = 4;
+
+/**
+ * A default-order page whose rows lie in more files than this reads them from disk: a
+ * 100,000-row page of minute bars spans about 105 files, one of option chains thousands.
+ */
+export const CACHED_FILES_PER_WINDOW = 512;
 
 interface Entry {
   frame: Promise<pl.DataFrame>;
@@ -81,9 +90,17 @@ function estimatedBytes(frame: pl.DataFrame): number {
 
 const shared = new FrameCache(FRAME_CACHE_BYTES);
 
-/** Decoded frames by path for a query's files, or none when it touches too many to cache. */
-export async function cachedFrames(files: readonly MarketFile[], cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
-  if (files.length === 0 || files.length > CACHED_FILES_PER_QUERY || cache.budgetBytes === 0) return undefined;
+/**
+ * Decoded frames by path for a query's files, or none when there are more than `maxFiles` or
+ * the cache is off.
+ *
+ * @example
+ * ```ts
+ * const frames = await cachedFrames(pruned, CACHED_FILES_PER_QUERY); // Map or undefined
+ * ```
+ */
+export async function cachedFrames(files: readonly MarketFile[], maxFiles: number, cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
+  if (files.length === 0 || files.length > maxFiles || cache.budgetBytes === 0) return undefined;
   const frames = await Promise.all(files.map((f) => cache.get(f)));
   return new Map(files.map((f, i) => [f.path, frames[i]]));
 }

@@ -33,6 +33,8 @@ export interface StartOptions {
   statePath?: string;
   /** Market folder; the run's tiny market by default. */
   marketDir?: string;
+  /** Extra environment variables (such as SANDBOX_FRAME_CACHE_MB). */
+  env?: Record<string, string>;
 }
 
 export async function startSandbox(options: StartOptions = {}): Promise<TestSandbox> {
@@ -40,7 +42,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
   const statePath = options.statePath ?? join(scratch!, "state.sqlite");
   const sb = await spawnSandbox(
     ["--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...(options.args ?? [])],
-    { readyTimeoutMs: 30_000 },
+    { readyTimeoutMs: 30_000, env: options.env },
   );
   const baseUrl = sb.baseUrl;
   return {
