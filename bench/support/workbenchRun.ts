@@ -13,7 +13,7 @@ import { TICKER } from "./workbenchMarket.ts";
 const [mode, baseUrl, fromDate, dir] = Deno.args;
 const KEY = "demo-full-access";
 const PAGE = 100_000;
-const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 4);
+const CONCURRENCY = 4;
 const path = `/api/v1/data/us-equity/eq-taq-1min/${TICKER}`;
 const peakMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
 const url = (offset: number, limit: number, format: string) => `${baseUrl}${path}?TradeDate.ge=${fromDate}&offset=${offset}&limit=${limit}&response_format=${format}`;

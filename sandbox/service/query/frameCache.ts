@@ -47,6 +47,16 @@ export class FrameCache {
 
   constructor(readonly budgetBytes: number) {}
 
+  /** Estimated bytes of the decoded files held now (within the budget once loads settle). */
+  get usedBytes(): number {
+    return this.#used;
+  }
+
+  /** Whether `file` is held (loaded or loading). */
+  holds(file: MarketFile): boolean {
+    return this.#entries.has(`${file.path}\u0000${file.bytes}`);
+  }
+
   /** The whole file as a frame, decoded on first use. */
   get(file: MarketFile): Promise<pl.DataFrame> {
     const key = `${file.path}\u0000${file.bytes}`;

@@ -1,0 +1,84 @@
+/**
+ * The decoded-file cache changes how fast an answer comes, never the answer: walks served
+ * from decoded files are byte-identical to walks with the cache off, and the cache keeps to
+ * its budget, least recently used out first.
+ */
+import pl from "nodejs-polars";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { datasetByTextId } from "../../../sandbox/market/catalog.ts";
+import { cachedFrames, FrameCache } from "../../../sandbox/service/query/frameCache.ts";
+import { indexDatasetFiles } from "../../../sandbox/service/query/marketFiles.ts";
+import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+
+const dir = inject("tinyMarketDir");
+let cached: TestSandbox, uncached: TestSandbox;
+
+beforeAll(async () => {
+  [cached, uncached] = await Promise.all([startSandbox(), startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } })]);
+});
+afterAll(() => Promise.all([cached, uncached].map((s) => s?.stop())));
+
+/** Every page body of a walk, in order. */
+async function walk(sb: TestSandbox, path: string, limit: number): Promise<string[]> {
+  const bodies: string[] = [];
+  for (let offset: number | null = 0; offset !== null;) {
+    const r = await sb.get(`${path}${path.includes("?") ? "&" : "?"}offset=${offset}&limit=${limit}&response_format=csv`, "demo-full-access");
+    expect(r.status).toBe(200);
+    bodies.push(await r.text());
+    const next = r.headers.get("X-Pagination-Next-Offset");
+    offset = next ? Number(next) : null;
+  }
+  return bodies;
+}
+
+describe("answers with and without the cache", () => {
+  const walks: [string, string, number][] = [
+    ["a long default-order walk of minute bars (windows of many files)", "/api/v1/data/us-equity/eq-taq-1min/AAPL", 1500],
+    ["a filtered walk with chosen columns", "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate.ge=2023-11-22&Volume.gt=20000&columns=BarDateTime,Volume,CloseBidPrice", 333],
+    ["a sorted walk over a few files", "/api/v1/data/us-equity/eq-daily-ohlc?sort=-DailyVolume,Ticker&TradeDate.le=2023-11-22", 7],
+    ["ticks of one ticker-day", "/api/v1/data/us-equity/eq-taq/2023-11-21/HES", 2500],
+  ];
+  for (const [name, path, limit] of walks) {
+    it(`${name}: byte-identical pages, twice over (cold, then warm)`, async () => {
+      const reference = await walk(uncached, path, limit);
+      expect(reference.length).toBeGreaterThan(1);
+      expect(await walk(cached, path, limit)).toEqual(reference);
+      expect(await walk(cached, path, limit)).toEqual(reference);
+    });
+  }
+});
+
+describe("FrameCache", () => {
+  const files = indexDatasetFiles(dir, datasetByTextId("eq-taq-1min")).slice(0, 3);
+
+  it("holds a decoded file equal to the file, and shares a load in flight", async () => {
+    const cache = new FrameCache(2 ** 30);
+    const [a, b] = [cache.get(files[0]), cache.get(files[0])];
+    expect(a).toBe(b);
+    expect((await a).frameEqual(pl.readParquet(files[0].path), true)).toBe(true);
+    expect(cache.usedBytes).toBeGreaterThan(0);
+  });
+
+  it("keeps to its budget, the least recently used file out first", async () => {
+    const probe = new FrameCache(2 ** 30);
+    await probe.get(files[0]);
+    const oneFile = probe.usedBytes;
+    const cache = new FrameCache(Math.floor(oneFile * 2.5)); // room for two files of this size
+    await cache.get(files[0]);
+    await cache.get(files[1]);
+    await cache.get(files[0]); // now the most recent
+    await cache.get(files[2]);
+    expect(cache.holds(files[0])).toBe(true);
+    expect(cache.holds(files[1])).toBe(false);
+    expect(cache.holds(files[2])).toBe(true);
+    expect(cache.usedBytes).toBeLessThanOrEqual(cache.budgetBytes);
+  });
+
+  it("is skipped for more files than a query may cache and when its budget is 0", async () => {
+    const cache = new FrameCache(2 ** 30);
+    expect(await cachedFrames(files, 2, cache)).toBeUndefined();
+    expect(await cachedFrames(files, 3, new FrameCache(0))).toBeUndefined();
+    const frames = await cachedFrames(files, 3, cache);
+    expect([...frames!.keys()]).toEqual(files.map((f) => f.path));
+  });
+});
