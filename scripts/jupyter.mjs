@@ -1,24 +1,38 @@
-// Headless notebook execution in the project's Deno kernel, through `jupyter nbconvert`.
+// Headless notebook execution in the project's Deno kernel, through nbclient (jupyter's executor).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { jupyterEnv, jupyterPython, repoRoot } from "./paths.mjs";
-import { runOrThrow } from "./run.mjs";
+import { CommandError, run } from "./run.mjs";
 
-// `jupyter nbconvert`, run by jupyter's own Python with one fix: Deno's kernel sends
-// `"transient": null` with every execute_result, and nbclient before 0.10.2 (Debian 12 ships
-// 0.7.2) then crashes on `transient.get(...)`. See jupyter/nbclient#322, denoland/deno#34483.
-const nbconvertMain = `
-import sys
+// Executes the notebook on stdin with nbclient (what `jupyter nbconvert --execute` uses), run
+// by jupyter's own Python, and prints the executed notebook on stdout, also when a cell fails
+// or times out: then it is executed up to and including that cell, whose error output it
+// holds, and the exit status is 3 with the error on stderr after "CellExecutionError: ".
+// One fix: Deno's kernel sends `"transient": null` with every execute_result, and nbclient
+// before 0.10.2 (Debian 12 ships 0.7.2) then crashes on `transient.get(...)`. See
+// jupyter/nbclient#322, denoland/deno#34483.
+const executeMain = `
+import os, sys
+import nbformat
 from nbclient.client import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 process_message = NotebookClient.process_message
 def patched(self, msg, *args, **kwargs):
     if msg.get("content", {}).get("transient", {}) is None:
         msg["content"]["transient"] = {}
     return process_message(self, msg, *args, **kwargs)
 NotebookClient.process_message = patched
-from nbconvert.nbconvertapp import main
-sys.argv[0] = "jupyter-nbconvert"
-main()
+nb = nbformat.read(sys.stdin, as_version=4)
+client = NotebookClient(nb, kernel_name="deno", timeout=int(sys.argv[1]), resources={"metadata": {"path": os.getcwd()}})
+failure = None
+try:
+    client.execute()
+except (CellExecutionError, CellTimeoutError, DeadKernelError) as error:
+    failure = error
+sys.stdout.write(nbformat.writes(nb))
+if failure is not None:
+    sys.stderr.write("CellExecutionError: " + str(failure))
+    sys.exit(3)
 `;
 
 /**
@@ -47,17 +61,34 @@ export function makeNotebook(sources) {
   };
 }
 
+/** A notebook whose execution stopped at a failing cell; its executed copy was written all the same. */
+export class NotebookError extends Error {
+  /**
+   * @param {string} message the cell's source and error, as nbclient tells them
+   * @param {string} outputPath the executed copy, up to and including the failing cell
+   * @param {any} notebook that copy, parsed
+   */
+  constructor(message, outputPath, notebook) {
+    super(message);
+    this.name = "NotebookError";
+    this.outputPath = outputPath;
+    this.notebook = notebook;
+  }
+}
+
 /**
  * Executes a notebook in the `deno` kernel and writes the executed copy to
  * `outputDir/<same name>`. The kernel's working directory is `cwd`: by default the
  * notebook's own folder when it lies inside the repo (as JupyterLab would do), else the repo
- * root, so that Deno always finds deno.json and the npm-installed node_modules.
+ * root, so that Deno always finds deno.json and the npm-installed node_modules. When a cell
+ * raises or times out, execution stops there, and the copy, executed up to and including
+ * that cell and showing its error, is written before the error is thrown.
  *
  * @param {string} inputPath the `.ipynb` to run
  * @param {string} outputDir where the executed notebook goes (created if missing)
  * @param {{timeoutSeconds?: number, cwd?: string}} [opts] `timeoutSeconds` limits each cell
  * @returns {Promise<{outputPath: string, notebook: any}>}
- * @throws {Error} naming the failing cell's source and error when a cell raises
+ * @throws {NotebookError} naming the failing cell's source and error when a cell raises
  * @throws {import("./run.mjs").CommandError} when jupyter itself fails
  * @example
  * const { notebook } = await executeNotebook("notebooks/intro.ipynb", "out/notebooks");
@@ -72,41 +103,28 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
   const insideRepo = !relative(repoRoot, input).startsWith("..");
   const cwd = opts.cwd ?? (insideRepo ? dirname(input) : repoRoot);
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
-  // The notebook goes in on stdin: nbconvert would otherwise start the kernel in the
-  // notebook's folder, where Deno finds no deno.json for notebooks outside the repo.
-  const { stdout } = await nbconvert(python, [
-    "-c", nbconvertMain,
-    "--to", "notebook",
-    "--execute",
-    "--stdin",
-    "--stdout",
-    "--ExecutePreprocessor.kernel_name=deno",
-    `--ExecutePreprocessor.timeout=${timeoutSeconds}`,
-  ], {
+  // The notebook goes in on stdin and the kernel starts in `cwd`, where Deno finds deno.json.
+  const result = await run(python, ["-c", executeMain, String(timeoutSeconds)], {
     cwd,
     env: jupyterEnv(),
     input: readFileSync(input, "utf8"),
-    notebook: inputPath,
-    label: `jupyter nbconvert --execute ${inputPath} (kernel deno, cwd ${cwd})`,
   });
+  const label = `nbclient execution of ${inputPath} (kernel deno, cwd ${cwd})`;
+  const cellFailed = result.status === 3 && result.stdout.startsWith("{");
+  if (result.status !== 0 && !cellFailed) {
+    throw new CommandError(label, result, result.error ? result.error.message : `exit status ${result.status}`);
+  }
   mkdirSync(outputDir, { recursive: true });
   const outputPath = join(resolve(outputDir), basename(input));
-  writeFileSync(outputPath, stdout);
-  return { outputPath, notebook: JSON.parse(stdout) };
-}
-
-async function nbconvert(python, args, opts) {
-  try {
-    return await runOrThrow(python, args, opts);
-  } catch (error) {
+  writeFileSync(outputPath, result.stdout);
+  const notebook = JSON.parse(result.stdout);
+  if (cellFailed) {
     // nbclient's message already shows the cell and its error; the traceback above it is noise.
     const marker = "CellExecutionError: ";
-    const stderr = error.result?.stderr ?? "";
-    if (!stderr.includes(marker)) throw error;
-    const detail = stderr.slice(stderr.lastIndexOf(marker) + marker.length).trim();
-    throw new Error(`Notebook ${opts.notebook} failed (kernel deno, cwd ${opts.cwd}):\n${detail}`,
-      { cause: error });
+    const detail = result.stderr.slice(result.stderr.lastIndexOf(marker) + marker.length).trim();
+    throw new NotebookError(`Notebook ${inputPath} failed (kernel deno, cwd ${cwd}):\n${detail}`, outputPath, notebook);
   }
+  return { outputPath, notebook };
 }
 
 /** Text of one cell's outputs: streams, `text/plain` results and error messages. */

@@ -4,7 +4,7 @@
  */
 import { relative } from "node:path";
 import process from "node:process";
-import { errorOutputs, executeNotebook } from "./jupyter.mjs";
+import { errorOutputs, executeNotebook, NotebookError } from "./jupyter.mjs";
 import { repoRoot } from "./paths.mjs";
 import { figureCount, writeHtmlReport } from "./report.ts";
 
@@ -12,9 +12,9 @@ export interface NotebookRun {
   /** The notebook as named to the user. */
   name: string;
   seconds: number;
-  /** Executed notebook, when execution finished. */
+  /** Executed notebook (up to the failing cell when one failed); missing when jupyter itself failed. */
   ipynb?: string;
-  /** HTML report, when execution finished. */
+  /** HTML report of that notebook. */
   html?: string;
   /** Outputs showing a chart. */
   figures: number;
@@ -47,14 +47,19 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   const seconds = () => (performance.now() - started) / 1000;
   // The kernel inherits jupyter's environment, which executeNotebook takes from ours.
   Object.assign(process.env, options.env ?? {});
-  let executed;
+  let executed: { outputPath: string; notebook: unknown };
+  let stoppedBy: string | undefined;
   try {
     executed = await executeNotebook(input, outDir, { cwd: options.cwd, timeoutSeconds: options.timeoutSeconds });
   } catch (error) {
-    return { name, seconds: seconds(), figures: 0, errors: [(error as Error).message] };
+    // A failing cell still leaves the notebook executed up to it, to read in the report.
+    if (!(error instanceof NotebookError)) return { name, seconds: seconds(), figures: 0, errors: [(error as Error).message] };
+    executed = error;
+    stoppedBy = error.message;
   }
   const elapsed = seconds();
-  const errors = errorOutputs(executed.notebook).map((out: { ename: string; evalue: string }) => `${out.ename}: ${out.evalue}`);
+  const outputs = errorOutputs(executed.notebook).map((out: { ename: string; evalue: string }) => `${out.ename}: ${out.evalue}`);
+  const errors = stoppedBy === undefined ? outputs : [stoppedBy];
   const html = await writeHtmlReport(executed.outputPath);
   return { name, seconds: elapsed, ipynb: executed.outputPath, html, figures: figureCount(executed.notebook), errors };
 }

@@ -91,6 +91,7 @@ try {
 } catch (e) {
   fail((e as Error).message);
 }
+if (args.data !== undefined && args.data.trim() === "") fail(`--data '${args.data}' names no folder: give the market's folder, or leave --data out for data/<profile>`);
 const marketDir = args.data ?? join(import.meta.dirname!, "..", "..", "data", profile.name);
 if (!existsSync(join(marketDir, "manifest.json"))) {
   console.error(`sandbox: no market at ${marketDir}; generating profile ${profile.name} (seed ${seed}, generator v${GENERATOR_VERSION})...`);

@@ -74,6 +74,26 @@ describe("a recipe run with parameters", () => {
   });
 });
 
+describe("a recipe whose cell fails", () => {
+  const out = mkdtempSync(join(tmpdir(), "recipe-fail-test-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("exits 1 with the cell's error and still writes the notebook, executed up to that cell, and its report", async () => {
+    const result = await recipe(FIXTURE, "--param", "days=-1", "--profile", "tiny", "--data", inject("tinyMarketDir"), "--out", out);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/tiny-recipe\.ipynb +\d+\.\d s +0 figures +FAILED: QueryError: maxRows/);
+    expect(result.stderr).toContain("maxRows");
+    expect(result.stdout).toContain(`executed notebook: ${join(out, "tiny-recipe.ipynb")}`);
+    const notebook = JSON.parse(readFileSync(join(out, "tiny-recipe.ipynb"), "utf8"));
+    const fetched = notebook.cells.find((c: { id: string }) => c.id === "fetch");
+    expect(errorOutputs(notebook).map((e: { ename: string }) => e.ename)).toEqual(["QueryError"]);
+    expect(fetched.outputs.at(-1).output_type).toBe("error");
+    // The chart cell after it never ran.
+    expect(notebook.cells.filter((c: { cell_type: string; execution_count: number | null }) => c.cell_type === "code").at(-1).execution_count).toBeNull();
+    expect(readFileSync(join(out, "tiny-recipe.html"), "utf8")).toContain("QueryError");
+  });
+});
+
 describe("the recipe runner's refusals", () => {
   it("names an unknown recipe and lists the known ones", async () => {
     const result = await recipe("no-such-recipe");

@@ -6,6 +6,7 @@ import {
   errorOutputs,
   executeNotebook,
   makeNotebook,
+  NotebookError,
   notebookText,
 } from "../../scripts/jupyter.mjs";
 
@@ -36,11 +37,19 @@ describe("the Deno Jupyter kernel", () => {
     expect(JSON.parse(readFileSync(outputPath, "utf8"))).toEqual(notebook);
   });
 
-  it("fails with the cell's error when a cell throws", async () => {
+  it("fails with the cell's error when a cell throws, and leaves the copy executed up to that cell", async () => {
     const input = join(dir, "throws.ipynb");
-    writeFileSync(input, JSON.stringify(makeNotebook(['throw new Error("boom in cell");'])));
+    writeFileSync(input, JSON.stringify(makeNotebook(['console.log("before");', 'throw new Error("boom in cell");', 'console.log("after");'])));
 
-    await expect(executeNotebook(input, join(dir, "out"), { timeoutSeconds: 60 }))
-      .rejects.toThrow(/boom in cell/);
+    const error = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 60 }).then(
+      () => expect.fail("the notebook ran"),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NotebookError);
+    expect((error as Error).message).toMatch(/boom in cell/);
+    const written = JSON.parse(readFileSync((error as NotebookError).outputPath, "utf8"));
+    expect(written).toEqual((error as NotebookError).notebook);
+    expect(notebookText(written).map((text: string) => text.trim())).toEqual(["before", "Error: boom in cell", ""]);
+    expect(written.cells.map((c: { execution_count: number | null }) => c.execution_count)).toEqual([1, 2, null]);
   });
 });
