@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import process from "node:process";
 import { errorOutputs, executeNotebook, NotebookError } from "./jupyter.mjs";
 import { repoRoot } from "./paths.mjs";
-import { figureCount, writeHtmlReport } from "./report.ts";
+import { figureCount, type Notebook, writeHtmlReport } from "./report.ts";
 
 export interface NotebookRun {
   /** The notebook as named to the user. */
@@ -47,7 +47,7 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   const seconds = () => (performance.now() - started) / 1000;
   // The kernel inherits jupyter's environment, which executeNotebook takes from ours.
   Object.assign(process.env, options.env ?? {});
-  let executed: { outputPath: string; notebook: unknown };
+  let executed: { outputPath: string; notebook: Notebook };
   let stoppedBy: string | undefined;
   try {
     executed = await executeNotebook(input, outDir, { cwd: options.cwd, timeoutSeconds: options.timeoutSeconds });

@@ -7,8 +7,9 @@ import { basename, dirname, join, resolve } from "node:path";
 import { jupyterEnv, jupyterPath } from "./paths.mjs";
 import { runOrThrow } from "./run.mjs";
 
+/** The parts of an nbformat notebook the reports read. */
 // deno-lint-ignore no-explicit-any
-type Notebook = { cells: { cell_type: string; outputs?: any[] }[] };
+export type Notebook = { cells: { cell_type: string; outputs?: any[] }[] };
 
 /**
  * Writes `<name>.html` next to the executed notebook (or into `outDir`) and returns its path.

@@ -3,7 +3,8 @@
  * workbench's own `sandbox()`, so notebooks that call `sandbox()` reuse the very same process;
  * it is stopped afterwards only when this run started it. On another market (`--data`,
  * `--profile tiny`) it is a private sandbox with its own state file, always stopped; notebooks
- * find it through MARKETDATA_BASE_URL and MARKETDATA_API_KEY (`connect()` without options).
+ * find it through MARKETDATA_BASE_URL and MARKETDATA_API_KEY (`connect()` without options)
+ * and MARKETDATA_SANDBOX_URL (`sandbox()` without options).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ export interface SandboxSession {
   baseUrl: string;
   /** Whether this run started the sandbox (and so stops it). */
   started: boolean;
-  /** Environment for the kernel: MARKETDATA_BASE_URL and MARKETDATA_API_KEY. */
+  /** Environment for the kernel: MARKETDATA_BASE_URL, MARKETDATA_API_KEY (and MARKETDATA_SANDBOX_URL for a private sandbox). */
   env: Record<string, string>;
   /** Stops the sandbox if this run started it, and waits until it is gone. */
   close: () => Promise<void>;
@@ -46,7 +47,8 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
   return {
     baseUrl: local.baseUrl,
     started,
-    env: { MARKETDATA_BASE_URL: local.baseUrl, MARKETDATA_API_KEY: local.keys.fullAccess },
+    // A private sandbox is also what the notebooks' own `sandbox()` calls return.
+    env: { MARKETDATA_BASE_URL: local.baseUrl, MARKETDATA_API_KEY: local.keys.fullAccess, ...(shared ? {} : { MARKETDATA_SANDBOX_URL: local.baseUrl }) },
     close: async () => {
       if (started && local.pid !== undefined) {
         local.stop();

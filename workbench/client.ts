@@ -17,20 +17,12 @@ import type { Query } from "./query/query.ts";
 import { FrameCache } from "./store/cache.ts";
 import { type DownloadResult, downloadToParquet, scanDownload } from "./store/download.ts";
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
+import { envVar } from "./env.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
   cache?: string;
 }
-
-const env = (name: string): string | undefined => {
-  const g = globalThis as { Deno?: { env: { get(n: string): string | undefined } }; process?: { env: Record<string, string | undefined> } };
-  try {
-    return g.Deno ? g.Deno.env.get(name) : g.process?.env[name];
-  } catch {
-    return undefined; // Deno without --allow-env
-  }
-};
 
 export class Workbench {
   readonly account: AccountApi;
@@ -128,8 +120,8 @@ export class Workbench {
  * ```
  */
 export function connect(options: ConnectOptions = {}): Promise<Workbench> {
-  const baseUrl = options.baseUrl ?? env("MARKETDATA_BASE_URL");
-  const apiKey = options.apiKey ?? env("MARKETDATA_API_KEY");
+  const baseUrl = options.baseUrl ?? envVar("MARKETDATA_BASE_URL");
+  const apiKey = options.apiKey ?? envVar("MARKETDATA_API_KEY");
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { envVar } from "./env.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -75,7 +76,9 @@ function stopper(pid: number | undefined): () => void {
 }
 
 /**
- * The local sandbox's address and demo keys, starting it when it is not running.
+ * The local sandbox's address and demo keys, starting it when it is not running. Called
+ * without options under a notebook runner that set MARKETDATA_SANDBOX_URL, it is that
+ * sandbox (the runner owns it: `stop()` leaves it running).
  *
  * @example
  * ```ts
@@ -84,6 +87,13 @@ function stopper(pid: number | undefined): () => void {
  * ```
  */
 export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbox> {
+  // A notebook run by `npm run recipe -- <name> --profile tiny` (or --data) meets the runner's
+  // sandbox on that market: the runner names it in MARKETDATA_SANDBOX_URL.
+  const assigned = envVar("MARKETDATA_SANDBOX_URL");
+  if (assigned && Object.keys(options).length === 0) {
+    if (!(await alive(assigned))) throw new Error(`MARKETDATA_SANDBOX_URL names ${assigned}, where no sandbox answers: unset it to start the local demo sandbox`);
+    return { baseUrl: assigned, keys: KEYS, stop: () => {} };
+  }
   const profile = options.profile ?? "demo";
   const dataDir = options.dataDir ?? join(REPO_ROOT, "data", profile);
   const record = join(REPO_ROOT, ".cache", `sandbox-${profile}.json`);

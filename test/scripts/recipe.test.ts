@@ -94,6 +94,21 @@ describe("a recipe whose cell fails", () => {
   });
 });
 
+describe("a recipe that asks sandbox() for its service, run on another market", () => {
+  const out = mkdtempSync(join(tmpdir(), "recipe-sandbox-test-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("meets the runner's sandbox on that market, not the demo one", async () => {
+    const result = await recipe("test/scripts/fixtures/sandbox-recipe.ipynb", "--profile", "tiny", "--data", inject("tinyMarketDir"), "--out", out);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const notebook = JSON.parse(readFileSync(join(out, "sandbox-recipe.ipynb"), "utf8"));
+    const text = (id: string) => cellText(notebook.cells.find((c: { id: string }) => c.id === id)).trim();
+    expect(text("connect")).toBe("same as MARKETDATA_BASE_URL: true");
+    expect(text("range")).toBe("eq-daily-ohlc from 2023-11-20 to 2023-11-28");
+  });
+});
+
 describe("the recipe runner's refusals", () => {
   it("names an unknown recipe and lists the known ones", async () => {
     const result = await recipe("no-such-recipe");
