@@ -128,7 +128,8 @@ export class Pager {
         (p) => {
           pages.set(p.offset, p);
           const reached = p.offset + p.frame.height;
-          if (p.next === null) end = Math.min(end, reached);
+          // An empty page ends the data even if it names a next offset: asking again would loop.
+          if (p.next === null || p.frame.height === 0) end = Math.min(end, reached);
           else if (reached < p.offset + size) retake.push({ offset: reached, size: p.offset + size - reached });
         },
         (e) => void (failure ??= e),
