@@ -100,18 +100,12 @@ const PARSED_BY_READER = new Set<ColumnInfo["data_type"]>(["int64", "float64", "
 
 /**
  * A CSV page as a frame: numbers, dates and date-times parsed by the reader (empty fields
- * null, a value that does not parse an error naming it), lists as text for typeFrame. A
- * column the header names but the schema does not is read as text and reported by typeFrame.
+ * null, a value that does not parse an error naming it), lists as text for typeFrame. The
+ * reader ignores types of columns the page lacks; a column the header names but the schema
+ * does not is read as text and reported by typeFrame.
  */
 function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataFrame {
-  const lineEnd = text.indexOf(10);
-  const header = new TextDecoder().decode(text.subarray(0, lineEnd < 0 ? text.byteLength : lineEnd)).replace(/\r$/, "").split(",");
-  const byName = new Map(columns.map((c) => [c.name, c]));
-  const dtypes: Record<string, DataType> = {};
-  for (const name of header) {
-    const column = byName.get(name);
-    if (column && PARSED_BY_READER.has(column.data_type)) dtypes[name] = dtypeOf(column);
-  }
+  const dtypes = Object.fromEntries(columns.filter((c) => PARSED_BY_READER.has(c.data_type)).map((c) => [c.name, dtypeOf(c)]));
   try {
     return pl.readCSV(Buffer.from(text.buffer, text.byteOffset, text.byteLength), { inferSchemaLength: 0, dtypes } as never);
   } catch (error) {

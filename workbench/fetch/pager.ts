@@ -61,13 +61,14 @@ export class Pager {
           this.remaining = Number(remaining);
           this.resetAt = Date.now() + Number(headers.get("RateLimit-Reset") ?? "60") * 1000;
         }
-        const next = headers.get("X-Pagination-Next-Offset");
-        if (next !== null) onNext?.(next === "" ? null : Number(next));
+        const next = headerNextOffset(headers);
+        if (next !== undefined) onNext?.(next);
       });
       const frame = pageToFrame(r.body, this.request.format, this.request.columns);
-      const header = r.headers.get("X-Pagination-Next-Offset");
+      const fromHeader = headerNextOffset(r.headers);
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
-      const next = fromBody !== undefined ? fromBody : header !== null ? (header === "" ? null : Number(header)) : frame.height === size ? offset + size : null;
+      // null means "no next page", so a known answer is told from an absent one by undefined.
+      const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : frame.height === size ? offset + size : null;
       tracker.page(frame.height, r.body.byteLength);
       if (++this.calm >= GROW_AFTER && this.size < this.request.pageSize) {
         this.size = Math.min(this.request.pageSize, this.size * 2);
@@ -173,6 +174,12 @@ export class Pager {
     tracker.finish();
     return frame;
   }
+}
+
+/** The sandbox's X-Pagination-Next-Offset header: a number, null ("": no next page), or undefined when absent. */
+function headerNextOffset(headers: Headers): number | null | undefined {
+  const value = headers.get("X-Pagination-Next-Offset");
+  return value === null ? undefined : value === "" ? null : Number(value);
 }
 
 /** Pages in offset order, up to the first gap (a page lost to an error) or the end. */

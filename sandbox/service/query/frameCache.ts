@@ -35,6 +35,9 @@ export const CACHED_FILES_PER_QUERY = 4;
  */
 export const CACHED_FILES_PER_WINDOW = 512;
 
+/** A file's key: its path and size (a regenerated file is another entry). */
+const entryKey = (file: MarketFile) => `${file.path}\u0000${file.bytes}`;
+
 interface Entry {
   frame: Promise<pl.DataFrame>;
   /** Estimated size once loaded; 0 while loading. */
@@ -54,12 +57,12 @@ export class FrameCache {
 
   /** Whether `file` is held (loaded or loading). */
   holds(file: MarketFile): boolean {
-    return this.#entries.has(`${file.path}\u0000${file.bytes}`);
+    return this.#entries.has(entryKey(file));
   }
 
   /** The whole file as a frame, decoded on first use. */
   get(file: MarketFile): Promise<pl.DataFrame> {
-    const key = `${file.path}\u0000${file.bytes}`;
+    const key = entryKey(file);
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);
