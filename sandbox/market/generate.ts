@@ -69,6 +69,8 @@ export interface GenerateOptions {
  */
 export function generateMarket({ profile, seed, outDir, onProgress }: GenerateOptions): Manifest {
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`Seed ${seed} is not a non-negative integer`);
+  // An empty folder name would put the work folder in the current directory, then fail to rename it.
+  if (outDir.trim() === "") throw new Error(`Output folder '${outDir}' is empty: name the folder to generate the market into`);
   const days = tradingDays(profile.start, profile.end);
   const securities = profile.tickers.map(securityByTicker);
   const actions = planCorporateActions(days);
