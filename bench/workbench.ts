@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tradingDays } from "../sandbox/market/calendar.ts";
+import { tradingDays } from "../calendar/calendar.ts";
 import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
 import { startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";

@@ -14,7 +14,7 @@
 import { existsSync, linkSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import pl from "nodejs-polars";
-import { tradingDays } from "../../sandbox/market/calendar.ts";
+import { tradingDays } from "../../calendar/calendar.ts";
 import { generateMarket, GENERATOR_VERSION, type Manifest } from "../../sandbox/market/generate.ts";
 import { profileByName } from "../../sandbox/market/profiles.ts";
 

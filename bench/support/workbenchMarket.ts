@@ -8,7 +8,7 @@
 import pl from "nodejs-polars";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tradingDays } from "../../sandbox/market/calendar.ts";
+import { tradingDays } from "../../calendar/calendar.ts";
 import type { Manifest } from "../../sandbox/market/generate.ts";
 
 export const TICKER = "AAPL";

@@ -4,7 +4,7 @@
  * by position in the profile's trading days, which keeps them inside any range of six or more
  * trading days.
  */
-import type { TradingDay } from "./calendar.ts";
+import type { TradingDay } from "../../calendar/calendar.ts";
 
 /** `newShares` for `oldShares`: 3-for-2 is {3, 2}, a 1-for-4 reverse split {1, 4}. */
 export interface Split {

@@ -7,7 +7,7 @@ import { type BarColumns } from "./bars/minuteBars.ts";
 import type { DailyBar } from "./bars/dailyBar.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
 import { buildFrame } from "./frames.ts";
-import { epochDay, nyEpochNs } from "./nyTime.ts";
+import { epochDay, nyEpochNs } from "../../calendar/nyTime.ts";
 import { FIRST_MINUTE_OF_DAY, MINUTES_PER_DAY } from "./ticks/intraday.ts";
 import { CONDITIONS, EVENT_TYPES, EXCHANGES, type TickColumns } from "./ticks/tickColumns.ts";
 

@@ -7,7 +7,7 @@
 import pl from "nodejs-polars";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { epochDay } from "./nyTime.ts";
+import { epochDay } from "../../calendar/nyTime.ts";
 import { type Column, polarsType } from "./schema.ts";
 
 /** Values of one column: typed numbers, epoch date-times (BigInt64Array), strings, or lists of strings. */

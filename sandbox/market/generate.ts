@@ -11,7 +11,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGGREGATIONS, type BarColumns, minuteBars } from "./bars/minuteBars.ts";
 import { dailyBar, type DailyBar } from "./bars/dailyBar.ts";
-import { type TradingDay, tradingDays } from "./calendar.ts";
+import { type TradingDay, tradingDays } from "../../calendar/calendar.ts";
 import { type Dataset, datasetByTextId, partitionPath } from "./catalog.ts";
 import { type CorporateAction, planCorporateActions, tickerOn, tradesOn } from "./corporateActions.ts";
 import { dailyBarFrame, minuteBarFrame, type SecurityDay, tickFrame } from "./dayFrames.ts";

@@ -4,8 +4,8 @@
  * Fridays; an expiry falling on an exchange holiday moves to the trading day before. How far
  * out each kind is listed depends on the root's liquidity tier.
  */
-import { isTradingDay } from "../calendar.ts";
-import { addDays, epochDay } from "../nyTime.ts";
+import { isTradingDay } from "../../../calendar/calendar.ts";
+import { addDays, epochDay } from "../../../calendar/nyTime.ts";
 
 export type ExpiryKind = "weekly" | "monthly" | "quarterly";
 

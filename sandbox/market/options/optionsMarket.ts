@@ -5,9 +5,9 @@
  * interest) and each underlying's volatility level. Roots start and stop as the corporate
  * actions dictate; an adjusted or renamed root takes over its predecessor's contracts.
  */
-import type { TradingDay } from "../calendar.ts";
+import type { TradingDay } from "../../../calendar/calendar.ts";
 import { type CorporateAction, priceFactorOn } from "../corporateActions.ts";
-import { nyEpochMs, nyEpochNs } from "../nyTime.ts";
+import { nyEpochMs, nyEpochNs } from "../../../calendar/nyTime.ts";
 import { Rng } from "../rng.ts";
 import type { Security } from "../securities.ts";
 import { FIRST_MINUTE_OF_DAY } from "../ticks/intraday.ts";

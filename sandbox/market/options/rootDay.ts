@@ -4,8 +4,8 @@
  * price on today's surface, value the quotes (pricing.ts), report open interest, and move open
  * interest on to tomorrow.
  */
-import type { TradingDay } from "../calendar.ts";
-import { nyEpochMs } from "../nyTime.ts";
+import type { TradingDay } from "../../../calendar/calendar.ts";
+import { nyEpochMs } from "../../../calendar/nyTime.ts";
 import { Rng } from "../rng.ts";
 import type { Chain, Contract } from "./chain.ts";
 import { DAYS_PER_YEAR, type OptionTerms } from "./contract.ts";

@@ -10,7 +10,7 @@
  * Root ASIDs are derived from the underlying's ASID (standard 2xxxxx, renamed 21xxxx,
  * adjusted 22xxxx, index 29xxxx) so they are the same in every profile.
  */
-import type { TradingDay } from "../calendar.ts";
+import type { TradingDay } from "../../../calendar/calendar.ts";
 import type { CorporateAction, Merger } from "../corporateActions.ts";
 import type { Security } from "../securities.ts";
 import type { ExpirySchedule } from "./expiries.ts";

@@ -4,7 +4,7 @@
  * in use). History before the market's first day is synthetic: every root is taken to have
  * traded since the master's coverage starts (2012), or since its underlying listed.
  */
-import type { TradingDay } from "../calendar.ts";
+import type { TradingDay } from "../../../calendar/calendar.ts";
 import { type CorporateAction, tickerOn, tradesOn } from "../corporateActions.ts";
 import type { Security } from "../securities.ts";
 import type { Row } from "../frames.ts";

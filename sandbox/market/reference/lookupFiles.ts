@@ -5,7 +5,7 @@
  * ends 2999-12-31. To resolve (ticker, date), take the ticker's record with the earliest
  * EndDate on or after the date.
  */
-import { addDays } from "../nyTime.ts";
+import { addDays } from "../../../calendar/nyTime.ts";
 import type { CorporateAction } from "../corporateActions.ts";
 import type { Row } from "../frames.ts";
 import type { Security } from "../securities.ts";

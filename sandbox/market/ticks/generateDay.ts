@@ -4,7 +4,7 @@
  * inside them off-exchange), opening and closing auctions on the listing market, and rare
  * trade cancels. Every later dataset (1-minute bars, daily bars) is derived from these ticks.
  */
-import type { TradingDay } from "../calendar.ts";
+import type { TradingDay } from "../../../calendar/calendar.ts";
 import { Rng } from "../rng.ts";
 import { type Security, tickSize } from "../securities.ts";
 import {

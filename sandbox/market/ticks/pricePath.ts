@@ -6,7 +6,7 @@
  * Splits rescale the level at the ex-date's open; a merger target trades at the deal value
  * less a spread that closes as the effective date nears.
  */
-import type { TradingDay } from "../calendar.ts";
+import type { TradingDay } from "../../../calendar/calendar.ts";
 import { type CorporateAction, priceFactorOn, tradesOn } from "../corporateActions.ts";
 import { Rng } from "../rng.ts";
 import type { Security } from "../securities.ts";

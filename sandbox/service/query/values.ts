@@ -4,7 +4,7 @@
  * carry no offset; integers must be safe integers.
  */
 import type { ColumnType } from "../../market/schema.ts";
-import { nyUtcOffsetMinutes } from "../../market/nyTime.ts";
+import { nyUtcOffsetMinutes } from "../../../calendar/nyTime.ts";
 import type { ValidationIssue } from "../errors.ts";
 
 /** A parsed filter value: dates stay `YYYY-MM-DD`, date-times become epoch nanoseconds. */

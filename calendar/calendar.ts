@@ -106,7 +106,7 @@ const yearOf = (date: string) => Number(date.slice(0, 4));
  * @throws {Error} When `date` is not a real calendar date.
  * @example
  * ```ts
- * import { holidayName } from "./sandbox/market/calendar.ts";
+ * import { holidayName } from "./calendar/calendar.ts";
  * holidayName("2023-11-23"); // "Thanksgiving Day"
  * holidayName("2022-12-26"); // "Christmas Day (observed)"
  * ```
@@ -123,7 +123,7 @@ export function holidayName(date: string): string | undefined {
  * @throws {Error} When `date` is not a real calendar date.
  * @example
  * ```ts
- * import { isTradingDay } from "./sandbox/market/calendar.ts";
+ * import { isTradingDay } from "./calendar/calendar.ts";
  * isTradingDay("2023-11-24"); // true (early close)
  * isTradingDay("2025-01-09"); // false (Carter national day of mourning)
  * ```
@@ -142,7 +142,7 @@ export function isTradingDay(date: string): boolean {
  * @throws {Error} When `date` is not a real calendar date.
  * @example
  * ```ts
- * import { isEarlyClose } from "./sandbox/market/calendar.ts";
+ * import { isEarlyClose } from "./calendar/calendar.ts";
  * isEarlyClose("2024-12-24"); // true
  * isEarlyClose("2024-12-23"); // false
  * ```
@@ -163,7 +163,7 @@ export function isEarlyClose(date: string): boolean {
  * @throws {Error} When either date is not a real calendar date or `start` is after `end`.
  * @example Thanksgiving week 2023
  * ```ts
- * import { tradingDays } from "./sandbox/market/calendar.ts";
+ * import { tradingDays } from "./calendar/calendar.ts";
  * tradingDays("2023-11-22", "2023-11-24");
  * // [{ date: "2023-11-22", earlyClose: false, closeMinute: 960 },
  * //  { date: "2023-11-24", earlyClose: true, closeMinute: 780 }]

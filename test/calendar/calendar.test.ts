@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { holidayName, isEarlyClose, isTradingDay, tradingDays } from "../../../sandbox/market/calendar.ts";
-import { addDays } from "../../../sandbox/market/nyTime.ts";
+import { holidayName, isEarlyClose, isTradingDay, tradingDays } from "../../calendar/calendar.ts";
+import { addDays } from "../../calendar/nyTime.ts";
 
 /** Every date of a year whose predicate holds, scanning day by day. */
 function datesIn(year: number, keep: (date: string) => boolean): string[] {

@@ -23,7 +23,7 @@ const epochDayCache = new Map<string, number>();
  * @throws {Error} When `date` is not a real calendar date in that format.
  * @example Convert a trading date
  * ```ts
- * import { epochDay } from "./sandbox/market/nyTime.ts";
+ * import { epochDay } from "./calendar/nyTime.ts";
  * epochDay("2023-11-22"); // 19683
  * ```
  */
@@ -52,7 +52,7 @@ export function epochDay(date: string): number {
  * @throws {Error} When `day` is not an integer or falls outside years 0000-9999.
  * @example Read a Polars Date physical value
  * ```ts
- * import { dateFromEpochDay } from "./sandbox/market/nyTime.ts";
+ * import { dateFromEpochDay } from "./calendar/nyTime.ts";
  * dateFromEpochDay(19683); // "2023-11-22"
  * ```
  */
@@ -73,7 +73,7 @@ export function dateFromEpochDay(day: number): string {
  * @throws {Error} When `date` is not a real date or `n` is not an integer.
  * @example Step over a month end
  * ```ts
- * import { addDays } from "./sandbox/market/nyTime.ts";
+ * import { addDays } from "./calendar/nyTime.ts";
  * addDays("2024-02-28", 2); // "2024-03-01"
  * ```
  */
@@ -96,7 +96,7 @@ let formatter: Intl.DateTimeFormat | undefined;
  * @throws {Error} When `date` is not a real calendar date.
  * @example Either side of the 2023 autumn switch
  * ```ts
- * import { nyUtcOffsetMinutes } from "./sandbox/market/nyTime.ts";
+ * import { nyUtcOffsetMinutes } from "./calendar/nyTime.ts";
  * nyUtcOffsetMinutes("2023-11-03"); // -240
  * nyUtcOffsetMinutes("2023-11-06"); // -300
  * ```
@@ -133,7 +133,7 @@ export function nyUtcOffsetMinutes(date: string): number {
  * @throws {Error} When `date` is not a real calendar date.
  * @example The 09:30 open
  * ```ts
- * import { nyEpochNs } from "./sandbox/market/nyTime.ts";
+ * import { nyEpochNs } from "./calendar/nyTime.ts";
  * nyEpochNs("2023-11-22", 34_200_000_000_000n); // 1700663400000000000n (14:30Z)
  * ```
  */
@@ -151,7 +151,7 @@ export function nyEpochNs(date: string, nsOfDay: bigint): bigint {
  * @throws {Error} When `date` is not a real calendar date.
  * @example The 16:00 close
  * ```ts
- * import { nyEpochMs } from "./sandbox/market/nyTime.ts";
+ * import { nyEpochMs } from "./calendar/nyTime.ts";
  * new Date(nyEpochMs("2023-11-22", 16 * 3_600_000)).toISOString(); // "2023-11-22T21:00:00.000Z"
  * ```
  */
