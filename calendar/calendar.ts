@@ -15,9 +15,22 @@ export interface TradingDay {
   date: string;
   /** True when regular hours end at 13:00 instead of 16:00. */
   earlyClose: boolean;
-  /** minutes after NY midnight when regular hours end: 960, or 780 on early-close days */
+  /** Minutes after NY midnight when pre-market trading starts: 240 (04:00). */
+  preOpenMinute: number;
+  /** Minutes after NY midnight when regular hours start: 570 (09:30). */
+  openMinute: number;
+  /** Minutes after NY midnight when regular hours end: 960, or 780 on early-close days. */
   closeMinute: number;
+  /**
+   * Minutes after NY midnight when post-market trading ends: 1200 (20:00), or 1020 (17:00)
+   * on early-close days, when the extended session ends four hours after the 13:00 close.
+   */
+  postCloseMinute: number;
 }
+
+/** Session bounds of a normal and of an early-close day, in minutes after NY midnight. */
+const NORMAL_DAY = { preOpenMinute: 240, openMinute: 570, closeMinute: 960, postCloseMinute: 1200 };
+const EARLY_CLOSE_DAY = { ...NORMAL_DAY, closeMinute: 780, postCloseMinute: 1020 };
 
 /** Unscheduled full-day closures since 2001 (national mourning, attacks, storms). */
 const SPECIAL_CLOSURES: Readonly<Record<string, string>> = {
@@ -159,14 +172,16 @@ export function isEarlyClose(date: string): boolean {
  *
  * @param start First date to consider, `YYYY-MM-DD`.
  * @param end Last date to consider, `YYYY-MM-DD`; not before `start`.
- * @returns One entry per trading day with its close time in minutes after NY midnight.
+ * @returns One entry per trading day with its session bounds in minutes after NY midnight.
  * @throws {Error} When either date is not a real calendar date or `start` is after `end`.
  * @example Thanksgiving week 2023
  * ```ts
  * import { tradingDays } from "./calendar/calendar.ts";
  * tradingDays("2023-11-22", "2023-11-24");
- * // [{ date: "2023-11-22", earlyClose: false, closeMinute: 960 },
- * //  { date: "2023-11-24", earlyClose: true, closeMinute: 780 }]
+ * // [{ date: "2023-11-22", earlyClose: false, preOpenMinute: 240, openMinute: 570,
+ * //    closeMinute: 960, postCloseMinute: 1200 },
+ * //  { date: "2023-11-24", earlyClose: true, preOpenMinute: 240, openMinute: 570,
+ * //    closeMinute: 780, postCloseMinute: 1020 }]
  * ```
  */
 export function tradingDays(start: string, end: string): TradingDay[] {
@@ -179,7 +194,7 @@ export function tradingDays(start: string, end: string): TradingDay[] {
     const date = dateFromEpochDay(day);
     if (!isTradingDay(date)) continue;
     const earlyClose = isEarlyClose(date);
-    days.push({ date, earlyClose, closeMinute: earlyClose ? 780 : 960 });
+    days.push({ date, earlyClose, ...(earlyClose ? EARLY_CLOSE_DAY : NORMAL_DAY) });
   }
   return days;
 }

@@ -42,14 +42,15 @@ describe("NYSE calendar", () => {
     expect(holidayName("2023-11-25")).toBeUndefined();
   });
 
-  it("lists Thanksgiving week 2023 with the Friday closing at 13:00", () => {
+  it("lists Thanksgiving week 2023 with the Friday closing at 13:00 and its post-market at 17:00", () => {
+    const normal = { earlyClose: false, preOpenMinute: 240, openMinute: 570, closeMinute: 960, postCloseMinute: 1200 };
     expect(tradingDays("2023-11-20", "2023-11-28")).toEqual([
-      { date: "2023-11-20", earlyClose: false, closeMinute: 960 },
-      { date: "2023-11-21", earlyClose: false, closeMinute: 960 },
-      { date: "2023-11-22", earlyClose: false, closeMinute: 960 },
-      { date: "2023-11-24", earlyClose: true, closeMinute: 780 },
-      { date: "2023-11-27", earlyClose: false, closeMinute: 960 },
-      { date: "2023-11-28", earlyClose: false, closeMinute: 960 },
+      { date: "2023-11-20", ...normal },
+      { date: "2023-11-21", ...normal },
+      { date: "2023-11-22", ...normal },
+      { date: "2023-11-24", earlyClose: true, preOpenMinute: 240, openMinute: 570, closeMinute: 780, postCloseMinute: 1020 },
+      { date: "2023-11-27", ...normal },
+      { date: "2023-11-28", ...normal },
     ]);
   });
 
