@@ -24,24 +24,22 @@ async function npmDependencies() {
   if (existsSync(installed) && statSync(wanted).mtimeMs <= statSync(installed).mtimeMs) {
     return "already present";
   }
-  let status = "ok";
   if (!existsSync(lock)) {
     await runOrThrow("npm", ["install", ...npmFlags]);
   } else {
     const ci = await run("npm", ["ci", ...npmFlags]);
-    // A lock written where the registry lacks other platforms' optional packages (Deno,
-    // Polars and Rollup binaries) fails `npm ci`'s sync check everywhere. `npm install
-    // --no-save` still honours the lock's versions and leaves the file alone.
     if (ci.status !== 0 && /package-lock\.json .*in sync/.test(ci.stderr)) {
-      await runOrThrow("npm", ["install", "--no-save", ...npmFlags]);
-      status = "ok, by npm install: package-lock.json is out of sync with package.json";
+      const missing = ci.stderr.split("\n").filter((line) => /Missing:|Invalid:/.test(line)).slice(0, 5);
+      throw new Error("package-lock.json is out of sync with package.json, so `npm ci` refuses it:\n"
+        + missing.join("\n") + "\nRun `npm install` and then `node scripts/lockPlatforms.mjs` (it records other "
+        + "platforms' native packages that this registry lacks), and commit package-lock.json.");
     } else if (ci.status !== 0) {
       throw new CommandError(`npm ci ${npmFlags.join(" ")}`, ci, `exit status ${ci.status}`);
     }
   }
   // `npm install` may write package-lock.json after its own record; keep the record newest.
   if (existsSync(installed)) utimesSync(installed, new Date(), new Date());
-  return status;
+  return "ok";
 }
 
 async function polarsBinary() {
