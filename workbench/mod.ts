@@ -24,3 +24,6 @@ export { type ColumnInfo, dtypeOf, NEW_YORK } from "./frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
 export { dtypeText, frameHash } from "./provenance/frameHash.ts";
+export { type AdjustedRoot, adjustedRoots, type RootKind, splitFactors } from "./research/splitFactors.ts";
+export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
+export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";
