@@ -25,7 +25,7 @@ const dailyOf = (ticker: string) => wb.data.eqDailyOhlc({ filters: { Ticker: tic
 /** Close-to-close returns with the date of the later close. */
 const returns = (frame: pl.DataFrame) => {
   const closes = frame.getColumn("ClosePrice").toArray() as number[];
-  const dates = (frame.getColumn("TradeDate").toArray() as Date[]).map(iso);
+  const dates = (frame.getColumn("TradeDate").toArray() as unknown as Date[]).map(iso);
   return closes.slice(1).map((c, i) => ({ date: dates[i + 1], r: c / closes[i] - 1 }));
 };
 /** The date whose raw return is farthest from zero: where the data itself shows the jump. */
@@ -33,7 +33,7 @@ const jumpDate = (frame: pl.DataFrame) => returns(frame).reduce((a, b) => (Math.
 
 describe("split factors from the special settlements and the security master", () => {
   it("finds ODFL's 3-for-2 (factor 1.5) and SIRI's 1-for-4 reverse split (0.25) on the days the prices jump", async () => {
-    const rows = factors.sort("Ticker").toRecords() as { SecId: number; Ticker: string; ExDate: Date; Factor: number; OptionTicker: string }[];
+    const rows = factors.sort("Ticker").toRecords() as unknown as { SecId: number; Ticker: string; ExDate: Date; Factor: number; OptionTicker: string }[];
     expect(rows.map((r) => [r.Ticker, r.Factor, r.OptionTicker])).toEqual([["ODFL", 1.5, "ODFL1"], ["SIRI", 0.25, "SIRI1"]]);
     for (const r of rows) {
       const daily = await dailyOf(r.Ticker);
@@ -61,7 +61,7 @@ describe("adjusted series", () => {
   it("ODFL adjusted is continuous across the ex date: that day's return is within the range of the other days", async () => {
     const raw = await dailyOf("ODFL");
     const adjusted = adjustPrices(raw, factors);
-    const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("ODFL"))).getColumn("ExDate").toArray()[0] as Date);
+    const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("ODFL"))).getColumn("ExDate").toArray()[0] as unknown as Date);
     const rawJump = returns(raw).find((x) => x.date === exDate)!.r;
     expect(rawJump).toBeLessThan(-0.25);
     const adj = returns(adjusted);
@@ -81,7 +81,7 @@ describe("adjusted series", () => {
 
   it("SIRI adjusted through the reverse split is continuous, and a frame ending before the ex date is left as traded", async () => {
     const raw = await dailyOf("SIRI");
-    const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("SIRI"))).getColumn("ExDate").toArray()[0] as Date);
+    const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("SIRI"))).getColumn("ExDate").toArray()[0] as unknown as Date);
     const adj = returns(adjustPrices(raw, factors));
     expect(Math.abs(adj.find((x) => x.date === exDate)!.r)).toBeLessThan(0.05);
     const early = raw.filter(pl.col("TradeDate").lt(pl.lit(exDate).str.strptime(pl.Date, "%Y-%m-%d")));
@@ -89,11 +89,11 @@ describe("adjusted series", () => {
   });
 
   it("minute bars of ODFL adjusted meet at the ex date: last regular bar before, first regular bar on it", async () => {
-    const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("ODFL"))).getColumn("ExDate").toArray()[0] as Date);
+    const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("ODFL"))).getColumn("ExDate").toArray()[0] as unknown as Date);
     const bars = await securityBars(wb, "ODFL", { dataset: "eq-taq-1min", from: "2023-11-20", to: exDate });
     const regular = adjustPrices(bars, factors).filter(pl.col("LastTradePrice").isNotNull().and(pl.col("BarDateTime").dt.hour().gtEq(10)).and(pl.col("BarDateTime").dt.hour().lt(16)));
     const byDay = regular.groupBy("TradeDate").agg(pl.col("LastTradePrice").first().alias("first"), pl.col("LastTradePrice").last().alias("last")).sort("TradeDate");
-    const [prev, ex] = byDay.toRecords() as { first: number; last: number }[];
+    const [prev, ex] = byDay.toRecords() as unknown as { first: number; last: number }[];
     expect(Math.abs(ex.first / prev.last - 1)).toBeLessThan(0.05);
   });
 
@@ -103,9 +103,9 @@ describe("adjusted series", () => {
     expect(frameHash(viaSq)).toBe(frameHash(viaXyz));
     expect(new Set(viaXyz.getColumn("Ticker").toArray())).toEqual(new Set(["SQ", "XYZ"]));
     expect(viaXyz.getColumn("ASID").nUnique()).toBe(1);
-    const spyDays = (await dailyOf("SPY")).getColumn("TradeDate").toArray().map((d) => iso(d as Date));
-    expect((viaXyz.getColumn("TradeDate").toArray() as Date[]).map(iso)).toEqual(spyDays);
-    const change = (viaXyz.filter(pl.col("Ticker").eq(pl.lit("XYZ"))).getColumn("TradeDate").toArray()[0] as Date);
+    const spyDays = (await dailyOf("SPY")).getColumn("TradeDate").toArray().map((d) => iso(d as unknown as Date));
+    expect((viaXyz.getColumn("TradeDate").toArray() as unknown as Date[]).map(iso)).toEqual(spyDays);
+    const change = (viaXyz.filter(pl.col("Ticker").eq(pl.lit("XYZ"))).getColumn("TradeDate").toArray()[0] as unknown as Date);
     expect(Math.abs(returns(viaXyz).find((x) => x.date === iso(change))!.r)).toBeLessThan(0.1);
   });
 });
