@@ -27,3 +27,5 @@ export { dtypeText, frameHash } from "./provenance/frameHash.ts";
 export { type AdjustedRoot, adjustedRoots, type RootKind, splitFactors } from "./research/splitFactors.ts";
 export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";
+export { dayTicks, midAt, midTimeline, signDay, signTrades } from "./research/leeReady.ts";
+export { barSpreads, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "./research/spreads.ts";
