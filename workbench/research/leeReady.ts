@@ -132,7 +132,11 @@ export function signDay(t: DayTicks): SignedDay {
  */
 export function signTrades(ticks: pl.DataFrame): pl.DataFrame {
   const t = dayTicks(ticks);
-  const s = signDay(t);
+  return signedFrame(ticks, t, signDay(t));
+}
+
+/** The signed trades of `signDay` as a frame (the columns `signTrades` documents). */
+export function signedFrame(ticks: pl.DataFrame, t: DayTicks, s: SignedDay): pl.DataFrame {
   const keep = new Array<boolean>(t.type.length).fill(false);
   for (const i of s.rows) keep[i] = true;
   const pick = <T>(xs: ArrayLike<T>) => s.rows.map((i) => xs[i]);

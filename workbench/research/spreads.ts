@@ -17,7 +17,7 @@
 import pl from "nodejs-polars";
 import { tradingDays } from "../../calendar/calendar.ts";
 import { QueryError } from "../errors/base.ts";
-import { dayTicks, eventTimes, midAt, midTimeline, signDay } from "./leeReady.ts";
+import { dayTicks, midAt, midTimeline, signDay, signedFrame } from "./leeReady.ts";
 
 const NS_PER_MINUTE = 60e9;
 const AUCTIONS = new Set(["O", "6"]);
@@ -36,10 +36,10 @@ function regularMinutes(date: string): { open: number; close: number } {
 
 /**
  * Per-trade effective spread, realized spread and price impact of one ticker-day's regular
- * hours (ticks from `wb.data.eqTaq`), each trade signed by Lee-Ready. Columns: EventDateTime,
- * MinuteOfDay, Price, Quantity, Mid, Sign, SignedBy, Excluded, DollarVolume, Effective,
- * Realized, PriceImpact (dollars per share) and EffectiveBps, RealizedBps, PriceImpactBps;
- * measures are null on excluded trades.
+ * hours (ticks from `wb.data.eqTaq`), each trade signed by Lee-Ready. Columns: those of
+ * `signTrades`, then MinuteOfDay, DollarVolume, Effective, Realized, PriceImpact (dollars per
+ * share) and EffectiveBps, RealizedBps, PriceImpactBps; `Excluded` also names auction prints
+ * and unsigned trades, and the measures are null on every excluded trade.
  *
  * @example
  * ```ts
@@ -54,36 +54,26 @@ export function tradeSpreads(ticks: pl.DataFrame, options: SpreadOptions = {}): 
   const s = signDay(t);
   const { open, close } = regularMinutes(t.date);
   const timeline = midTimeline(t);
-  const keep: boolean[] = new Array(t.type.length).fill(false);
-  const cols = { minute: [] as number[], price: [] as number[], qty: [] as number[], mid: [] as (number | null)[], sign: [] as (number | null)[], by: [] as (string | null)[], excluded: [] as (string | null)[], later: [] as (number | null)[] };
+  const regular: boolean[] = [], minute: number[] = [], excluded: (string | null)[] = [], later: (number | null)[] = [];
   s.rows.forEach((i, k) => {
     const ns = t.nsOfDay[i];
-    if (ns < open * NS_PER_MINUTE || ns >= close * NS_PER_MINUTE) return;
-    keep[i] = true;
     const why = s.excluded[k] ?? (AUCTIONS.has(t.condition[i]) ? "auction" : s.sign[k] === null ? "unsigned" : null);
-    cols.minute.push(Math.floor(ns / NS_PER_MINUTE));
-    cols.price.push(t.price[i]);
-    cols.qty.push(t.quantity[i]);
-    cols.mid.push(s.mid[k]);
-    cols.sign.push(s.sign[k]);
-    cols.by.push(s.by[k]);
-    cols.excluded.push(why);
-    cols.later.push(why === null ? midAt(timeline, Math.min(ns + horizon, close * NS_PER_MINUTE)) : null);
+    regular.push(ns >= open * NS_PER_MINUTE && ns < close * NS_PER_MINUTE);
+    minute.push(Math.floor(ns / NS_PER_MINUTE));
+    excluded.push(why);
+    later.push(why === null ? midAt(timeline, Math.min(ns + horizon, close * NS_PER_MINUTE)) : null);
   });
   const included = pl.col("Excluded").isNull();
   const measure = (e: pl.Expr, name: string) => pl.when(included).then(e).otherwise(pl.lit(null).cast(pl.Float64)).alias(name);
   const D = pl.col("Sign").cast(pl.Float64), P = pl.col("Price"), M = pl.col("Mid"), M5 = pl.col("MidLater");
-  return eventTimes(ticks, keep)
+  return signedFrame(ticks, t, s)
     .withColumns(
-      pl.Series("MinuteOfDay", cols.minute, pl.Int32),
-      pl.Series("Price", cols.price, pl.Float64),
-      pl.Series("Quantity", cols.qty, pl.Float64),
-      pl.Series("Mid", cols.mid, pl.Float64),
-      pl.Series("Sign", cols.sign, pl.Int8),
-      pl.Series("SignedBy", cols.by, pl.String),
-      pl.Series("Excluded", cols.excluded, pl.String),
-      pl.Series("MidLater", cols.later, pl.Float64),
+      pl.Series("Regular", regular, pl.Bool),
+      pl.Series("MinuteOfDay", minute, pl.Int32),
+      pl.Series("Excluded", excluded, pl.String),
+      pl.Series("MidLater", later, pl.Float64),
     )
+    .filter(pl.col("Regular"))
     .withColumns(
       P.mul(pl.col("Quantity")).alias("DollarVolume"),
       measure(D.mul(P.sub(M)).mul(2), "Effective"),
@@ -91,7 +81,7 @@ export function tradeSpreads(ticks: pl.DataFrame, options: SpreadOptions = {}): 
       measure(D.mul(M5.sub(M)).mul(2), "PriceImpact"),
     )
     .withColumns(...bpsOf())
-    .drop("MidLater");
+    .drop("MidLater", "Regular");
 }
 
 /** The three measures in basis points of the midpoint. */

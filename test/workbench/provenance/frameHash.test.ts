@@ -6,18 +6,11 @@
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, frameHash, type Workbench } from "../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { describe, expect, it } from "vitest";
+import { frameHash } from "../../../workbench/mod.ts";
+import { sandboxWorkbench } from "../research/support/sandboxWorkbench.ts";
 
-let sb: TestSandbox;
-let wb: Workbench;
-
-beforeAll(async () => {
-  sb = await startSandbox();
-  wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-});
-afterAll(() => sb?.stop());
+const connected = sandboxWorkbench();
 
 const WAYS = [
   { format: "csv", pageSize: 100000, concurrency: 1 },
@@ -33,7 +26,7 @@ describe("the same rows hash the same however they were fetched", () => {
     const hashes = new Set<string>();
     let height = 0;
     for (const way of WAYS) {
-      const bars = await wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-22" }, sort: "BarDateTime", ...way });
+      const bars = await connected.wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-22" }, sort: "BarDateTime", ...way });
       height = bars.height;
       expect(bars.getColumn("FirstTradePrice").nullCount()).toBeGreaterThan(0);
       hashes.add(frameHash(bars));
@@ -46,9 +39,9 @@ describe("the same rows hash the same however they were fetched", () => {
   it("ticks, the security master (lists of text) and the lookup file (dates) in every format", async () => {
     for (const fetch of [
       // ticks: a day holds tens of thousands, so their pages are ten times larger
-      (way: { pageSize: number }) => wb.data.eqTaq("2023-11-21", "SIRI", { sort: "EventDateTime", ...way, pageSize: Math.min(100000, way.pageSize * 10) }),
-      (way: { pageSize: number }) => wb.data.optSecMaster({ sort: "ASID", ...way }),
-      (way: { pageSize: number }) => wb.data.eqLookupFiles({ sort: ["Ticker", "EndDate"], ...way }),
+      (way: { pageSize: number }) => connected.wb.data.eqTaq("2023-11-21", "SIRI", { sort: "EventDateTime", ...way, pageSize: Math.min(100000, way.pageSize * 10) }),
+      (way: { pageSize: number }) => connected.wb.data.optSecMaster({ sort: "ASID", ...way }),
+      (way: { pageSize: number }) => connected.wb.data.eqLookupFiles({ sort: ["Ticker", "EndDate"], ...way }),
     ]) {
       const hashes = new Set<string>();
       for (const way of WAYS) hashes.add(frameHash(await fetch(way)));

@@ -4,9 +4,9 @@
  * of the tiny market (ticks and minute bars).
  */
 import pl from "nodejs-polars";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { barSpreads, connect, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads, type Workbench } from "../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { describe, expect, it } from "vitest";
+import { barSpreads, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
+import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 
 type Event = [time: string, type: string, price: number, quantity: number, exchange?: string, condition?: string];
 
@@ -101,16 +101,10 @@ describe("Lee-Ready on a hand-built day", () => {
 });
 
 describe("one ticker-day of the tiny market over HTTP", () => {
-  let sb: TestSandbox;
-  let wb: Workbench;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-  });
-  afterAll(() => sb?.stop());
+  const connected = sandboxWorkbench();
 
   it("AAPL on 2023-11-21: signed trades, positive spreads, effective = realized + impact, bars set against ticks", async () => {
-    const ticks = await wb.data.eqTaq("2023-11-21", "AAPL");
+    const ticks = await connected.wb.data.eqTaq("2023-11-21", "AAPL");
     const signed = signTrades(ticks);
     const byQuote = signed.filter(pl.col("SignedBy").eq(pl.lit("quote"))).height;
     expect(byQuote / signed.height).toBeGreaterThan(0.5);
@@ -125,7 +119,7 @@ describe("one ticker-day of the tiny market over HTTP", () => {
     const tick = weightedSpreads(trades).toRecords()[0] as Record<string, number>;
     expect(tick.EffectiveBps).toBeGreaterThan(0);
     expect(tick.EffectiveBps).toBeLessThan(50);
-    const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
+    const bars = await connected.wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
     const bar = weightedSpreads(barSpreads(bars)).toRecords()[0] as Record<string, number>;
     expect(bar.Count).toBeGreaterThan(300);
     expect(bar.EffectiveBps).toBeGreaterThan(0);

@@ -5,23 +5,18 @@
  * are continuous across the ex dates, and SQ/XYZ is one series.
  */
 import pl from "nodejs-polars";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adjustedRoots, adjustPrices, connect, frameHash, QueryError, securityBars, splitFactors, type Workbench } from "../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adjustedRoots, adjustPrices, frameHash, QueryError, securityBars, splitFactors } from "../../../workbench/mod.ts";
+import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 
-let sb: TestSandbox;
-let wb: Workbench;
+const connected = sandboxWorkbench();
 let factors: pl.DataFrame;
-
 beforeAll(async () => {
-  sb = await startSandbox();
-  wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-  factors = await splitFactors(wb);
+  factors = await splitFactors(connected.wb);
 });
-afterAll(() => sb?.stop());
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
-const dailyOf = (ticker: string) => wb.data.eqDailyOhlc({ filters: { Ticker: ticker }, sort: "TradeDate" });
+const dailyOf = (ticker: string) => connected.wb.data.eqDailyOhlc({ filters: { Ticker: ticker }, sort: "TradeDate" });
 /** Close-to-close returns with the date of the later close. */
 const returns = (frame: pl.DataFrame) => {
   const closes = frame.getColumn("ClosePrice").toArray() as number[];
@@ -46,7 +41,7 @@ describe("split factors from the special settlements and the security master", (
   });
 
   it("classifies HES's adjusted root, delivering CVX shares plus cash, as a merger and gives no factor to HES or CVX", async () => {
-    const roots = await adjustedRoots(wb);
+    const roots = await adjustedRoots(connected.wb);
     const hes = roots.find((r) => r.optionTicker === "HES1")!;
     expect(hes.kind).toBe("merger");
     expect(hes.reason).toMatch(/another security \(CVX\) and cash/);
@@ -90,7 +85,7 @@ describe("adjusted series", () => {
 
   it("minute bars of ODFL adjusted meet at the ex date: last regular bar before, first regular bar on it", async () => {
     const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("ODFL"))).getColumn("ExDate").toArray()[0] as unknown as Date);
-    const bars = await securityBars(wb, "ODFL", { dataset: "eq-taq-1min", from: "2023-11-20", to: exDate });
+    const bars = await securityBars(connected.wb, "ODFL", { dataset: "eq-taq-1min", from: "2023-11-20", to: exDate });
     const regular = adjustPrices(bars, factors).filter(pl.col("LastTradePrice").isNotNull().and(pl.col("BarDateTime").dt.hour().gtEq(10)).and(pl.col("BarDateTime").dt.hour().lt(16)));
     const byDay = regular.groupBy("TradeDate").agg(pl.col("LastTradePrice").first().alias("first"), pl.col("LastTradePrice").last().alias("last")).sort("TradeDate");
     const [prev, ex] = byDay.toRecords() as unknown as { first: number; last: number }[];
@@ -98,8 +93,8 @@ describe("adjusted series", () => {
   });
 
   it("SQ and XYZ are one series: asked by either ticker, the same rows, one ASID, every trading day once", async () => {
-    const viaXyz = await securityBars(wb, "XYZ");
-    const viaSq = await securityBars(wb, "SQ");
+    const viaXyz = await securityBars(connected.wb, "XYZ");
+    const viaSq = await securityBars(connected.wb, "SQ");
     expect(frameHash(viaSq)).toBe(frameHash(viaXyz));
     expect(new Set(viaXyz.getColumn("Ticker").toArray())).toEqual(new Set(["SQ", "XYZ"]));
     expect(viaXyz.getColumn("ASID").nUnique()).toBe(1);
@@ -118,6 +113,6 @@ describe("bad input", () => {
   });
 
   it("an unknown ticker is refused with the known ones", async () => {
-    await expect(securityBars(wb, "NOPE")).rejects.toThrow(/Ticker 'NOPE' is not in the equity lookup file: known tickers are AAPL, CVX/);
+    await expect(securityBars(connected.wb, "NOPE")).rejects.toThrow(/Ticker 'NOPE' is not in the equity lookup file: known tickers are AAPL, CVX/);
   });
 });
