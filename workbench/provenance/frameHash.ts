@@ -60,11 +60,30 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 
 const INTEGERS = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]);
 
-/** The column as a typed array, nulls written as the zero value (the validity bytes tell them apart). */
-function zeroFilled(series: pl.Series, as?: pl.DataType): ArrayBufferView {
-  const target = as ?? series.dtype;
-  if (series.nullCount() === 0) return (as ? series.cast(as) : series).toTypedArray();
-  return series.toFrame().select(pl.col(series.name).cast(target).fillNull(pl.lit(0).cast(target))).getColumn(series.name).toTypedArray();
+/**
+ * The expressions giving one column's canonical parts, computed for all columns in one Polars
+ * select (in parallel, natively): `m<i>` validity bytes (only when the column has nulls),
+ * `v<i>` the values with nulls as zeros, `l<i>` a text column's UTF-8 byte lengths.
+ */
+function canonicalParts(series: pl.Series, i: number, type: string): pl.Expr[] {
+  const c = pl.col(series.name);
+  const zeroFilled = (e: pl.Expr, t: pl.DataType) => e.fillNull(pl.lit(0).cast(t)).alias(`v${i}`);
+  const parts = series.nullCount() > 0 ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
+  if (INTEGERS.has(type) || type === "Float64" || type === "Float32") parts.push(zeroFilled(c, series.dtype));
+  else if (type === "Bool") parts.push(zeroFilled(c.cast(pl.UInt8), pl.UInt8));
+  else if (type === "Date") parts.push(zeroFilled(c.cast(pl.Int32), pl.Int32));
+  else if (type.startsWith("Datetime(")) {
+    // Polars keeps a zoned date-time as UTC epoch in its unit: widening the unit within the
+    // same zone and reading the integer gives UTC epoch nanoseconds (local for a naive column).
+    const zone = (series.dtype as unknown as { timeZone?: string }).timeZone;
+    parts.push(zeroFilled(c.cast(pl.Datetime("ns", zone)).cast(pl.Int64), pl.Int64));
+  } else if (type === "String") {
+    // Byte lengths from the hex form (two digits a byte): Polars' own length counts characters.
+    parts.push(c.fillNull(pl.lit("")).str.encode("hex").str.lengths().cast(pl.UInt32).div(2).cast(pl.UInt32).alias(`l${i}`));
+  } else if (type !== "List(String)") {
+    throw new QueryError(`frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`);
+  }
+  return parts;
 }
 
 /** Float bits with every NaN as JS's one quiet NaN (a copy only when a NaN is there). */
@@ -79,39 +98,23 @@ function canonicalFloats(values: Float64Array | Float32Array): Float64Array | Fl
   return values;
 }
 
-/** Writes the canonical values of one column. */
-function hashValues(hash: Hash, series: pl.Series, type: string): void {
-  if (INTEGERS.has(type)) hash.update(bytesOf(zeroFilled(series)));
-  else if (type === "Float64" || type === "Float32") hash.update(bytesOf(canonicalFloats(zeroFilled(series) as Float64Array)));
-  else if (type === "Bool") hash.update(bytesOf(zeroFilled(series, pl.UInt8)));
-  else if (type === "Date") hash.update(bytesOf(zeroFilled(series, pl.Int32)));
-  else if (type.startsWith("Datetime(")) {
-    // Polars keeps a zoned date-time as UTC epoch in its unit: widening the unit within the
-    // same zone and reading the integer gives UTC epoch nanoseconds (local for a naive column).
-    const zone = (series.dtype as unknown as { timeZone?: string }).timeZone;
-    hash.update(bytesOf(zeroFilled(series.cast(pl.Datetime("ns", zone)), pl.Int64)));
-  } else if (type === "String") hashStrings(hash, series);
-  else if (type === "List(String)") {
-    const parts: Buffer[] = [];
+/** Writes the canonical values of column `i` from its parts (or, for lists, from the column). */
+function hashValues(hash: Hash, series: pl.Series, type: string, parts: pl.DataFrame, i: number): void {
+  if (type === "String") {
+    hash.update(bytesOf(parts.getColumn(`l${i}`).toTypedArray()));
+    const filled = series.nullCount() > 0 ? series.toFrame().select(pl.col(series.name).fillNull(pl.lit(""))).getColumn(series.name) : series;
+    hash.update(Buffer.from(series.length === 0 ? "" : (filled.str.concat("").get(0) as string), "utf8"));
+  } else if (type === "List(String)") {
+    const chunks: Buffer[] = [];
     for (const row of series.toArray() as unknown as (string[] | null)[]) {
-      parts.push(u32(row?.length ?? 0));
-      if (row) for (const item of row) parts.push(item === null ? u32(NULL_ITEM) : text(item));
+      chunks.push(u32(row?.length ?? 0));
+      if (row) for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : text(item));
     }
-    hash.update(Buffer.concat(parts));
+    hash.update(Buffer.concat(chunks));
   } else {
-    throw new QueryError(`frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`);
+    const values = parts.getColumn(`v${i}`).toTypedArray() as ArrayBufferView;
+    hash.update(bytesOf(type.startsWith("Float") ? canonicalFloats(values as Float64Array) : values));
   }
-}
-
-/**
- * Every value's UTF-8 byte length (u32, a null as 0), then all the bytes one after another.
- * Polars computes both (reading 500,000 strings into JS one by one is ten times slower).
- */
-function hashStrings(hash: Hash, series: pl.Series): void {
-  const filled = series.toFrame().select(pl.col(series.name).fillNull(pl.lit(""))).getColumn(series.name);
-  const lengths = filled.toFrame().select(pl.col(series.name).str.encode("hex").str.lengths().cast(pl.UInt32).div(2).cast(pl.UInt32)).getColumn(series.name);
-  hash.update(bytesOf(lengths.toTypedArray()));
-  hash.update(Buffer.from(series.length === 0 ? "" : (filled.str.concat("").get(0) as string), "utf8"));
 }
 
 /**
@@ -129,14 +132,17 @@ export function frameHash(frame: pl.DataFrame): string {
   hash.update(MAGIC);
   hash.update(u64(frame.height));
   hash.update(u64(frame.width));
-  for (const series of frame.getColumns()) {
-    const type = dtypeText(series.dtype);
+  const columns = frame.getColumns();
+  const types = columns.map((series) => dtypeText(series.dtype));
+  const exprs = columns.flatMap((series, i) => canonicalParts(series, i, types[i]));
+  const parts = exprs.length > 0 ? frame.select(...exprs).rechunk() : pl.DataFrame({});
+  columns.forEach((series, i) => {
     hash.update(text(series.name));
-    hash.update(text(type));
+    hash.update(text(types[i]));
     const nulls = series.nullCount();
     hash.update(u64(nulls));
-    if (nulls > 0) hash.update(bytesOf(series.isNotNull().cast(pl.UInt8).toTypedArray()));
-    hashValues(hash, series, type);
-  }
+    if (nulls > 0) hash.update(bytesOf(parts.getColumn(`m${i}`).toTypedArray()));
+    hashValues(hash, series, types[i], parts, i);
+  });
   return `sha256:${hash.digest("hex")}`;
 }
