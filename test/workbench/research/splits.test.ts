@@ -6,7 +6,9 @@
  */
 import pl from "nodejs-polars";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adjustedRoots, adjustPrices, frameHash, QueryError, securityBars, splitFactors } from "../../../workbench/mod.ts";
+import { adjustedRoots, adjustPrices, frameHash, priceColumnsOf, QueryError, securityBars, splitFactors, volumeColumnsOf } from "../../../workbench/mod.ts";
+import { tradingDays } from "../../../calendar/calendar.ts";
+import { planCorporateActions } from "../../../sandbox/market/corporateActions.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 
 const connected = sandboxWorkbench();
@@ -38,6 +40,13 @@ describe("split factors from the special settlements and the security master", (
       const jump = returns(daily).find((x) => x.date === iso(r.ExDate))!.r;
       expect(1 + jump).toBeCloseTo(1 / r.Factor, 1);
     }
+  });
+
+  it("agrees with the corporate actions the market generator planned (the test may look; the workbench may not)", async () => {
+    const days = (await dailyOf("SPY")).getColumn("TradeDate").toArray().map((d) => iso(d as unknown as Date));
+    const planned = planCorporateActions(tradingDays(days[0], days.at(-1)!)).flatMap((a) => (a.kind === "split" ? [[a.asid, a.exDate, a.newShares / a.oldShares]] : []));
+    const derived = (factors.sort("SecId").toRecords() as unknown as { SecId: number; ExDate: Date; Factor: number }[]).map((r) => [Number(r.SecId), iso(r.ExDate), r.Factor]);
+    expect(derived).toEqual(planned);
   });
 
   it("classifies HES's adjusted root, delivering CVX shares plus cash, as a merger and gives no factor to HES or CVX", async () => {
@@ -102,6 +111,18 @@ describe("adjusted series", () => {
     expect((viaXyz.getColumn("TradeDate").toArray() as unknown as Date[]).map(iso)).toEqual(spyDays);
     const change = (viaXyz.filter(pl.col("Ticker").eq(pl.lit("XYZ"))).getColumn("TradeDate").toArray()[0] as unknown as Date);
     expect(Math.abs(returns(viaXyz).find((x) => x.date === iso(change))!.r)).toBeLessThan(0.1);
+  });
+});
+
+describe("which columns are prices and which are share counts", () => {
+  it("minute bars: prices, spreads and the dollar trade-to-mid are divided; sizes and volumes multiplied; counts, offsets and relative measures kept", async () => {
+    const bars = await connected.wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-20" }, maxRows: 5 });
+    const prices = priceColumnsOf(bars), volumes = volumeColumnsOf(bars);
+    expect(prices).toEqual(expect.arrayContaining(["OpenBidPrice", "LastTradePrice", "MinSpread", "MaxSpread", "VolumeWeightPrice", "FinraVolumeWeightPrice", "TimeWeightBid", "TimeWeightAsk", "TradeToMidVolWeight"]));
+    expect(volumes).toEqual(expect.arrayContaining(["OpenBidSize", "LastTradeSize", "CancelSize", "TradeAtBid", "TradeAtCrossOrLocked", "Volume", "FinraVolume", "UptickVolume", "UnknownTickVolume"]));
+    for (const kept of ["TradeToMidVolWeightRelative", "NBBOQuoteCount", "TotalTrades", "OpenBarTimeOffset", "ASID"]) {
+      expect([...prices, ...volumes]).not.toContain(kept);
+    }
   });
 });
 
