@@ -69,6 +69,19 @@ interface SettlementRow {
  */
 export async function adjustedRoots(wb: Workbench): Promise<AdjustedRoot[]> {
   const [settl, master, lookup] = await Promise.all([wb.data.occEqSpecSettl({ sort: ["ProcessDate", "OptionTicker", "DeliveryComponents"] }), wb.data.optSecMaster(), wb.data.eqLookupFiles()]);
+  return classifyRoots(settl, master, lookup);
+}
+
+/**
+ * The classification of `adjustedRoots`, on frames already fetched: the special settlements
+ * (in component order), the security master and the lookup file.
+ *
+ * @example
+ * ```ts
+ * classifyRoots(await wb.data.occEqSpecSettl(), await wb.data.optSecMaster(), await wb.data.eqLookupFiles());
+ * ```
+ */
+export function classifyRoots(settl: pl.DataFrame, master: pl.DataFrame, lookup: pl.DataFrame): AdjustedRoot[] {
   const spans = tickerSpans(lookup);
   const secIdOn = (ticker: string, date: string) => spans.find((s) => s.ticker === ticker && (s.from ?? "") <= date && date <= s.to)?.secId;
   // On a merger's effective date the target no longer trades: it is named by its last ticker.
@@ -94,6 +107,8 @@ export async function adjustedRoots(wb: Workbench): Promise<AdjustedRoot[]> {
     const cash = components.filter((c) => c.UnderType === "cash" || c.CashAmount > 0);
     if (other.length > 0) {
       out.push({ ...base, kind: "merger", reason: `delivers shares of another security (${other.map((c) => c.UnderTicker).join(", ")})${cash.length ? " and cash" : ""}` });
+    } else if (own.length === 0 && cash.length > 0) {
+      out.push({ ...base, kind: "merger", reason: "delivers cash only: a cash merger, not a split" });
     } else if (own.length === 1 && cash.length === 0) {
       const units = Number(own[0].DeliverableUnits);
       const factor = units / STANDARD_UNITS;
