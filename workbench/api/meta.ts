@@ -1,19 +1,12 @@
 /** `wb.meta`: GET /api/v1/meta/datasets, /{id}/status and /{id}/columns. */
 import pl from "nodejs-polars";
+import * as contract from "../../contract/meta.ts";
 import { META } from "../endpoints.ts";
 import type { ColumnInfo } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 
-export interface DatasetStatus {
-  dataset_id: string;
-  dataset_text_id: string;
-  status: string;
-  first_available_date: string | null;
-  last_available_date: string | null;
-  last_updated: string;
-  row_count: number;
-  [more: string]: unknown;
-}
+/** A dataset's availability, as the contract (contract/meta.ts) describes it. */
+export type DatasetStatus = contract.DatasetStatus;
 
 export class MetaApi {
   private readonly schemas = new Map<string, Promise<ColumnInfo[]>>();
@@ -28,8 +21,8 @@ export class MetaApi {
    * ```
    */
   async datasets(): Promise<pl.DataFrame> {
-    const rows = await this.transport.getJson<Record<string, string>[]>(META.datasets);
-    const names = ["dataset_id", "dataset_text_id", "dataset_name", "data_group", "vendor"];
+    const rows = await this.transport.getJson(META.datasets, contract.DatasetList);
+    const names = ["dataset_id", "dataset_text_id", "dataset_name", "data_group", "vendor"] as const;
     return pl.DataFrame(Object.fromEntries(names.map((n) => [n, pl.Series(n, rows.map((r) => r[n]), pl.String)])));
   }
 
@@ -42,7 +35,7 @@ export class MetaApi {
    * ```
    */
   status(id: string): Promise<DatasetStatus> {
-    return this.transport.getJson<DatasetStatus>(META.status(id));
+    return this.transport.getJson(META.status(id), contract.DatasetStatus);
   }
 
   /**
@@ -67,7 +60,7 @@ export class MetaApi {
   schema(id: string): Promise<ColumnInfo[]> {
     let s = this.schemas.get(id);
     if (!s) {
-      s = this.transport.getJson<ColumnInfo[]>(META.columns(id));
+      s = this.transport.getJson(META.columns(id), contract.ColumnList);
       s.catch(() => this.schemas.delete(id));
       this.schemas.set(id, s);
     }

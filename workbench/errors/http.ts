@@ -62,3 +62,7 @@ export class QuotaExceededError extends WorkbenchError {
     this.resetAt = context.resetAt;
   }
 }
+
+// Errors that are not an HTTP status, exported from here so the workbench's one export of
+// errors (mod.ts re-exports this file) carries them too.
+export { ContractError } from "./contract.ts";

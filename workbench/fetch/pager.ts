@@ -13,6 +13,7 @@ import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
 import { GatewayTimeoutError } from "../errors/http.ts";
 import { emptyFrame, jsonNextOffset, pageToFrame } from "../frames.ts";
+import { checkedNextOffset } from "../http/contractCheck.ts";
 import type { Transport } from "../http/transport.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import { type ProgressListener, ProgressTracker } from "./progress.ts";
@@ -64,8 +65,9 @@ export class Pager {
         const next = headerNextOffset(headers);
         if (next !== undefined) onNext?.(next);
       });
-      const frame = pageToFrame(r.body, this.request.format, this.request.columns);
-      const fromHeader = headerNextOffset(r.headers);
+      const endpoint = `GET ${this.request.path}`;
+      const frame = pageToFrame(r.body, this.request.format, this.request.columns, undefined, endpoint);
+      const fromHeader = checkedNextOffset(r.headers, endpoint, r.url);
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
       // null means "no next page", so a known answer is told from an absent one by undefined.
       const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : frame.height === size ? offset + size : null;
@@ -176,10 +178,10 @@ export class Pager {
   }
 }
 
-/** The sandbox's X-Pagination-Next-Offset header: a number, null ("": no next page), or undefined when absent. */
+/** The X-Pagination-Next-Offset header, read early (checked against the contract once the page is in). */
 function headerNextOffset(headers: Headers): number | null | undefined {
   const value = headers.get("X-Pagination-Next-Offset");
-  return value === null ? undefined : value === "" ? null : Number(value);
+  return value === null || !/^\d*$/.test(value) ? undefined : value === "" ? null : Number(value);
 }
 
 /** Pages in offset order, up to the first gap (a page lost to an error) or the end. */

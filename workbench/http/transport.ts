@@ -8,9 +8,11 @@
  * 504 is not retried here: the pager halves the page size instead.
  */
 import ky, { HTTPError, type KyInstance } from "ky";
+import type { z } from "zod";
 import { WorkbenchError } from "../errors/base.ts";
 import { errorFromResponse } from "../errors/fromResponse.ts";
 import { NetworkError } from "../errors/http.ts";
+import { checkAnswer } from "./contractCheck.ts";
 
 export interface TransportOptions {
   baseUrl: string;
@@ -91,10 +93,20 @@ export class Transport {
     }
   }
 
-  /** GETs a JSON document. */
-  async getJson<T>(path: string, params?: URLSearchParams): Promise<T> {
+  /**
+   * GETs a JSON document and checks it against its contract schema (contract/): a drifted
+   * answer raises a ContractError naming the endpoint and the field.
+   */
+  async getJson<T extends z.ZodType>(path: string, schema: T, params?: URLSearchParams): Promise<z.infer<T>> {
     const r = await this.get(path, params);
-    return JSON.parse(new TextDecoder().decode(r.body)) as T;
+    const endpoint = `GET ${new URL(r.url).pathname}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(r.body));
+    } catch {
+      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : new TextDecoder().decode(r.body.subarray(0, 80)), endpoint, r.url);
+    }
+    return checkAnswer(schema, value, endpoint, r.url);
   }
 
   private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
