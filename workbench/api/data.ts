@@ -6,6 +6,7 @@ import type pl from "nodejs-polars";
 import { dataEndpoint, type DatasetId } from "../endpoints.ts";
 import { Pager } from "../fetch/pager.ts";
 import type { Transport } from "../http/transport.ts";
+import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
 import type { FrameCache } from "../store/cache.ts";
@@ -21,12 +22,15 @@ export class DataApi {
   ) {}
 
   /** Checks a call against the schema and the access rules and builds its request; sends no data request. */
-  async prepare(dataset: string, pathValues: readonly string[], query: Query = {}): Promise<PreparedRequest> {
+  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}): Promise<PreparedRequest> {
     const endpoint = dataEndpoint(dataset);
+    // The call's shape first: a mistake is named before any request, even a free one.
+    query = checkQuery(query);
+    const values = checkPathValues(endpoint, pathValues);
     // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
     const rules = await this.account.rules();
-    if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, pathValues, query, [], rules);
-    return prepareRequest(endpoint, pathValues, query, await this.meta.schema(dataset), rules);
+    if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, values, query, [], rules);
+    return prepareRequest(endpoint, values, query, await this.meta.schema(dataset), rules);
   }
 
   /**
@@ -37,9 +41,9 @@ export class DataApi {
    * const df = await wb.data.get("eq-taq", ["2023-11-21", "AAPL"], { maxRows: 1000 });
    * ```
    */
-  async get(dataset: DatasetId | string, pathValues: readonly string[] = [], query: Query = {}): Promise<pl.DataFrame> {
+  async get(dataset: DatasetId | string, pathValues: readonly (string | Date)[] = [], query: Query = {}): Promise<pl.DataFrame> {
     const request = await this.prepare(dataset, pathValues, query);
-    const fetch = () => new Pager(this.transport, request).fetchAll(query.onProgress);
+    const fetch = () => new Pager(this.transport, request).fetchAll(query?.onProgress);
     return this.cache ? this.cache.getOrFetch(request, fetch) : fetch();
   }
 
@@ -76,8 +80,7 @@ export class DataApi {
    * ```
    */
   eqTaq(tradeDate: string | Date, ticker: string, query: Query = {}): Promise<pl.DataFrame> {
-    const date = tradeDate instanceof Date ? tradeDate.toISOString().slice(0, 10) : tradeDate;
-    return this.get("eq-taq", [date, ticker], query);
+    return this.get("eq-taq", [tradeDate, ticker], query);
   }
 
   /**
