@@ -3,7 +3,7 @@
  * endpoints with their asset class and path parameters.
  */
 import { QueryError } from "./errors/base.ts";
-import { UnknownDatasetError } from "./errors/dataset.ts";
+import { UnknownDatasetError } from "./errors/unknown.ts";
 import { didYouMean } from "./query/nearest.ts";
 
 export const ACCOUNT = {

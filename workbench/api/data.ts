@@ -8,6 +8,8 @@ import { Pager } from "../fetch/pager.ts";
 import type { Transport } from "../http/transport.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
+import { checkWithService } from "../query/serviceChecks.ts";
+import type { TickerSource } from "../query/tickers.ts";
 import type { Query } from "../query/query.ts";
 import type { FrameCache } from "../store/cache.ts";
 import type { AccountApi } from "./account.ts";
@@ -30,8 +32,14 @@ export class DataApi {
     // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
     const rules = await this.account.rules();
     if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, values, query, [], rules);
-    return prepareRequest(endpoint, values, query, await this.meta.schema(dataset), rules);
+    const schema = await this.meta.schema(dataset);
+    const request = prepareRequest(endpoint, values, query, schema, rules);
+    await checkWithService({ endpoint, pathValues: values, request, schema, status: () => this.meta.status(dataset), tickers: this.tickers });
+    return request;
   }
+
+  /** Where ticker checks resolve tickers: the rules, and the lookup files (one request per session). */
+  readonly tickers: TickerSource = { rules: () => this.account.rules(), lookup: () => this.get("eq-lookup-files") };
 
   /**
    * Any dataset by id: `wb.data.get("eq-daily-ohlc", [], { filters: { Ticker: "AAPL" } })`.

@@ -70,4 +70,4 @@ export class QuotaExceededError extends WorkbenchError {
 // Errors that are not an HTTP status, exported from here so the workbench's one export of
 // errors (mod.ts re-exports this file) carries them too.
 export { ContractError } from "./contract.ts";
-export { UnknownDatasetError } from "./dataset.ts";
+export { UnknownDatasetError, UnknownTickerError } from "./unknown.ts";
