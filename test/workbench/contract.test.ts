@@ -90,7 +90,7 @@ describe("data pages that drift from the contract", () => {
 
 describe("date-times in every form a service may send", () => {
   /** Rewrites every BarDateTime of a JSON page (sent as `-05:00` on these November days). */
-  const rewriteTimes = (to: (t: string) => string) => ({ "/api/v1/data/": (b: any) => ({ ...b, data: b.data.map((r: any) => ({ ...r, BarDateTime: to(r.BarDateTime) })) }) });
+  const rewriteTimes = (to: (t: string) => string) => ({ "/api/v1/data/us-equity/eq-taq-1min/": (b: any) => ({ ...b, data: b.data.map((r: any) => ({ ...r, BarDateTime: to(r.BarDateTime) })) }) });
   const asUtc = (t: string) => new Date(t.replace(/(\.\d{3})\d+/, "$1")).toISOString().replace(".000Z", "Z");
   const query = { format: "json" as const, filters: { TradeDate: "2023-11-21" }, columns: ["BarDateTime", "Volume"], maxRows: 50 };
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
+import { resolveTickers } from "../../workbench/query/tickers.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 
 let sb: TestSandbox;
@@ -13,9 +14,9 @@ let wb: Workbench;
 beforeAll(async () => {
   sb = await startSandbox();
   wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-  // The first ticker check loads the lookup files (one request per session): warm it up, so
-  // each case below can show it sent nothing.
-  await wb.data.prepare("eq-daily-ohlc", [], { filters: { Ticker: "AAPL" } });
+  // The lookup files are loaded once per session, when a ticker first needs judging: load them
+  // here, so each case below can show it sent no data request.
+  await resolveTickers(wb.data.tickers, "eq-daily-ohlc", ["AAPL"]);
 });
 afterAll(() => sb?.stop());
 
@@ -34,6 +35,28 @@ describe("tickers", () => {
     expect(error).toBeInstanceOf(UnknownTickerError);
     expect(error.message).toMatch(/eq-taq-1min: unknown ticker APPL \(did you mean 'AAPL'\?\); known tickers are AAPL, CVX/);
     expect((error as UnknownTickerError).suggestions).toEqual({ APPL: ["AAPL"] });
+  });
+
+  it("in a fresh session a misspelt ticker is judged from the answer: one data request, then the lookup files once", async () => {
+    const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    await fresh.data.prepare("eq-taq-1min", ["AAPL"], { filters: { TradeDate: "2023-11-21" } });
+    const before = fresh.transport.requestsSent;
+    const error = await fresh.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } }).catch((e) => e);
+    expect(error).toBeInstanceOf(UnknownTickerError);
+    expect(error.message).toMatch(/unknown ticker APPL \(did you mean 'AAPL'\?\)/);
+    // The (empty) data page, then the lookup files: their schema (free) and their one page.
+    expect(fresh.transport.requestsSent - before).toBe(3);
+    // Now the book is loaded: the same mistake is refused before sending.
+    const again = fresh.transport.requestsSent;
+    await expect(fresh.data.eqTaq1Min("APPL")).rejects.toThrow(UnknownTickerError);
+    expect(fresh.transport.requestsSent).toBe(again);
+    // A correct call never loads the lookup files.
+    const correct = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const valid = { filters: { Ticker: ["AAPL", "MSFT"], TradeDate: "2023-11-21" } };
+    await correct.data.prepare("eq-daily-ohlc", [], valid); // the free metadata: rules, schema, status
+    const start = correct.transport.requestsSent;
+    await correct.data.eqDailyOhlc(valid);
+    expect(correct.transport.requestsSent - start).toBe(1);
   });
 
   it("a list with a misspelt member names that member, not the good ones", async () => {

@@ -9,7 +9,7 @@ import type { Transport } from "../http/transport.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
-import type { TickerSource } from "../query/tickers.ts";
+import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
 import type { Query } from "../query/query.ts";
 import type { FrameCache } from "../store/cache.ts";
 import type { AccountApi } from "./account.ts";
@@ -34,7 +34,7 @@ export class DataApi {
     if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, values, query, [], rules);
     const schema = await this.meta.schema(dataset);
     const request = prepareRequest(endpoint, values, query, schema, rules);
-    await checkWithService({ endpoint, pathValues: values, request, schema, status: () => this.meta.status(dataset), tickers: this.tickers });
+    request.tickers = await checkWithService({ endpoint, pathValues: values, request, schema, status: () => this.meta.availability(dataset), tickers: this.tickers });
     return request;
   }
 
@@ -52,7 +52,9 @@ export class DataApi {
   async get(dataset: DatasetId | string, pathValues: readonly (string | Date)[] = [], query: Query = {}): Promise<pl.DataFrame> {
     const request = await this.prepare(dataset, pathValues, query);
     const fetch = () => new Pager(this.transport, request).fetchAll(query?.onProgress);
-    return this.cache ? this.cache.getOrFetch(request, fetch) : fetch();
+    const frame = await (this.cache ? this.cache.getOrFetch(request, fetch) : fetch());
+    if (request.tickers) await explainAbsentTickers(this.tickers, dataset, request.tickers, frame, request.maxRows);
+    return frame;
   }
 
   /**

@@ -10,6 +10,7 @@ export type DatasetStatus = contract.DatasetStatus;
 
 export class MetaApi {
   private readonly schemas = new Map<string, Promise<ColumnInfo[]>>();
+  private readonly statuses = new Map<string, Promise<DatasetStatus>>();
   constructor(private readonly transport: Transport) {}
 
   /**
@@ -36,6 +37,25 @@ export class MetaApi {
    */
   status(id: string): Promise<DatasetStatus> {
     return this.transport.getJson(META.status(id), contract.DatasetStatus);
+  }
+
+  /**
+   * The status as first read this session: what the checks before a data call compare dates
+   * with (free, and asked once per dataset).
+   *
+   * @example
+   * ```ts
+   * const { first_available_date, last_available_date } = await wb.meta.availability("eq-taq-1min");
+   * ```
+   */
+  availability(id: string): Promise<DatasetStatus> {
+    let s = this.statuses.get(id);
+    if (!s) {
+      s = this.status(id);
+      s.catch(() => this.statuses.delete(id));
+      this.statuses.set(id, s);
+    }
+    return s;
   }
 
   /**

@@ -12,6 +12,7 @@ import { NotEntitledError } from "../errors/http.ts";
 import type { ColumnInfo, WireFormat } from "../frames.ts";
 import type { AccessRule } from "../api/account.ts";
 import { didYouMean } from "./nearest.ts";
+import type { TickerAsk } from "./tickers.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
 export const MAX_PAGE_SIZE = 100_000;
@@ -28,6 +29,8 @@ export interface PreparedRequest {
   pageSize: number;
   maxRows: number;
   concurrency: number;
+  /** The tickers asked for (set by the service checks), judged from the answer when absent from it. */
+  tickers?: TickerAsk;
 }
 
 /** Decimal notation only: no hex ("0x10"), no surrounding spaces (" 170 "), no "Infinity". */

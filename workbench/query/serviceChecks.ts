@@ -9,7 +9,7 @@ import { type DataEndpoint, PATH_PARAM_COLUMNS } from "../endpoints.ts";
 import type { ColumnInfo } from "../frames.ts";
 import { checkDates, checkReversed, requestedDates, type SentCondition } from "./dateRange.ts";
 import type { PreparedRequest } from "./prepare.ts";
-import { resolveTickers, type TickerSource } from "./tickers.ts";
+import { checkTickersBeforeSending, type TickerAsk, type TickerSource } from "./tickers.ts";
 
 /** The filter conditions a prepared request sends, path values included (as `eq`). */
 export function sentConditions(endpoint: DataEndpoint, pathValues: readonly string[], request: PreparedRequest, schema: readonly ColumnInfo[]): SentCondition[] {
@@ -37,14 +37,14 @@ export interface ServiceCheckContext {
 
 /**
  * Runs the checks; throws a QueryError (or UnknownTickerError) naming the value and what is
- * available.
+ * available. Returns the tickers asked for, for judging them from the answer.
  *
  * @example
  * ```ts
  * await checkWithService({ endpoint, pathValues, request, schema, status: () => wb.meta.status(id), tickers });
  * ```
  */
-export async function checkWithService(ctx: ServiceCheckContext): Promise<void> {
+export async function checkWithService(ctx: ServiceCheckContext): Promise<TickerAsk | undefined> {
   const { endpoint, request, schema } = ctx;
   const conditions = sentConditions(endpoint, ctx.pathValues, request, schema);
   checkReversed(endpoint.dataset, schema, conditions);
@@ -53,6 +53,10 @@ export async function checkWithService(ctx: ServiceCheckContext): Promise<void> 
   if (endpoint.tickerColumn) {
     const tickers = conditions.filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts);
     const from = dates?.exact ? [...dates.exact].sort()[0] : dates?.from;
-    if (tickers.length > 0) await resolveTickers(ctx.tickers, endpoint.dataset, [...new Set(tickers)], { from });
+    if (tickers.length === 0) return undefined;
+    const asked = [...new Set(tickers)];
+    checkTickersBeforeSending(ctx.tickers, endpoint.dataset, asked, from);
+    return { asked, from };
   }
+  return undefined;
 }

@@ -79,13 +79,14 @@ export interface TickerSource {
 }
 
 const books = new WeakMap<TickerSource, Promise<TickerBook | undefined>>();
+const loaded = new WeakMap<TickerSource, TickerBook | undefined>();
 
 /** The lookup files as a TickerBook, once per source; undefined when the identity may not read them. */
 export function tickerBook(source: TickerSource): Promise<TickerBook | undefined> {
   let book = books.get(source);
   if (!book) {
     book = source.rules().then(async (rules) => (rules.some((r) => r.dataset_text_id === "eq-lookup-files") ? TickerBook.fromFrame(await source.lookup()) : undefined));
-    book.catch(() => books.delete(source));
+    book.then((b) => loaded.set(source, b), () => books.delete(source));
     books.set(source, book);
   }
   return book;
@@ -94,34 +95,81 @@ export function tickerBook(source: TickerSource): Promise<TickerBook | undefined
 /** Datasets whose tickers are equity tickers (the lookup files' tickers); option datasets use roots. */
 export const EQUITY_TICKER_DATASETS: readonly string[] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"];
 
-/**
- * Refuses tickers that cannot be right, before sending: lowercase ones (with the right
- * spelling), for every dataset; and for equity datasets, tickers the lookup files do not know
- * (with the nearest known ones) and tickers asked for wholly after they stopped (a rename
- * names the new ticker). `from` is the first date asked for, when known.
- *
- * @example
- * ```ts
- * await resolveTickers(source, "eq-taq-1min", ["SPY", "APPL"]);
- * // UnknownTickerError: eq-taq-1min: unknown ticker APPL (did you mean 'AAPL'?); known tickers are AAPL, CVX, ...
- * ```
- */
-export async function resolveTickers(source: TickerSource, dataset: string, tickers: readonly string[], range: { from?: string } = {}): Promise<void> {
+/** Lowercase tickers, refused with the right spelling (every dataset). */
+function checkCase(dataset: string, tickers: readonly string[]): void {
   const lower = tickers.filter((t) => t !== t.toUpperCase());
   if (lower.length > 0) {
     throw new QueryError(`${dataset}: tickers are upper case: ${lower.map((t) => `'${t}' (did you mean '${t.toUpperCase()}'?)`).join(", ")}`);
   }
-  if (!EQUITY_TICKER_DATASETS.includes(dataset)) return;
-  const book = await tickerBook(source);
-  if (!book) return;
+}
+
+/** Unknown tickers (nearest known ones named), then tickers asked for wholly after they ended (a rename names the new ticker). */
+function checkInBook(book: TickerBook, dataset: string, tickers: readonly string[], from: string | undefined): void {
   const unknown = tickers.filter((t) => !book.has(t));
   if (unknown.length > 0) {
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, book.tickers)]));
     const named = unknown.map((t) => `${t}${didYouMean(t, book.tickers)}`).join(", ");
     throw new UnknownTickerError(`${dataset}: unknown ticker${unknown.length > 1 ? "s" : ""} ${named}; known tickers are ${book.tickers.sort().join(", ")}`, unknown, suggestions);
   }
-  if (range.from !== undefined) {
-    const ended = tickers.map((t) => book.endedBefore(t, range.from!)).filter((x): x is string => x !== undefined);
-    if (ended.length > 0) throw new QueryError(`${dataset} from ${range.from}: ${ended.join("; ")}`);
+  if (from !== undefined) {
+    const ended = tickers.map((t) => book.endedBefore(t, from)).filter((x): x is string => x !== undefined);
+    if (ended.length > 0) throw new QueryError(`${dataset} from ${from}: ${ended.join("; ")}`);
   }
+}
+
+/**
+ * Refuses tickers that cannot be right, before sending: lowercase ones (with the right
+ * spelling), for every dataset; and for equity datasets, tickers the lookup files do not know
+ * (with the nearest known ones) and tickers asked for wholly after they stopped (a rename
+ * names the new ticker). Loads the lookup files (one request, once per session) if needed.
+ * `from` is the first date asked for, when known.
+ *
+ * @example
+ * ```ts
+ * await resolveTickers(wb.data.tickers, "eq-taq-1min", ["SPY", "APPL"]);
+ * // UnknownTickerError: eq-taq-1min: unknown ticker APPL (did you mean 'AAPL'?); known tickers are AAPL, CVX, ...
+ * ```
+ */
+export async function resolveTickers(source: TickerSource, dataset: string, tickers: readonly string[], range: { from?: string } = {}): Promise<void> {
+  checkCase(dataset, tickers);
+  if (!EQUITY_TICKER_DATASETS.includes(dataset)) return;
+  const book = await tickerBook(source);
+  if (book) checkInBook(book, dataset, tickers, range.from);
+}
+
+/**
+ * The pre-send check of a single call: case always; the lookup files only once this session
+ * has loaded them (so a correct call never pays a request for them). A ticker the book has
+ * not judged yet is judged from the answer (explainAbsentTickers).
+ */
+export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined): void {
+  checkCase(dataset, tickers);
+  const book = loaded.get(source);
+  if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
+}
+
+/** The tickers a call asked for, and the first date it asked for. */
+export interface TickerAsk {
+  asked: string[];
+  from?: string;
+}
+
+/**
+ * Judges tickers from the answer: when an asked ticker has no row (and the answer was not cut
+ * by maxRows), the lookup files (loaded once per session) say whether it is unknown (an
+ * UnknownTickerError with the nearest ones) or ended before the range (renamed: what it trades
+ * as now). A known ticker without rows in the range is not an error here.
+ *
+ * @example
+ * ```ts
+ * await explainAbsentTickers(wb.data.tickers, "eq-taq-1min", { asked: ["APPL"] }, frame, Infinity);
+ * ```
+ */
+export async function explainAbsentTickers(source: TickerSource, dataset: string, ask: TickerAsk, frame: pl.DataFrame, maxRows: number): Promise<void> {
+  if (!EQUITY_TICKER_DATASETS.includes(dataset) || frame.height >= maxRows) return;
+  const present = new Set(frame.columns.includes("Ticker") ? (frame.getColumn("Ticker").unique().toArray() as string[]) : frame.height > 0 ? ask.asked : []);
+  const absent = ask.asked.filter((t) => !present.has(t));
+  if (absent.length === 0) return;
+  const book = await tickerBook(source);
+  if (book) checkInBook(book, dataset, absent, ask.from);
 }
