@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
 import { resolveTickers } from "../../workbench/query/tickers.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { startRewritingProxy } from "./support/rewritingProxy.ts";
 
 let sb: TestSandbox;
 let wb: Workbench;
@@ -114,5 +115,23 @@ describe("dates", () => {
     expect(partly.height).toBe(2);
     const friday = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-24" }, maxRows: 10 });
     expect(friday.height).toBe(10);
+  });
+});
+
+describe("without the lookup files", () => {
+  it("an unknown ticker is judged from the answer by a one-row probe; a known one with no row in range is not an error", async () => {
+    // The proxy hides eq-lookup-files from the account's rules: the workbench cannot resolve tickers through it.
+    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
+    try {
+      const blind = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
+      const error = await blind.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFTT"], TradeDate: "2023-11-21" } }).catch((e) => e);
+      expect(error).toBeInstanceOf(UnknownTickerError);
+      expect(error.message).toMatch(/eq-daily-ohlc: no row for ticker MSFTT at any date: the service does not know it \(this account cannot read eq-lookup-files/);
+      // SQ is known: no row after its rename is not an error here (the frame is empty, and says so elsewhere).
+      const empty = await blind.data.eqDailyOhlc({ filters: { Ticker: "SQ", TradeDate: "2023-11-28" } });
+      expect(empty.height).toBe(0);
+    } finally {
+      await proxy.stop();
+    }
   });
 });

@@ -39,7 +39,17 @@ export class DataApi {
   }
 
   /** Where ticker checks resolve tickers: the rules, and the lookup files (one request per session). */
-  readonly tickers: TickerSource = { rules: () => this.account.rules(), lookup: () => this.get("eq-lookup-files") };
+  readonly tickers: TickerSource = {
+    rules: () => this.account.rules(),
+    lookup: () => this.get("eq-lookup-files"),
+    probe: async (dataset, ticker) => {
+      const params = dataEndpoint(dataset).pathParams;
+      if (params.includes("trade_date")) return true; // no row at any date cannot be asked without a date: left unjudged
+      const path = params.includes("ticker") ? [ticker] : [];
+      const filters = path.length ? undefined : { Ticker: ticker };
+      return (await this.get(dataset, path, { filters, maxRows: 1 })).height > 0;
+    },
+  };
 
   /**
    * Any dataset by id: `wb.data.get("eq-daily-ohlc", [], { filters: { Ticker: "AAPL" } })`.

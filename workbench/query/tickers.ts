@@ -76,6 +76,38 @@ export interface TickerSource {
   rules(): Promise<readonly AccessRule[]>;
   /** Every row of `eq-lookup-files` (spends one request, once per session). */
   lookup(): Promise<pl.DataFrame>;
+  /** Whether a dataset has any row of a ticker at any date (one request): the judge without the lookup files. */
+  probe?(dataset: string, ticker: string): Promise<boolean>;
+}
+
+/** Tickers being probed, so the probe's own (empty) answer is not judged again. */
+const probing = new WeakMap<TickerSource, Set<string>>();
+
+/**
+ * Without the lookup files: a ticker with no row at any date is unknown to the dataset; the
+ * nearest tickers come from the identity's universe when it has one.
+ */
+async function judgeByProbe(source: TickerSource, dataset: string, absent: readonly string[]): Promise<void> {
+  const mine = probing.get(source) ?? new Set<string>();
+  probing.set(source, mine);
+  const todo = absent.filter((t) => !mine.has(`${dataset}/${t}`));
+  if (!source.probe || todo.length === 0) return;
+  todo.forEach((t) => mine.add(`${dataset}/${t}`));
+  try {
+    const unknown: string[] = [];
+    for (const t of todo) if (!(await source.probe(dataset, t))) unknown.push(t);
+    if (unknown.length === 0) return;
+    const universe = (await source.rules()).find((r) => r.dataset_text_id === dataset)?.universe_identifiers ?? [];
+    const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, universe)]));
+    throw new UnknownTickerError(
+      `${dataset}: no row for ticker${unknown.length > 1 ? "s" : ""} ${unknown.map((t) => `${t}${didYouMean(t, universe)}`).join(", ")} at any date: the service does not know ${unknown.length > 1 ? "them" : "it"} ` +
+        "(this account cannot read eq-lookup-files, which would name the nearest tickers)",
+      unknown,
+      suggestions,
+    );
+  } finally {
+    todo.forEach((t) => mine.delete(`${dataset}/${t}`));
+  }
 }
 
 const books = new WeakMap<TickerSource, Promise<TickerBook | undefined>>();
@@ -158,7 +190,8 @@ export interface TickerAsk {
  * Judges tickers from the answer: when an asked ticker has no row (and the answer was not cut
  * by maxRows), the lookup files (loaded once per session) say whether it is unknown (an
  * UnknownTickerError with the nearest ones) or ended before the range (renamed: what it trades
- * as now). A known ticker without rows in the range is not an error here.
+ * as now); without them, a one-row probe at any date says whether the dataset knows it. A
+ * known ticker without rows in the range is not an error here.
  *
  * @example
  * ```ts
@@ -172,4 +205,5 @@ export async function explainAbsentTickers(source: TickerSource, dataset: string
   if (absent.length === 0) return;
   const book = await tickerBook(source);
   if (book) checkInBook(book, dataset, absent, ask.from);
+  else await judgeByProbe(source, dataset, absent);
 }
