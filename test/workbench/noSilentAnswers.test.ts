@@ -5,7 +5,7 @@
  * to 2023-11-28; SQ became XYZ on 2023-11-27.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
+import { connect, NotEntitledError, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
 import { resolveTickers } from "../../workbench/query/tickers.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { startRewritingProxy } from "./support/rewritingProxy.ts";
@@ -133,5 +133,14 @@ describe("without the lookup files", () => {
     } finally {
       await proxy.stop();
     }
+  });
+});
+
+describe("a restricted universe", () => {
+  it("a misspelt ticker outside the universe is refused with the nearest allowed one", async () => {
+    const restricted = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-restricted" });
+    const error = await restricted.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } }).catch((e) => e);
+    expect(error).toBeInstanceOf(NotEntitledError);
+    expect(error.message).toBe("Ticker 'APPL' is outside your universe for eq-taq-1min (did you mean 'AAPL'?): allowed tickers are AAPL, MSFT");
   });
 });

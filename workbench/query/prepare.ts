@@ -67,7 +67,7 @@ function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], 
       throw new QueryError(`${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`);
     }
     if (column === endpoint.tickerColumn && (op === "eq" || op === "in") && rule.universe_identifiers.length > 0 && !rule.universe_identifiers.includes(text)) {
-      throw new NotEntitledError(`Ticker '${text}' is outside your universe for ${endpoint.dataset}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
+      throw new NotEntitledError(`Ticker '${text}' is outside your universe for ${endpoint.dataset}${didYouMean(text, rule.universe_identifiers)}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
     }
   }
 }
