@@ -51,6 +51,11 @@ describe("account and meta answers that drift from the contract", () => {
     expect((error as Error).message).toContain("the field is missing");
   });
 
+  it("a byte counter beyond 2^53 is accepted as the integer it is", async () => {
+    const quotas = await through({ "/api/v1/account/my/quotas": (b) => ({ ...b, quotas_limit: { ...b.quotas_limit, monthly_data_scanned: 2 ** 60 } }) }, (wb) => wb.account.quotasRaw());
+    expect((quotas as { quotas_limit: { monthly_data_scanned: number } }).quotas_limit.monthly_data_scanned).toBe(2 ** 60);
+  });
+
   it("an access rule with an impossible end date stops a data call before any data request", async () => {
     const error = await through({ "/api/v1/account/my/data-access-rules": (b) => b.map((r: any) => ({ ...r, end_date: "2024-02-30" })) }, (wb) => wb.data.eqDailyOhlc({ maxRows: 1 }));
     expectContractError(error, "GET /api/v1/account/my/data-access-rules", "0.end_date", "2024-02-30");
