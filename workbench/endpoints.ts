@@ -2,6 +2,9 @@
  * The one place that knows the service's URLs: account, metadata and the eight data
  * endpoints with their asset class and path parameters.
  */
+import { QueryError } from "./errors/base.ts";
+import { UnknownDatasetError } from "./errors/unknown.ts";
+import { didYouMean } from "./query/nearest.ts";
 
 export const ACCOUNT = {
   identity: "/api/v1/account/my",
@@ -41,10 +44,23 @@ export const DATA_ENDPOINTS = {
 
 export type DatasetId = keyof typeof DATA_ENDPOINTS;
 
-/** The endpoint of a dataset id; throws naming the id and the known ones. */
-export function dataEndpoint(dataset: string): DataEndpoint {
-  const e = (DATA_ENDPOINTS as Record<string, DataEndpoint>)[dataset];
-  if (!e) throw new Error(`Unknown dataset '${dataset}': known datasets are ${Object.keys(DATA_ENDPOINTS).join(", ")}`);
+/**
+ * The endpoint of a dataset id; throws an UnknownDatasetError naming the id, the nearest
+ * known ones and all of them.
+ *
+ * @example
+ * ```ts
+ * dataEndpoint("eq-taq-1min").pathParams; // ["ticker"]
+ * ```
+ */
+export function dataEndpoint(dataset: unknown): DataEndpoint {
+  const known = Object.keys(DATA_ENDPOINTS);
+  const e = typeof dataset === "string" && Object.hasOwn(DATA_ENDPOINTS, dataset) ? (DATA_ENDPOINTS as Record<string, DataEndpoint>)[dataset] : undefined;
+  if (!e) {
+    const shown = typeof dataset === "string" ? `'${dataset}'` : `${String(dataset)} (${typeof dataset})`;
+    const near = typeof dataset === "string" ? didYouMean(dataset, known) : "";
+    throw new UnknownDatasetError(`Unknown dataset ${shown}${near}: known datasets are ${known.join(", ")}`, { dataset: String(dataset), known });
+  }
   return e;
 }
 
@@ -54,7 +70,7 @@ export const PATH_PARAM_COLUMNS: Record<string, string> = { ticker: "Ticker", tr
 /** The URL path of a data request, path parameters percent-encoded. */
 export function dataPath(endpoint: DataEndpoint, pathValues: readonly string[]): string {
   if (pathValues.length !== endpoint.pathParams.length) {
-    throw new Error(`Dataset '${endpoint.dataset}' takes ${endpoint.pathParams.length} path parameter(s) (${endpoint.pathParams.join(", ")}), got ${pathValues.length}`);
+    throw new QueryError(`Dataset '${endpoint.dataset}' takes ${endpoint.pathParams.length} path parameter(s) (${endpoint.pathParams.join(", ")}), got ${pathValues.length}`);
   }
   return `/api/v1/data/${endpoint.assetClass}/${endpoint.dataset}${pathValues.map((v) => `/${encodeURIComponent(v)}`).join("")}`;
 }

@@ -9,16 +9,13 @@
 import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
+import { type ColumnRecord, DataEnvelope, wireDateTimeToEpochNs } from "../contract/mod.ts";
+import { checkAnswer } from "./http/contractCheck.ts";
 
 export type WireFormat = "json" | "csv" | "csv_gzip";
 
-/** A column as `/columns` describes it. */
-export interface ColumnInfo {
-  name: string;
-  data_type: "date" | "datetime_ns" | "datetime_ms" | "int64" | "float64" | "string" | "list_string";
-  description?: string;
-  nullable?: boolean;
-}
+/** A column as `/columns` describes it (the contract's column record). */
+export type ColumnInfo = ColumnRecord;
 
 export const NEW_YORK = "America/New_York";
 
@@ -42,9 +39,39 @@ export function dtypeOf(column: ColumnInfo): DataType {
   }
 }
 
-/** An empty frame with the schema's columns (in the order given). */
+/** An empty Series of a type; nodejs-polars cannot build an empty List(String) directly. */
+function emptySeries(column: ColumnInfo): pl.Series {
+  if (column.data_type === "list_string") return pl.Series(column.name, [[""]], pl.List(pl.String)).head(0);
+  return pl.Series(column.name, [], dtypeOf(column));
+}
+
+/** An empty frame with the schema's columns (in the order given), each of its proper type. */
 export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
-  return pl.DataFrame(columns.map((c) => pl.Series(c.name, [], dtypeOf(c))));
+  return pl.DataFrame(columns.map(emptySeries));
+}
+
+/** `Z`, `+HH:MM`, `+HHMM` or `+HH` at the end of a date-time text. */
+const OFFSET_RE = "(Z|[+-]\\d{2}(?::?\\d{2})?)$";
+
+/**
+ * Date-time text as epoch nanoseconds (UTC): with an offset, with `Z`, or naive (New York
+ * wall time, the contract's reading), seconds optional, fraction up to nanoseconds.
+ * nodejs-polars' strptime stops at microseconds, so the whole seconds and the fraction are
+ * read apart and added as integer nanoseconds: exact at every precision.
+ */
+function dateTimeTextToUtcNs(c: pl.Expr): pl.Expr {
+  const offset = c.str.extract(OFFSET_RE, 1);
+  const wall = c.str.replace(OFFSET_RE, "").str.replace(" ", "T").str.replace("\\.\\d+", "").str.replace("T(\\d{2}:\\d{2})$", "T$1:00")
+    .str.strptime(pl.Datetime("ms"), "%Y-%m-%dT%H:%M:%S").cast(pl.Datetime("ns"));
+  const nanos = c.str.extract("\\.(\\d{1,9})", 1).str.padEnd(9, "0").cast(pl.Int64).fillNull(pl.lit(0).cast(pl.Int64));
+  const digits = offset.str.replace(":", "");
+  const minutes = digits.str.slice(1, 2).cast(pl.Int64).mul(60).add(digits.str.slice(3, 2).cast(pl.Int64, false).fillNull(0));
+  const offsetNs = pl.when(offset.eq(pl.lit("Z"))).then(pl.lit(0)).otherwise(pl.when(offset.str.startsWith("-")).then(minutes.mul(-1)).otherwise(minutes))
+    .cast(pl.Int64).mul(60_000_000_000);
+  const fromOffset = wall.cast(pl.Int64).sub(offsetNs);
+  const fromNaive = wall.dt.replaceTimeZone(NEW_YORK).dt.convertTimeZone("UTC").cast(pl.Int64);
+  // A when/otherwise result is added as Float64 unless cast first, which would lose nanoseconds.
+  return pl.when(offset.isNull()).then(fromNaive).otherwise(fromOffset).cast(pl.Int64).add(nanos);
 }
 
 /** Casts one column, arriving as text (JSON), typed by the CSV reader, or as JSON's own types, to its schema type. */
@@ -57,12 +84,8 @@ function castExpr(column: ColumnInfo, arrived: DataType): pl.Expr {
       return (fromText ? c.str.strptime(pl.Date, "%Y-%m-%d") : c.cast(pl.Date)).alias(column.name);
     case "datetime_ns":
     case "datetime_ms": {
-      // The wire carries an offset; parse it, then express the instant in New York time.
-      // nodejs-polars' strptime stops at microseconds, so the whole seconds and the fraction
-      // are read apart and added as integer nanoseconds: exact at every precision.
-      const seconds = c.str.replace("\\.\\d+", "").str.strptime(pl.Datetime("ms"), "%Y-%m-%dT%H:%M:%S%:z").cast(pl.Datetime("ns")).cast(pl.Int64);
-      const nanos = c.str.extract("\\.(\\d{1,9})", 1).str.padEnd(9, "0").cast(pl.Int64).fillNull(pl.lit(0).cast(pl.Int64));
-      const parsed = seconds.add(nanos).cast(pl.Datetime("ns", "UTC")).dt.convertTimeZone(NEW_YORK);
+      // Text from JSON, or from a CSV the reader could not parse (naive date-times).
+      const parsed = dateTimeTextToUtcNs(c).cast(pl.Datetime("ns", "UTC")).dt.convertTimeZone(NEW_YORK);
       return parsed.cast(dtypeOf(column)).alias(column.name);
     }
     case "list_string":
@@ -81,9 +104,23 @@ export function typeFrame(frame: pl.DataFrame, columns: readonly ColumnInfo[]): 
   return frame.select(...present.map((c) => castExpr(c, frame.getColumn(c.name).dtype)));
 }
 
-/** The rows of a JSON page envelope as an untyped frame. */
-function jsonRows(body: Uint8Array): pl.DataFrame {
-  const envelope = pl.readJSON(Buffer.from(body), { format: "json" } as never);
+/**
+ * The rows of a JSON page envelope as an untyped frame, after checking the envelope and its
+ * pagination against the contract (the records themselves are typed by the schema below).
+ */
+function jsonRows(body: Uint8Array, endpoint: string): pl.DataFrame {
+  let envelope: pl.DataFrame;
+  try {
+    envelope = pl.readJSON(Buffer.from(body), { format: "json" } as never);
+  } catch {
+    return checkAnswer(DataEnvelope, new TextDecoder().decode(body.subarray(0, 80)), endpoint) as never;
+  }
+  const has = (name: string) => envelope.columns.includes(name);
+  const dataType = has("data") ? String(envelope.getColumn("data").dtype) : "";
+  checkAnswer(DataEnvelope, {
+    data: !has("data") ? undefined : /^DataType\(List\(DataType\((Struct|Null)/.test(dataType) ? [] : `a column of ${dataType}`,
+    pagination: has("pagination") ? envelope.select("pagination").unnest("pagination").toRecords()[0] : undefined,
+  }, endpoint);
   const data = envelope.getColumn("data");
   if (data.dtype.equals(pl.List(pl.Null)) || envelope.select(pl.col("data").lst.lengths()).getColumn("data").get(0) === 0) {
     return pl.DataFrame({});
@@ -106,9 +143,19 @@ const PARSED_BY_READER = new Set<ColumnInfo["data_type"]>(["int64", "float64", "
  */
 function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataFrame {
   const dtypes = Object.fromEntries(columns.filter((c) => PARSED_BY_READER.has(c.data_type)).map((c) => [c.name, dtypeOf(c)]));
+  const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   try {
-    return pl.readCSV(Buffer.from(text.buffer, text.byteOffset, text.byteLength), { inferSchemaLength: 0, dtypes } as never);
+    return pl.readCSV(bytes, { inferSchemaLength: 0, dtypes } as never);
   } catch (error) {
+    // The reader parses date-times with an offset or Z only; naive ones (New York time) are
+    // read as text and parsed by typeFrame. Only this rare path pays for it.
+    const textDateTimes = columns.filter((c) => c.data_type.startsWith("datetime")).map((c) => c.name);
+    if (textDateTimes.length > 0 && /as dtype `datetime/.test(String((error as Error).message))) {
+      for (const name of textDateTimes) delete dtypes[name];
+      const frame = pl.readCSV(bytes, { inferSchemaLength: 0, dtypes } as never);
+      const wellFormed = (name: string) => !frame.columns.includes(name) || frame.getColumn(name).toArray().every((v) => v === null || wireDateTimeToEpochNs(v as string) !== undefined);
+      if (textDateTimes.every(wellFormed)) return frame;
+    }
     // Polars' message ends in advice about its own options; the first line names the value.
     const reason = String((error as Error).message ?? error).split("\n")[0];
     throw new Error(`The CSV page does not match the dataset's column schema: ${reason}`);
@@ -123,10 +170,10 @@ function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataF
  * const frame = pageToFrame(body, "csv", columns, ["TradeDate", "Volume"]);
  * ```
  */
-export function pageToFrame(body: Uint8Array, format: WireFormat, columns: readonly ColumnInfo[], selected?: readonly string[]): pl.DataFrame {
+export function pageToFrame(body: Uint8Array, format: WireFormat, columns: readonly ColumnInfo[], selected?: readonly string[], endpoint = "a data request"): pl.DataFrame {
   const wanted = selected ? selected.map((n) => columns.find((c) => c.name === n)!).filter(Boolean) : columns;
   let raw: pl.DataFrame;
-  if (format === "json") raw = jsonRows(body);
+  if (format === "json") raw = jsonRows(body, endpoint);
   else {
     const text = format === "csv_gzip" ? gunzipSync(body) : body;
     raw = text.byteLength === 0 ? pl.DataFrame({}) : readCsvPage(text, columns);

@@ -88,7 +88,7 @@ describe("a folder that cannot be written", () => {
     try {
       expect(() => writeFileSync(join(dir, "probe"), "x")).toThrow(); // really read-only, even for root
       const wb = await session(dir);
-      await Promise.all([wb.account.rules(), wb.meta.schema("eq-taq-1min")]); // the session's free lookups
+      await Promise.all([wb.account.rules(), wb.meta.schema("eq-taq-1min"), wb.meta.availability("eq-taq-1min")]); // the session's free lookups
       const sent = wb.transport.requestsSent;
       expectSameFrame(await wb.data.eqTaq1Min("AAPL", q), seeded);
       expect(wb.transport.requestsSent).toBe(sent);

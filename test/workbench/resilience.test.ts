@@ -106,6 +106,7 @@ describe("checks before any request", () => {
   });
 
   it("the same calls made valid do send requests, so the counter would show a leak", async () => {
+    await restricted.meta.availability("eq-daily-ohlc"); // free, read once per session by the date checks
     const before = restricted.transport.requestsSent;
     await restricted.data.eqDailyOhlc({ filters: { Ticker: ["AAPL"], TradeDate: { ge: "2023-11-21" } } });
     expect(restricted.transport.requestsSent).toBe(before + 1);

@@ -1,36 +1,14 @@
 /** `wb.account`: GET /api/v1/account/my, /my/quotas and /my/data-access-rules. */
 import pl from "nodejs-polars";
+import * as contract from "../../contract/account.ts";
 import { ACCOUNT } from "../endpoints.ts";
 import type { Transport } from "../http/transport.ts";
 
-export interface Identity {
-  identity_id: number;
-  name: string;
-  max_active_api_keys: number;
-  ip_subnets: string[];
-}
-
-export interface Quotas {
-  quotas_usage: QuotaValues;
-  quotas_limit: QuotaValues;
-}
-
-export interface QuotaValues {
-  per_minute_requests: number;
-  monthly_requests: number;
-  monthly_data_scanned: number;
-  monthly_data_returned: number;
-}
-
-export interface AccessRule {
-  dataset_text_id: string;
-  dataset_id: string;
-  dataset_name: string;
-  dataset_version: string;
-  start_date: string;
-  end_date: string | null;
-  universe_identifiers: string[];
-}
+/** The records as the contract (contract/account.ts) describes them. */
+export type Identity = contract.Identity;
+export type Quotas = contract.Quotas;
+export type QuotaValues = contract.QuotaValues;
+export type AccessRule = contract.MetaDatasetAccessRuleOut;
 
 export class AccountApi {
   private rulesCache?: Promise<AccessRule[]>;
@@ -45,7 +23,7 @@ export class AccountApi {
    * ```
    */
   identity(): Promise<Identity> {
-    return this.transport.getJson<Identity>(ACCOUNT.identity);
+    return this.transport.getJson(ACCOUNT.identity, contract.Identity);
   }
 
   /**
@@ -62,7 +40,7 @@ export class AccountApi {
 
   /** The quotas as the service sends them. */
   quotasRaw(): Promise<Quotas> {
-    return this.transport.getJson<Quotas>(ACCOUNT.quotas);
+    return this.transport.getJson(ACCOUNT.quotas, contract.Quotas);
   }
 
   /**
@@ -80,7 +58,7 @@ export class AccountApi {
   /** The rules as records, fetched once per session unless `refresh`. */
   rules(refresh = false): Promise<AccessRule[]> {
     if (refresh || !this.rulesCache) {
-      this.rulesCache = this.transport.getJson<AccessRule[]>(ACCOUNT.dataAccessRules);
+      this.rulesCache = this.transport.getJson(ACCOUNT.dataAccessRules, contract.AccessRules);
       this.rulesCache.catch(() => (this.rulesCache = undefined));
     }
     return this.rulesCache;

@@ -6,7 +6,10 @@ import type pl from "nodejs-polars";
 import { dataEndpoint, type DatasetId } from "../endpoints.ts";
 import { Pager } from "../fetch/pager.ts";
 import type { Transport } from "../http/transport.ts";
+import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
+import { checkWithService } from "../query/serviceChecks.ts";
+import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
 import type { Query } from "../query/query.ts";
 import type { FrameCache } from "../store/cache.ts";
 import type { AccountApi } from "./account.ts";
@@ -21,13 +24,32 @@ export class DataApi {
   ) {}
 
   /** Checks a call against the schema and the access rules and builds its request; sends no data request. */
-  async prepare(dataset: string, pathValues: readonly string[], query: Query = {}): Promise<PreparedRequest> {
+  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}): Promise<PreparedRequest> {
     const endpoint = dataEndpoint(dataset);
+    // The call's shape first: a mistake is named before any request, even a free one.
+    query = checkQuery(query);
+    const values = checkPathValues(endpoint, pathValues);
     // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
     const rules = await this.account.rules();
-    if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, pathValues, query, [], rules);
-    return prepareRequest(endpoint, pathValues, query, await this.meta.schema(dataset), rules);
+    if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, values, query, [], rules);
+    const schema = await this.meta.schema(dataset);
+    const request = prepareRequest(endpoint, values, query, schema, rules);
+    request.tickers = await checkWithService({ endpoint, pathValues: values, request, schema, status: () => this.meta.availability(dataset), tickers: this.tickers });
+    return request;
   }
+
+  /** Where ticker checks resolve tickers: the rules, and the lookup files (one request per session). */
+  readonly tickers: TickerSource = {
+    rules: () => this.account.rules(),
+    lookup: () => this.get("eq-lookup-files"),
+    probe: async (dataset, ticker) => {
+      const params = dataEndpoint(dataset).pathParams;
+      if (params.includes("trade_date")) return true; // no row at any date cannot be asked without a date: left unjudged
+      const path = params.includes("ticker") ? [ticker] : [];
+      const filters = path.length ? undefined : { Ticker: ticker };
+      return (await this.get(dataset, path, { filters, maxRows: 1 })).height > 0;
+    },
+  };
 
   /**
    * Any dataset by id: `wb.data.get("eq-daily-ohlc", [], { filters: { Ticker: "AAPL" } })`.
@@ -37,10 +59,12 @@ export class DataApi {
    * const df = await wb.data.get("eq-taq", ["2023-11-21", "AAPL"], { maxRows: 1000 });
    * ```
    */
-  async get(dataset: DatasetId | string, pathValues: readonly string[] = [], query: Query = {}): Promise<pl.DataFrame> {
+  async get(dataset: DatasetId | string, pathValues: readonly (string | Date)[] = [], query: Query = {}): Promise<pl.DataFrame> {
     const request = await this.prepare(dataset, pathValues, query);
-    const fetch = () => new Pager(this.transport, request).fetchAll(query.onProgress);
-    return this.cache ? this.cache.getOrFetch(request, fetch) : fetch();
+    const fetch = () => new Pager(this.transport, request).fetchAll(query?.onProgress);
+    const frame = await (this.cache ? this.cache.getOrFetch(request, fetch) : fetch());
+    if (request.tickers) await explainAbsentTickers(this.tickers, dataset, request.tickers, frame, request.maxRows);
+    return frame;
   }
 
   /**
@@ -76,8 +100,7 @@ export class DataApi {
    * ```
    */
   eqTaq(tradeDate: string | Date, ticker: string, query: Query = {}): Promise<pl.DataFrame> {
-    const date = tradeDate instanceof Date ? tradeDate.toISOString().slice(0, 10) : tradeDate;
-    return this.get("eq-taq", [date, ticker], query);
+    return this.get("eq-taq", [tradeDate, ticker], query);
   }
 
   /**

@@ -1,22 +1,16 @@
 /** `wb.meta`: GET /api/v1/meta/datasets, /{id}/status and /{id}/columns. */
 import pl from "nodejs-polars";
+import * as contract from "../../contract/meta.ts";
 import { META } from "../endpoints.ts";
 import type { ColumnInfo } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 
-export interface DatasetStatus {
-  dataset_id: string;
-  dataset_text_id: string;
-  status: string;
-  first_available_date: string | null;
-  last_available_date: string | null;
-  last_updated: string;
-  row_count: number;
-  [more: string]: unknown;
-}
+/** A dataset's availability, as the contract (contract/meta.ts) describes it. */
+export type DatasetStatus = contract.DatasetStatus;
 
 export class MetaApi {
   private readonly schemas = new Map<string, Promise<ColumnInfo[]>>();
+  private readonly statuses = new Map<string, Promise<DatasetStatus>>();
   constructor(private readonly transport: Transport) {}
 
   /**
@@ -28,8 +22,8 @@ export class MetaApi {
    * ```
    */
   async datasets(): Promise<pl.DataFrame> {
-    const rows = await this.transport.getJson<Record<string, string>[]>(META.datasets);
-    const names = ["dataset_id", "dataset_text_id", "dataset_name", "data_group", "vendor"];
+    const rows = await this.transport.getJson(META.datasets, contract.DatasetList);
+    const names = ["dataset_id", "dataset_text_id", "dataset_name", "data_group", "vendor"] as const;
     return pl.DataFrame(Object.fromEntries(names.map((n) => [n, pl.Series(n, rows.map((r) => r[n]), pl.String)])));
   }
 
@@ -42,7 +36,26 @@ export class MetaApi {
    * ```
    */
   status(id: string): Promise<DatasetStatus> {
-    return this.transport.getJson<DatasetStatus>(META.status(id));
+    return this.transport.getJson(META.status(id), contract.DatasetStatus);
+  }
+
+  /**
+   * The status as first read this session: what the checks before a data call compare dates
+   * with (free, and asked once per dataset).
+   *
+   * @example
+   * ```ts
+   * const { first_available_date, last_available_date } = await wb.meta.availability("eq-taq-1min");
+   * ```
+   */
+  availability(id: string): Promise<DatasetStatus> {
+    let s = this.statuses.get(id);
+    if (!s) {
+      s = this.status(id);
+      s.catch(() => this.statuses.delete(id));
+      this.statuses.set(id, s);
+    }
+    return s;
   }
 
   /**
@@ -67,7 +80,7 @@ export class MetaApi {
   schema(id: string): Promise<ColumnInfo[]> {
     let s = this.schemas.get(id);
     if (!s) {
-      s = this.transport.getJson<ColumnInfo[]>(META.columns(id));
+      s = this.transport.getJson(META.columns(id), contract.ColumnList);
       s.catch(() => this.schemas.delete(id));
       this.schemas.set(id, s);
     }

@@ -24,8 +24,12 @@ export class KeyExpiredError extends WorkbenchError {}
 export class ServiceUnavailableError extends WorkbenchError {}
 /** 504: the query was too heavy (page size is halved before this is thrown). */
 export class GatewayTimeoutError extends WorkbenchError {}
-/** No answer: connection refused, reset or dropped mid-response (retried before this is thrown). */
+/** No answer: a connection reset or dropped mid-response, or a timeout (retried before this is thrown). */
 export class NetworkError extends WorkbenchError {}
+/** No answer that retrying could bring: connection refused, a host name that does not resolve (raised at once). */
+export class ServiceUnreachableError extends NetworkError {}
+/** Something answered, but not a Datasets Service: an error without a JSON detail, or the wrong content type (raised at once). */
+export class NotTheServiceError extends WorkbenchError {}
 
 /** One entry of a 422 detail list. */
 export interface ValidationIssue {
@@ -62,3 +66,8 @@ export class QuotaExceededError extends WorkbenchError {
     this.resetAt = context.resetAt;
   }
 }
+
+// Errors that are not an HTTP status, exported from here so the workbench's one export of
+// errors (mod.ts re-exports this file) carries them too.
+export { ContractError } from "./contract.ts";
+export { UnknownDatasetError, UnknownTickerError } from "./unknown.ts";

@@ -3,9 +3,10 @@
  * answer shows more (in its headers, else in its body), the following pages are fetched
  * concurrently (never more at once than the per-minute quota has left), and the frame keeps
  * the row order a sequential walk would give. A 504
- * halves the page size for that page and the rest; after a run of pages without one the size
- * doubles back towards the one asked for, so scattered 504s (an overloaded moment rather than
- * a query too heavy) do not leave a long fetch crawling one row at a time. `maxRows` stops
+ * halves the page size for that page and the rest, once per wave of concurrent pages that
+ * time out together; each page answered without one doubles it back towards the one
+ * asked for, so scattered 504s (an overloaded moment rather than a query too heavy) cost a
+ * few extra requests and never leave a long fetch crawling one row at a time. `maxRows` stops
  * early. A failure keeps the contiguous rows fetched so far on the error (`partial`) with a
  * `resume()` that goes on.
  */
@@ -13,6 +14,7 @@ import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
 import { GatewayTimeoutError } from "../errors/http.ts";
 import { emptyFrame, jsonNextOffset, pageToFrame } from "../frames.ts";
+import { checkedNextOffset } from "../http/contractCheck.ts";
 import type { Transport } from "../http/transport.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import { type ProgressListener, ProgressTracker } from "./progress.ts";
@@ -26,8 +28,8 @@ export interface Page {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Pages in a row without a 504 after which a halved page size doubles again. */
-const GROW_AFTER = 8;
+/** Pages answered after which a halved page size doubles again (one: scattered 504s cost one extra request each). */
+const GROW_AFTER = 1;
 
 export class Pager {
   /** Current page size (halved after a 504). */
@@ -35,21 +37,25 @@ export class Pager {
   /** Requests the per-minute window still allows, from the last RateLimit-Remaining seen. */
   private remaining = Number.POSITIVE_INFINITY;
   private resetAt = 0;
-  /** Pages answered since the last 504. */
+  /** Pages answered since the last 504 or the last growth. */
   private calm = 0;
+  /** Bumped at each change of `size`: a 504 halves the size only if no change came since its page was asked. */
+  private generation = 0;
 
   constructor(private readonly transport: Transport, private readonly request: PreparedRequest) {
     this.size = request.pageSize;
   }
 
   /**
-   * One page at `offset` (public so a download can stream page by page). A 504 splits it into
-   * halves (recursively) and shrinks later pages; a one-row page that gets a 504 is retried
+   * One page at `offset` (public so a download can stream page by page). After a 504 only the
+   * first half of the page is asked again, so the page may come back short (the caller asks
+   * for the rest, as after a capped page), and later pages shrink; a one-row page that gets a 504 is retried
    * with backoff, as often as the transport retries a 503. `onNext` hears the next page's
    * offset from the answer's headers (when the service sends X-Pagination-Next-Offset), before
    * the body is read and parsed; a page split after a 504 does not call it.
    */
   async page(offset: number, size: number, tracker: ProgressTracker, attempt = 0, onNext?: (next: number | null) => void): Promise<Page> {
+    const generation = this.generation;
     const params = new URLSearchParams(this.request.params);
     params.set("offset", String(offset));
     params.set("limit", String(size));
@@ -64,8 +70,9 @@ export class Pager {
         const next = headerNextOffset(headers);
         if (next !== undefined) onNext?.(next);
       });
-      const frame = pageToFrame(r.body, this.request.format, this.request.columns);
-      const fromHeader = headerNextOffset(r.headers);
+      const endpoint = `GET ${this.request.path}`;
+      const frame = pageToFrame(r.body, this.request.format, this.request.columns, undefined, endpoint);
+      const fromHeader = checkedNextOffset(r.headers, endpoint, r.url);
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
       // null means "no next page", so a known answer is told from an absent one by undefined.
       const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : frame.height === size ? offset + size : null;
@@ -73,6 +80,7 @@ export class Pager {
       if (++this.calm >= GROW_AFTER && this.size < this.request.pageSize) {
         this.size = Math.min(this.request.pageSize, this.size * 2);
         this.calm = 0;
+        this.generation++;
       }
       return { offset, frame, next };
     } catch (error) {
@@ -83,12 +91,15 @@ export class Pager {
         await sleep(Math.random() * Math.min(10_000, 300 * 2 ** attempt));
         return this.page(offset, size, tracker, attempt + 1, onNext);
       }
-      const half = Math.floor(size / 2);
-      this.size = Math.min(this.size, half);
-      const first = await this.page(offset, half, tracker);
-      if (first.next === null) return first;
-      const second = await this.page(offset + half, size - half, tracker);
-      return { offset, frame: pl.concat([first.frame, second.frame]), next: second.next };
+      // Halve the shared size once per wave: concurrent pages asked at the same size that all
+      // time out halve it once, not once each (which collapsed it to one row under scattered 504s).
+      if (generation === this.generation) {
+        this.size = Math.max(1, Math.floor(this.size / 2));
+        this.generation++;
+      }
+      // Ask again for the first half of the page that timed out only; the caller asks for the
+      // rest at the size current by then (a short page is completed like a capped one).
+      return this.page(offset, Math.min(Math.floor(size / 2), this.size), tracker);
     }
   }
 
@@ -176,10 +187,10 @@ export class Pager {
   }
 }
 
-/** The sandbox's X-Pagination-Next-Offset header: a number, null ("": no next page), or undefined when absent. */
+/** The X-Pagination-Next-Offset header, read early (checked against the contract once the page is in). */
 function headerNextOffset(headers: Headers): number | null | undefined {
   const value = headers.get("X-Pagination-Next-Offset");
-  return value === null ? undefined : value === "" ? null : Number(value);
+  return value === null || !/^\d*$/.test(value) ? undefined : value === "" ? null : Number(value);
 }
 
 /** Pages in offset order, up to the first gap (a page lost to an error) or the end. */

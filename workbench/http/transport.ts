@@ -5,12 +5,18 @@
  * Retry policy: 422 and other 4xx are never retried; 503 and network failures are retried
  * with exponential backoff and full jitter (bounded); a per-minute 429 waits for the reset
  * its Retry-After names and goes on; a monthly 429 (a reset days away) stops at once.
- * 504 is not retried here: the pager halves the page size instead.
+ * 504 is not retried here: the pager halves the page size instead. What no retry can fix
+ * raises at once (see failFast.ts): connection refused, a host that does not resolve, and an
+ * answer that is not the service (an error without a JSON detail, a success of the wrong
+ * content type).
  */
 import ky, { HTTPError, type KyInstance } from "ky";
+import type { z } from "zod";
 import { WorkbenchError } from "../errors/base.ts";
 import { errorFromResponse } from "../errors/fromResponse.ts";
-import { NetworkError } from "../errors/http.ts";
+import { NetworkError, NotTheServiceError, ServiceUnreachableError } from "../errors/http.ts";
+import { checkAnswer } from "./contractCheck.ts";
+import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 
 export interface TransportOptions {
   baseUrl: string;
@@ -53,6 +59,7 @@ export class Transport {
         jitter: true,
         retryOnTimeout: true,
         shouldRetry: ({ error }) => {
+          if (!(error instanceof HTTPError) && permanentNetworkCause(error, options.baseUrl)) return false;
           if (error instanceof HTTPError && error.response.status === 429) {
             const wait = Number(error.response.headers.get("Retry-After") ?? "60");
             if (!(wait <= maxWait)) return false;
@@ -80,6 +87,7 @@ export class Transport {
       } catch (error) {
         throw await this.toWorkbenchError(error, url);
       }
+      this.checkContentType(response, path, params, url);
       onHeaders?.(response.headers);
       try {
         const body = new Uint8Array(await response.arrayBuffer());
@@ -91,10 +99,33 @@ export class Transport {
     }
   }
 
-  /** GETs a JSON document. */
-  async getJson<T>(path: string, params?: URLSearchParams): Promise<T> {
+  /**
+   * GETs a JSON document and checks it against its contract schema (contract/): a drifted
+   * answer raises a ContractError naming the endpoint and the field.
+   */
+  async getJson<T extends z.ZodType>(path: string, schema: T, params?: URLSearchParams): Promise<z.infer<T>> {
     const r = await this.get(path, params);
-    return JSON.parse(new TextDecoder().decode(r.body)) as T;
+    const endpoint = `GET ${new URL(r.url).pathname}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(r.body));
+    } catch {
+      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : new TextDecoder().decode(r.body.subarray(0, 80)), endpoint, r.url);
+    }
+    return checkAnswer(schema, value, endpoint, r.url);
+  }
+
+  /** A success whose content type is not the one asked for is not the service's answer. */
+  private checkContentType(response: Response, path: string, params: URLSearchParams | undefined, url: string): void {
+    const expected = expectedContentType(path, params);
+    const got = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+    if (got === expected) return;
+    void response.body?.cancel().catch(() => {});
+    throw new NotTheServiceError(
+      `The answer to GET ${url} is not from a Datasets Service: HTTP ${response.status} with content type '${got || "none"}' where ${expected} was expected. ` +
+        "Check the base URL (host, port and path prefix).",
+      { status: response.status, url },
+    );
   }
 
   private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
@@ -104,12 +135,25 @@ export class Transport {
       try {
         body = JSON.parse(text);
       } catch {
-        // not JSON: keep the text as the detail
+        // not JSON: told apart below
       }
-      return errorFromResponse(error.response.status, body, error.response.headers, "GET", url);
+      const status = error.response.status;
+      const detail = (body as { detail?: unknown } | null)?.detail;
+      // 503, 504 and 429 may come from a proxy in front of the service: transient, handled as such.
+      if (typeof detail !== "string" && !Array.isArray(detail) && ![429, 503, 504].includes(status)) {
+        const type = error.response.headers.get("Content-Type") ?? "none";
+        return new NotTheServiceError(
+          `The answer to GET ${url} is not from a Datasets Service: HTTP ${status} (${type}) without a JSON detail, starting '${bodyStart(text)}'. ` +
+            "Check the base URL (host, port and path prefix).",
+          { status, url, detail: text },
+        );
+      }
+      return errorFromResponse(status, body, error.response.headers, "GET", url);
     }
     if (error instanceof WorkbenchError) return error;
     const reason = (error as Error)?.message ?? String(error);
+    const permanent = permanentNetworkCause(error, this.options.baseUrl);
+    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${permanent}`, { url });
     return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
   }
 }

@@ -5,11 +5,14 @@
  * dates and numbers, limits out of range, and anything outside the identity's data access
  * rules (dataset, date window, ticker universe).
  */
+import { isWireDate, wireDateTimeToEpochNs } from "../../contract/mod.ts";
 import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "../endpoints.ts";
 import { QueryError } from "../errors/base.ts";
 import { NotEntitledError } from "../errors/http.ts";
 import type { ColumnInfo, WireFormat } from "../frames.ts";
 import type { AccessRule } from "../api/account.ts";
+import { didYouMean } from "./nearest.ts";
+import type { TickerAsk } from "./tickers.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
 export const MAX_PAGE_SIZE = 100_000;
@@ -26,23 +29,29 @@ export interface PreparedRequest {
   pageSize: number;
   maxRows: number;
   concurrency: number;
+  /** The tickers asked for (set by the service checks), judged from the answer when absent from it. */
+  tickers?: TickerAsk;
 }
 
-const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+/** Decimal notation only: no hex ("0x10"), no surrounding spaces (" 170 "), no "Infinity". */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function checkValue(dataset: string, column: ColumnInfo, text: string): void {
   const bad = (what: string) => new QueryError(`Cannot filter ${dataset}.${column.name} by '${text}': ${what}`);
-  if (column.data_type === "date" && !isDate(text)) throw bad("expected a real date as YYYY-MM-DD");
-  if (column.data_type === "int64" && !(/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)))) throw bad("expected a whole number");
-  if (column.data_type === "float64" && !(text.trim() !== "" && Number.isFinite(Number(text)))) throw bad("expected a number");
-  if (column.data_type.startsWith("datetime") && Number.isNaN(Date.parse(text.replace(/(\.\d{3})\d+/, "$1")))) throw bad("expected an ISO 8601 date-time");
+  if (column.data_type === "date" && !isWireDate(text)) throw bad("expected a real date as YYYY-MM-DD");
+  if (column.data_type === "int64" && !(/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)))) throw bad("expected a whole number written in decimal digits, such as 170");
+  if (column.data_type === "float64" && !(DECIMAL.test(text) && Number.isFinite(Number(text)))) throw bad("expected a number written in decimal, such as 189.5");
+  if (column.data_type.startsWith("datetime") && !isWireDate(text) && wireDateTimeToEpochNs(text) === undefined) {
+    throw bad("expected an ISO 8601 date-time such as 2023-11-21T09:30:00 (New York time), 2023-11-21T09:30:00-05:00 or 2023-11-21T14:30:00Z, or a date");
+  }
 }
 
 function knownColumn(dataset: string, schema: readonly ColumnInfo[], name: string, where: string): ColumnInfo {
   const c = schema.find((s) => s.name === name);
   if (!c) {
-    const near = schema.find((s) => s.name.toLowerCase() === name.toLowerCase());
-    throw new QueryError(`Unknown column '${name}' in ${where} of ${dataset}${near ? ` (did you mean '${near.name}'? names are case-sensitive)` : ""}: columns are ${schema.map((s) => s.name).join(", ")}`);
+    const sameLetters = schema.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    const near = sameLetters ? ` (did you mean '${sameLetters.name}'? names are case-sensitive)` : didYouMean(name, schema.map((s) => s.name));
+    throw new QueryError(`Unknown column '${name}' in ${where} of ${dataset}${near}: columns are ${schema.map((s) => s.name).join(", ")}`);
   }
   return c;
 }
@@ -58,7 +67,7 @@ function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], 
       throw new QueryError(`${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`);
     }
     if (column === endpoint.tickerColumn && (op === "eq" || op === "in") && rule.universe_identifiers.length > 0 && !rule.universe_identifiers.includes(text)) {
-      throw new NotEntitledError(`Ticker '${text}' is outside your universe for ${endpoint.dataset}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
+      throw new NotEntitledError(`Ticker '${text}' is outside your universe for ${endpoint.dataset}${didYouMean(text, rule.universe_identifiers)}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
     }
   }
 }

@@ -2,6 +2,7 @@
  * What a data call asks for, as a notebook user writes it, and its translation into the
  * service's query parameters.
  */
+import { QueryError } from "../errors/base.ts";
 import type { WireFormat } from "../frames.ts";
 import type { ProgressEvent } from "../fetch/progress.ts";
 
@@ -57,7 +58,7 @@ export function conditions(filters: Query["filters"] = {}): Condition[] {
 /** A value as the service reads it: dates `YYYY-MM-DD`, date-times ISO 8601. */
 export function wireValue(value: FilterValue, type: string | undefined): string {
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new Error("Invalid Date given as a filter value");
+    if (Number.isNaN(value.getTime())) throw new QueryError("Invalid Date given as a filter value: give a real Date or a date as YYYY-MM-DD");
     return type === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
   }
   return String(value);

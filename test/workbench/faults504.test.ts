@@ -1,0 +1,52 @@
+/**
+ * The 504 rule under scattered faults: with the sandbox injecting 10% each of 503, 504 and
+ * 429 and 5% dropped connections, a fetch of 100-row pages at concurrency 4 returns exactly
+ * the clean rows with at most twice the clean request count (it used to collapse to one-row
+ * pages: thousands of requests instead of ~80).
+ */
+import type pl from "nodejs-polars";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect } from "../../workbench/mod.ts";
+import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { expectSameFrame } from "./support/frames.ts";
+
+const DAY = "2023-11-21", TICKER = "ODFL", PAGE = 100;
+let clean: TestSandbox;
+let reference: pl.DataFrame;
+let cleanRequests: number;
+
+/** Data requests (retries included) of one fetch, after the free schema and rules are cached. */
+async function fetchCounted(baseUrl: string) {
+  const wb = await connect({ baseUrl, apiKey: "demo-full-access", retries: 12 });
+  await wb.data.prepare("eq-taq", [DAY, TICKER]);
+  const before = wb.transport.requestsSent;
+  const frame = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 4 });
+  return { frame, requests: wb.transport.requestsSent - before };
+}
+
+beforeAll(async () => {
+  clean = await startSandbox();
+  ({ frame: reference, requests: cleanRequests } = await fetchCounted(clean.baseUrl));
+  expect(reference.height).toBe(7738);
+  // 78 pages, plus the pages asked concurrently past the end before the last page answered.
+  expect(cleanRequests).toBeGreaterThanOrEqual(Math.ceil(7738 / PAGE));
+  expect(cleanRequests).toBeLessThanOrEqual(Math.ceil(7738 / PAGE) + 4);
+});
+afterAll(() => clean?.stop());
+
+describe("the 504 rule under scattered faults", () => {
+  for (const seed of [3, 11, 29]) {
+    it(`seed ${seed}: the clean rows, in order, with at most twice the clean request count`, async () => {
+      const faulty = await startSandbox({ args: ["--faults", `${seed},0.1,0.1,0.1,0.05`] });
+      try {
+        const { frame, requests } = await fetchCounted(faulty.baseUrl);
+        expectSameFrame(frame, reference);
+        console.log(`seed ${seed}: ${requests} requests under faults against ${cleanRequests} clean (${(requests / cleanRequests).toFixed(2)}x)`);
+        expect(requests).toBeGreaterThan(cleanRequests); // the faults were met
+        expect(requests).toBeLessThanOrEqual(2 * cleanRequests);
+      } finally {
+        await faulty.stop();
+      }
+    });
+  }
+});

@@ -1,0 +1,209 @@
+/**
+ * Ticker checks before sending: lowercase tickers are refused with the right spelling; a
+ * ticker the service does not know (resolved through `eq-lookup-files` where the identity may
+ * read it, loaded once per session) is refused with the nearest known ones ("did you mean
+ * AAPL?"); a ticker asked for wholly after it was renamed says what it trades as from when.
+ * `resolveTickers` is the one entry point, for single and multi-ticker calls alike.
+ */
+
+import pl from "nodejs-polars";
+import { addDays } from "../../calendar/nyTime.ts";
+import type { AccessRule } from "../api/account.ts";
+import { QueryError } from "../errors/base.ts";
+import { UnknownTickerError } from "../errors/unknown.ts";
+import { didYouMean, nearestNames } from "./nearest.ts";
+
+/** One row of `eq-lookup-files`: the ticker maps to the security until `endDate`. */
+interface Mapping {
+  ticker: string;
+  secId: string;
+  endDate: string;
+}
+
+/** What the lookup files say about tickers: which exist, and what each became after its end. */
+export class TickerBook {
+  private readonly byTicker = new Map<string, Mapping[]>();
+  private readonly bySecId = new Map<string, Mapping[]>();
+
+  constructor(rows: readonly Mapping[]) {
+    for (const m of rows) {
+      this.byTicker.set(m.ticker, [...(this.byTicker.get(m.ticker) ?? []), m]);
+      this.bySecId.set(m.secId, [...(this.bySecId.get(m.secId) ?? []), m].sort((a, b) => a.endDate.localeCompare(b.endDate)));
+    }
+  }
+
+  /** The book of an `eq-lookup-files` frame (columns Ticker, EndDate, SecId). */
+  static fromFrame(frame: pl.DataFrame): TickerBook {
+    const tickers = frame.getColumn("Ticker").toArray() as string[];
+    const ends = frame.getColumn("EndDate").cast(pl.String).toArray() as string[];
+    const ids = frame.getColumn("SecId").cast(pl.String).toArray() as string[];
+    return new TickerBook(tickers.map((ticker, i) => ({ ticker, endDate: String(ends[i]), secId: String(ids[i]) })));
+  }
+
+  get tickers(): string[] {
+    return [...this.byTicker.keys()];
+  }
+
+  has(ticker: string): boolean {
+    return this.byTicker.has(ticker);
+  }
+
+  /** The last day a ticker maps to a security (the latest mapping), if it ever ends. */
+  private lastDay(ticker: string): Mapping | undefined {
+    const spans = this.byTicker.get(ticker);
+    if (!spans) return undefined;
+    const latest = spans.reduce((a, b) => (a.endDate > b.endDate ? a : b));
+    return latest.endDate >= "2999-01-01" ? undefined : latest;
+  }
+
+  /**
+   * Why a ticker has no data from `from` on (it ended before), or undefined while it trades.
+   * A rename names the new ticker and the first day of it.
+   */
+  endedBefore(ticker: string, from: string): string | undefined {
+    const last = this.lastDay(ticker);
+    if (!last || from <= last.endDate) return undefined;
+    const next = (this.bySecId.get(last.secId) ?? []).find((m) => m.endDate > last.endDate && m.ticker !== ticker);
+    const firstDay = addDays(last.endDate, 1);
+    return next
+      ? `${ticker} was renamed: it trades as ${next.ticker} from ${firstDay} (${ticker} maps to security ${last.secId} until ${last.endDate}); ask for ${next.ticker}`
+      : `${ticker} maps to no security after ${last.endDate} (delisted or merged)`;
+  }
+}
+
+/** Where tickers are resolved from: the identity's rules and the lookup files, loaded on demand. */
+export interface TickerSource {
+  rules(): Promise<readonly AccessRule[]>;
+  /** Every row of `eq-lookup-files` (spends one request, once per session). */
+  lookup(): Promise<pl.DataFrame>;
+  /** Whether a dataset has any row of a ticker at any date (one request): the judge without the lookup files. */
+  probe?(dataset: string, ticker: string): Promise<boolean>;
+}
+
+/** Tickers being probed, so the probe's own (empty) answer is not judged again. */
+const probing = new WeakMap<TickerSource, Set<string>>();
+
+/**
+ * Without the lookup files: a ticker with no row at any date is unknown to the dataset; the
+ * nearest tickers come from the identity's universe when it has one.
+ */
+async function judgeByProbe(source: TickerSource, dataset: string, absent: readonly string[]): Promise<void> {
+  const mine = probing.get(source) ?? new Set<string>();
+  probing.set(source, mine);
+  const todo = absent.filter((t) => !mine.has(`${dataset}/${t}`));
+  if (!source.probe || todo.length === 0) return;
+  todo.forEach((t) => mine.add(`${dataset}/${t}`));
+  try {
+    const unknown: string[] = [];
+    for (const t of todo) if (!(await source.probe(dataset, t))) unknown.push(t);
+    if (unknown.length === 0) return;
+    const universe = (await source.rules()).find((r) => r.dataset_text_id === dataset)?.universe_identifiers ?? [];
+    const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, universe)]));
+    throw new UnknownTickerError(
+      `${dataset}: no row for ticker${unknown.length > 1 ? "s" : ""} ${unknown.map((t) => `${t}${didYouMean(t, universe)}`).join(", ")} at any date: the service does not know ${unknown.length > 1 ? "them" : "it"} ` +
+        "(this account cannot read eq-lookup-files, which would name the nearest tickers)",
+      unknown,
+      suggestions,
+    );
+  } finally {
+    todo.forEach((t) => mine.delete(`${dataset}/${t}`));
+  }
+}
+
+const books = new WeakMap<TickerSource, Promise<TickerBook | undefined>>();
+const loaded = new WeakMap<TickerSource, TickerBook | undefined>();
+
+/** The lookup files as a TickerBook, once per source; undefined when the identity may not read them. */
+export function tickerBook(source: TickerSource): Promise<TickerBook | undefined> {
+  let book = books.get(source);
+  if (!book) {
+    book = source.rules().then(async (rules) => (rules.some((r) => r.dataset_text_id === "eq-lookup-files") ? TickerBook.fromFrame(await source.lookup()) : undefined));
+    book.then((b) => loaded.set(source, b), () => books.delete(source));
+    books.set(source, book);
+  }
+  return book;
+}
+
+/** Datasets whose tickers are equity tickers (the lookup files' tickers); option datasets use roots. */
+export const EQUITY_TICKER_DATASETS: readonly string[] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"];
+
+/** Lowercase tickers, refused with the right spelling (every dataset). */
+function checkCase(dataset: string, tickers: readonly string[]): void {
+  const lower = tickers.filter((t) => t !== t.toUpperCase());
+  if (lower.length > 0) {
+    throw new QueryError(`${dataset}: tickers are upper case: ${lower.map((t) => `'${t}' (did you mean '${t.toUpperCase()}'?)`).join(", ")}`);
+  }
+}
+
+/** Unknown tickers (nearest known ones named), then tickers asked for wholly after they ended (a rename names the new ticker). */
+function checkInBook(book: TickerBook, dataset: string, tickers: readonly string[], from: string | undefined): void {
+  const unknown = tickers.filter((t) => !book.has(t));
+  if (unknown.length > 0) {
+    const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, book.tickers)]));
+    const named = unknown.map((t) => `${t}${didYouMean(t, book.tickers)}`).join(", ");
+    throw new UnknownTickerError(`${dataset}: unknown ticker${unknown.length > 1 ? "s" : ""} ${named}; known tickers are ${book.tickers.sort().join(", ")}`, unknown, suggestions);
+  }
+  if (from !== undefined) {
+    const ended = tickers.map((t) => book.endedBefore(t, from)).filter((x): x is string => x !== undefined);
+    if (ended.length > 0) throw new QueryError(`${dataset} from ${from}: ${ended.join("; ")}`);
+  }
+}
+
+/**
+ * Refuses tickers that cannot be right, before sending: lowercase ones (with the right
+ * spelling), for every dataset; and for equity datasets, tickers the lookup files do not know
+ * (with the nearest known ones) and tickers asked for wholly after they stopped (a rename
+ * names the new ticker). Loads the lookup files (one request, once per session) if needed.
+ * `from` is the first date asked for, when known.
+ *
+ * @example
+ * ```ts
+ * await resolveTickers(wb.data.tickers, "eq-taq-1min", ["SPY", "APPL"]);
+ * // UnknownTickerError: eq-taq-1min: unknown ticker APPL (did you mean 'AAPL'?); known tickers are AAPL, CVX, ...
+ * ```
+ */
+export async function resolveTickers(source: TickerSource, dataset: string, tickers: readonly string[], range: { from?: string } = {}): Promise<void> {
+  checkCase(dataset, tickers);
+  if (!EQUITY_TICKER_DATASETS.includes(dataset)) return;
+  const book = await tickerBook(source);
+  if (book) checkInBook(book, dataset, tickers, range.from);
+}
+
+/**
+ * The pre-send check of a single call: case always; the lookup files only once this session
+ * has loaded them (so a correct call never pays a request for them). A ticker the book has
+ * not judged yet is judged from the answer (explainAbsentTickers).
+ */
+export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined): void {
+  checkCase(dataset, tickers);
+  const book = loaded.get(source);
+  if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
+}
+
+/** The tickers a call asked for, and the first date it asked for. */
+export interface TickerAsk {
+  asked: string[];
+  from?: string;
+}
+
+/**
+ * Judges tickers from the answer: when an asked ticker has no row (and the answer was not cut
+ * by maxRows), the lookup files (loaded once per session) say whether it is unknown (an
+ * UnknownTickerError with the nearest ones) or ended before the range (renamed: what it trades
+ * as now); without them, a one-row probe at any date says whether the dataset knows it. A
+ * known ticker without rows in the range is not an error here.
+ *
+ * @example
+ * ```ts
+ * await explainAbsentTickers(wb.data.tickers, "eq-taq-1min", { asked: ["APPL"] }, frame, Infinity);
+ * ```
+ */
+export async function explainAbsentTickers(source: TickerSource, dataset: string, ask: TickerAsk, frame: pl.DataFrame, maxRows: number): Promise<void> {
+  if (!EQUITY_TICKER_DATASETS.includes(dataset) || frame.height >= maxRows) return;
+  const present = new Set(frame.columns.includes("Ticker") ? (frame.getColumn("Ticker").unique().toArray() as string[]) : frame.height > 0 ? ask.asked : []);
+  const absent = ask.asked.filter((t) => !present.has(t));
+  if (absent.length === 0) return;
+  const book = await tickerBook(source);
+  if (book) checkInBook(book, dataset, absent, ask.from);
+  else await judgeByProbe(source, dataset, absent);
+}
