@@ -12,6 +12,8 @@ import { MetaApi } from "./api/meta.ts";
 import { dataEndpoint } from "./endpoints.ts";
 import { QueryError } from "./errors/base.ts";
 import { type ProgressListener } from "./fetch/progress.ts";
+import { type QuotaGuardOptions } from "./fetch/quotaGuard.ts";
+import { RateGate } from "./fetch/rateGate.ts";
 import { Transport, type TransportOptions } from "./http/transport.ts";
 import type { Query } from "./query/query.ts";
 import { FrameCache } from "./store/cache.ts";
@@ -22,6 +24,12 @@ import { envVar } from "./env.ts";
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
   cache?: string;
+  /**
+   * The quota guard's threshold: a data call stops before its second request when the rest
+   * would take more than `maxShare` (default 0.1) of any remaining monthly quota or more than
+   * `maxBytes` (default 1e9); `false` switches the guard off. A call passes it with `force: true`.
+   */
+  quotaGuard?: QuotaGuardOptions | false;
 }
 
 export class Workbench {
@@ -30,12 +38,19 @@ export class Workbench {
   readonly data: DataApi;
   readonly cache?: FrameCache;
 
-  constructor(readonly transport: Transport, cacheDir?: string) {
+  /** The per-minute request window, shared by every call of this workbench. */
+  readonly gate = new RateGate();
+
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}) {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
     this.cache = cacheDir ? new FrameCache(cacheDir, scope) : undefined;
-    this.data = new DataApi(transport, this.meta, this.account, this.cache);
+    // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
+    // keeps counting what a call itself sends.
+    const guardTransport = new Transport(transport.options);
+    const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
+    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads });
   }
 
   /**
@@ -125,5 +140,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}));
 }

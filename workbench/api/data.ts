@@ -1,24 +1,69 @@
 /**
  * `wb.data`: one function per data endpoint, each returning every matching row as a typed
- * Polars DataFrame (paging, types, checks, retries and throttling included).
+ * Polars DataFrame (paging, types, checks, retries and throttling included). Per-ticker
+ * endpoints take one ticker or a list; every dataset with a trade date takes `start`/`end`.
+ * A universe is fetched concurrently within the per-minute quota, in one progress stream,
+ * and returned as one frame in the order asked; the quota guard stops a call that would
+ * spend too much of the month unless it says `force: true`.
  */
-import type pl from "nodejs-polars";
-import { dataEndpoint, type DatasetId } from "../endpoints.ts";
+import pl from "nodejs-polars";
+import { dataEndpoint, type DataEndpoint, type DatasetId } from "../endpoints.ts";
+import { CallProgress } from "../fetch/callProgress.ts";
+import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
+import { CallGuard, type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
+import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
+import { type DateLike, dateRange, type DateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
+import { emptyFrame } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
-import type { Query } from "../query/query.ts";
+import { conditions, type Query } from "../query/query.ts";
 import type { FrameCache } from "../store/cache.ts";
+import { estimateDownload } from "../store/estimate.ts";
 import type { AccountApi } from "./account.ts";
-import type { MetaApi } from "./meta.ts";
+import type { DatasetStatus, MetaApi } from "./meta.ts";
+
+/** A data call: the query, plus a `start`/`end` range and `force` (past the quota guard). */
+export interface DataQuery extends Query {
+  /** First trade date, inclusive (`"2023-11-20"` or a Date: its UTC date). */
+  start?: DateLike;
+  /** Last trade date, inclusive. */
+  end?: DateLike;
+  /** Run even when the quota guard judges the call too large for the month. */
+  force?: boolean;
+}
+
+/** What the data API shares with the rest of the workbench. */
+export interface DataApiOptions {
+  /** The per-minute window shared by every call. */
+  gate: RateGate;
+  /** Threshold of the quota guard, or false to switch it off. */
+  quotaGuard: QuotaGuardOptions | false;
+  /** Account and metadata reads of the guard, on their own transport (they spend no quota). */
+  guardReads: { account: AccountApi; meta: MetaApi };
+}
+
+const rangeText = (r: DateRange) => (r.start || r.end ? ` from ${r.start ?? "the first date"} to ${r.end ?? "the last date"}` : "");
+
+/** The tickers a query's Ticker filter lists (eq or in), or [] when it names none. */
+function listedTickers(endpoint: DataEndpoint, query: Query): string[] {
+  if (!endpoint.tickerColumn) return [];
+  return conditions(query.filters).filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.values.map(String));
+}
 
 export class DataApi {
+  private readonly statuses = new Map<string, Promise<DatasetStatus>>();
+  private readonly options: DataApiOptions;
+
   constructor(
     private readonly transport: Transport,
     private readonly meta: MetaApi,
     private readonly account: AccountApi,
     private readonly cache?: FrameCache,
-  ) {}
+    options?: Partial<DataApiOptions>,
+  ) {
+    this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta } };
+  }
 
   /** Checks a call against the schema and the access rules and builds its request; sends no data request. */
   async prepare(dataset: string, pathValues: readonly string[], query: Query = {}): Promise<PreparedRequest> {
@@ -30,28 +75,90 @@ export class DataApi {
   }
 
   /**
-   * Any dataset by id: `wb.data.get("eq-daily-ohlc", [], { filters: { Ticker: "AAPL" } })`.
+   * Any dataset by id. Each path value may be a list (a universe: one request per ticker, or
+   * per ticker and date), and `start`/`end` bound the trade date of any dataset that has one.
    *
    * @example
    * ```ts
-   * const df = await wb.data.get("eq-taq", ["2023-11-21", "AAPL"], { maxRows: 1000 });
+   * const df = await wb.data.get("eq-taq", ["2023-11-21", ["AAPL", "MSFT"]], { maxRows: 1000 });
+   * const week = await wb.data.get("eq-daily-ohlc", [], { start: "2023-11-20", end: "2023-11-24" });
    * ```
    */
-  async get(dataset: DatasetId | string, pathValues: readonly string[] = [], query: Query = {}): Promise<pl.DataFrame> {
-    const request = await this.prepare(dataset, pathValues, query);
-    const fetch = () => new Pager(this.transport, request).fetchAll(query.onProgress);
-    return this.cache ? this.cache.getOrFetch(request, fetch) : fetch();
+  async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+    const endpoint = dataEndpoint(dataset);
+    const { start, end, force, ...rest } = query;
+    const range = dateRange(start, end);
+    const base = withRange(endpoint, rest, range);
+    const units = planUnits(endpoint, pathValues, range);
+    if (units.length === 0) {
+      const frame = emptyFrame((await this.prepare(dataset, [], {})).columns);
+      return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
+    }
+    const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base)));
+    const progress = new CallProgress(dataset, units.length, rest.onProgress);
+    const guard = force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judgeCall(endpoint, requests, units, first, progress));
+    const transport = gatedTransport(this.transport, {
+      gate: this.options.gate,
+      beforeSend: guard?.beforeSend,
+      onHeaders: guard?.onHeaders,
+      settled: guard?.settled,
+      onWait: (seconds) => progress.wait(seconds, "per-minute quota"),
+    });
+    const frames = await runUnits(units.length, requests[0].concurrency, async (i) => {
+      const fetch = () => new Pager(transport, requests[i]).fetchAll(progress.unitListener(i));
+      const frame = await (this.cache ? this.cache.getOrFetch(requests[i], fetch) : fetch());
+      progress.unitDone(i, frame.height);
+      return frame;
+    });
+    progress.finish();
+    const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
+    return addFrameWarnings(frame, this.emptyParts(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+  }
+
+  /** Warnings for the parts of a universe that came back empty, and listed tickers absent from the result. */
+  private emptyParts(endpoint: DataEndpoint, units: string[][], frames: pl.DataFrame[], query: Query, range: DateRange, frame: pl.DataFrame, maxRows: number): string[] {
+    if (maxRows === 0 || frame.height >= maxRows) return []; // cut short on purpose: absence means nothing
+    const where = rangeText(range) || (query.filters ? " for these filters" : "");
+    const warnings = units.flatMap((u, i) => (frames[i].height === 0 && u.length > 0 ? [`${u.join(" ")} has no rows in ${endpoint.dataset}${where}`] : []));
+    const listed = listedTickers(endpoint, query);
+    if (listed.length > 0 && frame.columns.includes(endpoint.tickerColumn!)) {
+      const present = new Set(frame.getColumn(endpoint.tickerColumn!).unique().toArray().map(String));
+      const absent = listed.filter((t) => !present.has(t));
+      if (absent.length > 0) warnings.push(`${absent.join(", ")} ${absent.length === 1 ? "is" : "are"} absent from the result of ${endpoint.dataset}${where}: no rows for ${absent.length === 1 ? "it" : "them"}`);
+    }
+    return warnings;
+  }
+
+  /** The quota guard's check once the first answer is in: throws QuotaGuardError past the threshold. */
+  private async judgeCall(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][], first: FirstAnswer, progress: CallProgress): Promise<void> {
+    if (units.length === 1 && first.next === null) return; // one page: already done
+    const { account, meta } = this.options.guardReads;
+    let status = this.statuses.get(endpoint.dataset);
+    if (!status) {
+      status = meta.status(endpoint.dataset);
+      status.catch(() => this.statuses.delete(endpoint.dataset));
+      this.statuses.set(endpoint.dataset, status);
+    }
+    const [s, quotas] = await Promise.all([status, account.quotasRaw()]);
+    const e = estimateDownload(endpoint, requests[0], s, quotas, units[0]);
+    const estimate = { rows: e.rows * units.length, bytesPerRow: e.rows > 0 ? e.bytes / e.rows : 100 };
+    const need = projectRest(first, estimate, units.length, requests[0].pageSize);
+    progress.expect(Math.max(estimate.rows, need.rows), Math.round(estimate.rows * estimate.bytesPerRow));
+    const verdict = judge(endpoint.dataset, need, quotas, this.options.quotaGuard || {});
+    if (verdict) throw verdict;
   }
 
   /**
-   * 1-minute TAQ bars of one ticker (GET /api/v1/data/us-equity/eq-taq-1min/{ticker}).
+   * 1-minute TAQ bars of one ticker or a universe (GET /api/v1/data/us-equity/eq-taq-1min/{ticker},
+   * one request per ticker, concurrently), as one frame in the order asked.
    *
    * @example
    * ```ts
-   * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }, aggregation: "no_finra_trf" });
+   * const bars = await wb.data.eqTaq1Min(["SPY", "QQQ"], { start: "2023-11-20", end: "2023-11-24" });
+   * const one = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }, aggregation: "no_finra_trf" });
    * ```
    */
-  eqTaq1Min(ticker: string, query: Query = {}): Promise<pl.DataFrame> {
+  eqTaq1Min(ticker: string | readonly string[], query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-taq-1min", [ticker], query);
   }
 
@@ -63,21 +170,22 @@ export class DataApi {
    * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFT"] }, sort: ["Ticker", "TradeDate"] });
    * ```
    */
-  eqDailyOhlc(query: Query = {}): Promise<pl.DataFrame> {
+  eqDailyOhlc(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-daily-ohlc", [], query);
   }
 
   /**
-   * Ticks of one ticker on one day (GET /api/v1/data/us-equity/eq-taq/{trade_date}/{ticker}).
+   * Ticks (GET /api/v1/data/us-equity/eq-taq/{trade_date}/{ticker}) of one ticker or a list, on
+   * one day, a list of days, or (with `null` and `start`/`end`) every trading day between.
    *
    * @example
    * ```ts
    * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL", { filters: { EventType: "TRADE" } });
+   * const week = await wb.data.eqTaq(null, ["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-24", filters: { EventType: "TRADE" } });
    * ```
    */
-  eqTaq(tradeDate: string | Date, ticker: string, query: Query = {}): Promise<pl.DataFrame> {
-    const date = tradeDate instanceof Date ? tradeDate.toISOString().slice(0, 10) : tradeDate;
-    return this.get("eq-taq", [date, ticker], query);
+  eqTaq(tradeDate: DateLike | readonly DateLike[] | null, ticker: string | readonly string[], query: DataQuery = {}): Promise<pl.DataFrame> {
+    return this.get("eq-taq", [tradeDate, ticker], query);
   }
 
   /**
@@ -88,7 +196,7 @@ export class DataApi {
    * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
    * ```
    */
-  optGreeksDaily(query: Query = {}): Promise<pl.DataFrame> {
+  optGreeksDaily(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("opt-greeks-daily", [], query);
   }
 
@@ -100,7 +208,7 @@ export class DataApi {
    * const oi = await wb.data.optOpenInterest({ filters: { Ticker: "SPY", TradeDate: "2023-11-21" } });
    * ```
    */
-  optOpenInterest(query: Query = {}): Promise<pl.DataFrame> {
+  optOpenInterest(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("opt-open-interest", [], query);
   }
 
@@ -112,7 +220,7 @@ export class DataApi {
    * const roots = await wb.data.optSecMaster({ filters: { UnderTicker: "ODFL" } });
    * ```
    */
-  optSecMaster(query: Query = {}): Promise<pl.DataFrame> {
+  optSecMaster(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("opt-sec-master", [], query);
   }
 
@@ -124,7 +232,7 @@ export class DataApi {
    * const settl = await wb.data.occEqSpecSettl({ filters: { OptionTicker: "ODFL1" } });
    * ```
    */
-  occEqSpecSettl(query: Query = {}): Promise<pl.DataFrame> {
+  occEqSpecSettl(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("occ-eq-spec-settl", [], query);
   }
 
@@ -136,7 +244,7 @@ export class DataApi {
    * const ids = await wb.data.eqLookupFiles({ filters: { Ticker: ["SQ", "XYZ"] } });
    * ```
    */
-  eqLookupFiles(query: Query = {}): Promise<pl.DataFrame> {
+  eqLookupFiles(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-lookup-files", [], query);
   }
 }
