@@ -28,12 +28,16 @@ export class RateGate {
     this.resetAt = resetAt;
   }
 
-  /** Takes one request of the window, waiting for the next window when it is used up. */
-  async acquire(onWait?: (seconds: number) => void): Promise<void> {
+  /**
+   * Takes one request of the window, waiting for the next window when it is used up. A wait
+   * longer than `maxWaitSeconds` (the transport's limit for a 429) is not taken: the request
+   * goes, and the service's 429 says why.
+   */
+  async acquire(onWait?: (seconds: number) => void, maxWaitSeconds = 120): Promise<void> {
     for (;;) {
       const now = Date.now();
       if (this.remaining <= 0 && now >= this.resetAt) this.remaining = this.limit;
-      if (this.remaining > 0) {
+      if (this.remaining > 0 || (this.resetAt - now) / 1000 > maxWaitSeconds) {
         this.remaining--;
         return;
       }
@@ -75,7 +79,7 @@ export function gatedTransport(transport: Transport, hooks: GateHooks): Transpor
   const gated = Object.create(transport) as Transport;
   gated.get = async (path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void): Promise<RawResponse> => {
     await hooks.beforeSend?.();
-    await hooks.gate.acquire(hooks.onWait);
+    await hooks.gate.acquire(hooks.onWait, transport.options.maxWaitSeconds ?? 120);
     try {
       const r = await transport.get(path, params, (headers) => {
         hooks.gate.observe(headers);
