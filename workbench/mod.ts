@@ -27,3 +27,4 @@ export { DATA_ENDPOINTS, type DatasetId } from "./endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK } from "./frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
+export { type Session, session, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
