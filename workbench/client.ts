@@ -11,13 +11,12 @@ import { Entitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
 import { dataEndpoint } from "./endpoints.ts";
 import { QueryError } from "./errors/base.ts";
-import { type ProgressListener } from "./fetch/progress.ts";
 import { type QuotaGuardOptions } from "./fetch/quotaGuard.ts";
 import { RateGate } from "./fetch/rateGate.ts";
 import { Transport, type TransportOptions } from "./http/transport.ts";
 import type { Query } from "./query/query.ts";
 import { FrameCache } from "./store/cache.ts";
-import { type DownloadResult, downloadToParquet, scanDownload } from "./store/download.ts";
+import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
 
@@ -85,40 +84,37 @@ export class Workbench {
   }
 
   /**
-   * Streams every row of a query into Parquet files under `dir`, one page at a time; running
-   * it again after an interruption resumes. Refuses to start when the estimate exceeds the
-   * remaining monthly quota, unless `force`.
+   * Downloads a universe over a date range into a hive-partitioned Parquet folder
+   * (`Ticker=AAPL/TradeDate=2023-11-21/part.parquet` for per-ticker datasets,
+   * `TradeDate=.../part.parquet` for other dated ones), pulling chunks concurrently within the
+   * per-minute quota and behind the quota guard (`force: true` passes it). Each partition is
+   * written atomically and recorded in `_manifest.json`: running it again resumes an
+   * interrupted download, and a wider range fetches only the partitions it lacks. Without
+   * `start`/`end` it takes the dataset's whole availability.
    *
    * @example
    * ```ts
-   * await wb.download("eq-taq-1min", { filters: { TradeDate: { ge: "2023-11-01" } } }, "downloads/aapl", { pathValues: ["AAPL"] });
-   * const lf = wb.scan("downloads/aapl");
+   * const r = await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars");
+   * r.fetched; // partitions fetched by this call
+   * const lf = wb.scan("lake/bars");
    * ```
    */
-  async download(dataset: string, query: Query, dir: string, options: { pathValues?: readonly string[]; force?: boolean; onProgress?: ProgressListener } = {}): Promise<DownloadResult> {
-    const pathValues = options.pathValues ?? [];
-    const request = await this.data.prepare(dataset, pathValues, query);
-    if (!options.force) {
-      const e = await this.estimate(dataset, query, pathValues);
-      if (!e.fitsMonthlyQuota) {
-        throw new QueryError(
-          `Downloading ${dataset} needs about ${e.requests} requests and ${(e.bytes / 1e6).toFixed(1)} MB, but this month leaves ${e.remaining.monthly_requests} requests and ${(e.remaining.monthly_data_returned / 1e6).toFixed(1)} MB; pass { force: true } to start anyway`,
-        );
-      }
-    }
-    return downloadToParquet(this.transport, request, dir, options.onProgress ?? query.onProgress);
+  download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
+    return downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays);
   }
 
   /**
-   * A LazyFrame over a folder written by `download`.
+   * A LazyFrame over a folder written by `download`, with the partition columns (Ticker,
+   * TradeDate) typed and in the dataset's column order.
    *
    * @example
    * ```ts
-   * const lf = wb.scan("downloads/aapl"); lf.filter(pl.col("Volume").gt(0)).collectSync();
+   * const lf = wb.scan("lake/bars");
+   * lf.filter(pl.col("TradeDate").eq(pl.lit(new Date("2023-11-21")))).collectSync();
    * ```
    */
   scan(dir: string): pl.LazyDataFrame {
-    return scanDownload(dir);
+    return scanLake(dir);
   }
 }
 

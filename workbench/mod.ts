@@ -19,7 +19,7 @@ export { type Projection, QuotaGuardError, type QuotaGuardOptions } from "./fetc
 export { type DateLike } from "./fetch/universe.ts";
 export { type DataQuery } from "./api/data.ts";
 export { type Estimate } from "./store/estimate.ts";
-export { type DownloadResult } from "./store/download.ts";
+export { type DownloadResult, type LakeQuery } from "./store/download.ts";
 export { type AccessRule, type Identity, type Quotas } from "./api/account.ts";
 export { Entitlements, type Verdict } from "./api/entitlements.ts";
 export { type DatasetStatus } from "./api/meta.ts";

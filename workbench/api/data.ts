@@ -11,6 +11,7 @@ import { dataEndpoint, type DataEndpoint, type DatasetId } from "../endpoints.ts
 import { CallProgress } from "../fetch/callProgress.ts";
 import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
+import type { ProgressListener } from "../fetch/progress.ts";
 import { CallGuard, type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
 import { type DateLike, dateRange, type DateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
@@ -91,12 +92,29 @@ export class DataApi {
     const base = withRange(endpoint, rest, range);
     const units = planUnits(endpoint, pathValues, range);
     if (units.length === 0) {
-      const frame = emptyFrame((await this.prepare(dataset, [], {})).columns);
+      const frame = emptyFrame(await this.meta.schema(dataset));
       return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
     }
     const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base)));
-    const progress = new CallProgress(dataset, units.length, rest.onProgress);
-    const guard = force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judgeCall(endpoint, requests, units, first, progress));
+    const frames = await this.fetchPrepared(endpoint, requests, units, { force, onProgress: rest.onProgress }, (_, frame) => frame);
+    const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
+    return addFrameWarnings(frame, this.emptyParts(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+  }
+
+  /**
+   * Fetches prepared requests (one per unit) concurrently within the per-minute quota, in one
+   * progress stream, behind the quota guard; `use` receives each unit's frame as it completes
+   * (a download writes it there) and its results come back in unit order.
+   */
+  async fetchPrepared<T>(
+    endpoint: DataEndpoint,
+    requests: PreparedRequest[],
+    units: string[][],
+    options: { force?: boolean; onProgress?: ProgressListener },
+    use: (index: number, frame: pl.DataFrame) => T | Promise<T>,
+  ): Promise<T[]> {
+    const progress = new CallProgress(endpoint.dataset, units.length, options.onProgress);
+    const guard = options.force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judgeCall(endpoint, requests, units, first, progress));
     const transport = gatedTransport(this.transport, {
       gate: this.options.gate,
       beforeSend: guard?.beforeSend,
@@ -104,15 +122,15 @@ export class DataApi {
       settled: guard?.settled,
       onWait: (seconds) => progress.wait(seconds, "per-minute quota"),
     });
-    const frames = await runUnits(units.length, requests[0].concurrency, async (i) => {
+    const results = await runUnits(units.length, requests[0]?.concurrency ?? 4, async (i) => {
       const fetch = () => new Pager(transport, requests[i]).fetchAll(progress.unitListener(i));
       const frame = await (this.cache ? this.cache.getOrFetch(requests[i], fetch) : fetch());
+      const result = await use(i, frame);
       progress.unitDone(i, frame.height);
-      return frame;
+      return result;
     });
     progress.finish();
-    const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
-    return addFrameWarnings(frame, this.emptyParts(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+    return results;
   }
 
   /** Warnings for the parts of a universe that came back empty, and listed tickers absent from the result. */
@@ -129,17 +147,34 @@ export class DataApi {
     return warnings;
   }
 
+  /**
+   * The quota guard before anything is sent, for calls whose every request is known (a
+   * download): throws QuotaGuardError when the estimate of all of them passes the threshold.
+   */
+  async guardUpfront(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][]): Promise<void> {
+    if (this.options.quotaGuard === false || requests.length === 0) return;
+    const [status, quotas] = await Promise.all([this.status(endpoint.dataset), this.options.guardReads.account.quotasRaw()]);
+    const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i]));
+    const need = { requests: each.reduce((n, e) => n + Math.max(1, Math.ceil(e.rows / requests[0].pageSize)), 0), rows: each.reduce((n, e) => n + e.rows, 0), bytes: each.reduce((n, e) => n + e.bytes, 0) };
+    const verdict = judge(endpoint.dataset, need, quotas, this.options.quotaGuard, "before its first request");
+    if (verdict) throw verdict;
+  }
+
+  /** The dataset's status, read once per session for the guard (free metadata). */
+  private status(dataset: string): Promise<DatasetStatus> {
+    let status = this.statuses.get(dataset);
+    if (!status) {
+      status = this.options.guardReads.meta.status(dataset);
+      status.catch(() => this.statuses.delete(dataset));
+      this.statuses.set(dataset, status);
+    }
+    return status;
+  }
+
   /** The quota guard's check once the first answer is in: throws QuotaGuardError past the threshold. */
   private async judgeCall(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][], first: FirstAnswer, progress: CallProgress): Promise<void> {
     if (units.length === 1 && first.next === null) return; // one page: already done
-    const { account, meta } = this.options.guardReads;
-    let status = this.statuses.get(endpoint.dataset);
-    if (!status) {
-      status = meta.status(endpoint.dataset);
-      status.catch(() => this.statuses.delete(endpoint.dataset));
-      this.statuses.set(endpoint.dataset, status);
-    }
-    const [s, quotas] = await Promise.all([status, account.quotasRaw()]);
+    const [s, quotas] = await Promise.all([this.status(endpoint.dataset), this.options.guardReads.account.quotasRaw()]);
     const e = estimateDownload(endpoint, requests[0], s, quotas, units[0]);
     const estimate = { rows: e.rows * units.length, bytesPerRow: e.rows > 0 ? e.bytes / e.rows : 100 };
     const need = projectRest(first, estimate, units.length, requests[0].pageSize);

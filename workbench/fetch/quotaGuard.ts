@@ -68,7 +68,7 @@ const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString("en-US", { maximum
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** The guard's verdict: a QuotaGuardError when the projection passes the threshold, else undefined. */
-export function judge(dataset: string, need: Projection, quotas: Quotas, options: QuotaGuardOptions = {}): QuotaGuardError | undefined {
+export function judge(dataset: string, need: Projection, quotas: Quotas, options: QuotaGuardOptions = {}, when = "before its second request"): QuotaGuardError | undefined {
   const share = options.maxShare ?? 0.1;
   const maxBytes = options.maxBytes ?? 1e9;
   const left = remainingQuotas(quotas);
@@ -79,7 +79,7 @@ export function judge(dataset: string, need: Projection, quotas: Quotas, options
   if (need.bytes > maxBytes) over.push(`${mb(need.bytes)} against the ${mb(maxBytes)} limit of one call`);
   if (over.length === 0) return undefined;
   return new QuotaGuardError(
-    `Stopped ${dataset} before its second request: the rest of this call needs about ${n(need.requests)} requests, ${n(need.rows)} rows and ${mb(need.bytes)}, ` +
+    `Stopped ${dataset} ${when}: the rest of this call needs about ${n(need.requests)} requests, ${n(need.rows)} rows and ${mb(need.bytes)}, ` +
       `more than ${Math.round(share * 100)}% of what remains (${over.join("; ")}). ` +
       `Narrow the query (fewer tickers, a shorter range, fewer columns), or pass { force: true } to run it anyway.`,
     need,
