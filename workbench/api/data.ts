@@ -104,7 +104,10 @@ export class DataApi {
   /**
    * Fetches prepared requests (one per unit) concurrently within the per-minute quota, in one
    * progress stream, behind the quota guard; `use` receives each unit's frame as it completes
-   * (a download writes it there) and its results come back in unit order.
+   * (a download writes it there) and its results come back in unit order. Used by `get` and
+   * `wb.download`; notebooks call those.
+   *
+   * @internal
    */
   async fetchPrepared<T>(
     endpoint: DataEndpoint,
@@ -150,6 +153,8 @@ export class DataApi {
   /**
    * The quota guard before anything is sent, for calls whose every request is known (a
    * download): throws QuotaGuardError when the estimate of all of them passes the threshold.
+   *
+   * @internal
    */
   async guardUpfront(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][]): Promise<void> {
     if (this.options.quotaGuard === false || requests.length === 0) return;

@@ -13,7 +13,14 @@ function registry(): WeakMap<object, string[]> {
   return (g[KEY] ??= new WeakMap<object, string[]>());
 }
 
-/** Attaches warnings to a frame and prints each with console.warn; returns the frame. */
+/**
+ * Attaches warnings to a frame and prints each with console.warn; returns the frame.
+ *
+ * @example
+ * ```ts
+ * const df = addFrameWarnings(frame, ["MSFTT is absent from the result of eq-daily-ohlc"]);
+ * ```
+ */
 export function addFrameWarnings<T extends object>(frame: T, messages: readonly string[]): T {
   if (messages.length === 0) return frame;
   const map = registry();

@@ -49,7 +49,8 @@ function hasParquet(dir: string): boolean {
 function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): void {
   const file = join(dir, path, "part.parquet");
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run.
+  const tmp = join(dirname(file), `.part.${process.pid}.tmp`);
   (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp);
   renameSync(tmp, file);
 }
