@@ -4,9 +4,9 @@
  * from the sandbox, counted per session on a normal and an early-close day.
  */
 import pl from "nodejs-polars";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, QueryError, session, tradingDays, withMinuteOfDay, withSessionColumns, type Workbench } from "../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { describe, expect, it } from "vitest";
+import { QueryError, session, tradingDays, withMinuteOfDay, withSessionColumns } from "../../workbench/mod.ts";
+import { withFullAccess } from "./support/fullAccess.ts";
 
 const ny = (d: Date) => d.toLocaleString("en-US", { timeZone: "America/New_York", hourCycle: "h23" });
 
@@ -35,18 +35,12 @@ describe("trading days and sessions", () => {
 });
 
 describe("session columns on minute bars", () => {
-  let sb: TestSandbox;
-  let wb: Workbench;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-  });
-  afterAll(async () => await sb?.stop());
+  const local = withFullAccess();
 
   it("counts 330 pre, 390 regular and 240 post minutes on a normal day, 330, 210 and 240 after Thanksgiving", async () => {
     // The sandbox still writes bars to 20:00 on early-close days: past the 17:00 post-market
     // end the calendar gives them no session (null), which the count shows.
-    const bars = withSessionColumns(await wb.data.eqTaq1Min("SPY", { start: "2023-11-22", end: "2023-11-24", columns: ["TradeDate", "BarDateTime", "Volume"] }));
+    const bars = withSessionColumns(await local.wb.data.eqTaq1Min("SPY", { start: "2023-11-22", end: "2023-11-24", columns: ["TradeDate", "BarDateTime", "Volume"] }));
     expect(bars.columns).toEqual(["TradeDate", "BarDateTime", "Volume", "MinuteOfDay", "Session"]);
     const counts = bars.groupBy(["TradeDate", "Session"]).len().sort(["TradeDate", "Session"]);
     const rows = counts.toRecords().map((r) => `${(r.TradeDate as Date).toISOString().slice(0, 10)} ${r.Session} ${r.len}`);
@@ -56,7 +50,7 @@ describe("session columns on minute bars", () => {
   });
 
   it("names the column it needs when the frame has no New York date-time", async () => {
-    const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" }, start: "2023-11-21", end: "2023-11-21" });
+    const daily = await local.wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" }, start: "2023-11-21", end: "2023-11-21" });
     expect(() => withMinuteOfDay(daily)).toThrow(/No date-time column in the frame: its columns are TradeDate/);
   });
 });

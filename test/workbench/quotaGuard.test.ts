@@ -36,6 +36,16 @@ describe("quota guard", () => {
     expect(error.remaining.monthly_requests).toBe(50 - before - 1);
     expect(await usedThisMonth(tiny)).toBe(before + 1); // the first page only
     expect(error.partial.height).toBe(250); // what the first page brought is kept
+    expect(typeof error.resume).toBe("function"); // runs the call anyway (as with force: true)
+  });
+
+  it("judges a universe before sending anything: every request is known", async () => {
+    const before = await usedThisMonth(tiny);
+    const tickers = ["AAPL", "MSFT", "JPM", "SPY", "QQQ", "TSM", "ODFL"];
+    const error = await tiny.data.eqTaq1Min(tickers, { start: "2023-11-20", end: "2023-11-21" }).catch((e) => e);
+    expect(error).toBeInstanceOf(QuotaGuardError);
+    expect(error.message).toMatch(/before its first request: the rest of this call needs about 7 requests/);
+    expect(await usedThisMonth(tiny)).toBe(before);
   });
 
   it("force lets it run, and the waits for the per-minute quota are progress events", async () => {

@@ -12,7 +12,7 @@ import { CallProgress } from "../fetch/callProgress.ts";
 import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
 import type { ProgressListener } from "../fetch/progress.ts";
-import { CallGuard, type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
+import { CallGuard, type FirstAnswer, judge, projectRest, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
 import { type DateLike, dateRange, type DateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
 import { emptyFrame } from "../frames.ts";
@@ -96,7 +96,15 @@ export class DataApi {
       return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
     }
     const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base)));
-    const frames = await this.fetchPrepared(endpoint, requests, units, { force, onProgress: rest.onProgress }, (_, frame) => frame);
+    // A universe is judged before sending (every request is known), so its requests need not
+    // wait behind the first answer; one request is judged on its first answer.
+    const upfront = units.length > 1 && !force;
+    const fetched = upfront ? this.guardUpfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    const frames = await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress }, (_, frame) => frame)).catch((error) => {
+      // Going on after the guard stopped the call means running it anyway.
+      if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
+      throw error;
+    });
     const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
     return addFrameWarnings(frame, this.emptyParts(endpoint, units, frames, base, range, frame, requests[0].maxRows));
   }
