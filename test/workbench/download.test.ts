@@ -95,6 +95,25 @@ describe("a partitioned download", () => {
   });
 });
 
+describe("other layouts", () => {
+  it("ticks (trade date in the path) are fetched per ticker and trading day into Ticker=/TradeDate=", async () => {
+    const d = join(scratch, "ticks");
+    const range = { start: "2023-11-22", end: "2023-11-24" };
+    const result = await full.download("eq-taq", { tickers: ["OXY.WS"], ...range }, d);
+    expect(result).toMatchObject({ layout: ["Ticker", "TradeDate"], partitions: 2, fetched: 2 });
+    expect(existsSync(join(d, "Ticker=OXY.WS", "TradeDate=2023-11-24", "part.parquet"))).toBe(true);
+    expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "EventDateTime"]), (await full.data.eqTaq(null, "OXY.WS", range)).sort(["TradeDate", "EventDateTime"]));
+  });
+
+  it("an undated dataset is one part.parquet", async () => {
+    const d = join(scratch, "lookup");
+    const result = await full.download("eq-lookup-files", {}, d);
+    expect(result).toMatchObject({ layout: [], partitions: 1, fetched: 1 });
+    expectSameFrame(full.scan(d).collectSync(), await full.data.eqLookupFiles());
+    await expect(full.download("eq-lookup-files", { start: "2023-11-20" }, join(scratch, "lookup2"))).rejects.toThrow(/has no trade-date column/);
+  });
+});
+
 describe("an interrupted download", () => {
   it("killed midway, resumes at partition granularity and equals a clean download", async () => {
     const query = { tickers: ["SPY", "AAPL", "MSFT", "JPM", "OXY.WS", "ODFL"], start: "2023-11-20", end: "2023-11-28", pageSize: 240, concurrency: 1 };
