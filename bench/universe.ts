@@ -52,7 +52,9 @@ async function raw(): Promise<number> {
       const t = tickers[next++];
       const q = new URLSearchParams({ "TradeDate.ge": start, "TradeDate.le": end, offset: "0", limit: "100000", response_format: "csv" });
       const r = await fetch(`${sandbox.baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, { headers: { "X-API-KEY": KEY } });
-      bytes += (await r.arrayBuffer()).byteLength;
+      if (r.status !== 200) throw new Error(`raw transfer: ${t} answered ${r.status}`);
+      const body = await r.arrayBuffer(); // read before adding: \`bytes += await ...\` would lose updates
+      bytes += body.byteLength;
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -55,6 +55,7 @@ describe("universe calls", () => {
   it("refuses a conflict between start/end and a TradeDate filter, a reversed range and a bad date, before sending", async () => {
     const before = local.wb.transport.requestsSent;
     await expect(local.wb.data.eqTaq1Min("AAPL", { start: "2023-11-21", filters: { TradeDate: { ge: "2023-11-20" } } })).rejects.toThrow(/start and filters.TradeDate.ge/);
+    await expect(local.wb.data.eqDailyOhlc({ end: "2023-11-24", filters: { TradeDate: ["2023-11-21", "2023-11-22"] } })).rejects.toThrow(/end and filters.TradeDate.in both bound TradeDate/);
     await expect(local.wb.data.eqTaq1Min("AAPL", { start: "2023-11-24", end: "2023-11-20" })).rejects.toThrow(/reversed: start 2023-11-24 is after end 2023-11-20/);
     await expect(local.wb.data.eqDailyOhlc({ end: "2023-11-31" })).rejects.toBeInstanceOf(QueryError);
     await expect(local.wb.data.eqDailyOhlc({ start: new Date("nope") })).rejects.toThrow(/start is an invalid Date/);

@@ -12,17 +12,18 @@ import { CallProgress } from "../fetch/callProgress.ts";
 import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
 import type { ProgressListener } from "../fetch/progress.ts";
-import { CallGuard, type FirstAnswer, judge, projectRest, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
+import { emptyPartWarnings, rangeText } from "../fetch/emptyParts.ts";
+import { QuotaJudge } from "../fetch/quotaJudge.ts";
+import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
-import { type DateLike, dateRange, type DateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
+import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
 import { emptyFrame } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
-import { conditions, type Query } from "../query/query.ts";
+import type { Query } from "../query/query.ts";
 import type { FrameCache } from "../store/cache.ts";
-import { estimateDownload } from "../store/estimate.ts";
 import type { AccountApi } from "./account.ts";
-import type { DatasetStatus, MetaApi } from "./meta.ts";
+import type { MetaApi } from "./meta.ts";
 
 /** A data call: the query, plus a `start`/`end` range and `force` (past the quota guard). */
 export interface DataQuery extends Query {
@@ -44,17 +45,9 @@ export interface DataApiOptions {
   guardReads: { account: AccountApi; meta: MetaApi };
 }
 
-const rangeText = (r: DateRange) => (r.start || r.end ? ` from ${r.start ?? "the first date"} to ${r.end ?? "the last date"}` : "");
-
-/** The tickers a query's Ticker filter lists (eq or in), or [] when it names none. */
-function listedTickers(endpoint: DataEndpoint, query: Query): string[] {
-  if (!endpoint.tickerColumn) return [];
-  return conditions(query.filters).filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.values.map(String));
-}
-
 export class DataApi {
-  private readonly statuses = new Map<string, Promise<DatasetStatus>>();
   private readonly options: DataApiOptions;
+  private readonly judge: QuotaJudge;
 
   constructor(
     private readonly transport: Transport,
@@ -64,6 +57,17 @@ export class DataApi {
     options?: Partial<DataApiOptions>,
   ) {
     this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta } };
+    this.judge = new QuotaJudge(this.options.guardReads, this.options.quotaGuard);
+  }
+
+  /**
+   * The quota guard before anything is sent, for calls whose every request is known (a
+   * universe, a download): throws QuotaGuardError past the threshold.
+   *
+   * @internal
+   */
+  guardUpfront(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][]): Promise<void> {
+    return this.judge.upfront(endpoint, requests, units);
   }
 
   /** Checks a call against the schema and the access rules and builds its request; sends no data request. */
@@ -99,14 +103,14 @@ export class DataApi {
     // A universe is judged before sending (every request is known), so its requests need not
     // wait behind the first answer; one request is judged on its first answer.
     const upfront = units.length > 1 && !force;
-    const fetched = upfront ? this.guardUpfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    const fetched = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
     const frames = await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress }, (_, frame) => frame)).catch((error) => {
       // Going on after the guard stopped the call means running it anyway.
       if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
       throw error;
     });
     const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
-    return addFrameWarnings(frame, this.emptyParts(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+    return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
   }
 
   /**
@@ -125,7 +129,7 @@ export class DataApi {
     use: (index: number, frame: pl.DataFrame) => T | Promise<T>,
   ): Promise<T[]> {
     const progress = new CallProgress(endpoint.dataset, units.length, options.onProgress);
-    const guard = options.force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judgeCall(endpoint, requests, units, first, progress));
+    const guard = options.force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judge.firstAnswer(endpoint, requests, units, first, progress));
     const transport = gatedTransport(this.transport, {
       gate: this.options.gate,
       beforeSend: guard?.beforeSend,
@@ -142,58 +146,6 @@ export class DataApi {
     });
     progress.finish();
     return results;
-  }
-
-  /** Warnings for the parts of a universe that came back empty, and listed tickers absent from the result. */
-  private emptyParts(endpoint: DataEndpoint, units: string[][], frames: pl.DataFrame[], query: Query, range: DateRange, frame: pl.DataFrame, maxRows: number): string[] {
-    if (maxRows === 0 || frame.height >= maxRows) return []; // cut short on purpose: absence means nothing
-    const where = rangeText(range) || (query.filters ? " for these filters" : "");
-    const warnings = units.flatMap((u, i) => (frames[i].height === 0 && u.length > 0 ? [`${u.join(" ")} has no rows in ${endpoint.dataset}${where}`] : []));
-    const listed = listedTickers(endpoint, query);
-    if (listed.length > 0 && frame.columns.includes(endpoint.tickerColumn!)) {
-      const present = new Set(frame.getColumn(endpoint.tickerColumn!).unique().toArray().map(String));
-      const absent = listed.filter((t) => !present.has(t));
-      if (absent.length > 0) warnings.push(`${absent.join(", ")} ${absent.length === 1 ? "is" : "are"} absent from the result of ${endpoint.dataset}${where}: no rows for ${absent.length === 1 ? "it" : "them"}`);
-    }
-    return warnings;
-  }
-
-  /**
-   * The quota guard before anything is sent, for calls whose every request is known (a
-   * download): throws QuotaGuardError when the estimate of all of them passes the threshold.
-   *
-   * @internal
-   */
-  async guardUpfront(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][]): Promise<void> {
-    if (this.options.quotaGuard === false || requests.length === 0) return;
-    const [status, quotas] = await Promise.all([this.status(endpoint.dataset), this.options.guardReads.account.quotasRaw()]);
-    const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i]));
-    const need = { requests: each.reduce((n, e) => n + Math.max(1, Math.ceil(e.rows / requests[0].pageSize)), 0), rows: each.reduce((n, e) => n + e.rows, 0), bytes: each.reduce((n, e) => n + e.bytes, 0) };
-    const verdict = judge(endpoint.dataset, need, quotas, this.options.quotaGuard, "before its first request");
-    if (verdict) throw verdict;
-  }
-
-  /** The dataset's status, read once per session for the guard (free metadata). */
-  private status(dataset: string): Promise<DatasetStatus> {
-    let status = this.statuses.get(dataset);
-    if (!status) {
-      status = this.options.guardReads.meta.status(dataset);
-      status.catch(() => this.statuses.delete(dataset));
-      this.statuses.set(dataset, status);
-    }
-    return status;
-  }
-
-  /** The quota guard's check once the first answer is in: throws QuotaGuardError past the threshold. */
-  private async judgeCall(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][], first: FirstAnswer, progress: CallProgress): Promise<void> {
-    if (units.length === 1 && first.next === null) return; // one page: already done
-    const [s, quotas] = await Promise.all([this.status(endpoint.dataset), this.options.guardReads.account.quotasRaw()]);
-    const e = estimateDownload(endpoint, requests[0], s, quotas, units[0]);
-    const estimate = { rows: e.rows * units.length, bytesPerRow: e.rows > 0 ? e.bytes / e.rows : 100 };
-    const need = projectRest(first, estimate, units.length, requests[0].pageSize);
-    progress.expect(Math.max(estimate.rows, need.rows), Math.round(estimate.rows * estimate.bytesPerRow));
-    const verdict = judge(endpoint.dataset, need, quotas, this.options.quotaGuard || {});
-    if (verdict) throw verdict;
   }
 
   /**

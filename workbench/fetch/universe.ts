@@ -54,7 +54,7 @@ export function withRange(endpoint: DataEndpoint, query: Query, range: DateRange
   if (!column) throw new QueryError(`${endpoint.dataset} has no trade-date column: start/end do not apply (drop them, or filter another column)`);
   if (endpoint.pathParams.includes("trade_date")) return query; // the dates become path values
   const given = query.filters?.[column];
-  const spec: Record<string, unknown> = given === undefined ? {} : typeof given === "object" && !Array.isArray(given) && !(given instanceof Date) ? { ...given } : { eq: given };
+  const spec: Record<string, unknown> = given === undefined ? {} : Array.isArray(given) ? { in: given } : typeof given === "object" && !(given instanceof Date) ? { ...given } : { eq: given };
   const clash = (bound: string, ops: string[]) => ops.filter((op) => op in spec).map((op) => `filters.${column}.${op}`).map((f) => `${bound} and ${f}`);
   const conflicts = [...(range.start ? clash("start", ["ge", "gt", "eq", "in"]) : []), ...(range.end ? clash("end", ["le", "lt", "eq", "in"]) : [])];
   if (conflicts.length > 0) {
