@@ -6,8 +6,9 @@
  */
 import pl from "nodejs-polars";
 import { describe, expect, it, vi } from "vitest";
-import { frameWarnings, type ProgressEvent, QueryError } from "../../workbench/mod.ts";
+import { connect, frameWarnings, type ProgressEvent, QueryError, QuotaExceededError } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
+import { createAccount, setMonthlyLimit } from "./support/state.ts";
 import { expectSameFrame } from "./support/frames.ts";
 
 const local = withFullAccess();
@@ -61,6 +62,24 @@ describe("universe calls", () => {
     await expect(local.wb.data.eqDailyOhlc({ start: new Date("nope") })).rejects.toThrow(/start is an invalid Date/);
     await expect(local.wb.data.optSecMaster({ start: "2023-11-21" })).rejects.toThrow(/opt-sec-master has no trade-date column/);
     expect(local.wb.transport.requestsSent).toBe(before);
+  });
+});
+
+describe("a universe cut short", () => {
+  it("keeps the tickers finished, in order, and resume() fetches only the rest", async () => {
+    const key = "wb-universe-month";
+    createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 3 });
+    const wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: key });
+    const tickers = ["SPY", "AAPL", "MSFT", "JPM", "ODFL"];
+    const range = { start: "2023-11-20", end: "2023-11-21" };
+    const error = await wb.data.eqTaq1Min(tickers, { ...range, concurrency: 1, force: true }).catch((e) => e);
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    const whole = await local.wb.data.eqTaq1Min(tickers, range);
+    expectSameFrame(error.partial, whole.head(3 * 2 * 960)); // SPY, AAPL, MSFT
+    setMonthlyLimit(local.sb.statePath, key, 100);
+    const sent = wb.transport.requestsSent;
+    expectSameFrame(await error.resume(), whole);
+    expect(wb.transport.requestsSent - sent).toBe(2); // JPM and ODFL only
   });
 });
 

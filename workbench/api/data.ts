@@ -17,6 +17,7 @@ import { QuotaJudge } from "../fetch/quotaJudge.ts";
 import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
 import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
+import { WorkbenchError } from "../errors/base.ts";
 import { emptyFrame } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
@@ -104,13 +105,30 @@ export class DataApi {
     // wait behind the first answer; one request is judged on its first answer.
     const upfront = units.length > 1 && !force;
     const fetched = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
-    const frames = await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress }, (_, frame) => frame)).catch((error) => {
+    const done: (pl.DataFrame | undefined)[] = units.map(() => undefined); // not sparse: flatMap skips holes
+    const assemble = () => {
+      const frames = done as pl.DataFrame[];
+      const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
+      return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+    };
+    await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress }, (i, frame) => (done[i] = frame))).catch((error) => {
       // Going on after the guard stopped the call means running it anyway.
       if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
+      else if (units.length > 1 && error instanceof WorkbenchError) {
+        // A universe cut short keeps the tickers finished before the first unfinished one, in
+        // the order asked, and resume() fetches only the unfinished ones.
+        const firstMissing = done.findIndex((f) => f === undefined);
+        const prefix = done.slice(0, firstMissing < 0 ? done.length : firstMissing) as pl.DataFrame[];
+        error.partial = prefix.length ? pl.concat(prefix) : emptyFrame(requests[0].columns);
+        error.resume = async () => {
+          const missing = done.flatMap((f, i) => (f ? [] : [i]));
+          await this.fetchPrepared(endpoint, missing.map((i) => requests[i]), missing.map((i) => units[i]), { force: true, onProgress: rest.onProgress }, (k, frame) => (done[missing[k]] = frame));
+          return assemble();
+        };
+      }
       throw error;
     });
-    const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
-    return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+    return assemble();
   }
 
   /**
