@@ -11,17 +11,24 @@ import { Entitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
 import { dataEndpoint } from "./endpoints.ts";
 import { QueryError } from "./errors/base.ts";
-import { type ProgressListener } from "./fetch/progress.ts";
+import { type QuotaGuardOptions } from "./fetch/quotaGuard.ts";
+import { RateGate } from "./fetch/rateGate.ts";
 import { Transport, type TransportOptions } from "./http/transport.ts";
 import type { Query } from "./query/query.ts";
 import { FrameCache } from "./store/cache.ts";
-import { type DownloadResult, downloadToParquet, scanDownload } from "./store/download.ts";
+import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
   cache?: string;
+  /**
+   * The quota guard's threshold: a data call stops before its second request when the rest
+   * would take more than `maxShare` (default 0.1) of any remaining monthly quota or more than
+   * `maxBytes` (default 1e9); `false` switches the guard off. A call passes it with `force: true`.
+   */
+  quotaGuard?: QuotaGuardOptions | false;
 }
 
 export class Workbench {
@@ -30,12 +37,19 @@ export class Workbench {
   readonly data: DataApi;
   readonly cache?: FrameCache;
 
-  constructor(readonly transport: Transport, cacheDir?: string) {
+  /** The per-minute request window, shared by every call of this workbench. */
+  readonly gate = new RateGate();
+
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}) {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
     this.cache = cacheDir ? new FrameCache(cacheDir, scope) : undefined;
-    this.data = new DataApi(transport, this.meta, this.account, this.cache);
+    // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
+    // keeps counting what a call itself sends.
+    const guardTransport = new Transport(transport.options);
+    const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
+    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads });
   }
 
   /**
@@ -70,40 +84,37 @@ export class Workbench {
   }
 
   /**
-   * Streams every row of a query into Parquet files under `dir`, one page at a time; running
-   * it again after an interruption resumes. Refuses to start when the estimate exceeds the
-   * remaining monthly quota, unless `force`.
+   * Downloads a universe over a date range into a hive-partitioned Parquet folder
+   * (`Ticker=AAPL/TradeDate=2023-11-21/part.parquet` for per-ticker datasets,
+   * `TradeDate=.../part.parquet` for other dated ones), pulling chunks concurrently within the
+   * per-minute quota and behind the quota guard (`force: true` passes it). Each partition is
+   * written atomically and recorded in `_manifest.json`: running it again resumes an
+   * interrupted download, and a wider range fetches only the partitions it lacks. Without
+   * `start`/`end` it takes the dataset's whole availability.
    *
    * @example
    * ```ts
-   * await wb.download("eq-taq-1min", { filters: { TradeDate: { ge: "2023-11-01" } } }, "downloads/aapl", { pathValues: ["AAPL"] });
-   * const lf = wb.scan("downloads/aapl");
+   * const r = await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars");
+   * r.fetched; // partitions fetched by this call
+   * const lf = wb.scan("lake/bars");
    * ```
    */
-  async download(dataset: string, query: Query, dir: string, options: { pathValues?: readonly string[]; force?: boolean; onProgress?: ProgressListener } = {}): Promise<DownloadResult> {
-    const pathValues = options.pathValues ?? [];
-    const request = await this.data.prepare(dataset, pathValues, query);
-    if (!options.force) {
-      const e = await this.estimate(dataset, query, pathValues);
-      if (!e.fitsMonthlyQuota) {
-        throw new QueryError(
-          `Downloading ${dataset} needs about ${e.requests} requests and ${(e.bytes / 1e6).toFixed(1)} MB, but this month leaves ${e.remaining.monthly_requests} requests and ${(e.remaining.monthly_data_returned / 1e6).toFixed(1)} MB; pass { force: true } to start anyway`,
-        );
-      }
-    }
-    return downloadToParquet(this.transport, request, dir, options.onProgress ?? query.onProgress);
+  download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
+    return downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays);
   }
 
   /**
-   * A LazyFrame over a folder written by `download`.
+   * A LazyFrame over a folder written by `download`, with the partition columns (Ticker,
+   * TradeDate) typed and in the dataset's column order.
    *
    * @example
    * ```ts
-   * const lf = wb.scan("downloads/aapl"); lf.filter(pl.col("Volume").gt(0)).collectSync();
+   * const lf = wb.scan("lake/bars");
+   * lf.filter(pl.col("TradeDate").eq(pl.lit(new Date("2023-11-21")))).collectSync();
    * ```
    */
   scan(dir: string): pl.LazyDataFrame {
-    return scanDownload(dir);
+    return scanLake(dir);
   }
 }
 
@@ -125,5 +136,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}));
 }

@@ -61,7 +61,7 @@ else {
     const frame = await wb.data.eqTaq1Min(TICKER, query);
     result = { rows: frame.height, bytes: Number.NaN };
   } else {
-    const r = await wb.download("eq-taq-1min", query, dir, { pathValues: [TICKER], force: true });
+    const r = await wb.download("eq-taq-1min", { tickers: [TICKER], start: fromDate, pageSize: PAGE, concurrency: CONCURRENCY, force: true }, dir);
     result = { rows: r.rows, bytes: Number.NaN };
   }
 }

@@ -1,33 +1,33 @@
 /**
- * `wb.download` streams pages into Parquet parts and resumes after an interruption without
- * fetching written parts again; `wb.scan` reads them back; `wb.estimate` sizes a download
- * against the remaining quotas from free metadata, and a download beyond the month's
- * remaining requests refuses to start unless forced.
+ * `wb.download` writes a universe over a range as hive-partitioned Parquet with a manifest;
+ * a download killed midway resumes and equals a clean one; a wider range fetches only the new
+ * partitions; DuckDB reads the folder in place (pruning partitions) and agrees with `wb.scan`
+ * row for row; `wb.estimate` sizes a call from free metadata; a download beyond the month is
+ * refused before sending anything unless forced.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type pl from "nodejs-polars";
+import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, QueryError, QuotaExceededError, type Workbench } from "../../workbench/mod.ts";
+import { connect, QuotaExceededError, QuotaGuardError, type Workbench } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
-import { createAccount, setMonthlyLimit } from "./support/state.ts";
+import { createAccount } from "./support/state.ts";
 
-const DAY = "2023-11-21", TICKER = "ODFL"; // 7,738 ticks: 8 pages of 1,000
-const query = { pageSize: 1000 };
-const pathValues = [DAY, TICKER];
+const TICKERS = ["SPY", "AAPL", "OXY.WS"];
+const sortRows = (f: pl.DataFrame) => f.sort(["Ticker", "BarDateTime"]);
 
 let sb: TestSandbox;
 let scratch: string;
 let full: Workbench;
-let reference: pl.DataFrame;
 
 beforeAll(async () => {
   sb = await startSandbox();
-  scratch = mkdtempSync(join(tmpdir(), "wb-download-"));
+  scratch = mkdtempSync(join(tmpdir(), "wb-lake-"));
   full = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-  reference = await full.data.eqTaq(DAY, TICKER);
 });
 afterAll(async () => {
   await sb?.stop();
@@ -35,97 +35,138 @@ afterAll(async () => {
 });
 
 const monthlyRequests = async (wb: Workbench) => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
-const parts = (dir: string) => readdirSync(dir).filter((f) => /^part-\d+\.parquet$/.test(f)).sort();
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "_manifest.json"), "utf8"));
 
-describe("download and scan", () => {
-  it("writes one part per page, and the scan gives the rows of a fetch", async () => {
-    const dir = join(scratch, "whole");
-    const result = await full.download("eq-taq", query, dir, { pathValues });
-    expect(result).toEqual({ dir, rows: 7738, parts: 8, resumed: false });
-    expect(parts(dir)).toHaveLength(8);
-    expectSameFrame(full.scan(dir).collectSync(), reference);
+describe("a partitioned download", () => {
+  const dir = () => join(scratch, "bars");
+
+  it("writes Ticker=/TradeDate= partitions and a manifest without the key; the scan equals a fetch", async () => {
+    const result = await full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21" }, dir());
+    expect(result).toMatchObject({ dataset: "eq-taq-1min", layout: ["Ticker", "TradeDate"], partitions: 6, fetched: 6, rows: 6 * 960, resumed: false });
+    expect(existsSync(join(dir(), "Ticker=AAPL", "TradeDate=2023-11-21", "part.parquet"))).toBe(true);
+    const manifestText = readFileSync(join(dir(), "_manifest.json"), "utf8");
+    expect(manifestText).not.toContain("demo-full-access");
+    expect(manifestOf(dir()).partitions["Ticker=SPY/TradeDate=2023-11-20"]).toEqual({ rows: 960 });
+    const fetched = await full.data.eqTaq1Min(TICKERS, { start: "2023-11-20", end: "2023-11-21" });
+    expectSameFrame(sortRows(full.scan(dir()).collectSync()), sortRows(fetched));
   });
 
-  it("running a finished download again sends no data request", async () => {
-    const dir = join(scratch, "whole");
+  it("a re-run one week wider fetches only the new partitions: one request per ticker", async () => {
     const used = await monthlyRequests(full);
-    const again = await full.download("eq-taq", query, dir, { pathValues });
-    expect(again).toMatchObject({ rows: 7738, parts: 8, resumed: false });
-    expect(await monthlyRequests(full)).toBe(used);
+    const result = await full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-28" }, dir());
+    expect(result).toMatchObject({ partitions: 18, fetched: 12, rows: 12 * 960, resumed: true });
+    expect(await monthlyRequests(full)).toBe(used + TICKERS.length);
+    const again = await full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-28" }, dir());
+    expect(again).toMatchObject({ partitions: 18, fetched: 0, rows: 0 });
+    expect(await monthlyRequests(full)).toBe(used + TICKERS.length);
   });
 
-  it("interrupted by the monthly quota, a rerun resumes without fetching the written parts again", async () => {
-    const key = "wb-download-month";
-    createAccount(sb.statePath, { key, perMinute: 100_000, monthly: 3 });
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key });
-    const dir = join(scratch, "interrupted");
-    const error = await wb.download("eq-taq", query, dir, { pathValues, force: true }).then(() => expect.fail("the download finished"), (e) => e);
-    expect(error).toBeInstanceOf(QuotaExceededError);
-    expect(error.quota).toBe("monthly_requests");
-    expect(parts(dir)).toEqual(["part-000000.parquet", "part-000001.parquet", "part-000002.parquet"]);
-    expect(JSON.parse(readFileSync(join(dir, "_download.json"), "utf8"))).toMatchObject({ nextOffset: 3000, rows: 3000, parts: 3, done: false });
-    const written = parts(dir).map((f) => statSync(join(dir, f))).map((s) => [s.ino, s.mtimeMs]);
-
-    setMonthlyLimit(sb.statePath, key, 100_000);
-    const used = await monthlyRequests(wb);
-    const result = await wb.download("eq-taq", query, dir, { pathValues });
-    expect(result).toMatchObject({ rows: 7738, parts: 8, resumed: true });
-    expect(await monthlyRequests(wb)).toBe(used + 5); // the five missing pages, nothing more
-    expect(parts(dir).slice(0, 3).map((f) => statSync(join(dir, f))).map((s) => [s.ino, s.mtimeMs])).toEqual(written);
-    expectSameFrame(wb.scan(dir).collectSync(), reference);
+  it("DuckDB reads the folder in place, prunes partitions and agrees with wb.scan row for row", async () => {
+    const duck = await (await DuckDBInstance.create(":memory:")).connect();
+    const source = `read_parquet('${dir()}/**/*.parquet', hive_partitioning = true)`;
+    const columns = "Ticker, CAST(TradeDate AS VARCHAR) AS d, epoch_ns(BarDateTime) AS t, Volume, CloseBidPrice";
+    const rows = (await duck.runAndReadAll(`SELECT ${columns} FROM ${source} ORDER BY Ticker, t`)).getRows().map((r) => r.map(String).join("|"));
+    const scanned = full.scan(dir()).collectSync().sort(["Ticker", "BarDateTime"]);
+    const mine = scanned.select(
+      pl.col("Ticker"),
+      pl.col("TradeDate").cast(pl.String),
+      pl.col("BarDateTime").cast(pl.Int64),
+      pl.col("Volume"),
+      pl.col("CloseBidPrice"),
+    ).rows().map((r) => r.map(String).join("|"));
+    expect(rows.length).toBe(18 * 960);
+    expect(rows).toEqual(mine);
+    // Pruning: a filter on both partition columns reads one file of eighteen.
+    const plan = (await duck.runAndReadAll(`EXPLAIN ANALYZE SELECT count(*) FROM ${source} WHERE Ticker = 'AAPL' AND TradeDate = '2023-11-21'`)).getRows().map((r) => r.map(String).join("\n")).join("\n");
+    expect(plan).toMatch(/Scanning Files: 1\/18/);
+    duck.closeSync();
   });
 
   it("a folder holding another query's download is refused", async () => {
-    const dir = join(scratch, "whole");
-    await expect(full.download("eq-taq", query, dir, { pathValues: ["2023-11-22", TICKER] })).rejects.toThrow(/holds a download of a different query/);
+    await expect(full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir())).rejects.toThrow(/holds a download of a different query/);
+  });
+
+  it("a daily dataset is partitioned by TradeDate, its universe a Ticker filter", async () => {
+    const d = join(scratch, "daily");
+    const result = await full.download("eq-daily-ohlc", { tickers: ["AAPL", "MSFT"], start: "2023-11-21", end: "2023-11-24" }, d);
+    expect(result).toMatchObject({ layout: ["TradeDate"], partitions: 3, fetched: 3, rows: 6 });
+    const fetched = await full.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFT"] }, start: "2023-11-21", end: "2023-11-24" });
+    expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "Ticker"]), fetched.sort(["TradeDate", "Ticker"]));
   });
 });
 
-describe("estimate", () => {
-  it("gives requests, rows and bytes against the remaining quotas, and spends no quota", async () => {
+describe("other layouts", () => {
+  it("ticks (trade date in the path) are fetched per ticker and trading day into Ticker=/TradeDate=", async () => {
+    const d = join(scratch, "ticks");
+    const range = { start: "2023-11-22", end: "2023-11-24" };
+    const result = await full.download("eq-taq", { tickers: ["OXY.WS"], ...range }, d);
+    expect(result).toMatchObject({ layout: ["Ticker", "TradeDate"], partitions: 2, fetched: 2 });
+    expect(existsSync(join(d, "Ticker=OXY.WS", "TradeDate=2023-11-24", "part.parquet"))).toBe(true);
+    expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "EventDateTime"]), (await full.data.eqTaq(null, "OXY.WS", range)).sort(["TradeDate", "EventDateTime"]));
+  });
+
+  it("an undated dataset is one part.parquet", async () => {
+    const d = join(scratch, "lookup");
+    const result = await full.download("eq-lookup-files", {}, d);
+    expect(result).toMatchObject({ layout: [], partitions: 1, fetched: 1 });
+    expectSameFrame(full.scan(d).collectSync(), await full.data.eqLookupFiles());
+    await expect(full.download("eq-lookup-files", { start: "2023-11-20" }, join(scratch, "lookup2"))).rejects.toThrow(/has no trade-date column/);
+  });
+});
+
+describe("an interrupted download", () => {
+  it("killed midway, resumes at partition granularity and equals a clean download", async () => {
+    const query = { tickers: ["SPY", "AAPL", "MSFT", "JPM", "OXY.WS", "ODFL"], start: "2023-11-20", end: "2023-11-28", pageSize: 240, concurrency: 1 };
+    const dir = join(scratch, "killed");
+    const child = spawn(join(process.cwd(), "node_modules/.bin/deno"), ["run", "-A", "test/workbench/support/lakeDownload.ts", sb.baseUrl, dir, JSON.stringify(query), "1"], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    let stderr = "", exited = false;
+    child.stderr!.on("data", (d) => (stderr += d));
+    child.once("exit", () => (exited = true));
+    // Partitions recorded so far: the journal's lines (the manifest itself is written at the end).
+    const journal = join(dir, "_partitions.jsonl");
+    const recorded = () => (existsSync(journal) ? readFileSync(journal, "utf8").split("\n").filter(Boolean).length : 0);
+    while (recorded() < 6 && !exited) await new Promise((r) => setTimeout(r, 50));
+    expect(exited, `the download ended before it was killed: ${stderr}`).toBe(false);
+    child.kill("SIGKILL");
+    while (!exited) await new Promise((r) => setTimeout(r, 50));
+    const before = recorded();
+    expect(before).toBeGreaterThanOrEqual(6);
+    expect(before).toBeLessThan(36);
+
+    const resumed = await full.download("eq-taq-1min", query, dir, { chunkDays: 1 });
+    expect(resumed).toMatchObject({ partitions: 36, fetched: 36 - before, resumed: true });
+    const clean = join(scratch, "clean");
+    await full.download("eq-taq-1min", { ...query, pageSize: undefined }, clean);
+    expectSameFrame(sortRows(full.scan(dir).collectSync()), sortRows(full.scan(clean).collectSync()));
+  }, 300_000);
+});
+
+describe("estimate and the guard of a download", () => {
+  it("estimates requests, rows and bytes against the remaining quotas, and spends no quota", async () => {
     const used = await monthlyRequests(full);
     const e = await full.estimate("eq-taq-1min", { pageSize: 100 }, ["AAPL"]);
     const quotas = await full.account.quotasRaw();
-    expect(Object.keys(e).sort()).toEqual(["bytes", "dataset", "fitsMonthlyQuota", "minutesAtRateLimit", "remaining", "requests", "rows"]);
     expect(e.dataset).toBe("eq-taq-1min");
     const actual = (await full.data.eqTaq1Min("AAPL")).height;
     expect(e.rows).toBeGreaterThan(actual / 2);
     expect(e.rows).toBeLessThan(actual * 2);
     expect(e.requests).toBe(Math.ceil(e.rows / 100) + 1);
-    expect(e.bytes).toBeGreaterThan(e.rows * 62); // 62 columns, at least a byte each
     expect(e.remaining.monthly_requests).toBe(quotas.quotas_limit.monthly_requests - used);
-    expect(e.remaining.per_minute_requests).toBeLessThanOrEqual(quotas.quotas_limit.per_minute_requests);
-    expect(e.fitsMonthlyQuota).toBe(true);
-    expect(e.minutesAtRateLimit).toBeCloseTo(e.requests / quotas.quotas_limit.per_minute_requests, 10);
     expect(quotas.quotas_usage.monthly_requests).toBe(used);
   });
 
-  it("scales by the trade date of a tick path and by a date filter", async () => {
-    const oneDay = await full.estimate("eq-taq", query, pathValues);
-    const otherDay = await full.estimate("eq-taq", query, ["2023-11-22", TICKER]);
-    expect(oneDay.rows).toBe(otherDay.rows);
-    const status = await full.meta.status("eq-taq");
-    expect(oneDay.rows).toBeLessThan(status.row_count / 14 / 3); // one ticker, one of six trading days
-    const bars = await full.estimate("eq-taq-1min", { filters: { TradeDate: "2023-11-21" } }, ["AAPL"]);
-    expect(bars.rows).toBeGreaterThan(960 / 2);
-    expect(bars.rows).toBeLessThan(960 * 2);
-  });
-
-  it("refuses a download beyond the month's remaining requests before sending any data request, unless forced", async () => {
-    const key = "wb-estimate-month";
+  it("refuses a download too large for the month before sending any data request, unless forced", async () => {
+    const key = "wb-lake-month";
     createAccount(sb.statePath, { key, perMinute: 100_000, monthly: 5 });
     const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key });
-    const small = { pageSize: 100 };
-    const e = await wb.estimate("eq-taq-1min", small, ["AAPL"]);
-    expect(e.requests).toBeGreaterThan(5);
-    expect(e.fitsMonthlyQuota).toBe(false);
     const dir = join(scratch, "refused");
-    await expect(wb.download("eq-taq-1min", small, dir, { pathValues: ["AAPL"] })).rejects.toThrow(QueryError);
-    await expect(wb.download("eq-taq-1min", small, dir, { pathValues: ["AAPL"] })).rejects.toThrow(/this month leaves 5 requests.*force: true/);
+    const query = { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-28", pageSize: 100 };
+    const error = await wb.download("eq-taq-1min", query, dir).catch((x) => x);
+    expect(error).toBeInstanceOf(QuotaGuardError);
+    expect(error.message).toMatch(/before its first request: the rest of this call needs about \d+ requests/);
     expect(await monthlyRequests(wb)).toBe(0);
-    const forced = await wb.download("eq-taq-1min", small, dir, { pathValues: ["AAPL"], force: true }).catch((x) => x);
-    expect(forced).toBeInstanceOf(QuotaExceededError);
-    expect(parts(dir)).toHaveLength(5);
+    const really = await wb.download("eq-taq-1min", { ...query, force: true }, dir, { chunkDays: 1 }).catch((x) => x);
+    expect(really).toBeInstanceOf(QuotaExceededError);
     expect(await monthlyRequests(wb)).toBe(5);
   });
 });

@@ -1,10 +1,24 @@
 /**
  * `wb.data`: one function per data endpoint, each returning every matching row as a typed
- * Polars DataFrame (paging, types, checks, retries and throttling included).
+ * Polars DataFrame (paging, types, checks, retries and throttling included). Per-ticker
+ * endpoints take one ticker or a list; every dataset with a trade date takes `start`/`end`.
+ * A universe is fetched concurrently within the per-minute quota, in one progress stream,
+ * and returned as one frame in the order asked; the quota guard stops a call that would
+ * spend too much of the month unless it says `force: true`.
  */
-import type pl from "nodejs-polars";
-import { dataEndpoint, type DatasetId } from "../endpoints.ts";
+import pl from "nodejs-polars";
+import { dataEndpoint, type DataEndpoint, type DatasetId } from "../endpoints.ts";
+import { CallProgress } from "../fetch/callProgress.ts";
+import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
+import type { ProgressListener } from "../fetch/progress.ts";
+import { emptyPartWarnings, rangeText } from "../fetch/emptyParts.ts";
+import { QuotaJudge } from "../fetch/quotaJudge.ts";
+import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
+import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
+import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
+import { WorkbenchError } from "../errors/base.ts";
+import { emptyFrame } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
@@ -15,13 +29,50 @@ import type { FrameCache } from "../store/cache.ts";
 import type { AccountApi } from "./account.ts";
 import type { MetaApi } from "./meta.ts";
 
+/** A data call: the query, plus a `start`/`end` range and `force` (past the quota guard). */
+export interface DataQuery extends Query {
+  /** First trade date, inclusive (`"2023-11-20"` or a Date: its UTC date). */
+  start?: DateLike;
+  /** Last trade date, inclusive. */
+  end?: DateLike;
+  /** Run even when the quota guard judges the call too large for the month. */
+  force?: boolean;
+}
+
+/** What the data API shares with the rest of the workbench. */
+export interface DataApiOptions {
+  /** The per-minute window shared by every call. */
+  gate: RateGate;
+  /** Threshold of the quota guard, or false to switch it off. */
+  quotaGuard: QuotaGuardOptions | false;
+  /** Account and metadata reads of the guard, on their own transport (they spend no quota). */
+  guardReads: { account: AccountApi; meta: MetaApi };
+}
+
 export class DataApi {
+  private readonly options: DataApiOptions;
+  private readonly judge: QuotaJudge;
+
   constructor(
     private readonly transport: Transport,
     private readonly meta: MetaApi,
     private readonly account: AccountApi,
     private readonly cache?: FrameCache,
-  ) {}
+    options?: Partial<DataApiOptions>,
+  ) {
+    this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta } };
+    this.judge = new QuotaJudge(this.options.guardReads, this.options.quotaGuard);
+  }
+
+  /**
+   * The quota guard before anything is sent, for calls whose every request is known (a
+   * universe, a download): throws QuotaGuardError past the threshold.
+   *
+   * @internal
+   */
+  guardUpfront(endpoint: DataEndpoint, requests: PreparedRequest[], units: string[][]): Promise<void> {
+    return this.judge.upfront(endpoint, requests, units);
+  }
 
   /** Checks a call against the schema and the access rules and builds its request; sends no data request. */
   async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}): Promise<PreparedRequest> {
@@ -52,30 +103,113 @@ export class DataApi {
   };
 
   /**
-   * Any dataset by id: `wb.data.get("eq-daily-ohlc", [], { filters: { Ticker: "AAPL" } })`.
+   * Any dataset by id. Each path value may be a list (a universe: one request per ticker, or
+   * per ticker and date), and `start`/`end` bound the trade date of any dataset that has one.
    *
    * @example
    * ```ts
-   * const df = await wb.data.get("eq-taq", ["2023-11-21", "AAPL"], { maxRows: 1000 });
+   * const df = await wb.data.get("eq-taq", ["2023-11-21", ["AAPL", "MSFT"]], { maxRows: 1000 });
+   * const week = await wb.data.get("eq-daily-ohlc", [], { start: "2023-11-20", end: "2023-11-24" });
    * ```
    */
-  async get(dataset: DatasetId | string, pathValues: readonly (string | Date)[] = [], query: Query = {}): Promise<pl.DataFrame> {
-    const request = await this.prepare(dataset, pathValues, query);
-    const fetch = () => new Pager(this.transport, request).fetchAll(query?.onProgress);
-    const frame = await (this.cache ? this.cache.getOrFetch(request, fetch) : fetch());
-    if (request.tickers) await explainAbsentTickers(this.tickers, dataset, request.tickers, frame, request.maxRows);
-    return frame;
+  async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+    const endpoint = dataEndpoint(dataset);
+    const { start, end, force, ...rest } = query;
+    const range = dateRange(start, end);
+    const base = withRange(endpoint, rest, range);
+    const units = planUnits(endpoint, pathValues, range);
+    if (units.length === 0) {
+      const frame = emptyFrame(await this.meta.schema(dataset));
+      return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
+    }
+    const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base)));
+    // A universe is judged before sending (every request is known), so its requests need not
+    // wait behind the first answer; one request is judged on its first answer.
+    const upfront = units.length > 1 && !force;
+    const fetched = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    const done: (pl.DataFrame | undefined)[] = units.map(() => undefined); // not sparse: flatMap skips holes
+    const assemble = () => {
+      const frames = done as pl.DataFrame[];
+      const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
+      return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+    };
+    await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress }, (i, frame) => (done[i] = frame)))
+      .then(() => this.explainAbsent(dataset, requests, done as pl.DataFrame[])).catch((error) => {
+      // Going on after the guard stopped the call means running it anyway.
+      if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
+      else if (units.length > 1 && error instanceof WorkbenchError) {
+        // A universe cut short keeps the tickers finished before the first unfinished one, in
+        // the order asked, and resume() fetches only the unfinished ones.
+        const firstMissing = done.findIndex((f) => f === undefined);
+        const prefix = done.slice(0, firstMissing < 0 ? done.length : firstMissing) as pl.DataFrame[];
+        error.partial = prefix.length ? pl.concat(prefix) : emptyFrame(requests[0].columns);
+        error.resume = async () => {
+          const missing = done.flatMap((f, i) => (f ? [] : [i]));
+          await this.fetchPrepared(endpoint, missing.map((i) => requests[i]), missing.map((i) => units[i]), { force: true, onProgress: rest.onProgress }, (k, frame) => (done[missing[k]] = frame));
+          return assemble();
+        };
+      }
+      throw error;
+    });
+    return assemble();
   }
 
   /**
-   * 1-minute TAQ bars of one ticker (GET /api/v1/data/us-equity/eq-taq-1min/{ticker}).
+   * Raises for an asked ticker that is absent from its answer when the service does not know
+   * it (a misspelling: "did you mean ...?"); known tickers with no row get warnings instead.
+   */
+  private async explainAbsent(dataset: string, requests: PreparedRequest[], frames: pl.DataFrame[]): Promise<void> {
+    for (const [i, request] of requests.entries()) {
+      if (request.tickers) await explainAbsentTickers(this.tickers, dataset, request.tickers, frames[i], request.maxRows);
+    }
+  }
+
+  /**
+   * Fetches prepared requests (one per unit) concurrently within the per-minute quota, in one
+   * progress stream, behind the quota guard; `use` receives each unit's frame as it completes
+   * (a download writes it there) and its results come back in unit order. Used by `get` and
+   * `wb.download`; notebooks call those.
+   *
+   * @internal
+   */
+  async fetchPrepared<T>(
+    endpoint: DataEndpoint,
+    requests: PreparedRequest[],
+    units: string[][],
+    options: { force?: boolean; onProgress?: ProgressListener },
+    use: (index: number, frame: pl.DataFrame) => T | Promise<T>,
+  ): Promise<T[]> {
+    const progress = new CallProgress(endpoint.dataset, units.length, options.onProgress);
+    const guard = options.force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judge.firstAnswer(endpoint, requests, units, first, progress));
+    const transport = gatedTransport(this.transport, {
+      gate: this.options.gate,
+      beforeSend: guard?.beforeSend,
+      onHeaders: guard?.onHeaders,
+      settled: guard?.settled,
+      onWait: (seconds) => progress.wait(seconds, "per-minute quota"),
+    });
+    const results = await runUnits(units.length, requests[0]?.concurrency ?? 4, async (i) => {
+      const fetch = () => new Pager(transport, requests[i]).fetchAll(progress.unitListener(i));
+      const frame = await (this.cache ? this.cache.getOrFetch(requests[i], fetch) : fetch());
+      const result = await use(i, frame);
+      progress.unitDone(i, frame.height);
+      return result;
+    });
+    progress.finish();
+    return results;
+  }
+
+  /**
+   * 1-minute TAQ bars of one ticker or a universe (GET /api/v1/data/us-equity/eq-taq-1min/{ticker},
+   * one request per ticker, concurrently), as one frame in the order asked.
    *
    * @example
    * ```ts
-   * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }, aggregation: "no_finra_trf" });
+   * const bars = await wb.data.eqTaq1Min(["SPY", "QQQ"], { start: "2023-11-20", end: "2023-11-24" });
+   * const one = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }, aggregation: "no_finra_trf" });
    * ```
    */
-  eqTaq1Min(ticker: string, query: Query = {}): Promise<pl.DataFrame> {
+  eqTaq1Min(ticker: string | readonly string[], query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-taq-1min", [ticker], query);
   }
 
@@ -87,19 +221,21 @@ export class DataApi {
    * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFT"] }, sort: ["Ticker", "TradeDate"] });
    * ```
    */
-  eqDailyOhlc(query: Query = {}): Promise<pl.DataFrame> {
+  eqDailyOhlc(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-daily-ohlc", [], query);
   }
 
   /**
-   * Ticks of one ticker on one day (GET /api/v1/data/us-equity/eq-taq/{trade_date}/{ticker}).
+   * Ticks (GET /api/v1/data/us-equity/eq-taq/{trade_date}/{ticker}) of one ticker or a list, on
+   * one day, a list of days, or (with `null` and `start`/`end`) every trading day between.
    *
    * @example
    * ```ts
    * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL", { filters: { EventType: "TRADE" } });
+   * const week = await wb.data.eqTaq(null, ["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-24", filters: { EventType: "TRADE" } });
    * ```
    */
-  eqTaq(tradeDate: string | Date, ticker: string, query: Query = {}): Promise<pl.DataFrame> {
+  eqTaq(tradeDate: DateLike | readonly DateLike[] | null, ticker: string | readonly string[], query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-taq", [tradeDate, ticker], query);
   }
 
@@ -111,7 +247,7 @@ export class DataApi {
    * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
    * ```
    */
-  optGreeksDaily(query: Query = {}): Promise<pl.DataFrame> {
+  optGreeksDaily(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("opt-greeks-daily", [], query);
   }
 
@@ -123,7 +259,7 @@ export class DataApi {
    * const oi = await wb.data.optOpenInterest({ filters: { Ticker: "SPY", TradeDate: "2023-11-21" } });
    * ```
    */
-  optOpenInterest(query: Query = {}): Promise<pl.DataFrame> {
+  optOpenInterest(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("opt-open-interest", [], query);
   }
 
@@ -135,7 +271,7 @@ export class DataApi {
    * const roots = await wb.data.optSecMaster({ filters: { UnderTicker: "ODFL" } });
    * ```
    */
-  optSecMaster(query: Query = {}): Promise<pl.DataFrame> {
+  optSecMaster(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("opt-sec-master", [], query);
   }
 
@@ -147,7 +283,7 @@ export class DataApi {
    * const settl = await wb.data.occEqSpecSettl({ filters: { OptionTicker: "ODFL1" } });
    * ```
    */
-  occEqSpecSettl(query: Query = {}): Promise<pl.DataFrame> {
+  occEqSpecSettl(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("occ-eq-spec-settl", [], query);
   }
 
@@ -159,7 +295,7 @@ export class DataApi {
    * const ids = await wb.data.eqLookupFiles({ filters: { Ticker: ["SQ", "XYZ"] } });
    * ```
    */
-  eqLookupFiles(query: Query = {}): Promise<pl.DataFrame> {
+  eqLookupFiles(query: DataQuery = {}): Promise<pl.DataFrame> {
     return this.get("eq-lookup-files", [], query);
   }
 }

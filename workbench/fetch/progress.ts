@@ -13,8 +13,16 @@ export interface ProgressEvent {
   rowsPerSecond: number;
   /** Rows expected in all, when known (a maxRows bound or an estimate). */
   expectedRows?: number;
+  /** Bytes expected in all, when known (an estimate once the first answer arrived). */
+  expectedBytes?: number;
   /** Seconds left at the current rate, when the total is known. */
   etaSeconds?: number;
+  /** Multi-ticker calls: tickers (units) finished and in all, in one shared event stream. */
+  tickers?: { done: number; total: number };
+  /** Present while the call waits, e.g. `{ seconds: 42, reason: "per-minute quota" }`. */
+  waiting?: { seconds: number; reason: string };
+  /** 0-100 when the total is known. */
+  percent?: number;
   done: boolean;
 }
 
@@ -55,6 +63,8 @@ export function terminalProgress(write: (text: string) => void = (t) => void (gl
   return (e) => {
     const mb = (e.bytes / 1e6).toFixed(1);
     const eta = e.etaSeconds !== undefined && !e.done ? `, ETA ${e.etaSeconds.toFixed(0)} s` : "";
-    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} pages, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${eta}${e.done ? " done\n" : ""}`);
+    const tickers = e.tickers ? `, ${e.tickers.done}/${e.tickers.total} tickers` : "";
+    const waiting = e.waiting ? `, waiting ${e.waiting.seconds} s for the ${e.waiting.reason}` : "";
+    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} pages, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${tickers}${eta}${waiting}${e.done ? " done\n" : ""}`);
   };
 }

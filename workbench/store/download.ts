@@ -1,89 +1,154 @@
 /**
- * Streams a query page by page into Parquet part files in a folder, with bounded memory (one
- * page at a time), and resumes after an interruption: `_download.json` records the request
- * and the pages written, so running the same download again continues where it stopped.
+ * Downloads a universe over a date range into a hive-partitioned Parquet folder (a data lake
+ * DuckDB, Spark and Polars read in place). Chunks of partitions are pulled concurrently within
+ * the per-minute quota; each partition is written atomically (a temporary file renamed) and
+ * recorded in `_manifest.json`, so a killed download resumes at partition granularity and a
+ * wider range fetches only the partitions it lacks.
  */
 import pl from "nodejs-polars";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tradingDays } from "../../calendar/calendar.ts";
+import type { DataApi, DataQuery } from "../api/data.ts";
+import type { MetaApi } from "../api/meta.ts";
+import { dataEndpoint } from "../endpoints.ts";
 import { QueryError } from "../errors/base.ts";
-import { Pager } from "../fetch/pager.ts";
-import { type ProgressListener, ProgressTracker } from "../fetch/progress.ts";
-import type { Transport } from "../http/transport.ts";
-import type { PreparedRequest } from "../query/prepare.ts";
+import { dateRange } from "../fetch/universe.ts";
+import { emptyFrame } from "../frames.ts";
+import { lakeLayout, type LakeChunk, partitionPath, planChunks } from "./lakePlan.ts";
+import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
 
-interface DownloadState {
-  dataset: string;
-  path: string;
-  params: [string, string][];
-  /** Offset of the first row not yet written. */
-  nextOffset: number;
-  rows: number;
-  parts: number;
-  done: boolean;
+/** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
+export interface LakeQuery extends DataQuery {
+  /** One ticker or a list: the universe (a path value of per-ticker datasets, else a Ticker filter). */
+  tickers?: string | readonly string[];
 }
 
 export interface DownloadResult {
   dir: string;
+  dataset: string;
+  /** Partition columns, outermost first. */
+  layout: string[];
+  /** Partitions recorded in the folder (with rows or known empty). */
+  partitions: number;
+  /** Partitions this call fetched; 0 when the folder was already complete. */
+  fetched: number;
+  /** Rows written by this call. */
   rows: number;
-  parts: number;
-  /** Whether this call continued an earlier, interrupted download. */
+  /** Whether this call continued or widened an earlier download. */
   resumed: boolean;
 }
 
-const STATE_FILE = "_download.json";
-const partName = (n: number) => `part-${String(n).padStart(6, "0")}.parquet`;
+const isoOf = (d: unknown) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d));
 
-function writeState(dir: string, state: DownloadState): void {
-  writeFileSync(join(dir, `${STATE_FILE}.tmp`), JSON.stringify(state, null, 2));
-  renameSync(join(dir, `${STATE_FILE}.tmp`), join(dir, STATE_FILE));
+function hasParquet(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? hasParquet(join(dir, e.name)) : e.name.endsWith(".parquet")));
 }
 
-export async function downloadToParquet(transport: Transport, request: PreparedRequest, dir: string, onProgress?: ProgressListener): Promise<DownloadResult> {
+/** Writes one partition's rows (without the partition columns, which the path carries) atomically. */
+function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): void {
+  const file = join(dir, path, "part.parquet");
+  mkdirSync(dirname(file), { recursive: true });
+  // Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run.
+  const tmp = join(dirname(file), `.part.${process.pid}.tmp`);
+  (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp);
+  renameSync(tmp, file);
+}
+
+/** The frame's rows by date, as slices of its runs of equal dates (the service sends them sorted by date). */
+function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFrame> {
+  const out = new Map<string, pl.DataFrame[]>();
+  const dates = frame.getColumn(column).toArray().map(isoOf);
+  for (let start = 0; start < dates.length;) {
+    let end = start + 1;
+    while (end < dates.length && dates[end] === dates[start]) end++;
+    out.set(dates[start], [...(out.get(dates[start]) ?? []), frame.slice(start, end - start)]);
+    start = end;
+  }
+  return new Map([...out].map(([d, parts]) => [d, parts.length === 1 ? parts[0] : pl.concat(parts)]));
+}
+
+export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
+  const endpoint = dataEndpoint(dataset);
+  const layout = lakeLayout(endpoint);
+  const { tickers: asked, start, end, force, onProgress, maxRows, ...rest } = query;
+  if (maxRows !== undefined) throw new QueryError("A download takes every row of its partitions: maxRows does not apply (narrow tickers, start/end or filters)");
+  for (const column of [endpoint.dateColumn, endpoint.tickerColumn]) {
+    if (column && rest.filters?.[column] !== undefined) throw new QueryError(`A download takes its ${column} from ${column === endpoint.dateColumn ? "start/end" : "tickers"}, not from filters.${column}`);
+  }
+  const tickers = asked === undefined ? [] : [...new Set(typeof asked === "string" ? [asked] : asked)];
+  if (layout.length === 2 && tickers.length === 0) throw new QueryError(`${dataset} is fetched per ticker: give the universe as { tickers: ["AAPL", ...] }`);
+  if (!endpoint.tickerColumn && tickers.length > 0) throw new QueryError(`${dataset} has no ticker column: tickers do not apply`);
+  let days: string[] = [];
+  if (endpoint.dateColumn) {
+    const range = dateRange(start, end);
+    const status = await meta.status(dataset);
+    const first = [range.start, status.first_available_date].filter(Boolean).sort().at(-1)!;
+    const last = [range.end, status.last_available_date].filter(Boolean).sort()[0]!;
+    days = first && last && first <= last ? tradingDays(first, last).map((d) => d.date) : [];
+  } else if (start !== undefined || end !== undefined) throw new QueryError(`${dataset} has no trade-date column: start/end do not apply`);
+
+  // The folder's identity: the query without its dates and per-ticker path values.
+  const tickerFilter = layout.length < 2 && tickers.length ? { [endpoint.tickerColumn!]: tickers } : {};
+  const base = { ...rest, filters: { ...rest.filters, ...tickerFilter } };
+  const sample = await data.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
+  const fingerprint = [...sample.params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   mkdirSync(dir, { recursive: true });
-  const params = [...request.params];
-  const statePath = join(dir, STATE_FILE);
-  let state: DownloadState = { dataset: request.dataset, path: request.path, params, nextOffset: 0, rows: 0, parts: 0, done: false };
-  let resumed = false;
-  if (existsSync(statePath)) {
-    const previous: DownloadState = JSON.parse(readFileSync(statePath, "utf8"));
-    if (previous.path !== request.path || JSON.stringify(previous.params) !== JSON.stringify(params)) {
-      throw new QueryError(`Folder '${dir}' holds a download of a different query (${previous.path}); choose another folder`);
+  if (!readManifest(dir) && hasParquet(dir)) throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
+  const manifest: Manifest = openManifest(dir, { dataset, layout, query: fingerprint, columns: sample.columns });
+  const resumed = Object.keys(manifest.partitions).length > 0;
+  const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
+  writeManifest(dir, manifest);
+
+  const chunkQuery = (c: LakeChunk) => (c.dates.length && !endpoint.pathParams.includes("trade_date") ? { ...base, filters: { ...base.filters, [endpoint.dateColumn!]: { ge: c.dates[0], le: c.dates.at(-1)! } } } : base);
+  const units = chunks.flatMap((c) => (endpoint.pathParams.includes("trade_date") ? c.dates.map((d) => ({ ...c, dates: [d] })) : [c]));
+  const pathValues = units.map((c) => endpoint.pathParams.map((p) => (p === "ticker" ? c.ticker! : c.dates[0])));
+  const requests = await Promise.all(units.map((c, i) => data.prepare(dataset, pathValues[i], chunkQuery(c))));
+  let rows = 0;
+  const record = (i: number, frame: pl.DataFrame) => {
+    const c = units[i];
+    if (layout.length === 0) {
+      writePartition(dir, "", frame, layout);
+      manifest.partitions[""] = { rows: frame.height };
+      recordPartition(dir, "", frame.height);
+    } else {
+      const byDate = new Map<string, pl.DataFrame>();
+      for (const [date, part] of splitByDate(frame, endpoint.dateColumn!)) byDate.set(date, part);
+      for (const date of c.dates) {
+        const path = partitionPath(layout, { ticker: c.ticker, date });
+        const part = byDate.get(date);
+        if (part) writePartition(dir, path, part, layout);
+        manifest.partitions[path] = { rows: part?.height ?? 0 };
+        recordPartition(dir, path, part?.height ?? 0);
+      }
     }
-    state = previous;
-    resumed = state.parts > 0 && !state.done;
-    if (state.done) return { dir, rows: state.rows, parts: state.parts, resumed: false };
-  } else if (readdirSync(dir).some((f) => f.endsWith(".parquet"))) {
-    throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
-  }
-  const pager = new Pager(transport, { ...request, maxRows: Number.POSITIVE_INFINITY });
-  const tracker = new ProgressTracker(request.dataset, onProgress);
-  while (!state.done && state.rows < request.maxRows) {
-    const size = Math.min(pager.size, request.maxRows - state.rows);
-    const page = await pager.page(state.nextOffset, size, tracker);
-    if (page.frame.height > 0) {
-      const file = join(dir, partName(state.parts));
-      page.frame.writeParquet(`${file}.tmp`);
-      renameSync(`${file}.tmp`, file);
-      state = { ...state, parts: state.parts + 1, rows: state.rows + page.frame.height, nextOffset: state.nextOffset + page.frame.height };
-    }
-    state.done = page.next === null || page.frame.height === 0 || state.rows >= request.maxRows;
-    writeState(dir, state);
-  }
-  tracker.finish();
-  return { dir, rows: state.rows, parts: state.parts, resumed };
+    rows += frame.height;
+  };
+  if (!force) await data.guardUpfront(endpoint, requests, pathValues);
+  if (units.length > 0) await data.fetchPrepared(endpoint, requests, pathValues, { force, onProgress }, record);
+  writeManifest(dir, manifest);
+  const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
+  return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed };
 }
 
 /**
- * A LazyFrame over a downloaded folder.
+ * A LazyFrame over a data-lake folder, with its partition columns typed and in the dataset's
+ * column order.
  *
  * @example
  * ```ts
- * const lf = scanDownload("downloads/aapl-bars");
- * const daily = lf.groupBy("TradeDate").agg(pl.col("Volume").sum()).collectSync();
+ * const lf = scanLake("lake/bars");
+ * const daily = lf.groupBy("Ticker", "TradeDate").agg(pl.col("Volume").sum()).collectSync();
  * ```
  */
-export function scanDownload(dir: string): pl.LazyDataFrame {
-  if (!existsSync(join(dir, STATE_FILE))) throw new QueryError(`Folder '${dir}' holds no download (no ${STATE_FILE})`);
-  return pl.scanParquet(join(dir, "part-*.parquet"));
+export function scanLake(dir: string): pl.LazyDataFrame {
+  const manifest = readManifest(dir);
+  if (!manifest) throw new QueryError(`Folder '${dir}' holds no download (no ${MANIFEST})`);
+  const files = Object.entries(manifest.partitions).filter(([, p]) => p.rows > 0);
+  if (files.length === 0) return emptyFrame(manifest.columns).lazy();
+  if (manifest.layout.length === 0) return pl.scanParquet(join(dir, "part.parquet"));
+  const hiveSchema = Object.fromEntries(manifest.layout.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]));
+  const lf = pl.scanParquet(join(dir, "**", "part.parquet"), { hivePartitioning: true, hiveSchema } as never);
+  return lf.select(...manifest.columns.map((c) => pl.col(c.name)));
 }
+

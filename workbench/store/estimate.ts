@@ -1,9 +1,10 @@
 /**
  * What a download would take (requests, rows, bytes) against the remaining quotas, from free
  * metadata only (dataset status and schema), so estimating spends no quota. Rows are scaled
- * from the dataset's row count by the share of its date range (and tickers) the query keeps:
+ * from the dataset's row count by the share of its trading days (and tickers) the query keeps:
  * an estimate, not a count.
  */
+import { tradingDays } from "../../calendar/calendar.ts";
 import type { Quotas, QuotaValues } from "../api/account.ts";
 import type { DatasetStatus } from "../api/meta.ts";
 import type { DataEndpoint } from "../endpoints.ts";
@@ -25,7 +26,8 @@ export interface Estimate {
 /** Bytes per CSV field by type, measured on the sandbox's data. */
 const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetime_ns: 36, datetime_ms: 30, int64: 8, float64: 9, string: 7, list_string: 24 };
 
-const days = (a: string, b: string) => Math.max(0, (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000 + 1);
+/** NYSE trading days from a to b, both inclusive (0 when b is before a). */
+const days = (a: string, b: string) => (a > b ? 0 : tradingDays(a, b).length);
 
 export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas, pathValues: readonly string[] = []): Estimate {
   let rows = status.row_count;
@@ -43,8 +45,8 @@ export function estimateDownload(endpoint: DataEndpoint, request: PreparedReques
       if (op === "ge" || op === "gt") low = values[0] > low ? values[0] : low;
       if (op === "le" || op === "lt") high = values[0] < high ? values[0] : high;
     }
-    // Calendar days over-count trading days by about 7/5.
-    rows = listed !== undefined ? (rows * listed) / days(first, last) * 1.4 : (rows * days(low, high)) / days(first, last);
+    const all = Math.max(1, days(first, last));
+    rows = listed !== undefined ? (rows * listed) / all : (rows * days(low, high)) / all;
   }
   const tickers = typeof status.ticker_count === "number" ? status.ticker_count : undefined;
   const tickerFilter = request.params.get(endpoint.tickerColumn ?? "") ?? request.params.get(`${endpoint.tickerColumn}.in`);

@@ -1,0 +1,97 @@
+/**
+ * Universe benchmark, all in one run against one sandbox over the demo market: every ticker
+ * of `demo`, all of eq-taq-1min (every column) for 20 trading days,
+ * - into a frame with one universe call (`wb.data.eqTaq1Min(tickers, { start, end })`),
+ * - into a partitioned download (`wb.download`),
+ * - against the same pull ticker by ticker, sequentially (the baseline), and the raw transfer
+ *   of the same pages (plain fetch, same concurrency, no parsing).
+ * Targets: universe frame >= 2.5x faster than sequential; frame within 1.3x of raw. Then a
+ * re-run of the download one week wider: its requests are counted (one per ticker expected).
+ * Each timed way runs twice and keeps its faster run (the machine is shared and noisy).
+ *
+ *   deno run -A bench/universe.ts
+ */
+import pl from "nodejs-polars";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { tradingDays } from "../calendar/calendar.ts";
+import { connect } from "../workbench/mod.ts";
+import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
+import { startSandboxProcess } from "./support/sandboxServer.ts";
+import { REPO_ROOT } from "./support/paths.ts";
+
+const log = (line: string) => console.error(`bench: ${line}`);
+const demoDir = join(REPO_ROOT, "data", "demo");
+const manifest = ensureDemoMarket(demoDir, log);
+const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
+const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
+const [start, end, widerEnd] = [days[0], days[19], days[24]];
+const CONCURRENCY = 4;
+const KEY = "demo-full-access";
+
+const sandbox = await startSandboxProcess(demoDir);
+const scratch = mkdtempSync(join(tmpdir(), "bench-universe-"));
+const wb = await connect({ baseUrl: sandbox.baseUrl, apiKey: KEY });
+const seconds = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
+  const t = performance.now();
+  const r = await f();
+  return [(performance.now() - t) / 1000, r];
+};
+const best = async <T>(f: (round: number) => Promise<T>): Promise<[number, T]> => {
+  const a = await seconds(() => f(0));
+  const b = await seconds(() => f(1));
+  return a[0] <= b[0] ? a : b;
+};
+
+/** The same pages as the universe call, fetched with plain fetch and not parsed. */
+async function raw(): Promise<number> {
+  let bytes = 0, next = 0;
+  const worker = async () => {
+    while (next < tickers.length) {
+      const t = tickers[next++];
+      const q = new URLSearchParams({ "TradeDate.ge": start, "TradeDate.le": end, offset: "0", limit: "100000", response_format: "csv" });
+      const r = await fetch(`${sandbox.baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, { headers: { "X-API-KEY": KEY } });
+      if (r.status !== 200) throw new Error(`raw transfer: ${t} answered ${r.status}`);
+      const body = await r.arrayBuffer(); // read before adding: \`bytes += await ...\` would lose updates
+      bytes += body.byteLength;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return bytes;
+}
+
+try {
+  log(`${tickers.length} tickers, ${start} to ${end} (20 trading days)`);
+  await raw(); // warm the service's file cache so every way meets the same server
+  const [rawS, bytes] = await best(raw);
+  const [uniS, frame] = await best(() => wb.data.eqTaq1Min(tickers, { start, end, concurrency: CONCURRENCY }));
+  const [seqS, seqFrame] = await best(async () => {
+    const frames: pl.DataFrame[] = [];
+    for (const t of tickers) frames.push(await wb.data.eqTaq1Min(t, { start, end, concurrency: 1 }));
+    return pl.concat(frames);
+  });
+  if (!frame.frameEqual(seqFrame, true)) throw new Error("the universe frame differs from the sequential pull");
+  const [dlS, dl] = await best((round) => wb.download("eq-taq-1min", { tickers, start, end }, join(scratch, `lake-${round}`)));
+  // Data requests are what the month counts (metadata and account reads are free).
+  const used = async () => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
+  await new Promise((r) => setTimeout(r, 1000)); // let the service book the last request of the run before
+  const usedBefore = await used();
+  const [widerS, wider] = await seconds(() => wb.download("eq-taq-1min", { tickers, start, end: widerEnd }, join(scratch, "lake-0")));
+  const widerRequests = (await used()) - usedBefore;
+
+  const row = (name: string, s: number, note: string) => `${name.padEnd(30)} ${s.toFixed(2).padStart(8)}  ${note}`;
+  console.log(`eq-taq-1min, ${tickers.length} tickers x 20 trading days (${start} to ${end}), every column: ${frame.height.toLocaleString("en-US")} rows, ${(bytes / 1e6).toFixed(0)} MB of CSV`);
+  console.log(`${"way".padEnd(30)} ${"seconds".padStart(8)}  ratio`);
+  console.log(row("sequential, ticker by ticker", seqS, "baseline"));
+  console.log(row("raw transfer (no parsing)", rawS, `${(seqS / rawS).toFixed(2)}x faster than sequential`));
+  console.log(row("universe call into a frame", uniS, `${(seqS / uniS).toFixed(2)}x faster than sequential (target >= 2.5); ${(uniS / rawS).toFixed(2)}x raw (target <= 1.3)`));
+  console.log(row("universe download (Parquet)", dlS, `${(seqS / dlS).toFixed(2)}x faster than sequential; ${dl.partitions} partitions, ${dl.rows.toLocaleString("en-US")} rows`));
+  console.log(row(`download re-run to ${widerEnd}`, widerS, `${widerRequests} data requests for ${wider.fetched} new partitions (${tickers.length} tickers x 5 days)`));
+  const ok = seqS / uniS >= 2.5 && uniS / rawS <= 1.3 && widerRequests === tickers.length;
+  console.log(ok ? "all targets met" : "TARGET MISSED");
+  if (!ok) process.exitCode = 1;
+} finally {
+  await sandbox.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}

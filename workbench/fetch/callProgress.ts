@@ -1,0 +1,83 @@
+/**
+ * One progress stream for a whole call, however many tickers (units) it fetches at once:
+ * rows, pages and bytes summed over the units, tickers done of total, the expected totals
+ * once known, and waits for the per-minute quota.
+ */
+import type { ProgressEvent, ProgressListener } from "./progress.ts";
+
+interface UnitCount {
+  rows: number;
+  pages: number;
+  bytes: number;
+}
+
+export class CallProgress {
+  private readonly counts: UnitCount[];
+  private unitsDone = 0;
+  private expectedRows?: number;
+  private expectedBytes?: number;
+  private waiting?: { seconds: number; reason: string };
+  private readonly started = performance.now();
+
+  constructor(private readonly dataset: string, private readonly units: number, private readonly listener?: ProgressListener) {
+    this.counts = Array.from({ length: units }, () => ({ rows: 0, pages: 0, bytes: 0 }));
+  }
+
+  /** The listener a unit's pager reports to (its own cumulative counts). */
+  unitListener(index: number): ProgressListener {
+    return (e) => {
+      this.counts[index] = { rows: e.rows, pages: e.pages, bytes: e.bytes };
+      this.waiting = undefined;
+      this.emit(false);
+    };
+  }
+
+  /** A unit finished (fetched or read from the cache), with its final counts when known. */
+  unitDone(index: number, rows?: number): void {
+    this.unitsDone++;
+    if (rows !== undefined) this.counts[index].rows = rows;
+    this.emit(false);
+  }
+
+  /** Totals projected once the first answer arrived. */
+  expect(rows: number, bytes: number): void {
+    this.expectedRows = rows;
+    this.expectedBytes = bytes;
+  }
+
+  /** The call is waiting (`seconds` left) for `reason`, e.g. "per-minute quota". */
+  wait(seconds: number, reason: string): void {
+    this.waiting = { seconds, reason };
+    this.emit(false);
+    this.waiting = undefined;
+  }
+
+  finish(): void {
+    this.emit(true);
+  }
+
+  private emit(done: boolean): void {
+    if (!this.listener) return;
+    const sum = this.counts.reduce((a, c) => ({ rows: a.rows + c.rows, pages: a.pages + c.pages, bytes: a.bytes + c.bytes }), { rows: 0, pages: 0, bytes: 0 });
+    const elapsedSeconds = (performance.now() - this.started) / 1000;
+    const rowsPerSecond = elapsedSeconds > 0 ? sum.rows / elapsedSeconds : 0;
+    // Share done: by rows when the total is projected, else by units finished.
+    let share = this.expectedRows ? Math.min(1, sum.rows / this.expectedRows) : this.units > 1 ? this.unitsDone / this.units : undefined;
+    if (done) share = 1;
+    const etaSeconds = share !== undefined && share > 0 ? (elapsedSeconds * (1 - share)) / share : undefined;
+    const event: ProgressEvent = {
+      dataset: this.dataset,
+      ...sum,
+      elapsedSeconds,
+      rowsPerSecond,
+      expectedRows: done ? sum.rows : this.expectedRows,
+      expectedBytes: done ? sum.bytes : this.expectedBytes,
+      etaSeconds: done ? 0 : etaSeconds,
+      percent: share !== undefined ? Math.round(share * 1000) / 10 : undefined,
+      tickers: this.units > 1 ? { done: this.unitsDone, total: this.units } : undefined,
+      waiting: this.waiting,
+      done,
+    };
+    this.listener(event);
+  }
+}

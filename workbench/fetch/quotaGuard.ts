@@ -1,0 +1,119 @@
+/**
+ * The quota guard of a data call: once the first answer shows the call is large (more pages
+ * follow, or more tickers), it projects the requests, rows and bytes still to fetch and
+ * compares them with the remaining monthly quotas. Past the threshold (by default more than
+ * 10% of any remaining monthly quota, or more than 1 GB) the call stops before its second
+ * request with an error giving the figures, unless the call says `force: true`.
+ */
+import type { Quotas, QuotaValues } from "../api/account.ts";
+import { WorkbenchError } from "../errors/base.ts";
+
+export interface QuotaGuardOptions {
+  /** Largest share of any remaining monthly quota one call may take (default 0.1). */
+  maxShare?: number;
+  /** Largest projected download of one call, in bytes (default 1e9). */
+  maxBytes?: number;
+}
+
+/** What the rest of a call would take. */
+export interface Projection {
+  requests: number;
+  rows: number;
+  bytes: number;
+}
+
+/** A call stopped by the quota guard; `needed` and `remaining` carry the figures. */
+export class QuotaGuardError extends WorkbenchError {
+  constructor(message: string, readonly needed: Projection, readonly remaining: QuotaValues) {
+    super(message);
+  }
+}
+
+/** What the first answer's headers say. */
+export interface FirstAnswer {
+  /** Offset of the next page; null when the first page ended the data; undefined when not said. */
+  next: number | null | undefined;
+  /** Rows asked for (X-Pagination-Limit). */
+  limit?: number;
+  contentLength?: number;
+}
+
+/** The first answer as its headers describe it. */
+export function firstAnswer(headers: Headers): FirstAnswer {
+  const next = headers.get("X-Pagination-Next-Offset");
+  const num = (h: string) => (headers.get(h) === null || headers.get(h) === "" ? undefined : Number(headers.get(h)));
+  return { next: next === null ? undefined : next === "" ? null : Number(next), limit: num("X-Pagination-Limit"), contentLength: num("Content-Length") };
+}
+
+export const remainingQuotas = (q: Quotas): QuotaValues =>
+  Object.fromEntries(Object.entries(q.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - (q.quotas_usage as unknown as Record<string, number>)[k])])) as unknown as QuotaValues;
+
+/**
+ * Projects the rest of a call from the metadata estimate (rows of the whole call, bytes per
+ * row by the schema) and the first answer (a full page with more to come; its bytes per row).
+ */
+export function projectRest(first: FirstAnswer, estimate: { rows: number; bytesPerRow: number }, units: number, pageSize: number): Projection {
+  const limit = first.limit ?? pageSize;
+  const fullFirst = first.next !== null && first.next !== undefined;
+  const bytesPerRow = fullFirst && first.contentLength ? first.contentLength / limit : estimate.bytesPerRow;
+  const firstRows = fullFirst ? limit : Math.min(limit, first.contentLength ? Math.round(first.contentLength / bytesPerRow) : 0);
+  const total = Math.max(estimate.rows, firstRows + (fullFirst ? 1 : 0));
+  const perUnit = Math.max(1, total / units);
+  const requests = Math.max(fullFirst ? 1 : 0, units * Math.ceil(perUnit / pageSize) - 1);
+  const rows = Math.max(0, Math.ceil(total - firstRows));
+  return { requests, rows, bytes: Math.round(rows * bytesPerRow) };
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
+const n = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** The guard's verdict: a QuotaGuardError when the projection passes the threshold, else undefined. */
+export function judge(dataset: string, need: Projection, quotas: Quotas, options: QuotaGuardOptions = {}, when = "before its second request"): QuotaGuardError | undefined {
+  const share = options.maxShare ?? 0.1;
+  const maxBytes = options.maxBytes ?? 1e9;
+  const left = remainingQuotas(quotas);
+  const over: string[] = [];
+  if (need.requests > share * left.monthly_requests) over.push(`${n(need.requests)} requests against ${n(left.monthly_requests)} left this month`);
+  if (need.bytes > share * left.monthly_data_returned) over.push(`${mb(need.bytes)} against ${mb(left.monthly_data_returned)} of data returned left this month`);
+  if (need.bytes > share * left.monthly_data_scanned) over.push(`${mb(need.bytes)} against ${mb(left.monthly_data_scanned)} of data scanned left this month`);
+  if (need.bytes > maxBytes) over.push(`${mb(need.bytes)} against the ${mb(maxBytes)} limit of one call`);
+  if (over.length === 0) return undefined;
+  return new QuotaGuardError(
+    `Stopped ${dataset} ${when}: the rest of this call needs about ${n(need.requests)} requests, ${n(need.rows)} rows and ${mb(need.bytes)}, ` +
+      `more than ${Math.round(share * 100)}% of what remains (${over.join("; ")}). ` +
+      `Narrow the query (fewer tickers, a shorter range, fewer columns), or pass { force: true } to run it anyway.`,
+    need,
+    left,
+  );
+}
+
+/**
+ * Holds every request of a call after the first until the first answer's headers are judged.
+ * `check` gets the first answer and throws to stop the call.
+ */
+export class CallGuard {
+  private sentFirst = false;
+  private answered!: (first: FirstAnswer) => void;
+  private readonly decision: Promise<void>;
+
+  constructor(check: (first: FirstAnswer) => Promise<void>) {
+    const first = new Promise<FirstAnswer>((resolve) => (this.answered = resolve));
+    this.decision = first.then(check);
+    this.decision.catch(() => {}); // awaited by later requests; a one-request call never looks
+  }
+
+  /** Lets the first request through; later ones wait for the verdict (and throw its error). */
+  beforeSend = (): Promise<void> => {
+    if (!this.sentFirst) {
+      this.sentFirst = true;
+      return Promise.resolve();
+    }
+    return this.decision;
+  };
+
+  /** The first answer's headers (later calls are ignored). */
+  onHeaders = (headers: Headers): void => this.answered(firstAnswer(headers));
+
+  /** The first request settled; when it failed without headers, later ones are judged on the estimate alone. */
+  settled = (): void => this.answered({ next: undefined });
+}

@@ -1,0 +1,129 @@
+/**
+ * Universe and range calls: turns "these tickers (and dates), from `start` to `end`" into the
+ * list of single requests (units) the service answers, in the order asked: tickers in the
+ * order given, dates ascending within each ticker. A `start`/`end` range becomes a TradeDate
+ * filter, or (for a dataset whose trade date is in the path) the NYSE trading days between.
+ */
+import { tradingDays } from "../../calendar/calendar.ts";
+import type { DataEndpoint } from "../endpoints.ts";
+import { QueryError } from "../errors/base.ts";
+import { type FilterSpec, type Query } from "../query/query.ts";
+
+export type DateLike = string | Date;
+/** One path value, a list of them, or nothing (a trade date filled from `start`/`end`). */
+export type PathArg = DateLike | readonly DateLike[] | null | undefined;
+
+/** A `start`/`end` range as dates, both inclusive. */
+export interface DateRange {
+  start?: string;
+  end?: string;
+}
+
+/** A date as `YYYY-MM-DD`: a `Date` gives its UTC calendar date (as filter values do). */
+export function isoDate(value: DateLike, what: string): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new QueryError(`${what} is an invalid Date: give a valid Date or a date as YYYY-MM-DD`);
+    return value.toISOString().slice(0, 10);
+  }
+  const ok = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  if (!ok) throw new QueryError(`${what} '${String(value)}' is not a date: use YYYY-MM-DD (such as "2023-11-21") or a Date`);
+  return value;
+}
+
+/** Checks `start`/`end` and returns them as dates; a reversed range is refused. */
+export function dateRange(start: DateLike | undefined, end: DateLike | undefined): DateRange {
+  const range: DateRange = {
+    start: start === undefined ? undefined : isoDate(start, "start"),
+    end: end === undefined ? undefined : isoDate(end, "end"),
+  };
+  if (range.start && range.end && range.start > range.end) {
+    throw new QueryError(`The range is reversed: start ${range.start} is after end ${range.end}; swap them`);
+  }
+  return range;
+}
+
+const hasRange = (r: DateRange) => r.start !== undefined || r.end !== undefined;
+
+/**
+ * The query with the range added as a filter on the dataset's trade-date column. A filter on
+ * that column that sets the same bound (or lists dates) conflicts with the range: refused.
+ */
+export function withRange(endpoint: DataEndpoint, query: Query, range: DateRange): Query {
+  if (!hasRange(range)) return query;
+  const column = endpoint.dateColumn;
+  if (!column) throw new QueryError(`${endpoint.dataset} has no trade-date column: start/end do not apply (drop them, or filter another column)`);
+  if (endpoint.pathParams.includes("trade_date")) return query; // the dates become path values
+  const given = query.filters?.[column];
+  const spec: Record<string, unknown> = given === undefined ? {} : Array.isArray(given) ? { in: given } : typeof given === "object" && !(given instanceof Date) ? { ...given } : { eq: given };
+  const clash = (bound: string, ops: string[]) => ops.filter((op) => op in spec).map((op) => `filters.${column}.${op}`).map((f) => `${bound} and ${f}`);
+  const conflicts = [...(range.start ? clash("start", ["ge", "gt", "eq", "in"]) : []), ...(range.end ? clash("end", ["le", "lt", "eq", "in"]) : [])];
+  if (conflicts.length > 0) {
+    throw new QueryError(`The range conflicts with the filters: ${conflicts.join(", ")} both bound ${column}; give each bound once (start/end or the filter)`);
+  }
+  if (range.start) spec.ge = range.start;
+  if (range.end) spec.le = range.end;
+  return { ...query, filters: { ...query.filters, [column]: spec as FilterSpec } };
+}
+
+const asList = (arg: PathArg): DateLike[] => (arg === null || arg === undefined ? [] : Array.isArray(arg) ? [...arg] : [arg as DateLike]);
+
+/**
+ * The units of a call: one path-value list per single request, tickers in the order asked
+ * (duplicates once), dates ascending within each ticker.
+ *
+ * @example
+ * ```ts
+ * planUnits(dataEndpoint("eq-taq"), [null, ["AAPL", "MSFT"]], { start: "2023-11-21", end: "2023-11-22" });
+ * // [["2023-11-21","AAPL"], ["2023-11-22","AAPL"], ["2023-11-21","MSFT"], ["2023-11-22","MSFT"]]
+ * ```
+ */
+export function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: DateRange): string[][] {
+  if (pathArgs.length > endpoint.pathParams.length) {
+    throw new QueryError(`${endpoint.dataset} takes ${endpoint.pathParams.length} path value(s) (${endpoint.pathParams.join(", ") || "none"}), got ${pathArgs.length}`);
+  }
+  const lists = endpoint.pathParams.map((param, i) => {
+    const given = asList(pathArgs[i]);
+    if (param !== "trade_date") {
+      if (given.length === 0) throw new QueryError(`${endpoint.dataset} needs a ${param}: none was given`);
+      for (const v of given) if (typeof v !== "string") throw new QueryError(`${endpoint.dataset} ${param} must be text, got ${String(v)}`);
+      return [...new Set(given as string[])];
+    }
+    if (given.length > 0 && hasRange(range)) throw new QueryError(`Give ${endpoint.dataset}'s trade dates either as path values or as start/end, not both`);
+    if (given.length > 0) return [...new Set(given.map((d) => isoDate(d, "trade date")))].sort();
+    if (!hasRange(range)) throw new QueryError(`${endpoint.dataset} needs a trade date (or start and end): none was given`);
+    if (!range.start || !range.end) throw new QueryError(`${endpoint.dataset} needs both start and end to list its trade dates (got ${range.start ? "start" : "end"} only)`);
+    return tradingDays(range.start, range.end).map((d) => d.date);
+  });
+  let units: string[][] = [[]];
+  for (const list of lists) units = units.flatMap((u) => list.map((v) => [...u, v]));
+  const tickerAt = endpoint.pathParams.indexOf("ticker");
+  const dateAt = endpoint.pathParams.indexOf("trade_date");
+  if (tickerAt >= 0 && dateAt >= 0) {
+    const order = new Map(lists[tickerAt].map((t, i) => [t, i]));
+    units.sort((a, b) => order.get(a[tickerAt])! - order.get(b[tickerAt])! || (a[dateAt] < b[dateAt] ? -1 : a[dateAt] > b[dateAt] ? 1 : 0));
+  }
+  return units;
+}
+
+/**
+ * Runs `count` tasks, at most `concurrency` at once, results in index order. After the first
+ * failure no new task starts; the tasks under way finish, then the first error is thrown.
+ */
+export async function runUnits<T>(count: number, concurrency: number, run: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (failure === undefined && next < count) {
+      const i = next++;
+      try {
+        results[i] = await run(i);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  if (failure) throw failure.error;
+  return results;
+}

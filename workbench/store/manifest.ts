@@ -1,0 +1,72 @@
+/**
+ * The manifest of a data-lake folder (`_manifest.json`): the dataset, its partition layout,
+ * the query the folder holds (minus tickers and dates, which the partitions carry), the column
+ * schema, and every partition fetched with its row count (0: fetched, no rows). Each written
+ * partition is appended at once to a journal (`_partitions.jsonl`, one line each: cheap however
+ * many partitions a folder holds), folded into the manifest (written atomically) when a
+ * download ends, so an interrupted download resumes from both. Neither holds the API key.
+ */
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { QueryError } from "../errors/base.ts";
+import type { ColumnInfo } from "../frames.ts";
+
+export const MANIFEST = "_manifest.json";
+const JOURNAL = "_partitions.jsonl";
+const FORMAT = "market-workbench-lake/1";
+
+export interface Manifest {
+  format: string;
+  dataset: string;
+  /** Partition columns, outermost first (e.g. Ticker, TradeDate); [] for one file. */
+  layout: string[];
+  /** What the folder holds besides tickers and dates: filters, columns, variant (sorted). */
+  query: [string, string][];
+  columns: ColumnInfo[];
+  /** Partition path (e.g. `Ticker=AAPL/TradeDate=2023-11-21`) to its rows. */
+  partitions: Record<string, { rows: number }>;
+}
+
+export function readManifest(dir: string): Manifest | undefined {
+  const path = join(dir, MANIFEST);
+  if (!existsSync(path)) return undefined;
+  const m = JSON.parse(readFileSync(path, "utf8")) as Manifest;
+  if (m.format !== FORMAT) throw new QueryError(`Folder '${dir}' holds a ${MANIFEST} of another format (${m.format}); choose another folder`);
+  const journal = join(dir, JOURNAL);
+  if (existsSync(journal)) {
+    for (const line of readFileSync(journal, "utf8").split("\n")) {
+      try {
+        const { path, rows } = JSON.parse(line) as { path: string; rows: number };
+        m.partitions[path] = { rows };
+      } catch {
+        // an empty or torn last line: that partition is fetched again
+      }
+    }
+  }
+  return m;
+}
+
+/** Records one written partition in the journal (the partition file is already in place). */
+export function recordPartition(dir: string, path: string, rows: number): void {
+  appendFileSync(join(dir, JOURNAL), `${JSON.stringify({ path, rows })}\n`);
+}
+
+/** Writes the whole manifest atomically; the journal it folds in is then removed. */
+export function writeManifest(dir: string, manifest: Manifest): void {
+  const tmp = join(dir, `${MANIFEST}.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(manifest, null, 1));
+  renameSync(tmp, join(dir, MANIFEST));
+  rmSync(join(dir, JOURNAL), { force: true });
+}
+
+/** A new manifest, or the folder's own after checking it holds the same query. */
+export function openManifest(dir: string, fresh: Omit<Manifest, "format" | "partitions">): Manifest {
+  const found = readManifest(dir);
+  if (!found) return { format: FORMAT, ...fresh, partitions: {} };
+  const same = found.dataset === fresh.dataset && JSON.stringify(found.layout) === JSON.stringify(fresh.layout) && JSON.stringify(found.query) === JSON.stringify(fresh.query);
+  if (!same) {
+    const describe = (m: { dataset: string; query: [string, string][] }) => `${m.dataset}${m.query.length ? ` ${m.query.map(([k, v]) => `${k}=${v}`).join("&")}` : ""}`;
+    throw new QueryError(`Folder '${dir}' holds a download of a different query (${describe(found)}, not ${describe(fresh)}); choose another folder`);
+  }
+  return found;
+}
