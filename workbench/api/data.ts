@@ -20,7 +20,7 @@ import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange 
 import { WorkbenchError } from "../errors/base.ts";
 import { emptyFrame } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
-import { checkPathValues, checkQuery } from "../query/checkInput.ts";
+import { checkPathArgs, checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
 import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
@@ -114,7 +114,9 @@ export class DataApi {
    */
   async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
     const endpoint = dataEndpoint(dataset);
-    const { start, end, force, ...rest } = query;
+    // The call's shape first, in the single-call words: a mistake is named before any request.
+    checkPathArgs(endpoint, pathValues);
+    const { start, end, force, ...rest } = checkQuery(query) as DataQuery;
     const range = dateRange(start, end);
     const base = withRange(endpoint, rest, range);
     const units = planUnits(endpoint, pathValues, range);

@@ -113,22 +113,45 @@ export function checkQuery(query: unknown): Query {
  */
 export function checkPathValues(endpoint: DataEndpoint, pathValues: unknown): string[] {
   const params = endpoint.pathParams;
-  const expected = params.length ? `[${params.map((p) => `<${p}>`).join(", ")}]` : "[] (none)";
-  if (!Array.isArray(pathValues)) {
-    throw new QueryError(`Path values of ${endpoint.dataset} are ${describeValue(pathValues)}: give a list ${expected}${typeof pathValues === "string" ? `, e.g. ["${pathValues}"]` : ""}`);
-  }
-  if (pathValues.length !== params.length) {
-    throw new QueryError(`${endpoint.dataset} takes ${params.length} path value(s) ${expected}, got ${pathValues.length}: ${pathValues.map(describeValue).join(", ") || "none"}`);
-  }
-  return pathValues.map((v, i) => {
-    const p = params[i];
-    if (p === "trade_date" && v instanceof Date) {
-      if (Number.isNaN(v.getTime())) throw new QueryError(`The ${p} of ${endpoint.dataset} is an Invalid Date: give a date as YYYY-MM-DD or a valid Date`);
-      return v.toISOString().slice(0, 10);
-    }
-    if (typeof v !== "string" || v.trim() === "") {
-      throw new QueryError(`The ${p} of ${endpoint.dataset} is ${describeValue(v)}: give ${p === "ticker" ? 'a ticker as text, such as "AAPL"' : "a date as YYYY-MM-DD"}`);
-    }
-    return v;
+  checkPathShape(endpoint, pathValues);
+  if ((pathValues as unknown[]).length !== params.length) throw wrongPathCount(endpoint, pathValues as unknown[]);
+  return (pathValues as unknown[]).map((v, i) => checkPathValue(endpoint, params[i], v));
+}
+
+/**
+ * The universe form of path values, before they are expanded into requests: each value may be
+ * a list, and the trade date may be left out (`null`) when `start`/`end` give the dates.
+ */
+export function checkPathArgs(endpoint: DataEndpoint, pathArgs: unknown): void {
+  checkPathShape(endpoint, pathArgs);
+  const args = pathArgs as unknown[];
+  if (args.length > endpoint.pathParams.length) throw wrongPathCount(endpoint, args);
+  args.forEach((arg, i) => {
+    const param = endpoint.pathParams[i];
+    if (param === "trade_date" && (arg === null || arg === undefined)) return;
+    for (const v of Array.isArray(arg) ? arg : [arg]) checkPathValue(endpoint, param, v);
   });
+}
+
+const expectedPath = (endpoint: DataEndpoint) =>
+  endpoint.pathParams.length ? `[${endpoint.pathParams.map((p) => `<${p}>`).join(", ")}]` : "[] (none)";
+
+function checkPathShape(endpoint: DataEndpoint, pathValues: unknown): void {
+  if (Array.isArray(pathValues)) return;
+  throw new QueryError(`Path values of ${endpoint.dataset} are ${describeValue(pathValues)}: give a list ${expectedPath(endpoint)}${typeof pathValues === "string" ? `, e.g. ["${pathValues}"]` : ""}`);
+}
+
+function wrongPathCount(endpoint: DataEndpoint, pathValues: unknown[]): QueryError {
+  return new QueryError(`${endpoint.dataset} takes ${endpoint.pathParams.length} path value(s) ${expectedPath(endpoint)}, got ${pathValues.length}: ${pathValues.map(describeValue).join(", ") || "none"}`);
+}
+
+function checkPathValue(endpoint: DataEndpoint, p: string, v: unknown): string {
+  if (p === "trade_date" && v instanceof Date) {
+    if (Number.isNaN(v.getTime())) throw new QueryError(`The ${p} of ${endpoint.dataset} is an Invalid Date: give a date as YYYY-MM-DD or a valid Date`);
+    return v.toISOString().slice(0, 10);
+  }
+  if (typeof v !== "string" || v.trim() === "") {
+    throw new QueryError(`The ${p} of ${endpoint.dataset} is ${describeValue(v)}: give ${p === "ticker" ? 'a ticker as text, such as "AAPL"' : "a date as YYYY-MM-DD"}`);
+  }
+  return v;
 }
