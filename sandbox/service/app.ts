@@ -17,6 +17,8 @@ import { dataRoutes } from "./routes/data.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { readSettings } from "./state/settings.ts";
 
+const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"];
+
 export function createApp(services: Services): Hono<Env> {
   const app = new Hono<Env>();
   app.use("*", requestId);
@@ -27,6 +29,12 @@ export function createApp(services: Services): Hono<Env> {
     await next();
     // One access-log line; never the key, never the query values beyond the path.
     services.log(`${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms rid=${c.get("requestId")}`);
+  });
+  // Every route is read-only: any other method on a route is 405 naming the allowed ones (as
+  // FastAPI answers), before authentication, like routing.
+  app.on(OTHER_METHODS, ["/openapi.json", "/api/v1/account/*", "/api/v1/meta/*", "/api/v1/data/*"], (c) => {
+    c.header("Allow", "GET, HEAD");
+    return c.json({ detail: "Method Not Allowed" }, 405);
   });
   app.get("/openapi.json", (c) => c.json(openApiDocument(services.market.datasets)));
   app.use("/api/*", maintenance, auth, ipAllowList);

@@ -29,8 +29,13 @@ export interface PageResult {
 /** Rows a Polars frame can index (u32). */
 const MAX_ROWS = 2 ** 32 - 1;
 
+/** A frame with no rows and the dataset's column types (so every format writes the right header). */
 function emptyFrame(dataset: Dataset): pl.DataFrame {
-  return pl.DataFrame(dataset.columns.map((c) => pl.Series(c.name, [], polarsType(c.type))));
+  // nodejs-polars cannot build an empty List series directly ("not a valid conversion to
+  // 'DataType'"): an empty String series cast to List(String) has the same type.
+  return pl.DataFrame(dataset.columns.map((c) =>
+    c.type === "list_string" ? pl.Series(c.name, [], pl.String).cast(polarsType(c.type)) : pl.Series(c.name, [], polarsType(c.type))
+  ));
 }
 
 /** The row filter of a query (its filters and the access rule's), with a key naming it. */

@@ -43,11 +43,12 @@ function enumIssue(name: string, value: string, allowed: readonly string[]): Val
 }
 
 function integerParam(name: string, value: string, min: number, max: number, issues: ValidationIssue[]): number | undefined {
-  if (!/^[+-]?\d+$/.test(value.trim())) {
+  // Decimal digits with an optional sign, nothing else: no spaces, no 0x, no exponent.
+  if (!/^[+-]?[0-9]+$/.test(value)) {
     issues.push({ type: "int_parsing", loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", input: value });
     return undefined;
   }
-  const n = Number(value.trim());
+  const n = Number(value);
   if (n < min) issues.push({ type: "greater_than_equal", loc: ["query", name], msg: `Input should be greater than or equal to ${min}`, input: value, ctx: { ge: min } });
   else if (n > max) issues.push({ type: "less_than_equal", loc: ["query", name], msg: `Input should be less than or equal to ${max}`, input: value, ctx: { le: max } });
   else return n;

@@ -1,10 +1,12 @@
 /**
  * GET /api/v1/meta/datasets (the datasets this identity may reach), /{id}/status (dates, row
- * count, last update) and /{id}/columns (the catalog's column schema). Free: no quota spent.
+ * count, ticker count within the identity's access rule; last update) and /{id}/columns (the
+ * catalog's column schema). `{id}` is the text id or the short `dataset_id`. Free: no quota spent.
  */
 import { Hono } from "hono";
 import type { Env } from "../context.ts";
 import { entitledDataset } from "../entitlements.ts";
+import { datasetStatus } from "../query/status.ts";
 import { getAccessRules } from "../state/accounts.ts";
 
 export const metaRoutes = new Hono<Env>()
@@ -19,27 +21,14 @@ export const metaRoutes = new Hono<Env>()
       vendor: d.vendor,
     })));
   })
-  .get("/datasets/:id/status", (c) => {
+  .get("/datasets/:id/status", async (c) => {
     const { db, market } = c.get("services");
-    const { dataset } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id"), c.get("settings"));
-    const counts = Object.entries(market.manifest.datasets).filter(([k]) => k === dataset.textId || k.startsWith(`${dataset.textId}:`));
-    const rows = dataset.variant ? counts.find(([k]) => k.endsWith(`:${dataset.variant!.values[0]}`))?.[1].rows ?? 0 : counts.reduce((s, [, v]) => s + v.rows, 0);
-    const days = market.manifest.tradingDays;
-    return c.json({
-      dataset_id: dataset.id,
-      dataset_text_id: dataset.textId,
-      status: "available",
-      first_available_date: days[0]?.date ?? null,
-      last_available_date: days.at(-1)?.date ?? null,
-      last_updated: market.updatedAt,
-      row_count: rows,
-      ticker_count: new Set(market.manifest.securities.map((s) => s.ticker)).size + market.manifest.corporateActions.filter((a) => a.kind === "ticker-change").length,
-      variants: dataset.variant ? { [dataset.variant.param]: dataset.variant.values } : {},
-    });
+    const { dataset, rule } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id"), c.get("settings"), { acceptShortId: true });
+    return c.json(await datasetStatus(market, dataset, rule));
   })
   .get("/datasets/:id/columns", (c) => {
     const { db, market } = c.get("services");
-    const { dataset } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id"), c.get("settings"));
+    const { dataset } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id"), c.get("settings"), { acceptShortId: true });
     return c.json(dataset.columns.map((col) => ({
       name: col.name,
       data_type: col.type,
