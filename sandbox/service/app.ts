@@ -24,7 +24,7 @@ export function createApp(services: Services): Hono<Env> {
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("services", services);
-    c.set("settings", readSettings(services.db));
+    c.set("settings", { ...readSettings(services.db), ...services.runSettings });
     const started = performance.now();
     await next();
     // One access-log line; never the key, never the query values beyond the path.

@@ -2,7 +2,8 @@
  * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
  * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
  * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
- * prints the demo keys, then `ready <base_url>` once it accepts requests. Stops cleanly on
+ * prints the demo keys and the settings that are not at their defaults (command-line settings
+ * apply to this run only), then `ready <base_url>` once it accepts requests. Stops cleanly on
  * SIGINT and SIGTERM.
  */
 /// <reference lib="deno.ns" />
@@ -50,7 +51,9 @@ const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
   [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
-  [--faults seed,rate503,rate504,rate429,rateDrop] [--log]`);
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--log]
+Settings given here apply to this run only; \`npm run sandbox-admin -- set <name> <value>\` saves one in the
+state file for every later run. The lines before \`ready\` name every setting that is not at its default.`);
   Deno.exit(0);
 }
 
@@ -109,6 +112,7 @@ const sandbox = startSandbox({
 // `ready` is the last line on stdout: a parent that stops reading once it sees it (the
 // workbench's sandbox() closes the pipe) would make any later write fail with a broken pipe.
 console.log(`demo keys (X-API-KEY): ${DEMO_ACCOUNTS.map((a) => a.key).join(", ")}`);
+for (const line of sandbox.settingsReport) console.log(line);
 console.log(`ready ${sandbox.baseUrl}`);
 
 let stopping = false;

@@ -18,6 +18,8 @@ export interface Market {
 export interface Services {
   db: DatabaseSync;
   market: Market;
+  /** Settings given for this run only (command line); they win over the saved ones. */
+  runSettings: Partial<Settings>;
   /** The socket address of the request's peer. */
   socketAddress: (request: Request, info: unknown) => string;
   now: () => Date;

@@ -8,7 +8,7 @@ import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
-import { type Settings, writeSettings } from "./state/settings.ts";
+import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
 
 export interface SandboxOptions {
   marketDir: string;
@@ -16,7 +16,7 @@ export interface SandboxOptions {
   /** 0 picks a free port. */
   port: number;
   hostname?: string;
-  /** Settings to store before serving (the rest keep their stored or default values). */
+  /** Settings for this run only: they win over saved ones and are never written to the state. */
   settings?: Partial<Settings>;
   log?: (line: string) => void;
 }
@@ -24,16 +24,18 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   baseUrl: string;
   shutdown: () => Promise<void>;
+  /** Start-up lines naming every setting that is not at its default, and where it comes from. */
+  settingsReport: string[];
 }
 
 export function startSandbox(options: SandboxOptions): RunningSandbox {
   const db = openState(options.statePath);
   const market = loadMarket(options.marketDir);
   ensureDemoAccounts(db, market.datasets);
-  if (options.settings) writeSettings(db, options.settings);
   const app = createApp({
     db,
     market,
+    runSettings: options.settings ?? {},
     socketAddress: (_request, info) => (info as Deno.ServeHandlerInfo<Deno.NetAddr>).remoteAddr.hostname,
     now: () => new Date(),
     log: options.log ?? (() => {}),
@@ -43,6 +45,7 @@ export function startSandbox(options: SandboxOptions): RunningSandbox {
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return {
     baseUrl: `http://${host}:${server.addr.port}`,
+    settingsReport: settingsReport(readSettings(db), options.settings ?? {}),
     shutdown: async () => {
       await server.shutdown();
       db.close();

@@ -20,6 +20,8 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface SpawnedSandbox {
   baseUrl: string;
+  /** What the process wrote to stdout up to `ready` (demo keys, settings lines). */
+  stdout: string;
   /** What the process wrote to stderr so far (the access log with --log). */
   stderr: () => string;
   /** Stops the process (SIGTERM) and waits for it to exit. */
@@ -45,8 +47,8 @@ export async function spawnSandbox(args: readonly string[], options: { env?: Rec
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const timeoutMs = options.readyTimeoutMs ?? 60_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let stdout = "";
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
     child.stdout!.on("data", (d) => {
       stdout += d;
       const ready = /^ready (\S+)$/m.exec(stdout);
@@ -57,6 +59,7 @@ export async function spawnSandbox(args: readonly string[], options: { env?: Rec
   }).finally(() => clearTimeout(timer));
   return {
     baseUrl,
+    stdout,
     stderr: () => stderr,
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
