@@ -8,6 +8,7 @@ import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
+import { clearInFlight } from "./state/usage.ts";
 import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
 
 export interface SandboxOptions {
@@ -32,6 +33,7 @@ export function startSandbox(options: SandboxOptions): RunningSandbox {
   const db = openState(options.statePath);
   const market = loadMarket(options.marketDir);
   ensureDemoAccounts(db, market.datasets);
+  clearInFlight(db);
   const app = createApp({
     db,
     market,

@@ -26,6 +26,8 @@ export interface SpawnedSandbox {
   stderr: () => string;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop: () => Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL, to test a crash) and waits for the process to exit. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
 function denoBinary(): string {
@@ -63,6 +65,10 @@ export async function spawnSandbox(args: readonly string[], options: { env?: Rec
     stderr: () => stderr,
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };

@@ -56,6 +56,9 @@ function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean): pl.Dat
   return exprs.length > 0 ? frame.withColumns(...exprs) : frame;
 }
 
+/** The Content-Type of each response format. */
+export const CONTENT_TYPES: Record<ResponseFormat, string> = { json: "application/json", csv: "text/csv; charset=utf-8", csv_gzip: "application/gzip" };
+
 export function renderPage(
   frame: pl.DataFrame,
   dataset: Dataset,
@@ -66,13 +69,13 @@ export function renderPage(
     // Bytes end to end: decoding megabytes of JSON to a string and encoding it back costs more than writing it.
     const data = frame.height === 0 ? Buffer.from("[]") : textual(frame, dataset, false).writeJSON({ format: "json" });
     const body = Buffer.concat([Buffer.from('{"data":'), data, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
-    return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: "application/json", headers: {} };
+    return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: CONTENT_TYPES.json, headers: {} };
   }
   const csv = textual(frame, dataset, true).writeCSV();
-  if (format === "csv") return { body: new Uint8Array(csv), contentType: "text/csv; charset=utf-8", headers: {} };
+  if (format === "csv") return { body: new Uint8Array(csv), contentType: CONTENT_TYPES.csv, headers: {} };
   return {
     body: new Uint8Array(gzipSync(csv)),
-    contentType: "application/gzip",
+    contentType: CONTENT_TYPES.csv_gzip,
     headers: { "Content-Disposition": `attachment; filename="${dataset.textId}.csv.gz"` },
   };
 }

@@ -1,8 +1,11 @@
 /**
  * GET /api/v1/data/{asset_class}/{dataset}[/{path parameters}]: one page of a dataset.
  * Order of checks: dataset and entitlement (404/403), query validation (422), the access
- * rule's window and universe (422/403), quotas (429), execution (504 past the budget). Only
- * a request that passes validation and entitlement spends quota.
+ * rule's window and universe (422/403), quotas (429), execution (504 past the budget). Usage
+ * is counted when the answer is committed, just before it is sent: a refused or failed request
+ * (4xx, 5xx, a dropped connection by fault injection) spends nothing. HEAD answers the
+ * headers a GET would (status, content type, quota headers) without running the query, and
+ * spends nothing.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -12,9 +15,9 @@ import { datasetNotFound, HttpError } from "../errors.ts";
 import { applyAccessRule } from "../query/entitlement.ts";
 import { executePage } from "../query/execute.ts";
 import { parseDataQuery } from "../query/parse.ts";
-import { renderPage } from "../query/render.ts";
+import { CONTENT_TYPES, renderPage } from "../query/render.ts";
 import { getAccessRules } from "../state/accounts.ts";
-import { admitRequest, rateLimitHeaders, recordBytes } from "../state/usage.ts";
+import { admitRequest, checkQuota, commitRequest, releaseRequest } from "../state/usage.ts";
 
 /** The raw query string's parameters, each occurrence kept. */
 function queryParams(url: string): URLSearchParams {
@@ -48,17 +51,29 @@ async function serveData(c: Context<Env>): Promise<Response> {
   const pathValues = Object.fromEntries(dataset.pathParams.map((p, i) => [p.name, rest[i]]));
   const query = parseDataQuery(dataset, pathValues, queryParams(c.req.url));
   const constraints = applyAccessRule(dataset, rule, query);
-  const { limits, usage } = admitRequest(db, identity.team_id, now());
-  const page = await executePage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
-  const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
-  const rendered = renderPage(page.frame, dataset, query.format, pagination);
-  recordBytes(db, identity.team_id, page.bytesScanned, rendered.body.byteLength, now());
+  if (c.req.method === "HEAD") {
+    return c.body(null, 200, {
+      "Content-Type": CONTENT_TYPES[query.format],
+      "X-Pagination-Offset": String(query.offset),
+      "X-Pagination-Limit": String(query.limit),
+      ...checkQuota(db, identity.team_id, now()),
+    });
+  }
+  const admission = admitRequest(db, identity.team_id, now());
+  let page, rendered;
+  try {
+    page = await executePage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
+    rendered = renderPage(page.frame, dataset, query.format, { offset: query.offset, limit: query.limit, next_offset: page.nextOffset });
+  } catch (e) {
+    releaseRequest(db, admission);
+    throw e;
+  }
   const headers: Record<string, string> = {
     "Content-Type": rendered.contentType,
     "X-Pagination-Offset": String(query.offset),
     "X-Pagination-Limit": String(query.limit),
     "X-Pagination-Next-Offset": page.nextOffset === null ? "" : String(page.nextOffset),
-    ...rateLimitHeaders(limits, usage, now()),
+    ...commitRequest(db, admission, page.bytesScanned, rendered.body.byteLength, now()),
     ...rendered.headers,
   };
   if (page.nextOffset !== null) headers.Link = nextLink(c.req.url, page.nextOffset);

@@ -5,6 +5,7 @@
  * restart), and the command line's, which apply to that run only and win over saved ones.
  */
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./db.ts";
 
 export interface FaultSettings {
   seed: number;
@@ -33,13 +34,13 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 export function readSettings(db: DatabaseSync): Settings {
-  const rows = db.prepare("SELECT key, value FROM settings").all() as { key: string; value: string }[];
+  const rows = statement(db, "SELECT key, value FROM settings").all() as { key: string; value: string }[];
   const stored = Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)]));
   return { ...DEFAULT_SETTINGS, ...stored };
 }
 
 export function writeSettings(db: DatabaseSync, changes: Partial<Settings>): void {
-  const upsert = db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  const upsert = statement(db, "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
   for (const [key, value] of Object.entries(changes)) {
     if (!(key in DEFAULT_SETTINGS)) throw new Error(`Unknown setting '${key}': known settings are ${Object.keys(DEFAULT_SETTINGS).join(", ")}`);
     upsert.run(key, JSON.stringify(value));

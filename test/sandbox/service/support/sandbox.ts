@@ -22,6 +22,8 @@ export interface TestSandbox {
   get: (path: string, key?: string, headers?: Record<string, string>) => Promise<Response>;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop: () => Promise<void>;
+  /** Sends a signal (SIGKILL for a crash) and waits for the exit; the state file stays. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
   /** Stdout up to `ready` (demo keys, the settings lines). */
   stdout: string;
   /** Stderr the process wrote so far (access log with --log). */
@@ -55,6 +57,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
       await sb.stop();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     },
+    kill: sb.kill,
     stdout: sb.stdout,
     stderr: sb.stderr,
   };
