@@ -38,6 +38,7 @@ function parse() {
         "query-budget-ms": { type: "string" },
         "trusted-proxy": { type: "string", multiple: true },
         faults: { type: "string" },
+        workers: { type: "string" },
         log: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -51,7 +52,8 @@ const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
   [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
-  [--faults seed,rate503,rate504,rate429,rateDrop] [--log]
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--log]
+--workers: threads serving requests on one port, one per core by default (Deno needs --unstable-net to share a port).
 Settings given here apply to this run only; \`npm run sandbox-admin -- set <name> <value>\` saves one in the
 state file for every later run. The lines before \`ready\` name every setting that is not at its default.`);
   Deno.exit(0);
@@ -61,6 +63,8 @@ state file for every later run. The lines before \`ready\` name every setting th
 if (!parseAddress(args.host!)) fail(`--host '${args.host}' is not an IPv4 or IPv6 address such as 127.0.0.1 or ::1`);
 const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port '${args.port}' is not a port number (0 picks a free one)`);
+const workers = args.workers === undefined ? undefined : Number(args.workers);
+if (workers !== undefined && !(/^[0-9]{1,3}$/.test(args.workers!) && workers >= 1)) fail(`--workers '${args.workers}' is not a number of workers (1 or more)`);
 const seed = Number(args.seed);
 if (!Number.isSafeInteger(seed) || seed < 0) fail(`--seed '${args.seed}' is not a non-negative integer`);
 const settings: Partial<Settings> = {};
@@ -101,13 +105,14 @@ if (!existsSync(join(marketDir, "manifest.json"))) {
   generateMarket({ profile, seed, outDir: marketDir });
 }
 
-const sandbox = startSandbox({
+const sandbox = await startSandbox({
   marketDir,
   statePath: args.state ?? join(marketDir, "sandbox-state.sqlite"),
   port,
   hostname: args.host!.replace(/^\[|\]$/g, ""),
   settings,
-  log: args.log ? (line) => console.error(line) : undefined,
+  workers,
+  log: args.log,
 });
 // `ready` is the last line on stdout: a parent that stops reading once it sees it (the
 // workbench's sandbox() closes the pipe) would make any later write fail with a broken pipe.

@@ -2,7 +2,7 @@
  * Runs the sandbox CLI as a child process and waits for its `ready <base_url>` line: the one
  * way tests and benchmarks start a sandbox of their own. It runs the native Deno binary, never
  * npm's `node_modules/.bin/deno` launcher, because signalling the launcher would leave the
- * server it started running.
+ * server it started running. `--unstable-net` lets the workers share one port (server.ts).
  *
  * @example
  * ```ts
@@ -39,7 +39,7 @@ function denoBinary(): string {
 
 /** Starts `sandbox/service/cli.ts` with `args`; rejects with its stderr if it exits or stalls first. */
 export async function spawnSandbox(args: readonly string[], options: { env?: Record<string, string>; readyTimeoutMs?: number } = {}): Promise<SpawnedSandbox> {
-  const child = spawn(denoBinary(), ["run", "-A", join(REPO_ROOT, "sandbox/service/cli.ts"), ...args], {
+  const child = spawn(denoBinary(), ["run", "-A", "--unstable-net", join(REPO_ROOT, "sandbox/service/cli.ts"), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, NO_COLOR: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -15,9 +15,16 @@ import type { MarketFile } from "./marketFiles.ts";
 /**
  * Memory the cache may hold: 512 MiB by default, about a million minute bars with every
  * column (ten 100,000-row pages); the environment variable SANDBOX_FRAME_CACHE_MB changes it,
- * 0 turns the cache off.
+ * 0 turns the cache off. The service shares it out among its workers (server.ts): each
+ * worker's cache is its own.
  */
-export const FRAME_CACHE_BYTES = cacheBudget((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.SANDBOX_FRAME_CACHE_MB);
+export const FRAME_CACHE_BYTES = cacheBudget(environment("SANDBOX_FRAME_CACHE_MB"));
+
+/** An environment variable under Deno (workers included, where `process` may be absent) or Node. */
+function environment(name: string): string | undefined {
+  const g = globalThis as { Deno?: { env: { get(n: string): string | undefined } }; process?: { env: Record<string, string | undefined> } };
+  return g.Deno ? g.Deno.env.get(name) : g.process?.env[name];
+}
 
 function cacheBudget(megabytes: string | undefined): number {
   if (megabytes === undefined || megabytes === "") return 512 * 2 ** 20;
