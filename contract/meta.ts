@@ -1,0 +1,52 @@
+/** Records of /api/v1/meta/datasets, /{id}/status and /{id}/columns. */
+import { z } from "zod";
+import { WireDate, WireDateTime, WireInteger } from "./wire.ts";
+
+/** One entry of GET /api/v1/meta/datasets. */
+export const DatasetRecord = z.object({
+  dataset_id: z.string(),
+  dataset_text_id: z.string().meta({ description: "The id used in URLs, e.g. eq-taq-1min" }),
+  dataset_name: z.string(),
+  data_group: z.string(),
+  vendor: z.string(),
+}).meta({ id: "Dataset", description: "A dataset this identity may reach" });
+
+/** GET /api/v1/meta/datasets. */
+export const DatasetList = z.array(DatasetRecord).meta({ id: "DatasetList", description: "Datasets this identity may reach" });
+
+/** GET /api/v1/meta/datasets/{id}/status. Fields beyond these are allowed (a service may add some). */
+export const DatasetStatus = z.looseObject({
+  dataset_id: z.string(),
+  dataset_text_id: z.string(),
+  status: z.string().meta({ description: "e.g. available" }),
+  first_available_date: WireDate.nullable().meta({ description: "First date with data; null when empty" }),
+  last_available_date: WireDate.nullable().meta({ description: "Last date with data; null when empty" }),
+  last_updated: WireDateTime.meta({ description: "When the data last changed" }),
+  row_count: WireInteger.meta({ description: "Rows in the dataset (the default variant's)" }),
+  ticker_count: WireInteger.optional().meta({ description: "Distinct tickers, renamed ones included" }),
+  variants: z.record(z.string(), z.array(z.string())).optional().meta({ description: "Variant parameter to its values, e.g. {aggregation_logic: [core, no_finra_trf]}" }),
+}).meta({ id: "DatasetStatus", description: "Availability and last update of a dataset" });
+
+/** The column types the service reports. */
+export const COLUMN_TYPES = ["date", "datetime_ns", "datetime_ms", "int64", "float64", "string", "list_string"] as const;
+export const ColumnType = z.enum(COLUMN_TYPES).meta({
+  id: "ColumnType",
+  description: "date (YYYY-MM-DD), datetime_ns/datetime_ms (New York time), int64, float64, string, list_string",
+});
+
+/** One entry of GET /api/v1/meta/datasets/{id}/columns. */
+export const ColumnRecord = z.object({
+  name: z.string().meta({ description: "Case-sensitive column name" }),
+  data_type: ColumnType,
+  description: z.string().optional(),
+  nullable: z.boolean().optional().meta({ description: "Whether values may be null (absent: may be)" }),
+  time_zone: z.string().optional().meta({ description: "Time zone of a date-time column, e.g. America/New_York" }),
+}).meta({ id: "Column", description: "One column of a dataset's schema" });
+
+/** GET /api/v1/meta/datasets/{id}/columns. */
+export const ColumnList = z.array(ColumnRecord).meta({ id: "ColumnList", description: "A dataset's column schema" });
+
+export type DatasetRecord = z.infer<typeof DatasetRecord>;
+export type DatasetStatus = z.infer<typeof DatasetStatus>;
+export type ColumnType = z.infer<typeof ColumnType>;
+export type ColumnRecord = z.infer<typeof ColumnRecord>;
