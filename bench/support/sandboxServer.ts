@@ -9,15 +9,21 @@ import { spawnSandbox } from "../../sandbox/service/spawn.ts";
 
 export interface BenchSandbox {
   baseUrl: string;
+  /** Workers serving, from the start-up line. */
+  workers: number;
   stop: () => Promise<void>;
 }
 
-/** Starts the CLI over `marketDir`; `env` adds environment variables (e.g. SANDBOX_FRAME_CACHE_MB). */
-export async function startSandboxProcess(marketDir: string, env: Record<string, string> = {}): Promise<BenchSandbox> {
+/**
+ * Starts the CLI over `marketDir`; `env` adds environment variables (e.g. SANDBOX_FRAME_CACHE_MB),
+ * `args` CLI options (e.g. --workers 1).
+ */
+export async function startSandboxProcess(marketDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<BenchSandbox> {
   const scratch = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
-  const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite")], { env });
+  const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite"), ...args], { env });
   return {
     baseUrl: sb.baseUrl,
+    workers: Number(/^workers: (\d+)/m.exec(sb.stdout)?.[1] ?? "1"),
     stop: async () => {
       await sb.stop();
       rmSync(scratch, { recursive: true, force: true });
