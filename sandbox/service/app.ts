@@ -3,24 +3,33 @@
  * settings, maintenance, authentication, IP allow-list, fault injection), thin routes, and one
  * error handler that shapes every failure as the spec's JSON `detail`.
  */
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import type { Env, Services } from "./context.ts";
-import { HttpError } from "./errors.ts";
+import { fastApiIssues } from "./api/params.ts";
+import { ACCOUNT_ROUTES, dataRoute, META_ROUTES } from "./api/routes.ts";
+import { openApiDocument } from "./api/document.ts";
+import { HttpError, validationError } from "./errors.ts";
 import { auth } from "./middleware/auth.ts";
 import { faults } from "./middleware/faults.ts";
 import { ipAllowList } from "./middleware/ipAllowList.ts";
 import { maintenance } from "./middleware/maintenance.ts";
 import { requestId } from "./middleware/requestId.ts";
-import { openApiDocument } from "./openapi.ts";
-import { accountRoutes } from "./routes/account.ts";
-import { dataRoutes } from "./routes/data.ts";
-import { metaRoutes } from "./routes/meta.ts";
+import { registerAccountRoutes } from "./routes/account.ts";
+import { registerDataRoutes } from "./routes/data.ts";
+import { registerMetaRoutes } from "./routes/meta.ts";
 import { readSettings } from "./state/settings.ts";
 
 const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"];
 
 export function createApp(services: Services): Hono<Env> {
-  const app = new Hono<Env>();
+  // Parameters are validated by the routes' zod schemas; a failure is the FastAPI 422 body.
+  const app = new OpenAPIHono<Env>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(...fastApiIssues(result.error, result.target === "param" ? "path" : "query"));
+    },
+  });
+  const document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...services.market.datasets.map(dataRoute)]);
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("services", services);
@@ -36,12 +45,12 @@ export function createApp(services: Services): Hono<Env> {
     c.header("Allow", "GET, HEAD");
     return c.json({ detail: "Method Not Allowed" }, 405);
   });
-  app.get("/openapi.json", (c) => c.json(openApiDocument(services.market.datasets)));
+  app.get("/openapi.json", (c) => c.json(document));
   app.use("/api/*", maintenance, auth, ipAllowList);
   app.use("/api/v1/data/*", faults);
-  app.route("/api/v1/account", accountRoutes);
-  app.route("/api/v1/meta", metaRoutes);
-  app.route("/api/v1/data", dataRoutes);
+  registerAccountRoutes(app);
+  registerMetaRoutes(app);
+  registerDataRoutes(app, services.market);
   app.notFound((c) => c.json({ detail: "Not Found" }, 404));
   app.onError((error, c) => {
     if (error instanceof HttpError) {

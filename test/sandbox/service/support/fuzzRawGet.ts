@@ -10,6 +10,7 @@
  * ```
  */
 import { Agent, request } from "node:http";
+import { ContractCheck } from "./contractCheck.ts";
 
 export interface RawResponse {
   status: number;
@@ -38,6 +39,7 @@ export function rawRequest(baseUrl: string, method: string, path: string, key?: 
         res.on("error", reject);
         res.on("end", () => {
           const body = Buffer.concat(chunks).toString("utf8");
+          ContractCheck.of(baseUrl)?.record(method, path, res.statusCode ?? 0, String(res.headers["content-type"] ?? ""), method === "HEAD" ? undefined : body);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
         });
       },
