@@ -108,7 +108,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const shared = wanted > 1 && canSharePort(hostname);
   const count = shared ? wanted : 1;
   shareFrameCache(count);
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false };
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4) };
   // The first worker takes the port (a free one for 0); the others join it.
   const first = await startWorker({ ...base, index: 1, port: options.port });
   const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port })));

@@ -12,6 +12,7 @@
 /// <reference lib="deno.worker" />
 import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
+import { shareFaultArrivals } from "./middleware/faults.ts";
 import { openState } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
 
@@ -26,12 +27,15 @@ export interface WorkerOptions {
   reusePort: boolean;
   runSettings: Partial<Settings>;
   log: boolean;
+  /** The fault-injection arrival counter every worker shares. */
+  faultArrivals: SharedArrayBuffer;
 }
 
 let stop: (() => Promise<void>) | undefined;
 
 function start(options: WorkerOptions): void {
   const db = openState(options.statePath);
+  shareFaultArrivals(options.faultArrivals);
   const app = createApp({
     db,
     market: loadMarket(options.marketDir),

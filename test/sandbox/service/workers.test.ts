@@ -40,4 +40,26 @@ describe("several workers", () => {
       expect(usage).toMatchObject({ per_minute_requests: limit, monthly_requests: limit });
     }
   });
+
+  it("draws injected faults in arrival order over all workers: two runs with one seed meet the same faults", async () => {
+    const run = async () => {
+      const faulty = await startSandbox({ args: ["--workers", "2", "--faults", "5,0.2,0.2,0.2,0"] });
+      try {
+        const seen: string[] = [];
+        for (let i = 0; i < 30; i++) {
+          const r = await faulty.get(DAILY, "demo-full-access", { Connection: "close" });
+          await r.arrayBuffer();
+          seen.push(`${r.status}@${r.headers.get("X-Sandbox-Worker")}`);
+        }
+        return seen;
+      } finally {
+        await faulty.stop();
+      }
+    };
+    const [first, second] = [await run(), await run()];
+    const statuses = (seen: string[]) => seen.map((s) => s.split("@")[0]);
+    expect(statuses(first)).toEqual(statuses(second));
+    expect(new Set(statuses(first)).size).toBeGreaterThan(1);
+    expect(new Set(first.map((s) => s.split("@")[1])).size).toBe(2);
+  });
 });
