@@ -2,7 +2,7 @@
  * Runs the sandbox CLI as a child process (its own event loop and Polars threads, as a user
  * runs it) over a market with a fresh state file.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSandbox } from "../../sandbox/service/spawn.ts";
@@ -11,6 +11,8 @@ export interface BenchSandbox {
   baseUrl: string;
   /** Workers serving, from the start-up line. */
   workers: number;
+  /** CPU seconds the process has used so far (all its threads: workers, Polars, HTTP). */
+  cpuSeconds: () => number;
   stop: () => Promise<void>;
 }
 
@@ -24,6 +26,11 @@ export async function startSandboxProcess(marketDir: string, env: Record<string,
   return {
     baseUrl: sb.baseUrl,
     workers: Number(/^workers: (\d+)/m.exec(sb.stdout)?.[1] ?? "1"),
+    cpuSeconds: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second).
+      const fields = readFileSync(`/proc/${sb.pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     stop: async () => {
       await sb.stop();
       rmSync(scratch, { recursive: true, force: true });

@@ -20,6 +20,8 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface SpawnedSandbox {
   baseUrl: string;
+  /** The process id (for measuring its CPU time). */
+  pid: number;
   /** What the process wrote to stdout up to `ready` (demo keys, settings lines). */
   stdout: string;
   /** What the process wrote to stderr so far (the access log with --log). */
@@ -61,6 +63,7 @@ export async function spawnSandbox(args: readonly string[], options: { env?: Rec
   }).finally(() => clearTimeout(timer));
   return {
     baseUrl,
+    pid: child.pid!,
     stdout,
     stderr: () => stderr,
     stop: async () => {
