@@ -16,7 +16,8 @@ import { ipAllowList } from "./middleware/ipAllowList.ts";
 import { maintenance } from "./middleware/maintenance.ts";
 import { requestId } from "./middleware/requestId.ts";
 import { registerAccountRoutes } from "./routes/account.ts";
-import { registerDataRoutes } from "./routes/data.ts";
+import { queryParams, registerDataRoutes } from "./routes/data.ts";
+import { inQueryOrder } from "./query/parse.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { readSettings } from "./state/settings.ts";
 
@@ -24,9 +25,14 @@ const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CO
 
 export function createApp(services: Services): Hono<Env> {
   // Parameters are validated by the routes' zod schemas; a failure is the FastAPI 422 body.
+  // Problems with parameter names (found before validation) are reported with those of values.
   const app = new OpenAPIHono<Env>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(...fastApiIssues(result.error, result.target === "param" ? "path" : "query"));
+    defaultHook: (result, c) => {
+      const names = result.target === "query" ? c.get("nameIssues") ?? [] : [];
+      // A parameter given twice arrives as a list: its name issue says so, its values are not checked.
+      const repeated = new Set(names.map((i) => String(i.loc[1])));
+      const values = result.success ? [] : fastApiIssues(result.error, result.target === "param" ? "path" : "query").filter((i) => !repeated.has(String(i.loc[1])));
+      if (names.length + values.length > 0) throw validationError(...inQueryOrder([...names, ...values], queryParams(c.req.url)));
     },
   });
   const document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...services.market.datasets.map(dataRoute)]);

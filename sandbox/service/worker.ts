@@ -42,7 +42,7 @@ function start(options: WorkerOptions): void {
     runSettings: options.runSettings,
     socketAddress: (_request, info) => (info as Deno.ServeHandlerInfo<Deno.NetAddr>).remoteAddr.hostname,
     now: () => new Date(),
-    log: options.log ? (line) => console.error(`[w${options.index}] ${line}`) : () => {},
+    log: options.log ? (line) => console.error(`${line} worker=${options.index}`) : () => {},
   });
   const worker = String(options.index);
   const server = Deno.serve(

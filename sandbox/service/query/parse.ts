@@ -10,7 +10,7 @@
 import type { Column } from "../../market/schema.ts";
 import type { Dataset } from "../../market/catalog.ts";
 import { operatorsOf } from "../api/params.ts";
-import { unknownColumnsError, validationError, type ValidationIssue } from "../errors.ts";
+import { unknownColumnsError, type ValidationIssue } from "../errors.ts";
 import type { FilterValue } from "./values.ts";
 
 export const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
@@ -62,15 +62,18 @@ function reservedOf(dataset: Dataset): Set<string> {
 }
 
 /**
- * Checks the names in a request's query string; throws 422 naming unknown columns (first), or
- * every other problem with names. Values are the route schema's to check.
+ * Checks the names in a request's query string: throws 422 naming unknown columns (which
+ * outranks every other problem), and returns the other problems with names (a reserved
+ * parameter given twice, an operator the column does not support), which the app reports
+ * together with the value problems the route's schema finds (see inQueryOrder).
  *
  * @example
  * ```ts
  * checkParameterNames(datasetByTextId("eq-daily-ohlc"), new URLSearchParams("Foo=1")); // throws 422: Foo does not exist
+ * checkParameterNames(datasetByTextId("eq-daily-ohlc"), new URLSearchParams("Volume.gte=1")); // [{ msg: "Unsupported filter operator 'gte' ..." }]
  * ```
  */
-export function checkParameterNames(dataset: Dataset, params: URLSearchParams): void {
+export function checkParameterNames(dataset: Dataset, params: URLSearchParams): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const unknown: string[] = [];
   const byName = new Map(dataset.columns.map((c) => [c.name, c]));
@@ -101,7 +104,18 @@ export function checkParameterNames(dataset: Dataset, params: URLSearchParams): 
     }
   }
   if (unknown.length > 0) throw unknownColumnsError([...new Set(unknown)]);
-  if (issues.length > 0) throw validationError(...issues);
+  return issues;
+}
+
+/**
+ * Issues in the order their parameters appear in the query string (as one pass over it would
+ * find them), path parameters last; a parameter given twice is reported before the rest.
+ */
+export function inQueryOrder(issues: readonly ValidationIssue[], params: URLSearchParams): ValidationIssue[] {
+  const order = new Map<string, number>();
+  for (const key of params.keys()) if (!order.has(key)) order.set(key, order.size);
+  const rank = (i: ValidationIssue) => (i.loc[0] === "path" ? Infinity : i.msg.includes(" times; give it once") ? -1 : order.get(String(i.loc[1])) ?? Infinity);
+  return [...issues].sort((a, b) => rank(a) - rank(b));
 }
 
 /**

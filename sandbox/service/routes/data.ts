@@ -24,7 +24,7 @@ import { getAccessRules } from "../state/accounts.ts";
 import { admitRequest, checkQuota, commitRequest, releaseRequest } from "../state/usage.ts";
 
 /** The raw query string's parameters, each occurrence kept. */
-function queryParams(url: string): URLSearchParams {
+export function queryParams(url: string): URLSearchParams {
   const q = url.indexOf("?");
   return new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
 }
@@ -41,7 +41,7 @@ const entitledNames = (dataset: Dataset): MiddlewareHandler<Env> => async (c, ne
   entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings"));
   // An encoded '/' in a path value (`..%2F..%2Feq-taq`) makes more segments than the dataset has: not its path.
   if (dataset.pathParams.some((p) => c.req.param(p.name)?.includes("/"))) throw datasetNotFound(dataset.textId);
-  checkParameterNames(dataset, queryParams(c.req.url));
+  c.set("nameIssues", checkParameterNames(dataset, queryParams(c.req.url)));
   await next();
 };
 

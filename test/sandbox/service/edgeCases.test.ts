@@ -106,6 +106,16 @@ describe("sandbox edge cases", () => {
     for (const query of ["limit=%2B5", "offset=-0", "limit=007", "ASID=100001"]) expect((await sb.get(`${daily}?${query}`, FULL)).status, query).toBe(200);
   });
 
+  it("reports problems with names and with values together, in the order of the query string", async () => {
+    const r = await sb.get("/api/v1/data/us-equity/eq-daily-ohlc?limit=100001&TradeDate=2023-13-01&DailyVolume.gte=3&limit=5", FULL);
+    expect(r.status).toBe(422);
+    const detail = (await r.json()).detail as { loc: string[]; type: string }[];
+    expect(detail.map((d) => d.loc.join("."))).toEqual(["query.limit", "query.TradeDate", "query.DailyVolume.gte"]);
+    expect(detail.map((d) => d.type)).toEqual(["value_error", "date_from_datetime_parsing", "value_error"]);
+    const alone = await sb.get("/api/v1/data/us-equity/eq-daily-ohlc?DailyVolume.gte=3", FULL);
+    expect(alone.status).toBe(422);
+  });
+
   it("answers 405 with Allow: GET, HEAD to every other method on every route, before authentication", async () => {
     const paths = ["/openapi.json", "/api/v1/account/my", "/api/v1/meta/datasets/EQT1M/status", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1"];
     for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]) {
