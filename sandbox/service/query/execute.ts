@@ -16,7 +16,7 @@ import { memoized } from "./exprMemo.ts";
 import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
-import { cachedResult, RESULT_CACHE_MAX_LIMIT } from "./resultCache.ts";
+import { cachedResult, RESULT_CACHE_MAX_LIMIT, type ResultSlice } from "./resultCache.ts";
 import { pageFiles } from "./rowCounts.ts";
 import type { DataQuery } from "./parse.ts";
 
@@ -25,6 +25,8 @@ export interface PageResult {
   nextOffset: number | null;
   /** Bytes of the Parquet files the engine opened. */
   bytesScanned: number;
+  /** Where the page lies in its query's cached whole result, when it was cut from one. */
+  slice?: ResultSlice;
 }
 
 /** Rows a Polars frame can index (u32). */
@@ -133,11 +135,13 @@ export async function executePage(
       return asText.length > 0 ? selected.withColumns(...asText) : selected;
     };
     let collected: pl.DataFrame;
+    let slice: ResultSlice | undefined;
     if (frames && !only && query.limit <= RESULT_CACHE_MAX_LIMIT) {
       // A small page of a query over decoded files: cut it from the query's whole result.
       const resultKey = `${rowPredicate(dataset, query, constraints).key}\u0000${scanned.map((f) => f.path).join("\u0000")}\u0000${key}\u0000${JSON.stringify(query.sort)}`;
       const whole = await Promise.race([cachedResult(resultKey, () => shaped(plan).collect()), timeout]);
       collected = whole.slice(offset, query.limit + 1);
+      slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
     } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1)).collect(), timeout]);
     // Under Deno a pending native collect holds timers back, so the race alone never answers
     // 504 there: the clock decides too.
@@ -147,6 +151,7 @@ export async function executePage(
       frame: markTemporalAsText(more ? collected.head(query.limit) : collected),
       nextOffset: more ? query.offset + query.limit : null,
       bytesScanned: scanned.reduce((sum, f) => sum + f.bytes, 0),
+      slice,
     };
   } finally {
     clearTimeout(timer);

@@ -66,7 +66,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   let page, rendered;
   try {
     page = await executePage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
-    rendered = renderPage(page.frame, dataset, query.format, { offset: query.offset, limit: query.limit, next_offset: page.nextOffset });
+    rendered = renderPage(page.frame, dataset, query.format, { offset: query.offset, limit: query.limit, next_offset: page.nextOffset }, page.slice);
   } catch (e) {
     releaseRequest(db, admission);
     throw e;
