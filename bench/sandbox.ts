@@ -4,7 +4,7 @@
  * baseline), and against a market 8 times larger (see support/sandboxMarkets.ts for how it is
  * built). Targets on the 2-core machine:
  *   - a 10,000-row eq-taq-1min CSV page: p50 <= 150 ms;
- *   - 100-row pages, 8 concurrent clients each walking its own ticker day by day: >= 600
+ *   - 100-row CSV pages, 8 concurrent clients each walking its own ticker day by day: >= 600
  *     requests per second with p99 < 60 ms, on the sandbox's workers (one per core; the same
  *     walk on one worker is the same-run baseline); a lock-step "scattered" pattern, a new
  *     file every 8 requests, is reported beside it;
@@ -81,7 +81,7 @@ try {
   rows.push({ measure: `10,000-row JSON page p50 (${json.ms.length} req, ${(json.bytes / 1e6).toFixed(1)} MB)`, figure: `${fmt(p50(json))} ms`, target: "-", baseline: base, ratio: (p50(json) / p50(direct)).toFixed(2) });
   rows.push({ measure: "10,000-row JSON page p99", figure: `${fmt(p99(json))} ms`, target: "-", baseline: `${fmt(p99(direct))} ms`, ratio: (p99(json) / p99(direct)).toFixed(2) });
 
-  // 2. 100-row pages, 8 closed-loop clients. "walks": each client pages through its own
+  // 2. 100-row CSV pages (the workbench's wire format), 8 closed-loop clients. "walks": each client pages through its own
   // ticker day after day by X-Pagination-Next-Offset, starting a day apart from the others (as
   // notebook users do). "scattered": the 8 clients ask in lock-step for one page of each of 8
   // tickers on one day, then the next day, at varying offsets: a new file every 8 requests.
@@ -89,7 +89,7 @@ try {
   // used every core), and the same 8 clients on GET /api/v1/account/my (auth and state, no
   // data), the HTTP floor of this machine in this run. A probe in its own thread asks for
   // /account/my every 20 ms during the floor run: a stall shows as one long latency.
-  const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100`);
+  const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`);
   const single = await startSandboxProcess(demoDir, {}, ["--workers", "1"]);
   let oneWorker, oneWorkerCpu;
   try {
@@ -108,7 +108,7 @@ try {
   let next = 0;
   const scattered = await measureThroughput(() => () => {
     const i = next++;
-    return fetchAll(`${sb.baseUrl}${DATA}/${TICKERS[i % 8]}?TradeDate=${dates[(i >> 3) % dates.length]}&limit=100&offset=${(i % 9) * 100}`);
+    return fetchAll(`${sb.baseUrl}${DATA}/${TICKERS[i % 8]}?TradeDate=${dates[(i >> 3) % dates.length]}&limit=100&offset=${(i % 9) * 100}&response_format=csv`);
   }, 8, 10_000, MAX_MS);
   const floorText = `${floor.perSecond.toFixed(0)} req/s floor`;
   rows.push({
