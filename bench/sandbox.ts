@@ -4,9 +4,12 @@
  * baseline), and against a market 8 times larger (see support/sandboxMarkets.ts for how it is
  * built). Targets on the 2-core machine:
  *   - a 10,000-row eq-taq-1min CSV page: p50 <= 150 ms;
- *   - 100-row pages, 8 concurrent clients each walking its own ticker day by day: >= 300
- *     requests per second (a lock-step "scattered" pattern, a new file every 8 requests, is
- *     reported beside it; the same clients on /account/my give the machine's HTTP floor);
+ *   - 100-row CSV pages, 8 concurrent clients each walking its own ticker day by day: >= 600
+ *     requests per second with p99 < 60 ms, on the sandbox's workers (one per core; the same
+ *     walk on one worker is the same-run baseline); a lock-step "scattered" pattern, a new
+ *     file every 8 requests, is reported beside it;
+ *   - the same clients on /account/my (the machine's HTTP floor): p99 < 10 ms, and a 50 Hz
+ *     probe in its own thread sees no answer slower than 100 ms (no stall);
  *   - a one-ticker, one-day query on the 8x market: p50 <= 1.3x the same query on demo.
  * The 8x comparison runs both sandboxes at once, with their cache of decoded files off, and
  * alternates requests between them, so drift in the machine's load falls on both alike. The
@@ -21,6 +24,7 @@ import { parseArgs } from "node:util";
 import { minuteFiles, readTickerDay, readTickerPage } from "./support/sandboxBaseline.ts";
 import { fetchAll, KEY, measureThroughput, pageWalker, percentile, type Samples, sampleInterleaved, sampleLatency } from "./support/sandboxLoad.ts";
 import { ensureDemoMarket, ensureScaledMarket } from "./support/sandboxMarkets.ts";
+import { startProbe } from "./support/sandboxProbe.ts";
 import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 
@@ -77,35 +81,80 @@ try {
   rows.push({ measure: `10,000-row JSON page p50 (${json.ms.length} req, ${(json.bytes / 1e6).toFixed(1)} MB)`, figure: `${fmt(p50(json))} ms`, target: "-", baseline: base, ratio: (p50(json) / p50(direct)).toFixed(2) });
   rows.push({ measure: "10,000-row JSON page p99", figure: `${fmt(p99(json))} ms`, target: "-", baseline: `${fmt(p99(direct))} ms`, ratio: (p99(json) / p99(direct)).toFixed(2) });
 
-  // 2. 100-row pages, 8 closed-loop clients. "walks": each client pages through its own
+  // 2. 100-row CSV pages (the workbench's wire format), 8 closed-loop clients. "walks": each client pages through its own
   // ticker day after day by X-Pagination-Next-Offset, starting a day apart from the others (as
   // notebook users do). "scattered": the 8 clients ask in lock-step for one page of each of 8
   // tickers on one day, then the next day, at varying offsets: a new file every 8 requests.
-  // Baseline: the same 8 clients on GET /api/v1/account/my (auth and state, no data), the
-  // HTTP floor of this machine in this run.
-  const floor = await measureThroughput(() => () => fetchAll(`${sb.baseUrl}/api/v1/account/my`), 8, 20_000, MAX_MS / 2);
-  const walks = await measureThroughput(
-    (c) => pageWalker(sb.baseUrl, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100`),
-    8,
-    10_000,
-    MAX_MS,
-  );
+  // Same-run baselines: the walks on a sandbox with one worker (as the sandbox was before it
+  // used every core), and the same 8 clients on GET /api/v1/account/my (auth and state, no
+  // data), the HTTP floor of this machine in this run. A probe in its own thread asks for
+  // /account/my every 20 ms during the floor run: a stall shows as one long latency.
+  const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`);
+  const single = await startSandboxProcess(demoDir, {}, ["--workers", "1"]);
+  let oneWorker, oneWorkerCpu;
+  try {
+    const cpu0 = single.cpuSeconds();
+    oneWorker = await measureThroughput(walkers(single.baseUrl), 8, 10_000, MAX_MS);
+    oneWorkerCpu = (single.cpuSeconds() - cpu0) * 1000 / oneWorker.requests;
+  } finally {
+    await single.stop();
+  }
+  const probe = startProbe(`${sb.baseUrl}/api/v1/account/my`, KEY, 20);
+  const floor = await measureThroughput(() => () => fetchAll(`${sb.baseUrl}/api/v1/account/my`), 8, 40_000, MAX_MS / 2);
+  const probed = await probe.stop();
+  const cpu0 = sb.cpuSeconds();
+  const walks = await measureThroughput(walkers(sb.baseUrl), 8, 20_000, MAX_MS);
+  const walksCpu = (sb.cpuSeconds() - cpu0) * 1000 / walks.requests;
   let next = 0;
   const scattered = await measureThroughput(() => () => {
     const i = next++;
-    return fetchAll(`${sb.baseUrl}${DATA}/${TICKERS[i % 8]}?TradeDate=${dates[(i >> 3) % dates.length]}&limit=100&offset=${(i % 9) * 100}`);
+    return fetchAll(`${sb.baseUrl}${DATA}/${TICKERS[i % 8]}?TradeDate=${dates[(i >> 3) % dates.length]}&limit=100&offset=${(i % 9) * 100}&response_format=csv`);
   }, 8, 10_000, MAX_MS);
   const floorText = `${floor.perSecond.toFixed(0)} req/s floor`;
-  for (const [name, t, target] of [["walks", walks, true], ["scattered", scattered, false]] as const) {
-    rows.push({
-      measure: `100-row pages, 8 clients, ${name} (${t.requests} req in ${t.seconds.toFixed(1)} s, p50 ${fmt(p50(t.latency))} ms)`,
-      figure: `${t.perSecond.toFixed(0)} req/s`,
-      target: target ? ">= 300 req/s" : "-",
-      baseline: floorText,
-      ratio: (t.perSecond / floor.perSecond).toFixed(2),
-      ok: target ? t.perSecond >= 300 : undefined,
-    });
-  }
+  rows.push({
+    measure: `/account/my, 8 clients (${floor.requests} req, ${floor.perSecond.toFixed(0)} req/s) p99`,
+    figure: `${fmt(p99(floor.latency))} ms`,
+    target: "< 10 ms",
+    baseline: `p50 ${fmt(p50(floor.latency))} ms`,
+    ratio: "-",
+    ok: p99(floor.latency) < 10,
+  });
+  const worst = probed.ms.at(-1) ?? NaN;
+  rows.push({ measure: `stall probe on /account/my during that load (${probed.ms.length} probes, 50 Hz) max`, figure: `${fmt(worst)} ms`, target: "<= 100 ms", baseline: `p50 ${fmt(p50(probed))} ms`, ratio: "-", ok: worst <= 100 });
+  rows.push({
+    measure: `100-row pages, 8 clients, walks, 1 worker (${oneWorker.requests} req, p99 ${fmt(p99(oneWorker.latency))} ms)`,
+    figure: `${oneWorker.perSecond.toFixed(0)} req/s`,
+    target: "-",
+    baseline: floorText,
+    ratio: (oneWorker.perSecond / floor.perSecond).toFixed(2),
+  });
+  rows.push({
+    measure: `100-row pages, 8 clients, walks, ${sb.workers} workers (${walks.requests} req in ${walks.seconds.toFixed(1)} s, p50 ${fmt(p50(walks.latency))} ms)`,
+    figure: `${walks.perSecond.toFixed(0)} req/s`,
+    target: ">= 600 req/s",
+    baseline: `${oneWorker.perSecond.toFixed(0)} req/s 1 worker`,
+    ratio: (walks.perSecond / oneWorker.perSecond).toFixed(2),
+    ok: walks.perSecond >= 600,
+  });
+  // The machine is shared: what a page costs the server in CPU is steadier than req/s, and
+  // bounds what the cores could serve were they the sandbox's alone.
+  const cores = navigator.hardwareConcurrency;
+  rows.push({
+    measure: `server CPU per 100-row page (all threads), ${sb.workers} workers`,
+    figure: `${walksCpu.toFixed(2)} ms`,
+    target: "-",
+    baseline: `${oneWorkerCpu.toFixed(2)} ms 1 worker`,
+    ratio: (walksCpu / oneWorkerCpu).toFixed(2),
+  });
+  rows.push({ measure: `  so ${cores} cores wholly the sandbox's could serve at most`, figure: `${(cores * 1000 / walksCpu).toFixed(0)} req/s`, target: "-", baseline: "-", ratio: "-" });
+  rows.push({ measure: "100-row pages, walks p99", figure: `${fmt(p99(walks.latency))} ms`, target: "< 60 ms", baseline: `${fmt(p99(oneWorker.latency))} ms 1 worker`, ratio: (p99(walks.latency) / p99(oneWorker.latency)).toFixed(2), ok: p99(walks.latency) < 60 });
+  rows.push({
+    measure: `100-row pages, 8 clients, scattered (${scattered.requests} req, p50 ${fmt(p50(scattered.latency))} ms)`,
+    figure: `${scattered.perSecond.toFixed(0)} req/s`,
+    target: "-",
+    baseline: floorText,
+    ratio: (scattered.perSecond / floor.perSecond).toFixed(2),
+  });
 } finally {
   await sb.stop();
 }
@@ -138,5 +187,5 @@ const widths = [62, 16, 14, 20, 6];
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
 console.log(line(["measure", "figure", "target", "same-run baseline", "ratio"]) + "  verdict");
 for (const r of rows) console.log(line([r.measure, r.figure, r.target, r.baseline, r.ratio]) + `  ${r.ok === undefined ? "" : r.ok ? "ok" : "MISSED"}`);
-console.log(`baselines: direct in-process Polars reads of the same pages (no HTTP); ratio = figure / baseline. Load average at end: ${load()}`);
+console.log(`baselines: direct in-process Polars reads of the same pages (no HTTP), or as named; ratio = figure / baseline. Load average at end: ${load()}`);
 if (rows.some((r) => r.ok === false)) process.exitCode = 1;

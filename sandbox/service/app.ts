@@ -3,37 +3,60 @@
  * settings, maintenance, authentication, IP allow-list, fault injection), thin routes, and one
  * error handler that shapes every failure as the spec's JSON `detail`.
  */
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
 import type { Env, Services } from "./context.ts";
-import { HttpError } from "./errors.ts";
+import { fastApiIssues } from "./api/params.ts";
+import { ACCOUNT_ROUTES, dataRoute, META_ROUTES } from "./api/routes.ts";
+import { openApiDocument } from "./api/document.ts";
+import { HttpError, validationError } from "./errors.ts";
 import { auth } from "./middleware/auth.ts";
 import { faults } from "./middleware/faults.ts";
 import { ipAllowList } from "./middleware/ipAllowList.ts";
 import { maintenance } from "./middleware/maintenance.ts";
 import { requestId } from "./middleware/requestId.ts";
-import { openApiDocument } from "./openapi.ts";
-import { accountRoutes } from "./routes/account.ts";
-import { dataRoutes } from "./routes/data.ts";
-import { metaRoutes } from "./routes/meta.ts";
+import { registerAccountRoutes } from "./routes/account.ts";
+import { queryParams, registerDataRoutes } from "./routes/data.ts";
+import { inQueryOrder } from "./query/parse.ts";
+import { registerMetaRoutes } from "./routes/meta.ts";
 import { readSettings } from "./state/settings.ts";
 
+const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"];
+
 export function createApp(services: Services): Hono<Env> {
-  const app = new Hono<Env>();
+  // Parameters are validated by the routes' zod schemas; a failure is the FastAPI 422 body.
+  // Problems with parameter names (found before validation) are reported with those of values.
+  const app = new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      const names = result.target === "query" ? c.get("nameIssues") ?? [] : [];
+      // A parameter given twice arrives as a list: its name issue says so, its values are not checked.
+      const repeated = new Set(names.map((i) => String(i.loc[1])));
+      const values = result.success ? [] : fastApiIssues(result.error, result.target === "param" ? "path" : "query").filter((i) => !repeated.has(String(i.loc[1])));
+      if (names.length + values.length > 0) throw validationError(...inQueryOrder([...names, ...values], queryParams(c.req.url)));
+    },
+  });
+  const document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...services.market.datasets.map(dataRoute)]);
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("services", services);
-    c.set("settings", readSettings(services.db));
+    c.set("settings", { ...readSettings(services.db), ...services.runSettings });
     const started = performance.now();
     await next();
     // One access-log line; never the key, never the query values beyond the path.
     services.log(`${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms rid=${c.get("requestId")}`);
   });
-  app.get("/openapi.json", (c) => c.json(openApiDocument(services.market.datasets)));
+  // Every route is read-only: any other method on a route is 405 naming the allowed ones (as
+  // FastAPI answers), before authentication, like routing.
+  app.on(OTHER_METHODS, ["/openapi.json", "/api/v1/account/*", "/api/v1/meta/*", "/api/v1/data/*"], (c) => {
+    c.header("Allow", "GET, HEAD");
+    return c.json({ detail: "Method Not Allowed" }, 405);
+  });
+  app.get("/openapi.json", (c) => c.json(document));
   app.use("/api/*", maintenance, auth, ipAllowList);
   app.use("/api/v1/data/*", faults);
-  app.route("/api/v1/account", accountRoutes);
-  app.route("/api/v1/meta", metaRoutes);
-  app.route("/api/v1/data", dataRoutes);
+  registerAccountRoutes(app);
+  registerMetaRoutes(app);
+  registerDataRoutes(app, services.market);
   app.notFound((c) => c.json({ detail: "Not Found" }, 404));
   app.onError((error, c) => {
     if (error instanceof HttpError) {

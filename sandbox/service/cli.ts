@@ -2,7 +2,8 @@
  * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
  * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
  * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
- * prints the demo keys, then `ready <base_url>` once it accepts requests. Stops cleanly on
+ * prints the demo keys and the settings that are not at their defaults (command-line settings
+ * apply to this run only), then `ready <base_url>` once it accepts requests. Stops cleanly on
  * SIGINT and SIGTERM.
  */
 /// <reference lib="deno.ns" />
@@ -37,6 +38,7 @@ function parse() {
         "query-budget-ms": { type: "string" },
         "trusted-proxy": { type: "string", multiple: true },
         faults: { type: "string" },
+        workers: { type: "string" },
         log: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -50,7 +52,10 @@ const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
   [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
-  [--faults seed,rate503,rate504,rate429,rateDrop] [--log]`);
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--log]
+--workers: threads serving requests on one port, one per core by default (Deno needs --unstable-net to share a port).
+Settings given here apply to this run only; \`npm run sandbox-admin -- set <name> <value>\` saves one in the
+state file for every later run. The lines before \`ready\` name every setting that is not at its default.`);
   Deno.exit(0);
 }
 
@@ -58,6 +63,8 @@ if (args.help) {
 if (!parseAddress(args.host!)) fail(`--host '${args.host}' is not an IPv4 or IPv6 address such as 127.0.0.1 or ::1`);
 const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port '${args.port}' is not a port number (0 picks a free one)`);
+const workers = args.workers === undefined ? undefined : Number(args.workers);
+if (workers !== undefined && !(/^[0-9]{1,3}$/.test(args.workers!) && workers >= 1)) fail(`--workers '${args.workers}' is not a number of workers (1 or more)`);
 const seed = Number(args.seed);
 if (!Number.isSafeInteger(seed) || seed < 0) fail(`--seed '${args.seed}' is not a non-negative integer`);
 const settings: Partial<Settings> = {};
@@ -98,17 +105,19 @@ if (!existsSync(join(marketDir, "manifest.json"))) {
   generateMarket({ profile, seed, outDir: marketDir });
 }
 
-const sandbox = startSandbox({
+const sandbox = await startSandbox({
   marketDir,
   statePath: args.state ?? join(marketDir, "sandbox-state.sqlite"),
   port,
   hostname: args.host!.replace(/^\[|\]$/g, ""),
   settings,
-  log: args.log ? (line) => console.error(line) : undefined,
+  workers,
+  log: args.log,
 });
 // `ready` is the last line on stdout: a parent that stops reading once it sees it (the
 // workbench's sandbox() closes the pipe) would make any later write fail with a broken pipe.
 console.log(`demo keys (X-API-KEY): ${DEMO_ACCOUNTS.map((a) => a.key).join(", ")}`);
+for (const line of sandbox.settingsReport) console.log(line);
 console.log(`ready ${sandbox.baseUrl}`);
 
 let stopping = false;

@@ -3,6 +3,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Dataset } from "../market/catalog.ts";
 import type { Manifest } from "../market/generate.ts";
 import type { MarketFile } from "./query/marketFiles.ts";
+import type { ValidationIssue } from "./errors.ts";
 import type { Identity } from "./state/accounts.ts";
 import type { Settings } from "./state/settings.ts";
 
@@ -18,6 +19,8 @@ export interface Market {
 export interface Services {
   db: DatabaseSync;
   market: Market;
+  /** Settings given for this run only (command line); they win over the saved ones. */
+  runSettings: Partial<Settings>;
   /** The socket address of the request's peer. */
   socketAddress: (request: Request, info: unknown) => string;
   now: () => Date;
@@ -31,5 +34,7 @@ export type Env = {
     settings: Settings;
     requestId: string;
     identity: Identity;
+    /** Problems with a data request's parameter names, reported with its value problems. */
+    nameIssues?: ValidationIssue[];
   };
 };

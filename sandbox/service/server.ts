@@ -1,14 +1,16 @@
 /**
- * Starts the sandbox on 127.0.0.1 with Deno's HTTP server: opens the state, loads the market,
- * ensures the demo accounts, and serves until shut down. State is written synchronously per
- * request, so stopping at any moment loses no usage counter.
+ * Starts the sandbox on 127.0.0.1: prepares the state (demo accounts, places in flight left
+ * by a killed process freed), then starts its workers (worker.ts), one per core by default,
+ * each serving the same port. Usage is written synchronously when each answer is committed,
+ * so stopping at any moment loses no counted request.
  */
 /// <reference lib="deno.ns" />
-import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
-import { type Settings, writeSettings } from "./state/settings.ts";
+import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
+import { clearInFlight } from "./state/usage.ts";
+import type { WorkerOptions } from "./worker.ts";
 
 export interface SandboxOptions {
   marketDir: string;
@@ -16,36 +18,111 @@ export interface SandboxOptions {
   /** 0 picks a free port. */
   port: number;
   hostname?: string;
-  /** Settings to store before serving (the rest keep their stored or default values). */
+  /** Settings for this run only: they win over saved ones and are never written to the state. */
   settings?: Partial<Settings>;
-  log?: (line: string) => void;
+  /** Worker threads serving requests (default: one per core). */
+  workers?: number;
+  /** Write an access-log line per request to stderr. */
+  log?: boolean;
 }
 
 export interface RunningSandbox {
   baseUrl: string;
+  /** Workers actually serving (1 when the runtime cannot share a port; see `notes`). */
+  workers: number;
   shutdown: () => Promise<void>;
+  /** Start-up lines: the settings not at their defaults and where they come from, the workers. */
+  settingsReport: string[];
 }
 
-export function startSandbox(options: SandboxOptions): RunningSandbox {
-  const db = openState(options.statePath);
-  const market = loadMarket(options.marketDir);
-  ensureDemoAccounts(db, market.datasets);
-  if (options.settings) writeSettings(db, options.settings);
-  const app = createApp({
-    db,
-    market,
-    socketAddress: (_request, info) => (info as Deno.ServeHandlerInfo<Deno.NetAddr>).remoteAddr.hostname,
-    now: () => new Date(),
-    log: options.log ?? (() => {}),
+/** Whether this Deno lets several listeners share a port (it needs --unstable-net). */
+function canSharePort(hostname: string): boolean {
+  try {
+    // reusePort is typed in Deno's unstable library only.
+    Deno.listen({ hostname, port: 0, reusePort: true } as Deno.TcpListenOptions).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function startWorker(options: WorkerOptions): Promise<{ worker: Worker; port: number }> {
+  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<{ type: string; port?: number; message?: string }>) => {
+      if (e.data.type === "listening") resolve({ worker, port: e.data.port! });
+      else if (e.data.type === "failed") reject(new Error(`sandbox worker ${options.index} failed to start: ${e.data.message}`));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      reject(new Error(`sandbox worker ${options.index} failed: ${e.message}`));
+    };
+    worker.postMessage({ type: "start", options });
   });
+}
+
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    worker.onmessage = (e: MessageEvent<{ type: string }>) => {
+      if (e.data.type === "stopped") resolve();
+    };
+    worker.postMessage({ type: "stop" });
+  }).then(() => worker.terminate());
+}
+
+/**
+ * Shares the decoded-file cache's budget (SANDBOX_FRAME_CACHE_MB, 512 by default) out among
+ * the workers, which read it when they start: each keeps its own cache, and together they
+ * hold no more memory than one sandbox did.
+ */
+function shareFrameCache(workers: number): void {
+  const total = Deno.env.get("SANDBOX_FRAME_CACHE_MB");
+  const mb = total === undefined || total === "" ? 512 : Number(total);
+  if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${total}' is not a number of megabytes (0 turns the cache off)`);
+  Deno.env.set("SANDBOX_FRAME_CACHE_MB", String(mb / workers));
+}
+
+/**
+ * Prepares the state and starts the workers; resolves once all of them listen.
+ *
+ * @example
+ * ```ts
+ * const sb = await startSandbox({ marketDir: "data/tiny", statePath: "/tmp/s.sqlite", port: 0 });
+ * await fetch(`${sb.baseUrl}/openapi.json`);
+ * await sb.shutdown();
+ * ```
+ */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const server = Deno.serve({ hostname, port: options.port, onListen: () => {} }, (request, info) => app.fetch(request, { info }));
-  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  return {
-    baseUrl: `http://${host}:${server.addr.port}`,
-    shutdown: async () => {
-      await server.shutdown();
+  const db = openState(options.statePath);
+  const report = (() => {
+    try {
+      ensureDemoAccounts(db, loadMarket(options.marketDir).datasets);
+      clearInFlight(db);
+      return settingsReport(readSettings(db), options.settings ?? {});
+    } finally {
       db.close();
+    }
+  })();
+  const wanted = Math.max(1, options.workers ?? navigator.hardwareConcurrency);
+  const shared = wanted > 1 && canSharePort(hostname);
+  const count = shared ? wanted : 1;
+  shareFrameCache(count);
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4) };
+  // The first worker takes the port (a free one for 0); the others join it.
+  const first = await startWorker({ ...base, index: 1, port: options.port });
+  const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port })));
+  const workers = [first.worker, ...rest.map((r) => r.worker)];
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  const workerLine = shared || wanted === 1
+    ? `workers: ${count} (one port, shared with SO_REUSEPORT)`
+    : `workers: 1 of ${wanted} wanted: this Deno cannot share a port; run it with --unstable-net to serve on every core`;
+  return {
+    baseUrl: `http://${host}:${first.port}`,
+    workers: count,
+    settingsReport: [...report, workerLine],
+    shutdown: async () => {
+      await Promise.all(workers.map(stopWorker));
     },
   };
 }

@@ -2,7 +2,7 @@
  * Runs the sandbox CLI as a child process and waits for its `ready <base_url>` line: the one
  * way tests and benchmarks start a sandbox of their own. It runs the native Deno binary, never
  * npm's `node_modules/.bin/deno` launcher, because signalling the launcher would leave the
- * server it started running.
+ * server it started running. `--unstable-net` lets the workers share one port (server.ts).
  *
  * @example
  * ```ts
@@ -20,10 +20,16 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export interface SpawnedSandbox {
   baseUrl: string;
+  /** The process id (for measuring its CPU time). */
+  pid: number;
+  /** What the process wrote to stdout up to `ready` (demo keys, settings lines). */
+  stdout: string;
   /** What the process wrote to stderr so far (the access log with --log). */
   stderr: () => string;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop: () => Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL, to test a crash) and waits for the process to exit. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
 function denoBinary(): string {
@@ -35,7 +41,7 @@ function denoBinary(): string {
 
 /** Starts `sandbox/service/cli.ts` with `args`; rejects with its stderr if it exits or stalls first. */
 export async function spawnSandbox(args: readonly string[], options: { env?: Record<string, string>; readyTimeoutMs?: number } = {}): Promise<SpawnedSandbox> {
-  const child = spawn(denoBinary(), ["run", "-A", join(REPO_ROOT, "sandbox/service/cli.ts"), ...args], {
+  const child = spawn(denoBinary(), ["run", "-A", "--unstable-net", join(REPO_ROOT, "sandbox/service/cli.ts"), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, NO_COLOR: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -45,8 +51,8 @@ export async function spawnSandbox(args: readonly string[], options: { env?: Rec
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const timeoutMs = options.readyTimeoutMs ?? 60_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let stdout = "";
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    let stdout = "";
     child.stdout!.on("data", (d) => {
       stdout += d;
       const ready = /^ready (\S+)$/m.exec(stdout);
@@ -57,9 +63,15 @@ export async function spawnSandbox(args: readonly string[], options: { env?: Rec
   }).finally(() => clearTimeout(timer));
   return {
     baseUrl,
+    pid: child.pid!,
+    stdout,
     stderr: () => stderr,
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };

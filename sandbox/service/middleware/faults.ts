@@ -1,14 +1,20 @@
 /**
  * Fault injection for testing clients: with the `faults` setting on, seeded fractions of data
  * requests are answered 503, 504 or 429 (per-minute, Retry-After 1) or have their connection
- * dropped mid-response. Draws follow the order requests arrive in.
+ * dropped mid-response. Draws follow the order requests arrive in, over all workers: they
+ * share one arrival counter (shareFaultArrivals).
  */
 import type { MiddlewareHandler } from "hono";
 import { Rng } from "../../market/rng.ts";
 import type { Env } from "../context.ts";
 import { gatewayTimeout, HttpError, serviceUnavailable } from "../errors.ts";
 
-let arrivals = 0;
+let arrivals = new Int32Array(new SharedArrayBuffer(4));
+
+/** Counts arrivals in `buffer` (4 bytes, shared by every worker) instead of this worker's own counter. */
+export function shareFaultArrivals(buffer: SharedArrayBuffer): void {
+  arrivals = new Int32Array(buffer);
+}
 
 /** A response whose body fails after the headers: the client sees the connection drop. */
 function droppedConnection(): Response {
@@ -24,7 +30,7 @@ function droppedConnection(): Response {
 export const faults: MiddlewareHandler<Env> = async (c, next) => {
   const settings = c.get("settings").faults;
   if (settings) {
-    const u = Rng.for(settings.seed, "fault", String(arrivals++)).uniform();
+    const u = Rng.for(settings.seed, "fault", String(Atomics.add(arrivals, 0, 1))).uniform();
     let edge = settings.rate503;
     if (u < edge) throw serviceUnavailable();
     if (u < (edge += settings.rate504)) throw gatewayTimeout();

@@ -16,6 +16,7 @@ import { memoized } from "./exprMemo.ts";
 import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
+import { cachedResult, RESULT_CACHE_MAX_LIMIT, type ResultSlice } from "./resultCache.ts";
 import { pageFiles } from "./rowCounts.ts";
 import type { DataQuery } from "./parse.ts";
 
@@ -24,13 +25,20 @@ export interface PageResult {
   nextOffset: number | null;
   /** Bytes of the Parquet files the engine opened. */
   bytesScanned: number;
+  /** Where the page lies in its query's cached whole result, when it was cut from one. */
+  slice?: ResultSlice;
 }
 
 /** Rows a Polars frame can index (u32). */
 const MAX_ROWS = 2 ** 32 - 1;
 
+/** A frame with no rows and the dataset's column types (so every format writes the right header). */
 function emptyFrame(dataset: Dataset): pl.DataFrame {
-  return pl.DataFrame(dataset.columns.map((c) => pl.Series(c.name, [], polarsType(c.type))));
+  // nodejs-polars cannot build an empty List series directly ("not a valid conversion to
+  // 'DataType'"): an empty String series cast to List(String) has the same type.
+  return pl.DataFrame(dataset.columns.map((c) =>
+    c.type === "list_string" ? pl.Series(c.name, [], pl.String).cast(polarsType(c.type)) : pl.Series(c.name, [], polarsType(c.type))
+  ));
 }
 
 /** The row filter of a query (its filters and the access rule's), with a key naming it. */
@@ -121,10 +129,20 @@ export async function executePage(
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
     // Dates and date-times become text here, on the engine's threads, rather than on the page.
     const key = `${dataset.textId}\u0000${columns.join("\u0000")}`;
-    let page = plan.slice(offset, query.limit + 1).select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
     const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
-    if (asText.length > 0) page = page.withColumns(...asText);
-    const collected = await Promise.race([page.collect(), timeout]);
+    const shaped = (lazy: pl.LazyDataFrame) => {
+      const selected = lazy.select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
+      return asText.length > 0 ? selected.withColumns(...asText) : selected;
+    };
+    let collected: pl.DataFrame;
+    let slice: ResultSlice | undefined;
+    if (frames && !only && query.limit <= RESULT_CACHE_MAX_LIMIT) {
+      // A small page of a query over decoded files: cut it from the query's whole result.
+      const resultKey = `${rowPredicate(dataset, query, constraints).key}\u0000${scanned.map((f) => f.path).join("\u0000")}\u0000${key}\u0000${JSON.stringify(query.sort)}`;
+      const whole = await Promise.race([cachedResult(resultKey, () => shaped(plan).collect()), timeout]);
+      collected = whole.slice(offset, query.limit + 1);
+      slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
+    } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1)).collect(), timeout]);
     // Under Deno a pending native collect holds timers back, so the race alone never answers
     // 504 there: the clock decides too.
     if (performance.now() - started > budgetMs) throw gatewayTimeout();
@@ -133,6 +151,7 @@ export async function executePage(
       frame: markTemporalAsText(more ? collected.head(query.limit) : collected),
       nextOffset: more ? query.offset + query.limit : null,
       bytesScanned: scanned.reduce((sum, f) => sum + f.bytes, 0),
+      slice,
     };
   } finally {
     clearTimeout(timer);

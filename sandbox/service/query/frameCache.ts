@@ -15,9 +15,16 @@ import type { MarketFile } from "./marketFiles.ts";
 /**
  * Memory the cache may hold: 512 MiB by default, about a million minute bars with every
  * column (ten 100,000-row pages); the environment variable SANDBOX_FRAME_CACHE_MB changes it,
- * 0 turns the cache off.
+ * 0 turns the cache off. The service shares it out among its workers (server.ts): each
+ * worker's cache is its own.
  */
-export const FRAME_CACHE_BYTES = cacheBudget((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.SANDBOX_FRAME_CACHE_MB);
+export const FRAME_CACHE_BYTES = cacheBudget(environment("SANDBOX_FRAME_CACHE_MB"));
+
+/** An environment variable under Deno (workers included, where `process` may be absent) or Node. */
+function environment(name: string): string | undefined {
+  const g = globalThis as { Deno?: { env: { get(n: string): string | undefined } }; process?: { env: Record<string, string | undefined> } };
+  return g.Deno ? g.Deno.env.get(name) : g.process?.env[name];
+}
 
 function cacheBudget(megabytes: string | undefined): number {
   if (megabytes === undefined || megabytes === "") return 512 * 2 ** 20;
@@ -44,32 +51,34 @@ interface Entry {
   bytes: number;
 }
 
-export class FrameCache {
+/**
+ * Frames by key, least recently used out first, within a byte budget; loads of one key in
+ * flight are shared, and a failed load is forgotten.
+ */
+export class FrameLru {
   readonly #entries = new Map<string, Entry>();
   #used = 0;
 
   constructor(readonly budgetBytes: number) {}
 
-  /** Estimated bytes of the decoded files held now (within the budget once loads settle). */
+  /** Estimated bytes held now (within the budget once loads settle). */
   get usedBytes(): number {
     return this.#used;
   }
 
-  /** Whether `file` is held (loaded or loading). */
-  holds(file: MarketFile): boolean {
-    return this.#entries.has(entryKey(file));
+  has(key: string): boolean {
+    return this.#entries.has(key);
   }
 
-  /** The whole file as a frame, decoded on first use. */
-  get(file: MarketFile): Promise<pl.DataFrame> {
-    const key = entryKey(file);
+  /** The frame under `key`, made by `load` on first use. */
+  get(key: string, load: () => Promise<pl.DataFrame>): Promise<pl.DataFrame> {
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);
       this.#entries.set(key, hit);
       return hit.frame;
     }
-    const entry: Entry = { frame: pl.scanParquet(file.path).collect(), bytes: 0 };
+    const entry: Entry = { frame: load(), bytes: 0 };
     this.#entries.set(key, entry);
     entry.frame.then(
       (frame) => {
@@ -92,6 +101,29 @@ export class FrameCache {
       this.#entries.delete(key);
       this.#used -= entry.bytes;
     }
+  }
+}
+
+export class FrameCache {
+  readonly #lru: FrameLru;
+
+  constructor(readonly budgetBytes: number) {
+    this.#lru = new FrameLru(budgetBytes);
+  }
+
+  /** Estimated bytes of the decoded files held now (within the budget once loads settle). */
+  get usedBytes(): number {
+    return this.#lru.usedBytes;
+  }
+
+  /** Whether `file` is held (loaded or loading). */
+  holds(file: MarketFile): boolean {
+    return this.#lru.has(entryKey(file));
+  }
+
+  /** The whole file as a frame, decoded on first use. */
+  get(file: MarketFile): Promise<pl.DataFrame> {
+    return this.#lru.get(entryKey(file), () => pl.scanParquet(file.path).collect());
   }
 }
 

@@ -1,13 +1,17 @@
 /**
- * Turns a data request (path parameters and query string) into a checked DataQuery, or a 422
- * listing every problem found. Reserved parameters are `sort`, `columns`, `offset`, `limit`,
- * `response_format` and the dataset's variant parameter; every other parameter is a column
- * filter, `Column=value` or `Column.op=value`.
+ * A data request as a checked DataQuery. The values of parameters are validated by the
+ * route's zod schema (api/params.ts, api/routes.ts); what a schema of named parameters cannot
+ * say is checked here, before it: reserved parameters given twice, names that are not
+ * columns of the dataset (422 naming them), operators a column does not support, and the
+ * column lists of `columns` and `sort`. Reserved parameters are `sort`, `columns`, `offset`,
+ * `limit`, `response_format` and the dataset's variant parameter; every other parameter is a
+ * column filter, `Column=value` or `Column.op=value`.
  */
 import type { Column } from "../../market/schema.ts";
 import type { Dataset } from "../../market/catalog.ts";
-import { unknownColumnsError, validationError, type ValidationIssue } from "../errors.ts";
-import { type FilterValue, parseValue } from "./values.ts";
+import { operatorsOf } from "../api/params.ts";
+import { unknownColumnsError, type ValidationIssue } from "../errors.ts";
+import type { FilterValue } from "./values.ts";
 
 export const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -35,26 +39,7 @@ export interface DataQuery {
   filters: Filter[];
 }
 
-const quoteList = (values: readonly string[]) =>
-  values.length === 1 ? `'${values[0]}'` : `${values.slice(0, -1).map((v) => `'${v}'`).join(", ")} or '${values.at(-1)}'`;
-
-function enumIssue(name: string, value: string, allowed: readonly string[]): ValidationIssue {
-  return { type: "enum", loc: ["query", name], msg: `Input should be ${quoteList(allowed)}`, input: value, ctx: { expected: quoteList(allowed) } };
-}
-
-function integerParam(name: string, value: string, min: number, max: number, issues: ValidationIssue[]): number | undefined {
-  if (!/^[+-]?\d+$/.test(value.trim())) {
-    issues.push({ type: "int_parsing", loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", input: value });
-    return undefined;
-  }
-  const n = Number(value.trim());
-  if (n < min) issues.push({ type: "greater_than_equal", loc: ["query", name], msg: `Input should be greater than or equal to ${min}`, input: value, ctx: { ge: min } });
-  else if (n > max) issues.push({ type: "less_than_equal", loc: ["query", name], msg: `Input should be less than or equal to ${max}`, input: value, ctx: { le: max } });
-  else return n;
-  return undefined;
-}
-
-/** Splits a comma list, refusing empty names. */
+/** Splits a comma list, refusing empty and repeated names. */
 function nameList(name: string, value: string, issues: ValidationIssue[]): string[] {
   const items = value.split(",").map((s) => s.trim());
   if (items.some((s) => s === "" || s === "+" || s === "-")) {
@@ -69,83 +54,102 @@ function nameList(name: string, value: string, issues: ValidationIssue[]): strin
   return items.filter((s) => s !== "" && s !== "+" && s !== "-");
 }
 
+/** A sort item: a leading '+' arrives as a space when the client did not percent-encode it. */
+const sortItem = (item: string) => ({ column: item.replace(/^[+-]/, ""), descending: item.startsWith("-") });
+
+function reservedOf(dataset: Dataset): Set<string> {
+  return new Set(["sort", "columns", "offset", "limit", "response_format", ...(dataset.variant ? [dataset.variant.param] : [])]);
+}
+
 /**
- * Parses a request for a dataset; throws an HttpError(422) naming every bad parameter.
+ * Checks the names in a request's query string: throws 422 naming unknown columns (which
+ * outranks every other problem), and returns the other problems with names (a reserved
+ * parameter given twice, an operator the column does not support), which the app reports
+ * together with the value problems the route's schema finds (see inQueryOrder).
  *
  * @example
  * ```ts
- * parseDataQuery(datasetByTextId("eq-daily-ohlc"), {}, new URLSearchParams("Ticker=AAPL&limit=10"));
+ * checkParameterNames(datasetByTextId("eq-daily-ohlc"), new URLSearchParams("Foo=1")); // throws 422: Foo does not exist
+ * checkParameterNames(datasetByTextId("eq-daily-ohlc"), new URLSearchParams("Volume.gte=1")); // [{ msg: "Unsupported filter operator 'gte' ..." }]
  * ```
  */
-export function parseDataQuery(dataset: Dataset, pathValues: Record<string, string>, params: URLSearchParams): DataQuery {
+export function checkParameterNames(dataset: Dataset, params: URLSearchParams): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const unknown: string[] = [];
   const byName = new Map(dataset.columns.map((c) => [c.name, c]));
-  const query: DataQuery = { offset: 0, limit: DEFAULT_LIMIT, format: "json", sort: [], filters: [] };
+  const reserved = reservedOf(dataset);
   const counts = new Map<string, number>();
   for (const key of params.keys()) counts.set(key, (counts.get(key) ?? 0) + 1);
-  const reserved = new Set(["sort", "columns", "offset", "limit", "response_format", ...(dataset.variant ? [dataset.variant.param] : [])]);
   for (const [key, n] of counts) {
     if (reserved.has(key) && n > 1) issues.push({ type: "value_error", loc: ["query", key], msg: `Parameter '${key}' is given ${n} times; give it once`, input: params.getAll(key) });
   }
-
   for (const [name, rawValue] of params) {
-    if (name === "offset") query.offset = integerParam(name, rawValue, 0, Number.MAX_SAFE_INTEGER, issues) ?? 0;
-    else if (name === "limit") query.limit = integerParam(name, rawValue, 0, MAX_LIMIT, issues) ?? DEFAULT_LIMIT;
-    else if (name === "response_format") {
-      if ((FORMATS as readonly string[]).includes(rawValue)) query.format = rawValue as ResponseFormat;
-      else issues.push(enumIssue(name, rawValue, FORMATS));
-    } else if (dataset.variant && name === dataset.variant.param) {
-      if (dataset.variant.values.includes(rawValue)) query.variant = rawValue;
-      else issues.push(enumIssue(name, rawValue, dataset.variant.values));
-    } else if (name === "columns") {
-      query.columns = nameList(name, rawValue, issues);
-      unknown.push(...query.columns.filter((c) => !byName.has(c)));
-    } else if (name === "sort") {
-      // A leading '+' arrives as a space when the client did not percent-encode it.
-      query.sort = nameList(name, rawValue, issues).map((item) => ({ column: item.replace(/^[+-]/, ""), descending: item.startsWith("-") }));
-      unknown.push(...query.sort.map((s) => s.column).filter((c) => !byName.has(c)));
-    } else {
-      const dot = name.indexOf(".");
-      const columnName = dot < 0 ? name : name.slice(0, dot);
-      const op = dot < 0 ? "eq" : name.slice(dot + 1);
-      const column = byName.get(columnName);
-      if (!column) {
-        unknown.push(columnName);
-        continue;
-      }
-      if (!(OPERATORS as readonly string[]).includes(op)) {
-        issues.push({ type: "value_error", loc: ["query", name], msg: `Unsupported filter operator '${op}' in '${name}': use ${OPERATORS.join(", ")}`, input: rawValue, ctx: { cause: "UnprocessableEntityException" } });
-        continue;
-      }
-      addFilter(query, column, op as Operator, rawValue, ["query", name], issues);
+    if (name === "columns" || name === "sort") {
+      const names = nameList(name, rawValue, issues).map((item) => (name === "sort" ? sortItem(item).column : item));
+      unknown.push(...names.filter((c) => !byName.has(c)));
+      continue;
+    }
+    if (reserved.has(name)) continue;
+    const dot = name.indexOf(".");
+    const column = byName.get(dot < 0 ? name : name.slice(0, dot));
+    const op = dot < 0 ? "eq" : name.slice(dot + 1);
+    if (!column) unknown.push(dot < 0 ? name : name.slice(0, dot));
+    else if (!(OPERATORS as readonly string[]).includes(op)) {
+      issues.push({ type: "value_error", loc: ["query", name], msg: `Unsupported filter operator '${op}' in '${name}': use ${OPERATORS.join(", ")}`, input: rawValue, ctx: { cause: "UnprocessableEntityException" } });
+    } else if (!operatorsOf(column.type).includes(op)) {
+      const msg = column.type === "list_string"
+        ? `List column '${column.name}' only supports equality (the list contains the value)`
+        : `Operator '${op}' needs a text column; '${column.name}' is ${column.type}`;
+      issues.push({ type: "value_error", loc: ["query", name], msg, input: rawValue });
     }
   }
-  for (const p of dataset.pathParams) {
-    const value = pathValues[p.name];
-    if (value !== undefined) addFilter(query, byName.get(p.column)!, "eq", value, ["path", p.name], issues);
-  }
   if (unknown.length > 0) throw unknownColumnsError([...new Set(unknown)]);
-  if (issues.length > 0) throw validationError(...issues);
-  query.variant ??= dataset.variant?.values[0];
-  return query;
+  return issues;
 }
 
-function addFilter(query: DataQuery, column: Column, op: Operator, rawValue: string, loc: (string | number)[], issues: ValidationIssue[]): void {
-  if ((op === "like" || op === "ilike") && column.type !== "string") {
-    issues.push({ type: "value_error", loc, msg: `Operator '${op}' needs a text column; '${column.name}' is ${column.type}`, input: rawValue });
-    return;
+/**
+ * Issues in the order their parameters appear in the query string (as one pass over it would
+ * find them), path parameters last; a parameter given twice is reported before the rest.
+ */
+export function inQueryOrder(issues: readonly ValidationIssue[], params: URLSearchParams): ValidationIssue[] {
+  const order = new Map<string, number>();
+  for (const key of params.keys()) if (!order.has(key)) order.set(key, order.size);
+  const rank = (i: ValidationIssue) => (i.loc[0] === "path" ? Infinity : i.msg.includes(" times; give it once") ? -1 : order.get(String(i.loc[1])) ?? Infinity);
+  return [...issues].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The DataQuery of a request whose names passed checkParameterNames and whose values the
+ * route's schema parsed (`query`: reserved values and, per filter parameter, one value list
+ * per occurrence; `path`: the same for path parameters).
+ *
+ * @example
+ * ```ts
+ * toDataQuery(dataset, { limit: 10, Ticker: [["AAPL"]] }, {});
+ * ```
+ */
+export function toDataQuery(dataset: Dataset, query: Record<string, unknown>, path: Record<string, FilterValue[][]>): DataQuery {
+  const byName = new Map(dataset.columns.map((c) => [c.name, c]));
+  const reserved = reservedOf(dataset);
+  const none: ValidationIssue[] = [];
+  const result: DataQuery = {
+    offset: (query.offset as number | undefined) ?? 0,
+    limit: (query.limit as number | undefined) ?? DEFAULT_LIMIT,
+    format: (query.response_format as ResponseFormat | undefined) ?? "json",
+    variant: dataset.variant ? (query[dataset.variant.param] as string | undefined) ?? dataset.variant.values[0] : undefined,
+    columns: query.columns === undefined ? undefined : nameList("columns", query.columns as string, none),
+    sort: query.sort === undefined ? [] : nameList("sort", query.sort as string, none).map(sortItem),
+    filters: [],
+  };
+  for (const [name, lists] of Object.entries(query)) {
+    if (reserved.has(name) || lists === undefined) continue;
+    const dot = name.indexOf(".");
+    const column = byName.get(dot < 0 ? name : name.slice(0, dot))!;
+    const op = (dot < 0 ? "eq" : name.slice(dot + 1)) as Operator;
+    for (const values of lists as FilterValue[][]) result.filters.push({ column, op, values, loc: ["query", name] });
   }
-  if (column.type === "list_string" && op !== "eq") {
-    issues.push({ type: "value_error", loc, msg: `List column '${column.name}' only supports equality (the list contains the value)`, input: rawValue });
-    return;
+  for (const p of dataset.pathParams) {
+    for (const values of path[p.name] ?? []) result.filters.push({ column: byName.get(p.column)!, op: "eq", values, loc: ["path", p.name] });
   }
-  const texts = op === "in" ? rawValue.split(",") : [rawValue];
-  const values: FilterValue[] = [];
-  for (const text of texts) {
-    const parsed = op === "like" || op === "ilike" ? { ok: true as const, value: text } : parseValue(column.type, text, loc);
-    if (parsed.ok) values.push(parsed.value);
-    else issues.push(parsed.issue);
-  }
-  query.filters.push({ column, op, values, loc });
+  return result;
 }

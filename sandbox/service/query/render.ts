@@ -9,6 +9,7 @@ import { Buffer } from "node:buffer";
 import { gzipSync } from "node:zlib";
 import type { Dataset } from "../../market/catalog.ts";
 import type { ResponseFormat } from "./parse.ts";
+import { cachedLines, type ResultSlice } from "./resultCache.ts";
 
 export interface Rendered {
   body: Uint8Array;
@@ -56,23 +57,52 @@ function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean): pl.Dat
   return exprs.length > 0 ? frame.withColumns(...exprs) : frame;
 }
 
+/** The Content-Type of each response format. */
+export const CONTENT_TYPES: Record<ResponseFormat, string> = { json: "application/json", csv: "text/csv; charset=utf-8", csv_gzip: "application/gzip" };
+
+/** The page's rows written: JSON records (an array) or CSV with its header line. */
+function pageRows(frame: pl.DataFrame, dataset: Dataset, json: boolean, slice?: ResultSlice): Uint8Array {
+  if (json && frame.height === 0) return Buffer.from("[]");
+  if (!slice) return json ? textual(frame, dataset, false).writeJSON({ format: "json" }) : textual(frame, dataset, true).writeCSV();
+  // Cut from the whole result's written lines: the same bytes as writing the page alone.
+  const lines = cachedLines(
+    `${slice.key}\u0000${json ? "json" : "csv"}`,
+    () => (json ? textual(slice.whole, dataset, false).writeJSON({ format: "lines" }) : textual(slice.whole, dataset, true).writeCSV()),
+    !json,
+  );
+  if (json) return Buffer.concat([Buffer.from("["), ...lines.slice(slice.from, slice.from + frame.height).flatMap((l, i) => (i === 0 ? [l] : [COMMA, l])), Buffer.from("]")]);
+  return Buffer.concat([lines[0], ...lines.slice(1 + slice.from, 1 + slice.from + frame.height)]);
+}
+
+const COMMA = Buffer.from(",");
+
+/**
+ * A page as the body of its answer, in `format`; `slice` says where it lies in its query's
+ * cached whole result, when it was cut from one (the page is then written from that
+ * result's cached lines).
+ *
+ * @example
+ * ```ts
+ * const { body, contentType } = renderPage(page.frame, dataset, "csv", { offset: 0, limit: 100, next_offset: 100 }, page.slice);
+ * ```
+ */
 export function renderPage(
   frame: pl.DataFrame,
   dataset: Dataset,
   format: ResponseFormat,
   pagination: { offset: number; limit: number; next_offset: number | null },
+  slice?: ResultSlice,
 ): Rendered {
   if (format === "json") {
     // Bytes end to end: decoding megabytes of JSON to a string and encoding it back costs more than writing it.
-    const data = frame.height === 0 ? Buffer.from("[]") : textual(frame, dataset, false).writeJSON({ format: "json" });
-    const body = Buffer.concat([Buffer.from('{"data":'), data, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
-    return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: "application/json", headers: {} };
+    const body = Buffer.concat([Buffer.from('{"data":'), pageRows(frame, dataset, true, slice), Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
+    return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: CONTENT_TYPES.json, headers: {} };
   }
-  const csv = textual(frame, dataset, true).writeCSV();
-  if (format === "csv") return { body: new Uint8Array(csv), contentType: "text/csv; charset=utf-8", headers: {} };
+  const csv = pageRows(frame, dataset, false, slice);
+  if (format === "csv") return { body: new Uint8Array(csv), contentType: CONTENT_TYPES.csv, headers: {} };
   return {
     body: new Uint8Array(gzipSync(csv)),
-    contentType: "application/gzip",
+    contentType: CONTENT_TYPES.csv_gzip,
     headers: { "Content-Disposition": `attachment; filename="${dataset.textId}.csv.gz"` },
   };
 }

@@ -1,14 +1,23 @@
 /**
  * GET /api/v1/meta/datasets (the datasets this identity may reach), /{id}/status (dates, row
- * count, last update) and /{id}/columns (the catalog's column schema). Free: no quota spent.
+ * count, ticker count within the identity's access rule; last update) and /{id}/columns (the
+ * catalog's column schema). `{id}` is the text id or the short `dataset_id`. Free: no quota spent.
  */
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { META_ROUTES } from "../api/routes.ts";
 import type { Env } from "../context.ts";
 import { entitledDataset } from "../entitlements.ts";
+import { datasetStatus } from "../query/status.ts";
 import { getAccessRules } from "../state/accounts.ts";
 
-export const metaRoutes = new Hono<Env>()
-  .get("/datasets", (c) => {
+function entitled(c: Context<Env>) {
+  const { db, market } = c.get("services");
+  return entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id")!, c.get("settings"), { acceptShortId: true });
+}
+
+export function registerMetaRoutes(app: OpenAPIHono<Env>): void {
+  app.openapi(META_ROUTES.datasets, ((c: Context<Env>) => {
     const { db, market } = c.get("services");
     const rules = getAccessRules(db, c.get("identity").identity_id);
     return c.json(market.datasets.filter((d) => rules.some((r) => r.dataset_text_id === d.textId)).map((d) => ({
@@ -18,28 +27,13 @@ export const metaRoutes = new Hono<Env>()
       data_group: d.dataGroup,
       vendor: d.vendor,
     })));
-  })
-  .get("/datasets/:id/status", (c) => {
-    const { db, market } = c.get("services");
-    const { dataset } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id"), c.get("settings"));
-    const counts = Object.entries(market.manifest.datasets).filter(([k]) => k === dataset.textId || k.startsWith(`${dataset.textId}:`));
-    const rows = dataset.variant ? counts.find(([k]) => k.endsWith(`:${dataset.variant!.values[0]}`))?.[1].rows ?? 0 : counts.reduce((s, [, v]) => s + v.rows, 0);
-    const days = market.manifest.tradingDays;
-    return c.json({
-      dataset_id: dataset.id,
-      dataset_text_id: dataset.textId,
-      status: "available",
-      first_available_date: days[0]?.date ?? null,
-      last_available_date: days.at(-1)?.date ?? null,
-      last_updated: market.updatedAt,
-      row_count: rows,
-      ticker_count: new Set(market.manifest.securities.map((s) => s.ticker)).size + market.manifest.corporateActions.filter((a) => a.kind === "ticker-change").length,
-      variants: dataset.variant ? { [dataset.variant.param]: dataset.variant.values } : {},
-    });
-  })
-  .get("/datasets/:id/columns", (c) => {
-    const { db, market } = c.get("services");
-    const { dataset } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), c.req.param("id"), c.get("settings"));
+  }) as never);
+  app.openapi(META_ROUTES.status, (async (c: Context<Env>) => {
+    const { dataset, rule } = entitled(c);
+    return c.json(await datasetStatus(c.get("services").market, dataset, rule));
+  }) as never);
+  app.openapi(META_ROUTES.columns, ((c: Context<Env>) => {
+    const { dataset } = entitled(c);
     return c.json(dataset.columns.map((col) => ({
       name: col.name,
       data_type: col.type,
@@ -47,4 +41,5 @@ export const metaRoutes = new Hono<Env>()
       nullable: col.nullable,
       ...(col.type.startsWith("datetime") ? { time_zone: "America/New_York" } : {}),
     })));
-  });
+  }) as never);
+}

@@ -1,5 +1,6 @@
 /** Identities, their teams and their data access rules, as the request pipeline needs them. */
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./db.ts";
 import { HttpError } from "../errors.ts";
 
 export interface Identity {
@@ -26,7 +27,7 @@ export interface QuotaLimits {
 }
 
 export function getIdentity(db: DatabaseSync, identityId: number): Identity {
-  const row = db.prepare("SELECT id, team_id, name, max_active_api_keys, ip_subnets, deactivated FROM identities WHERE id = ?").get(identityId) as
+  const row = statement(db, "SELECT id, team_id, name, max_active_api_keys, ip_subnets, deactivated FROM identities WHERE id = ?").get(identityId) as
     | { id: number; team_id: number; name: string; max_active_api_keys: number; ip_subnets: string; deactivated: number }
     | undefined;
   if (!row) throw new HttpError(404, `Identity ${identityId} is not found`);
@@ -41,23 +42,23 @@ export function getIdentity(db: DatabaseSync, identityId: number): Identity {
 }
 
 export function getAccessRules(db: DatabaseSync, identityId: number): AccessRule[] {
-  const rows = db.prepare("SELECT dataset_text_id, start_date, end_date, universe FROM access_rules WHERE identity_id = ? ORDER BY dataset_text_id")
+  const rows = statement(db, "SELECT dataset_text_id, start_date, end_date, universe FROM access_rules WHERE identity_id = ? ORDER BY dataset_text_id")
     .all(identityId) as { dataset_text_id: string; start_date: string; end_date: string | null; universe: string }[];
   return rows.map((r) => ({ dataset_text_id: r.dataset_text_id, start_date: r.start_date, end_date: r.end_date, universe_identifiers: JSON.parse(r.universe) }));
 }
 
 export function getQuotaLimits(db: DatabaseSync, teamId: number): QuotaLimits {
-  return db.prepare("SELECT per_minute_requests, monthly_requests, monthly_data_scanned, monthly_data_returned FROM teams WHERE id = ?")
+  return statement(db, "SELECT per_minute_requests, monthly_requests, monthly_data_scanned, monthly_data_returned FROM teams WHERE id = ?")
     .get(teamId) as unknown as QuotaLimits;
 }
 
 /** Deactivates (or reactivates) an identity's account. */
 export function setDeactivated(db: DatabaseSync, identityId: number, deactivated: boolean): void {
-  const result = db.prepare("UPDATE identities SET deactivated = ? WHERE id = ?").run(deactivated ? 1 : 0, identityId);
+  const result = statement(db, "UPDATE identities SET deactivated = ? WHERE id = ?").run(deactivated ? 1 : 0, identityId);
   if (result.changes === 0) throw new HttpError(404, `Identity ${identityId} is not found`);
 }
 
 export function listIdentities(db: DatabaseSync): Identity[] {
-  const ids = db.prepare("SELECT id FROM identities ORDER BY id").all() as { id: number }[];
+  const ids = statement(db, "SELECT id FROM identities ORDER BY id").all() as { id: number }[];
   return ids.map((r) => getIdentity(db, r.id));
 }

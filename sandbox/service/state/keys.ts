@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { HttpError, tooManyKeys } from "../errors.ts";
-import { transaction } from "./db.ts";
+import { statement, transaction } from "./db.ts";
 
 /** What a well-formed key looks like; anything else is refused before any lookup. */
 const KEY_SHAPE = /^[A-Za-z0-9_\-]{8,128}$/;
@@ -26,7 +26,7 @@ export interface StoredKey {
 export function findKey(db: DatabaseSync, presented: string): StoredKey | undefined {
   if (!KEY_SHAPE.test(presented)) return undefined;
   const digest = hashKey(presented);
-  const row = db.prepare("SELECT id, identity_id, key_hash, expires_at, revoked_at FROM api_keys WHERE key_hash = ?").get(digest) as
+  const row = statement(db, "SELECT id, identity_id, key_hash, expires_at, revoked_at FROM api_keys WHERE key_hash = ?").get(digest) as
     | (StoredKey & { key_hash: string })
     | undefined;
   if (!row) return undefined;
@@ -45,7 +45,8 @@ export interface KeyListing {
 }
 
 function activeKeyCount(db: DatabaseSync, identityId: number, now: Date): number {
-  const row = db.prepare(
+  const row = statement(
+    db,
     "SELECT COUNT(*) AS n FROM api_keys WHERE identity_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
   ).get(identityId, now.toISOString()) as { n: number };
   return row.n;
@@ -64,10 +65,10 @@ export function createKey(
   const key = options.key ?? `mk_${randomBytes(24).toString("base64url")}`;
   if (!KEY_SHAPE.test(key)) throw new HttpError(422, `Key '${key.slice(0, 4)}...' is malformed: use 8 to 128 letters, digits, '_' or '-'`);
   return transaction(db, () => {
-    const identity = db.prepare("SELECT max_active_api_keys FROM identities WHERE id = ?").get(identityId) as { max_active_api_keys: number } | undefined;
+    const identity = statement(db, "SELECT max_active_api_keys FROM identities WHERE id = ?").get(identityId) as { max_active_api_keys: number } | undefined;
     if (!identity) throw new HttpError(404, `Identity ${identityId} is not found`);
     if (activeKeyCount(db, identityId, now) >= identity.max_active_api_keys) throw tooManyKeys(identity.max_active_api_keys);
-    const result = db.prepare("INSERT INTO api_keys (identity_id, key_hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+    const result = statement(db, "INSERT INTO api_keys (identity_id, key_hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
       .run(identityId, hashKey(key), `${key.slice(0, 4)}...${key.slice(-2)}`, now.toISOString(), options.expiresAt ?? null);
     return { id: Number(result.lastInsertRowid), key };
   });
@@ -75,11 +76,11 @@ export function createKey(
 
 export function listKeys(db: DatabaseSync, identityId?: number): KeyListing[] {
   const sql = "SELECT id, identity_id, hint, created_at, expires_at, revoked_at FROM api_keys" + (identityId === undefined ? "" : " WHERE identity_id = ?") + " ORDER BY id";
-  return (identityId === undefined ? db.prepare(sql).all() : db.prepare(sql).all(identityId)) as unknown as KeyListing[];
+  return (identityId === undefined ? statement(db, sql).all() : statement(db, sql).all(identityId)) as unknown as KeyListing[];
 }
 
 /** Revokes a key by id; revoking twice is harmless. */
 export function revokeKey(db: DatabaseSync, keyId: number, now = new Date()): void {
-  const result = db.prepare("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?").run(now.toISOString(), keyId);
+  const result = statement(db, "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?").run(now.toISOString(), keyId);
   if (result.changes === 0) throw new HttpError(404, `API key ${keyId} is not found`);
 }

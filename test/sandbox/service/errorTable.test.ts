@@ -156,13 +156,17 @@ describe("the error table, quotas on a fresh sandbox", () => {
   afterAll(() => sb.stop());
 
   /** Checks the 429 headers: the limit, nothing left, and when to come back. */
-  function expectRetryHeaders(r: Response, limit: number, maxSeconds: number): void {
+  /** RateLimit-* describe the per-minute window; X-Quota-Monthly-* the month. */
+  function expectRetryHeaders(r: Response, limit: number, maxSeconds: number, window: "minute" | "month" = "minute"): void {
     const retry = Number(r.headers.get("Retry-After"));
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(maxSeconds);
-    expect(r.headers.get("RateLimit-Reset")).toBe(String(retry));
-    expect(r.headers.get("RateLimit-Limit")).toBe(String(limit));
-    expect(r.headers.get("RateLimit-Remaining")).toBe("0");
+    const [reset, limitHeader, remaining] = window === "minute"
+      ? ["RateLimit-Reset", "RateLimit-Limit", "RateLimit-Remaining"]
+      : ["X-Quota-Monthly-Reset", "X-Quota-Monthly-Requests-Limit", "X-Quota-Monthly-Requests-Remaining"];
+    expect(r.headers.get(reset)).toBe(String(retry));
+    expect(r.headers.get(limitHeader)).toBe(String(limit));
+    expect(r.headers.get(remaining)).toBe("0");
   }
 
   it("answers 429 on the sixth request of a minute for a 5-per-minute team", async () => {
@@ -182,7 +186,7 @@ describe("the error table, quotas on a fresh sandbox", () => {
   it("answers 429 with the spec's monthly text once the month's requests are spent", async () => {
     setMonthlyRequests(sb.statePath, "demo-tiny-quota", 50);
     const r = await sb.get(`${DAILY}?limit=1`, "demo-tiny-quota");
-    expectRetryHeaders(r, 50, 31 * 24 * 3600);
+    expectRetryHeaders(r, 50, 31 * 24 * 3600, "month");
     await expectError(r, 429, "Monthly request limit exceeded: 50/50 requests.");
   });
 });

@@ -59,9 +59,16 @@ describe("quotas", () => {
       const retryAfter = Number(r.headers.get("Retry-After"));
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(Math.abs(retryAfter - resetSeconds)).toBeLessThanOrEqual(3);
-      expect(r.headers.get("RateLimit-Limit")).toBe(String(limit));
-      expect(r.headers.get("RateLimit-Remaining")).toBe("0");
-      expect(r.headers.get("RateLimit-Reset")).toBe(String(retryAfter));
+      if (detail.startsWith("Per-minute")) {
+        // RateLimit-* always describe the per-minute window.
+        expect(r.headers.get("RateLimit-Limit")).toBe(String(limit));
+        expect(r.headers.get("RateLimit-Remaining")).toBe("0");
+        expect(r.headers.get("RateLimit-Reset")).toBe(String(retryAfter));
+      } else {
+        expect(r.headers.get("X-Quota-Monthly-Requests-Limit")).toBe(String(limit));
+        expect(r.headers.get("X-Quota-Monthly-Requests-Remaining")).toBe("0");
+        expect(r.headers.get("X-Quota-Monthly-Reset")).toBe(String(retryAfter));
+      }
     }
     await Promise.all(ok.map((r) => r.arrayBuffer()));
   }

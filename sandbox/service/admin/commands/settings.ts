@@ -1,31 +1,29 @@
 /**
- * `settings` shows the runtime settings; `set <name> <value>` changes one. The service reads
- * settings from the state database on every request, so a change reaches a running sandbox
- * at its next request, with no restart.
+ * `settings` shows the saved runtime settings; `set <name> <value>` saves one. Saved settings
+ * outlive restarts (unlike the sandbox's command-line options, which apply to one run), and
+ * the service reads them from the state database, so a change reaches a running sandbox at its
+ * next request, with no restart (unless that run overrides the setting on its command line).
  */
 import type { DatabaseSync } from "node:sqlite";
 import { isCidr } from "../../net/cidr.ts";
-import { readSettings, type Settings, writeSettings } from "../../state/settings.ts";
+import { readSettings, type Settings, showSetting, writeSettings } from "../../state/settings.ts";
 import type { Command, Output } from "../command.ts";
 import { AdminInputError } from "../input.ts";
 import { table } from "../table.ts";
 
-/** Each setting's command-line name, how to read a value for it, and how to show it. */
-const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Settings[keyof Settings]; show: (s: Settings) => string }> = {
+/** Each setting's command-line name and how to read a value for it (showSetting shows it). */
+const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Settings[keyof Settings] }> = {
   maintenance: {
     key: "maintenance",
     parse: (v) => (v === "on" ? true : v === "off" ? false : bad("maintenance", v, "on or off")),
-    show: (s) => (s.maintenance ? "on" : "off"),
   },
   "unentitled-status": {
     key: "unentitledStatus",
     parse: (v) => (v === "403" ? 403 : v === "404" ? 404 : bad("unentitled-status", v, "403 or 404")),
-    show: (s) => String(s.unentitledStatus),
   },
   "query-budget-ms": {
     key: "queryBudgetMs",
     parse: (v) => (/^[0-9]{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : bad("query-budget-ms", v, "a positive whole number of milliseconds")),
-    show: (s) => String(s.queryBudgetMs),
   },
   "trusted-proxies": {
     key: "trustedProxies",
@@ -35,7 +33,6 @@ const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Sett
       const wrong = cidrs.find((c) => !isCidr(c));
       return wrong === undefined ? cidrs : bad("trusted-proxies", wrong, "a CIDR block such as 127.0.0.1/32 (several separated by commas, or none)");
     },
-    show: (s) => s.trustedProxies.join(",") || "none",
   },
   faults: {
     key: "faults",
@@ -47,7 +44,6 @@ const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Sett
       }
       return { seed: parts[0], rate503: parts[1], rate504: parts[2], rate429: parts[3], rateDrop: parts[4] };
     },
-    show: (s) => (s.faults ? `${s.faults.seed},${s.faults.rate503},${s.faults.rate504},${s.faults.rate429},${s.faults.rateDrop}` : "off"),
   },
 };
 
@@ -57,7 +53,7 @@ function bad(name: string, value: string, expected: string): never {
 
 function show(db: DatabaseSync): Output {
   const settings = readSettings(db);
-  return { text: table(["setting", "value"], Object.entries(SETTINGS).map(([name, s]) => [name, s.show(settings)])), json: settings };
+  return { text: table(["setting", "value"], Object.entries(SETTINGS).map(([name, s]) => [name, showSetting(s.key, settings)])), json: settings };
 }
 
 export const settingsCommands: Command[] = [
@@ -70,9 +66,9 @@ export const settingsCommands: Command[] = [
     run: (db, { args: [name, value] }) => {
       if (!Object.hasOwn(SETTINGS, name)) throw new AdminInputError(`Unknown setting '${name}': known settings are ${Object.keys(SETTINGS).join(", ")}`);
       const setting = SETTINGS[name];
-      const before = setting.show(readSettings(db));
+      const before = showSetting(setting.key, readSettings(db));
       writeSettings(db, { [setting.key]: setting.parse(value) });
-      const after = setting.show(readSettings(db));
+      const after = showSetting(setting.key, readSettings(db));
       return { text: `${name}: ${before} -> ${after}`, json: readSettings(db) };
     },
   },

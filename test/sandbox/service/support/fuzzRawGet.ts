@@ -10,6 +10,7 @@
  * ```
  */
 import { Agent, request } from "node:http";
+import { ContractCheck } from "./contractCheck.ts";
 
 export interface RawResponse {
   status: number;
@@ -23,16 +24,22 @@ export interface RawResponse {
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
 export function rawGet(baseUrl: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest(baseUrl, "GET", path, key, headers);
+}
+
+/** Like rawGet with any method, even those `fetch` refuses to send (TRACE, CONNECT). */
+export function rawRequest(baseUrl: string, method: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
-      { hostname, port, path, method: "GET", agent, headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } },
+      { hostname, port, path, method, agent, headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("error", reject);
         res.on("end", () => {
           const body = Buffer.concat(chunks).toString("utf8");
+          ContractCheck.of(baseUrl)?.record(method, path, res.statusCode ?? 0, String(res.headers["content-type"] ?? ""), method === "HEAD" ? undefined : body);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
         });
       },

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
 import { spawnSandbox } from "../../../../sandbox/service/spawn.ts";
+import { ContractCheck } from "./contractCheck.ts";
 
 export interface TestSandbox {
   baseUrl: string;
@@ -22,6 +23,10 @@ export interface TestSandbox {
   get: (path: string, key?: string, headers?: Record<string, string>) => Promise<Response>;
   /** Stops the process (SIGTERM) and waits for it to exit. */
   stop: () => Promise<void>;
+  /** Sends a signal (SIGKILL for a crash) and waits for the exit; the state file stays. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
+  /** Stdout up to `ready` (demo keys, the settings lines). */
+  stdout: string;
   /** Stderr the process wrote so far (access log with --log). */
   stderr: () => string;
 }
@@ -45,14 +50,28 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
     { readyTimeoutMs: 30_000, env: options.env },
   );
   const baseUrl = sb.baseUrl;
+  // Every answer a test receives is checked against the sandbox's own /openapi.json (see contractCheck.ts).
+  const contract = await ContractCheck.load(baseUrl);
+  const pending: Promise<void>[] = [];
   return {
     baseUrl,
     statePath,
-    get: (path, key, headers = {}) => fetch(`${baseUrl}${path}`, { headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } }),
+    get: async (path, key, headers = {}) => {
+      const response = await fetch(`${baseUrl}${path}`, { headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } });
+      const copy = response.clone();
+      pending.push(copy.text().then((body) => contract.record("GET", path, copy.status, copy.headers.get("Content-Type"), body), () => {}));
+      return response;
+    },
     stop: async () => {
       await sb.stop();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
+      await Promise.all(pending);
+      contract.forget(baseUrl);
+      const { checked, failures } = contract.report();
+      if (failures.length > 0) throw new Error(`${failures.length} of ${checked} answers do not match /openapi.json:\n${failures.slice(0, 20).join("\n")}`);
     },
+    kill: sb.kill,
+    stdout: sb.stdout,
     stderr: sb.stderr,
   };
 }

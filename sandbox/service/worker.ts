@@ -1,0 +1,77 @@
+/**
+ * One worker of the sandbox (a Deno Worker thread, started by server.ts): its own state
+ * connection, market index, decoded-file cache and HTTP server, listening with SO_REUSEPORT
+ * on the port every worker shares, so the kernel spreads connections over the workers and
+ * every core serves. Quotas stay exact across workers because admission and counting are
+ * SQLite transactions on the one state file (state/usage.ts).
+ *
+ * Messages: in `{ type: "start", options }` then `{ type: "stop" }`; out `{ type: "listening",
+ * port }`, `{ type: "failed", message }` and `{ type: "stopped" }`.
+ */
+/// <reference lib="deno.ns" />
+/// <reference lib="deno.worker" />
+import { createApp } from "./app.ts";
+import { loadMarket } from "./market.ts";
+import { shareFaultArrivals } from "./middleware/faults.ts";
+import { openState } from "./state/db.ts";
+import type { Settings } from "./state/settings.ts";
+
+export interface WorkerOptions {
+  /** 1-based, sent as X-Sandbox-Worker so tests can see several workers answer. */
+  index: number;
+  marketDir: string;
+  statePath: string;
+  hostname: string;
+  port: number;
+  /** Share the port with other workers (SO_REUSEPORT). */
+  reusePort: boolean;
+  runSettings: Partial<Settings>;
+  log: boolean;
+  /** The fault-injection arrival counter every worker shares. */
+  faultArrivals: SharedArrayBuffer;
+}
+
+let stop: (() => Promise<void>) | undefined;
+
+function start(options: WorkerOptions): void {
+  const db = openState(options.statePath);
+  shareFaultArrivals(options.faultArrivals);
+  const app = createApp({
+    db,
+    market: loadMarket(options.marketDir),
+    runSettings: options.runSettings,
+    socketAddress: (_request, info) => (info as Deno.ServeHandlerInfo<Deno.NetAddr>).remoteAddr.hostname,
+    now: () => new Date(),
+    log: options.log ? (line) => console.error(`${line} worker=${options.index}`) : () => {},
+  });
+  const worker = String(options.index);
+  const server = Deno.serve(
+    {
+      hostname: options.hostname,
+      port: options.port,
+      reusePort: options.reusePort,
+      onListen: (addr) => self.postMessage({ type: "listening", port: (addr as Deno.NetAddr).port }),
+    },
+    async (request, info) => {
+      const response = await app.fetch(request, { info });
+      response.headers.set("X-Sandbox-Worker", worker);
+      return response;
+    },
+  );
+  stop = async () => {
+    await server.shutdown();
+    db.close();
+  };
+}
+
+self.onmessage = async (event: MessageEvent<{ type: "start"; options: WorkerOptions } | { type: "stop" }>) => {
+  try {
+    if (event.data.type === "start") start(event.data.options);
+    else {
+      await stop?.();
+      self.postMessage({ type: "stopped" });
+    }
+  } catch (e) {
+    self.postMessage({ type: "failed", message: (e as Error).stack ?? String(e) });
+  }
+};

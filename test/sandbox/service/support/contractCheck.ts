@@ -1,0 +1,102 @@
+/**
+ * The contract check run over the whole sandbox test suite: every response a test receives
+ * from a test sandbox (through support/sandbox.ts or rawGet) is checked against that
+ * sandbox's own /openapi.json: its path and status must be documented, its content type
+ * listed, and a JSON body must validate (ajv, JSON Schema draft 2020-12, with formats) against
+ * the documented schema. Failures are collected and reported when the sandbox stops, which
+ * fails the test file.
+ *
+ * @example
+ * ```ts
+ * const check = await ContractCheck.load(baseUrl);
+ * check.record("GET", "/api/v1/account/my", 200, "application/json", body);
+ * await check.failures(); // [] when every answer matched the document
+ * ```
+ */
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS: under some loaders its function is the default's default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+type Json = Record<string, unknown>;
+interface Operation {
+  pattern: RegExp;
+  template: string;
+  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+}
+
+const checks = new Map<string, ContractCheck>();
+
+export class ContractCheck {
+  readonly #ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  readonly #compiled = new Map<string, ValidateFunction>();
+  readonly #operations: Operation[];
+  readonly #failures: string[] = [];
+  #checked = 0;
+
+  private constructor(readonly document: Json) {
+    addFormats(this.#ajv);
+    // Refs are `#/components/schemas/X`: the document's components, added under an id of their own.
+    this.#ajv.addSchema({ $id: "openapi", components: document.components }, "openapi");
+    const paths = document.paths as Record<string, { get: { responses: Operation["responses"] } }>;
+    this.#operations = Object.entries(paths).map(([template, item]) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+      responses: item.get.responses,
+    }));
+  }
+
+  /** The check of the sandbox at `baseUrl`, with its document; `register`: the one rawGet records into. */
+  static async load(baseUrl: string, register = true): Promise<ContractCheck> {
+    const check = new ContractCheck(await (await fetch(`${baseUrl}/openapi.json`)).json());
+    if (register) checks.set(baseUrl, check);
+    return check;
+  }
+
+  /** The check of a running test sandbox, if any (rawGet records through this). */
+  static of(baseUrl: string): ContractCheck | undefined {
+    return checks.get(baseUrl);
+  }
+
+  /** Checks one response (`body` as text; undefined for HEAD). */
+  record(method: string, target: string, status: number, contentType: string | null, body: string | undefined): void {
+    if (method !== "GET" && method !== "HEAD") return;
+    const path = target.split("?")[0];
+    const operation = this.#operations.find((o) => o.pattern.test(path));
+    if (!operation) return; // not a documented route (a 404 of an unknown path, /openapi.json)
+    this.#checked++;
+    const where = `${method} ${target.slice(0, 200)} -> ${status}`;
+    const response = operation.responses[String(status)];
+    if (!response) return void this.#failures.push(`${where}: status ${status} is not documented for ${operation.template}`);
+    if (body === undefined || !response.content) return;
+    const type = (contentType ?? "").split(";")[0].trim();
+    const media = response.content[type];
+    if (!media) return void this.#failures.push(`${where}: content type '${type}' is not documented (${Object.keys(response.content).join(", ")})`);
+    if (type !== "application/json") return;
+    const key = `${operation.template} ${status}`;
+    let validate = this.#compiled.get(key);
+    if (!validate) this.#compiled.set(key, validate = this.#ajv.compile(toOpenApiRefs(media.schema)));
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return void this.#failures.push(`${where}: body is not JSON: ${body.slice(0, 100)}`);
+    }
+    if (!validate(value)) this.#failures.push(`${where}: ${this.#ajv.errorsText(validate.errors?.slice(0, 3))}`);
+  }
+
+  /** How many responses were checked, and what did not match. */
+  report(): { checked: number; failures: string[] } {
+    return { checked: this.#checked, failures: this.#failures };
+  }
+
+  forget(baseUrl: string): void {
+    checks.delete(baseUrl);
+  }
+}
+
+/** Points `#/components/...` references at the components schema registered as `openapi`. */
+function toOpenApiRefs(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value).replaceAll('"$ref":"#/components/', '"$ref":"openapi#/components/'));
+}
