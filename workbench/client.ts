@@ -18,6 +18,7 @@ import { FrameCache } from "./store/cache.ts";
 import { type DownloadResult, downloadToParquet, scanDownload } from "./store/download.ts";
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
+import { displayAs } from "./display/kind.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
@@ -66,7 +67,7 @@ export class Workbench {
   async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
     const request = await this.data.prepare(dataset, pathValues, query);
     const [status, quotas] = await Promise.all([this.meta.status(dataset), this.account.quotasRaw()]);
-    return estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues);
+    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues), "estimate");
   }
 
   /**
@@ -91,7 +92,7 @@ export class Workbench {
         );
       }
     }
-    return downloadToParquet(this.transport, request, dir, options.onProgress ?? query.onProgress);
+    return displayAs(await downloadToParquet(this.transport, request, dir, options.onProgress ?? query.onProgress), "download-result");
   }
 
   /**

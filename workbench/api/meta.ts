@@ -3,6 +3,7 @@ import pl from "nodejs-polars";
 import { META } from "../endpoints.ts";
 import type { ColumnInfo } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
+import { displayAs } from "../display/kind.ts";
 
 export interface DatasetStatus {
   dataset_id: string;
@@ -42,7 +43,7 @@ export class MetaApi {
    * ```
    */
   status(id: string): Promise<DatasetStatus> {
-    return this.transport.getJson<DatasetStatus>(META.status(id));
+    return this.transport.getJson<DatasetStatus>(META.status(id)).then((s) => displayAs(s, "dataset-status"));
   }
 
   /**
