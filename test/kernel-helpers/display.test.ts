@@ -189,7 +189,7 @@ const rules: AccessRule[] = [
 ];
 const quotas = (monthlyUsed: number): Quotas => ({
   quotas_usage: { per_minute_requests: 3, monthly_requests: monthlyUsed, monthly_data_scanned: 1_500_000_000, monthly_data_returned: 0 },
-  quotas_limit: { per_minute_requests: 30, monthly_requests: 50, monthly_data_scanned: 10_000_000_000, monthly_data_returned: 5_000_000_000 },
+  quotas_limit: { per_minute_requests: 30, monthly_requests: 50, monthly_data_scanned: 10 * 2 ** 30, monthly_data_returned: 5 * 2 ** 30 },
 });
 const identity = { identity_id: 12, name: "Research <desk>", max_active_api_keys: 3, ip_subnets: ["10.0.0.0/8"] };
 const ent = new Entitlements(identity, rules, quotas(45));
@@ -199,22 +199,25 @@ describe("the entitlements card", () => {
     const { "text/html": html, "text/plain": text } = bundleOf(entitlementCard(ent));
     const doc = table(html);
     expect([...doc.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent))).toEqual([
-      ["eq-taq-1minEquity TAQ 1-minute bars", "2023-11-21 → 2023-11-27", "AAPL, MSFT"],
-      ["eq-daily-ohlcDaily OHLC", "2023-11-01 → ongoing", "all tickers"],
+      [" eq-taq-1minEquity TAQ 1-minute bars", "2023-11-21 → 2023-11-27", "AAPL, MSFT"],
+      [" eq-daily-ohlcDaily OHLC", "2023-11-01 → ongoing", "all tickers"],
     ]);
     expect(html).toContain("Research &lt;desk&gt;");
     expect(html).toContain("requests this minute: 3 of 30 (10%)");
     expect(html).toContain("requests this month: 45 of 50 (90%)</div><div style=\"background:#eee;height:8px;border-radius:3px;width:320px\"><div style=\"width:90.0%;min-width:2px;height:100%;background:#de2d26");
-    expect(html).toContain("data scanned this month: 1.5 GB of 10 GB (15%)");
-    expect(html).toContain("data returned this month: 0 B of 5.0 GB (0%)");
+    expect(html).toContain("data scanned this month: 1.4 GiB of 10 GiB (14%)");
+    expect(html).toContain("data returned this month: 0 B of 5 GiB (0%)");
+    expect(doc.querySelectorAll("svg.wb-icon-allowed")).toHaveLength(2);
+    expect(doc.querySelectorAll(".wb-gauge svg.wb-icon-warning")).toHaveLength(1); // the 90% gauge
+    expect(html).not.toMatch(/[\u{1F300}-\u{1FAFF}\u2705\u274C\u26D4]/u); // no emoji that needs an emoji font
     expect(text.split("\n")).toEqual([
       "Research <desk> (identity 12, from 10.0.0.0/8)",
       "  eq-taq-1min: 2023-11-21 to 2023-11-27, AAPL, MSFT",
       "  eq-daily-ohlc: 2023-11-01 to ongoing, all tickers",
-      "  requests this minute: 3 of 30",
-      "  requests this month: 45 of 50",
-      "  data scanned this month: 1500000000 of 10000000000",
-      "  data returned this month: 0 of 5000000000",
+      "  requests this minute: 3 of 30 (10%)",
+      "  requests this month: 45 of 50 (90%)",
+      "  data scanned this month: 1.4 GiB of 10 GiB (14%)",
+      "  data returned this month: 0 B of 5 GiB (0%)",
     ]);
   });
 });
@@ -229,25 +232,33 @@ describe("may() and explain()", () => {
     const verdict = ent.may(dataset, options);
     expect(verdict.allowed).toBe(false);
     expect(verdict.reason).toMatch(reason);
-    expect(bundleOf(explain(verdict))["text/plain"]).toBe(`refused: ${verdict.reason}`);
-    expect(bundleOf(explain(verdict))["text/html"]).toContain("⛔");
+    expect(verdict.reasons).toEqual([verdict.reason]);
+    expect(bundleOf(explain(verdict))["text/plain"]).toBe(`refused:\n  - ${verdict.reason}`);
+    expect(bundleOf(explain(verdict))["text/html"]).toContain('<svg class="wb-icon wb-icon-refused"');
+  });
+
+  it("lists every reason a read is refused: date and universe together", () => {
+    const verdict = ent.may("eq-taq-1min", { ticker: "TSLA", date: "2023-11-20" });
+    expect(verdict.reasons).toEqual([
+      "2023-11-20 is outside your access window for eq-taq-1min (2023-11-21 to 2023-11-27)",
+      "Ticker TSLA is outside your universe for eq-taq-1min (AAPL, MSFT)",
+    ]);
+    const doc = table(bundleOf(explain(verdict))["text/html"]);
+    expect([...doc.querySelectorAll("li")].map((li) => li.textContent)).toEqual(verdict.reasons);
+    expect(bundleOf(explain(verdict))["text/plain"].split("\n")[0]).toBe("refused for 2 reasons:");
   });
 
   it("refuses everything once the monthly request quota is used up", () => {
     const spent = new Entitlements(identity, rules, quotas(50));
-    expect(spent.may("eq-daily-ohlc", { ticker: "SPY", date: "2024-01-02" })).toEqual({
-      allowed: false,
-      reason: "Your monthly request quota is used up (50/50); it resets on the 1st at 00:00 UTC",
-    });
+    const reason = "Your monthly request quota is used up (50/50); it resets on the 1st at 00:00 UTC";
+    expect(spent.may("eq-daily-ohlc", { ticker: "SPY", date: "2024-01-02" })).toEqual({ allowed: false, reason, reasons: [reason] });
   });
 
   it("allows a read inside the window and universe (an open window and no universe reach everything)", () => {
-    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT" });
+    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT", reasons: [] });
     const verdict = ent.may("eq-daily-ohlc", { ticker: "ODFL", date: "2031-01-02" });
-    expect(verdict).toEqual({ allowed: true, reason: "Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker" });
-    expect(bundleOf(explain(verdict))).toEqual({
-      "text/html": '<div style="font:13px sans-serif">✅ Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker</div>',
-      "text/plain": "allowed: Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker",
-    });
+    expect(verdict).toEqual({ allowed: true, reason: "Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker", reasons: [] });
+    expect(bundleOf(explain(verdict))["text/plain"]).toBe("allowed: Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker");
+    expect(bundleOf(explain(verdict))["text/html"]).toMatch(/^<div style="font:13px sans-serif"><svg class="wb-icon wb-icon-allowed".*<\/svg> Yes: eq-daily-ohlc/);
   });
 });
