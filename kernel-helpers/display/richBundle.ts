@@ -10,6 +10,8 @@ import { displayKindOf } from "../../workbench/display/kind.ts";
 import { WorkbenchError } from "../../workbench/errors/base.ts";
 import type { DownloadResult } from "../../workbench/store/download.ts";
 import type { Estimate } from "../../workbench/store/estimate.ts";
+import { chartFromElement } from "../charts/chartBundle.ts";
+import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";
 import { downloadBundle, errorBundle, estimateBundle, statusBundle } from "./cards.ts";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
@@ -33,6 +35,8 @@ export function richBundle(value: unknown, options: FrameDisplayOptions = {}): M
     case "LazyDataFrame":
       return lazyBundle(value as pl.LazyDataFrame);
   }
+  // What Plot.plot() returns in a cell (see charts/document.ts).
+  if (isChartElement(value)) return chartFromElement(value).bundle;
   if (value instanceof Entitlements) return entitlementCardBundle(value);
   if (value instanceof WorkbenchError) return errorBundle(value);
   switch (displayKindOf(value)) {
