@@ -3,6 +3,7 @@
  * strikes keep their spacing), coloured in quantized bins whose swatch legend has compact
  * labels (continuous ramps need a canvas).
  */
+import type { ColorScheme, ScaleOptions } from "@observablehq/plot";
 import type pl from "nodejs-polars";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
@@ -60,7 +61,7 @@ export function heatmapChart(frame: pl.DataFrame, o: HeatmapOptions, overrides: 
     marginBottom: 44,
     x: { type: "linear", domain: [edges.get(xs[0])?.[0] ?? 0, edges.get(xs.at(-1)!)?.[1] ?? 1], label: o.xLabel ?? o.x, ticks, tickFormat: (v: number) => v.toLocaleString("en-US"), tickRotate: -45 },
     y: { type: "band", label: o.yLabel ?? o.y, padding: 0.04 },
-    color: { type: "quantize", n: 7, scheme: (o.scheme ?? "blues") as Plot.ColorScheme, legend: true, label: o.fillLabel ?? o.fill, tickFormat: (v: number) => compact.format(v), width: 420 } as Plot.ScaleOptions,
+    color: { type: "quantize", n: 7, scheme: (o.scheme ?? "blues") as ColorScheme, legend: true, label: o.fillLabel ?? o.fill, tickFormat: (v: number) => compact.format(v), width: 420 } as ScaleOptions,
     marks: [Plot.rect(data, { x1: "x1", x2: "x2", y: o.y, fill: o.fill, inset: 0.5, title })],
   }, overrides), { title: o.title, subtitle: o.subtitle }));
 }

@@ -3,7 +3,8 @@
  * shows the chart. Same defaults as the chart helpers (notebook width, left margin fitted to
  * the tick labels); every Plot option works.
  */
-import { type ChartText, asDisplayable, type Plot, renderChart } from "./render.ts";
+import type { PlotOptions } from "@observablehq/plot";
+import { asDisplayable, type ChartText, renderChart } from "./render.ts";
 
 /**
  * Renders a Plot specification as a displayable chart.
@@ -14,6 +15,6 @@ import { type ChartText, asDisplayable, type Plot, renderChart } from "./render.
  * plot({ marks: [Plot.lineY(bars.toRecords(), { x: "BarDateTime", y: "ClosePrice" })], y: { grid: true } })
  * ```
  */
-export function plot(options: Plot.PlotOptions, text: ChartText = {}) {
+export function plot(options: PlotOptions, text: ChartText = {}) {
   return asDisplayable(renderChart(options, text));
 }

@@ -6,7 +6,7 @@
  * Every chart is drawn at a default width of 960 px and shown at the notebook's width (it
  * scales with its container); its left margin follows its longest y tick label.
  */
-import * as Plot from "@observablehq/plot";
+import * as PlotModule from "@observablehq/plot";
 import { createRequire } from "node:module";
 import { displayable } from "../display/jupyter.ts";
 import { type Chart, chartFromElement, type ChartText } from "./chartBundle.ts";
@@ -29,8 +29,8 @@ export const DEFAULT_WIDTH = 960;
 /** Pixels a 10 px sans-serif tick label needs per character (digits and capitals; commas are narrower). */
 const CHAR_PX = 6.2;
 
-function draw(options: Plot.PlotOptions): Element {
-  return Plot.plot({ ...options, document: chartDocument() } as Plot.PlotOptions) as unknown as Element;
+function draw(options: PlotModule.PlotOptions): Element {
+  return PlotModule.plot({ ...options, document: chartDocument() } as PlotModule.PlotOptions) as unknown as Element;
 }
 
 /** The left margin the y tick labels need: their longest label plus the tick and padding. */
@@ -51,7 +51,7 @@ function neededLeftMargin(node: Element): number {
  * const chart = renderChart({ marks: [Plot.dot([{x: 1, y: 2}], { x: "x", y: "y" })] }, { title: "Dots" });
  * ```
  */
-export function renderChart(options: Plot.PlotOptions, text: ChartText = {}): Chart {
+export function renderChart(options: PlotModule.PlotOptions, text: ChartText = {}): Chart {
   const sized = { width: DEFAULT_WIDTH, ...options };
   let node = draw(sized);
   if (options.marginLeft === undefined) {
@@ -66,4 +66,17 @@ export function asDisplayable(chart: Chart) {
   return Object.assign(displayable(chart.bundle), { markup: chart.markup });
 }
 
-export { Plot };
+/**
+ * Observable Plot, with `Plot.plot()` working in a Deno cell: it draws into a jsdom document
+ * unless given one, and the element it returns displays as the chart.
+ *
+ * @example
+ * ```ts
+ * import { Plot } from "./kernel-helpers/mod.ts";
+ * Plot.plot({ marks: [Plot.barY([1, 2, 3])] })
+ * ```
+ */
+export const Plot: typeof PlotModule = {
+  ...PlotModule,
+  plot: (options: PlotModule.PlotOptions = {}) => PlotModule.plot({ document: chartDocument(), ...options } as PlotModule.PlotOptions),
+} as typeof PlotModule;

@@ -32,7 +32,10 @@ function floatTexts(values: (number | null)[]): (string | null)[] {
   // Magnitudes fixed notation cannot show in a readable width go to exponent notation, one by one.
   const extreme = (v: number) => v !== 0 && (Math.abs(v) < 1e-6 || Math.abs(v) >= 1e15);
   const finite = values.filter((v): v is number => v !== null && Number.isFinite(v) && !extreme(v));
-  const decimals = Math.max(0, ...finite.map(decimalsNeeded));
+  // Seven significant digits for the column's largest magnitude, fewer when no value needs them.
+  const largest = Math.max(0, ...finite.map(Math.abs));
+  const cap = Math.max(0, 7 - (largest >= 1 ? Math.floor(Math.log10(largest)) + 1 : 0));
+  const decimals = Math.min(cap, Math.max(0, ...finite.map(decimalsNeeded)));
   const format = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   return values.map((v) => {
     if (v === null) return null;

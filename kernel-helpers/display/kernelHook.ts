@@ -8,7 +8,6 @@
  * prototype, so nothing else reaches them), Series, LazyFrames and workbench objects.
  * `Deno.jupyter.display(value)` is wrapped the same way.
  */
-import { provideDocument } from "../charts/document.ts";
 import type { FrameDisplayOptions } from "./frameHtml.ts";
 import type { MediaBundle } from "./jupyter.ts";
 import { richBundle } from "./richBundle.ts";
@@ -59,8 +58,6 @@ export function hookKernel(options: () => FrameDisplayOptions): boolean {
     return broadcast.call(this, count, bundle ? asDisplay(bundle) : result);
   };
   Object.defineProperty(wrapped, HOOKED, { value: true });
-  // So that Plot.plot() works in a cell (Deno has no document).
-  provideDocument();
   kernel.broadcastResult = wrapped;
   const display = jupyter.display as Display;
   jupyter.display = function (this: unknown, obj: unknown, opts: Parameters<Display>[1] = {}) {

@@ -63,6 +63,11 @@ intradayProfileChart(spread, { minute: "BarDateTime", y: "SpreadBps", title: "AA
     `await wb.download("eq-daily-ohlc", { filters: { TradeDate: { ge: "2023-11-20" } } }, "${dir}/daily")`,
     `await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-13-45" } }).catch((e) => e)`,
     `await Deno.jupyter.display(early.head(1)); undefined`,
+    `import { describe, plot, Plot } from "${repo}/kernel-helpers/mod.ts";
+plot({ marks: [Plot.dot([{ x: 1, y: 2 }, { x: 2, y: 3 }], { x: "x", y: "y" })] })`,
+    // Plot itself, with no document given: the kernel helpers provide one.
+    `Plot.plot({ marks: [Plot.barY([1, 2, 3])] })`,
+    `describe(bars.select("TradeDate", "BarDateTime", "CloseBidPrice"))`,
   ];
   const input = join(dir, "kernel-helpers.ipynb");
   writeFileSync(input, JSON.stringify(makeNotebook(cells)));
@@ -103,7 +108,7 @@ it("the progress bar is one display output, updated in place with the same displ
   expect(outputs[2]).toHaveLength(1);
   expect(outputs[2][0].output_type).toBe("display_data");
   expect(joined(outputs[2][0].data!["text/plain"])).toBe(sent.at(-1)!.text);
-  expect(joined(outputs[2][0].data!["text/html"])).toContain("width:100%;height:100%;background:#31a354");
+  expect(joined(outputs[2][0].data!["text/html"])).toContain("width:100.0%;height:100%;background:#31a354");
 });
 
 it("a chart cell outputs an SVG with its marks on a New York time axis, titled in its HTML", () => {
@@ -114,7 +119,7 @@ it("a chart cell outputs an SVG with its marks on a New York time axis, titled i
   const [line] = [...doc.querySelectorAll('g[aria-label="line"] path')];
   expect(line.getAttribute("d")!.split("L").length).toBeGreaterThan(900);
   expect(doc.querySelectorAll('g[aria-label="rect"] rect')).toHaveLength(1);
-  expect([...doc.querySelectorAll('g[aria-label="x-axis tick label"] text')].map((t) => t.textContent)).toContain("09:30");
+  expect([...doc.querySelectorAll('g[aria-label="x-axis tick label"] text')].map((t) => t.textContent)).toEqual(["04:00", "06:00", "08:00", "10:00", "12:00", "14:00", "16:00", "18:00", "20:00"]);
   expect(joined(result.data!["text/html"])).toContain("AAPL quoted spread, 2023-11-21</div>");
 });
 
@@ -163,6 +168,25 @@ it("an error shows its class, message and detail", () => {
   const error = received(14);
   expect(error.text).toMatch(/^QueryError\n  message +.*2023-13-45/);
   expect(error.doc.querySelector("div")!.getAttribute("style")).toContain("#d9534f");
+});
+
+it("plot() of any Plot spec, and Plot.plot() itself, render inline as SVG from a cell", () => {
+  const spec = outputs[16][0];
+  expect(spec.output_type).toBe("execute_result");
+  expect(joined(spec.data!["image/svg+xml"])).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  expect(joined(spec.data!["image/svg+xml"]).match(/<circle/g)).toHaveLength(2);
+  const raw = outputs[17];
+  expect(raw).toHaveLength(1);
+  expect(raw[0].output_type).toBe("execute_result");
+  expect(joined(raw[0].data!["text/html"])).toContain('aria-label="bar"');
+  expect(joined(raw[0].data!["image/svg+xml"]).match(/<rect/g)!.length).toBeGreaterThanOrEqual(3);
+});
+
+it("describe() works on a workbench frame with Date and New York Datetime columns", () => {
+  const { doc } = received(18);
+  const rows = [...doc.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent));
+  expect(rows.find((r) => r[0] === "min")!.slice(1, 3)).toEqual(["2023-11-21", "2023-11-21 04:00"]);
+  expect(rows.find((r) => r[0] === "count")![3]).toMatch(/^9\d\d(\.0+)?$/);
 });
 
 it("Deno.jupyter.display(frame) shows the rich table too", () => {
