@@ -44,7 +44,8 @@ interface Shown {
 function shown(frame: pl.DataFrame, maxRows: number, maxChars: number): Shown {
   const cut = frame.height > maxRows;
   const headN = Math.ceil(maxRows / 2), tailN = Math.floor(maxRows / 2);
-  const part = cut ? pl.concat([frame.head(headN), frame.tail(tailN)]) : frame;
+  // vstack of two slices: zero-copy, where pl.concat rechunks (tens of ms on a wide frame).
+  const part = cut ? frame.slice(0, headN).vstack(frame.slice(frame.height - tailN, tailN)) : frame;
   const columns = columnTexts(part);
   const clip = (v: string | null) => (v !== null && v.length > maxChars ? `${v.slice(0, maxChars - 1)}…` : v);
   return {
