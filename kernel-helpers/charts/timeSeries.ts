@@ -2,6 +2,7 @@
  * A value over date-time (a Datetime column, e.g. `BarDateTime`) on a New York time axis:
  * one line per series, broken at every gap between sessions (nights, weekends, holidays, or
  * missing bars), each day's regular session shaded as the calendar gives it (early closes).
+ * Over a Date column (daily data) the lines run from trading day to trading day, unshaded.
  */
 import type pl from "nodejs-polars";
 import { records } from "./frameData.ts";
@@ -18,7 +19,9 @@ export interface TimeSeriesOptions {
   title: string;
   subtitle?: string;
   yLabel?: string;
-  /** Shade each day's regular session (default true). */
+  /** Axis label (default "New York time", or the column's name for a Date column). */
+  xLabel?: string;
+  /** Shade each day's regular session (default true; never for a Date column). */
   shadeRegularHours?: boolean;
 }
 
@@ -55,6 +58,7 @@ function segments(xs: Date[]): number[] {
  * ```
  */
 export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overrides: PlotOverrides = {}) {
+  const daily = frame.columns.includes(o.x) && frame.getColumn(o.x).dtype.variant === "Date";
   const rows = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).filter((r) => r[o.x] instanceof Date);
   const bySeries = new Map<string, Record<string, unknown>[]>();
   for (const r of rows) {
@@ -63,18 +67,18 @@ export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overr
   }
   const data = [...bySeries.entries()].flatMap(([key, list]) => {
     list.sort((a, b) => (a[o.x] as Date).getTime() - (b[o.x] as Date).getTime());
-    const seg = segments(list.map((r) => r[o.x] as Date));
+    const seg = daily ? list.map(() => 0) : segments(list.map((r) => r[o.x] as Date));
     return list.map((r, i): Record<string, unknown> => ({ ...r, segment: `${key}#${seg[i]}` }));
   });
   const xs = data.map((r) => r[o.x] as Date).sort((a, b) => a.getTime() - b.getTime());
   const first = xs[0] ?? new Date(0), last = xs.at(-1) ?? new Date(0);
-  const shade = o.shadeRegularHours === false || xs.length === 0 ? [] : sessionsBetween(dayOf(first), dayOf(last)).map((d) => ({
+  const shade = daily || o.shadeRegularHours === false || xs.length === 0 ? [] : sessionsBetween(dayOf(first), dayOf(last)).map((d) => ({
     x1: atMinute(d.date, d.openMinute), x2: atMinute(d.date, d.closeMinute), label: `${d.date} regular session${d.earlyClose ? " (early close)" : ""}`,
   }));
-  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${dayOf(r[o.x] as Date)} ${hhmm(r[o.x] as Date)}: ${r[o.y]}`;
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${dayOf(r[o.x] as Date)}${daily ? "" : ` ${hhmm(r[o.x] as Date)}`}: ${r[o.y]}`;
   return asDisplayable(renderChart(withOverrides({
     height: 320,
-    x: { type: "utc", label: "New York time", tickFormat: timeFormat(first, last) },
+    x: { type: "utc", label: o.xLabel ?? (daily ? o.x : "New York time"), tickFormat: timeFormat(first, last) },
     y: { label: o.yLabel ?? o.y, grid: true, zero: false },
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks: [

@@ -7,7 +7,8 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { chartCases } from "./support/chartFrames.ts";
+import * as k from "../../kernel-helpers/mod.ts";
+import { chartCases, dailyBars } from "./support/chartFrames.ts";
 import { expectGolden } from "./support/golden.ts";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -159,6 +160,16 @@ describe("chart overrides and new charts", () => {
     const [full, early] = marks("rect", "rect").map((r) => Number(r.getAttribute("width")));
     expect(early / full).toBeCloseTo(210 / 390, 1);
     expect([...root.querySelectorAll("span")].map((s) => s.textContent)).toEqual(["AAPL", "MSFT"]);
+  });
+
+  it("over a Date column the time series joins trading days (weekends and holidays too) with no shading", () => {
+    const daily = dailyBars().select("TradeDate", "ClosePrice");
+    const { marks, texts } = parse(k.timeSeriesChart(daily, { x: "TradeDate", y: "ClosePrice", title: "Closes" }).markup);
+    expect(marks("line", "path")).toHaveLength(1);
+    expect(points(marks("line", "path")[0].getAttribute("d")!)).toHaveLength(6);
+    expect(marks("rect", "rect")).toHaveLength(0);
+    expect(texts("x-axis label")).toEqual(["TradeDate →"]);
+    expect(texts("x-axis tick label").every((t) => /^\d\d-\d\d$/.test(t))).toBe(true); // dates, not "12 PM"
   });
 
   it("candlestick dates carry the year when the range crosses one", () => {
