@@ -142,6 +142,14 @@ describe("chart overrides and new charts", () => {
     expect(marks("rule", "line").some((l) => (l.getAttribute("stroke") ?? l.parentElement!.getAttribute("stroke")) === "red")).toBe(true);
   });
 
+  it("term structure and heatmap take overrides too: a fixed y range and format, another colour scheme", () => {
+    expect(parse(cases["term-structure-overrides"].markup).texts("y-axis tick label")).toEqual(["16%", "18%", "20%", "22%", "24%", "26%", "28%", "30%"]);
+    const heat = parse(cases["heatmap-overrides"].markup);
+    expect(heat.marks("rect", "rect").map((r) => r.getAttribute("fill")).some((f) => /^rgb\(\d+, \d+, \d+\)$|^#/.test(f ?? ""))).toBe(true);
+    expect(cases["heatmap-overrides"].markup).not.toBe(cases.heatmap.markup);
+    expect([...heat.root.querySelectorAll("svg text")].map((t) => t.textContent).filter((t) => t!.endsWith("%")).length).toBeGreaterThan(2); // the legend in percent
+  });
+
   it("widens the left margin to fit the longest y tick label", () => {
     const { texts } = parse(cases["intraday-profile-volume"].markup);
     const longest = Math.max(...texts("y-axis tick label").map((t) => t.length));

@@ -148,6 +148,8 @@ export function chartCases(): Record<string, { markup: string; html: string }> {
     "time-series": k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes around Thanksgiving" }, { y: { type: "log" } }),
     "candlestick-new-year": k.candlestickChart(acrossNewYear(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Across the new year" }, { height: 260 }),
     "smile-overrides": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "Smile, zoomed" }, { x: { domain: [175, 185] }, clip: true }),
+    "term-structure-overrides": k.termStructureChart(ts, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure, fixed range" }, { y: { domain: [0.15, 0.3], tickFormat: ".0%" }, height: 240 }),
+    "heatmap-overrides": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "MidImpliedVol", title: "Implied vol" }, { color: { scheme: "viridis", tickFormat: ".0%" }, marginBottom: 50 }),
     "plot-spec": k.plot({ marks: [k.Plot.dot(termStructure().toRecords(), { x: "OpenInterest", y: "OiWeightedIV", fill: "steelblue", title: "OpenInterest" })], x: { inset: 10 }, y: { grid: true, inset: 10 } }, { title: "plot() of any spec" }),
   };
   const bundle = (c: object) => (c as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();
