@@ -2,11 +2,11 @@
  * Every chart case drawn by headless Chromium (no emoji or web fonts) and checked by its
  * pixels: coloured marks are drawn, all of them inside the plot area (none spill over the
  * axes), and every y tick label is inside the chart and has ink (not clipped off the left edge).
- * The screenshot is kept in the temporary folder for a person to look at.
+ * The page and its screenshot stay in out/chart-pixels/ (git-ignored) for a person to look at.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { outDir } from "../../scripts/paths.mjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dumpDom, screenshot } from "../scripts/support/chromium.ts";
 import { decodePng, type Image } from "../scripts/support/png.ts";
@@ -18,7 +18,8 @@ let image: Image;
 let layout: ChartLayout[];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chart-pixels-"));
+  const dir = join(outDir, "chart-pixels");
+  mkdirSync(dir, { recursive: true });
   const page = join(dir, "charts.html");
   writeChartPage(page, Object.fromEntries(Object.entries(cases).map(([name, c]) => [name, c.markup])));
   const measured = readLayout(await dumpDom(page));
