@@ -7,7 +7,8 @@ import { JSDOM } from "jsdom";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { describe as describeFrame, entitlementCard, explain, frameBundle, installDisplay, richBundle } from "../../kernel-helpers/mod.ts";
-import { type AccessRule, Entitlements, type Quotas } from "../../workbench/mod.ts";
+import { type AccessRule, Entitlements, type Quotas, ValidationError } from "../../workbench/mod.ts";
+import { displayAs } from "../../workbench/display/kind.ts";
 import { dates, newYorkTimes } from "./support/chartFrames.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
@@ -163,6 +164,44 @@ describe("richBundle", () => {
     expect(lazy).toContain(".collect()");
     expect(lazy).toMatch(/FILTER .*Price/);
     expect(richBundle({ plain: 1 })).toBeUndefined();
+  });
+});
+
+describe("workbench objects", () => {
+  it("an error shows its class, message, status, request id and every entry of the service's 422 detail list", () => {
+    const error = new ValidationError("The service refused the query (422): GET /api/v1/data/eq-taq-1min/AAPL", {
+      status: 422, requestId: "req-7", url: "http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",
+      issues: [
+        { type: "value_error", loc: ["query", "TradeDate.ge"], msg: "Input should be a valid date", input: "2023-13-45" },
+        { type: "extra_forbidden", loc: ["query", "Tickr"], msg: "Unknown column" },
+      ],
+    });
+    const bundle = richBundle(error)!;
+    const doc = table(String(bundle["text/html"]));
+    expect([...doc.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      'query.TradeDate.ge: Input should be a valid date (got "2023-13-45")',
+      "query.Tickr: Unknown column",
+    ]);
+    expect(String(bundle["text/plain"]).split("\n")).toEqual([
+      "ValidationError",
+      "  message     The service refused the query (422): GET /api/v1/data/eq-taq-1min/AAPL",
+      "  status      422",
+      "  request     http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",
+      "  request id  req-7",
+      '  - query.TradeDate.ge: Input should be a valid date (got "2023-13-45")',
+      "  - query.Tickr: Unknown column",
+    ]);
+  });
+
+  it("a download result and an estimate read as cards, bytes in binary units", () => {
+    const download = displayAs({ dir: "downloads/aapl", rows: 1_234_567, parts: 3, resumed: true }, "download-result");
+    expect(String(richBundle(download)!["text/plain"])).toBe('Download resumed and complete\n  folder         downloads/aapl\n  rows           1,234,567\n  Parquet parts  3\n  read it with   wb.scan("downloads/aapl")');
+    const estimate = displayAs({ dataset: "eq-taq-1min", rows: 518_400, requests: 53, bytes: 3 * 2 ** 30, remaining: { per_minute_requests: 30, monthly_requests: 900, monthly_data_scanned: 0, monthly_data_returned: 10 * 2 ** 30 }, fitsMonthlyQuota: true, minutesAtRateLimit: 1.8 }, "estimate");
+    const text = String(richBundle(estimate)!["text/plain"]);
+    expect(text).toContain("  data                          3 GiB");
+    expect(text).toContain("  time at the per-minute quota  1.8 min");
+    expect(text).toContain("  data left this month          10 GiB");
+    expect(JSON.stringify(estimate)).not.toContain("displayKind"); // the tag is invisible to JSON and keys
   });
 });
 
