@@ -42,7 +42,7 @@ await answer.body?.cancel();`,
   const failure = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 120 }).then(() => undefined, (e: unknown) => e);
   expect(failure).toBeInstanceOf(NotebookError);
   expect((failure as Error).message).toMatch(/DeadKernel|died|dead/i);
-  const printed = (failure as NotebookError & { notebook: { cells: { outputs: { text?: string[] }[] }[] } }).notebook.cells[0].outputs.map((o) => (o.text ?? []).join("")).join("");
+  const printed = (failure as NotebookError & { notebook: { cells: { outputs: { text?: string[] }[] }[] } }).notebook.cells[0].outputs.map((o: { text?: string[] }) => (o.text ?? []).join("")).join("");
   const started = JSON.parse(printed.trim().split("\n").at(-1)!) as { pid: number; kernel: number; status: number };
   sandboxPid = started.pid;
   expect(started.status).toBe(200); // the sandbox answered while the kernel lived

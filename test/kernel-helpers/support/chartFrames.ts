@@ -103,7 +103,7 @@ export function twoSessions(): pl.DataFrame {
   const rnd = seeded(13);
   const rows: { utc: string; ticker: string; price: number }[] = [];
   for (const [ticker, level] of [["AAPL", 190], ["MSFT", 378]] as const) {
-    let price = level;
+    let price: number = level;
     for (const [day, close] of [["2023-11-22", 960], ["2023-11-24", 780]] as const) {
       for (let m = 570; m < close; m += 5) {
         price = round(price + (rnd() - 0.5) * 0.4, 2);
