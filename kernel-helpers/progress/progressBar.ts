@@ -39,6 +39,33 @@ function renderer(write?: (text: string) => void): (e: RichProgressEvent) => voi
 }
 
 /**
+ * Counts a quota wait down once a second between events (the workbench reports the wait once,
+ * then is silent until the next page), so the bar never looks frozen.
+ */
+function withCountdown(render: (e: RichProgressEvent) => void): (e: RichProgressEvent) => void {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return (event) => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    render(event);
+    const waiting = event.waiting;
+    if (!waiting || event.done || waiting.seconds <= 1) return;
+    const started = Date.now();
+    timer = setInterval(() => {
+      const left = waiting.seconds - (Date.now() - started) / 1000;
+      if (left <= 0.5) {
+        clearInterval(timer);
+        timer = undefined;
+        return;
+      }
+      render({ ...event, waiting: { ...waiting, seconds: left } });
+    }, 1000);
+    // A countdown must never keep a script alive by itself.
+    (timer as unknown as { unref?: () => void }).unref?.();
+  };
+}
+
+/**
  * A progress listener that renders a live bar in the notebook (a line on a terminal). Pass
  * `parts` and use `bar.part(key)` per fetch to follow several fetches with one bar.
  *
@@ -50,7 +77,7 @@ function renderer(write?: (text: string) => void): (e: RichProgressEvent) => voi
  * ```
  */
 export function progressBar(options: ProgressBarOptions = {}): SharedListener {
-  const render = renderer(options.write);
+  const render = withCountdown(renderer(options.write));
   const parts = options.parts ?? 1;
   const combine = parts > 1 ? combiner(options.label ?? "progress", parts, options.expectedRows) : undefined;
   const single: ProgressListener = (event: ProgressEvent) => {

@@ -5,7 +5,7 @@
  * on one terminal line.
  */
 import { JSDOM } from "jsdom";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { progressBar, progressBundle, progressLine, type RichProgressEvent } from "../../kernel-helpers/mod.ts";
 
 const event = (over: Partial<RichProgressEvent> = {}): RichProgressEvent => ({
@@ -55,6 +55,26 @@ describe("the terminal line", () => {
     bar(event({ rows: 5_000, done: true }));
     expect(written[0]).toBe("\req-taq-1min: 2,500 rows, 3 pages, 3 MiB, 1,250 rows/s");
     expect(written[1]).toMatch(/^\r\[#{20}\] eq-taq-1min: 100%, 5,000 rows, .*, done in 2 s\n$/);
+  });
+});
+
+describe("a quota wait", () => {
+  it("counts down once a second until the next event", () => {
+    vi.useFakeTimers();
+    try {
+      const written: string[] = [];
+      const bar = progressBar({ write: (t) => written.push(t) });
+      bar(event({ waiting: { seconds: 3, reason: "per-minute quota" } }));
+      vi.advanceTimersByTime(1000);
+      vi.advanceTimersByTime(1000);
+      expect(written.map((w) => w.match(/waiting (\d+) s/)?.[1])).toEqual(["3", "2", "1"]);
+      bar(event({ rows: 3_000 }));
+      vi.advanceTimersByTime(5000);
+      expect(written).toHaveLength(4); // the next event ended the countdown
+      expect(written[3]).not.toContain("waiting");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
