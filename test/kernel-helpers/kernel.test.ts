@@ -68,6 +68,10 @@ plot({ marks: [Plot.dot([{ x: 1, y: 2 }, { x: 2, y: 3 }], { x: "x", y: "y" })] }
     // Plot itself, with no document given: the kernel helpers provide one.
     `Plot.plot({ marks: [Plot.barY([1, 2, 3])] })`,
     `describe(bars.select("TradeDate", "BarDateTime", "CloseBidPrice"))`,
+    // Warnings as the workbench records them (common contract 4), shown above the table.
+    `const warned = early.head(1);
+(((globalThis as any)[Symbol.for("market-workbench.frameWarnings")] ??= new WeakMap()) as WeakMap<object, string[]>).set(warned, ["MSFT: no rows on 2023-11-23 (market closed)"]);
+warned`,
   ];
   const input = join(dir, "kernel-helpers.ipynb");
   writeFileSync(input, JSON.stringify(makeNotebook(cells)));
@@ -187,6 +191,12 @@ it("describe() works on a workbench frame with Date and New York Datetime column
   const rows = [...doc.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent));
   expect(rows.find((r) => r[0] === "min")!.slice(1, 3)).toEqual(["2023-11-21", "2023-11-21 04:00"]);
   expect(rows.find((r) => r[0] === "count")![3]).toMatch(/^9\d\d(\.0+)?$/);
+});
+
+it("a frame's workbench warnings show above its table", () => {
+  const { doc, text } = received(19);
+  expect(doc.querySelector(".wb-warn")!.textContent).toBe("warning MSFT: no rows on 2023-11-23 (market closed)");
+  expect(text.split("\n")[0]).toBe("warning: MSFT: no rows on 2023-11-23 (market closed)");
 });
 
 it("Deno.jupyter.display(frame) shows the rich table too", () => {
