@@ -1,27 +1,22 @@
 // Headless notebook execution in the project's Deno kernel, through nbclient (jupyter's executor).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { jupyterEnv, jupyterPython, repoRoot } from "./paths.mjs";
+import { jupyterConfigDir, jupyterEnv, jupyterPython, repoRoot } from "./paths.mjs";
 import { CommandError, run } from "./run.mjs";
 
 // Executes the notebook on stdin with nbclient (what `jupyter nbconvert --execute` uses), run
 // by jupyter's own Python, and prints the executed notebook on stdout, also when a cell fails
 // or times out: then it is executed up to and including that cell, whose error output it
 // holds, and the exit status is 3 with the error on stderr after "CellExecutionError: ".
-// One fix: Deno's kernel sends `"transient": null` with every execute_result, and nbclient
-// before 0.10.2 (Debian 12 ships 0.7.2) then crashes on `transient.get(...)`. See
-// jupyter/nbclient#322, denoland/deno#34483.
+// Deno's kernel sends `"transient": null` with every execute_result, and nbclient before 0.10.2
+// (Debian 12 ships 0.7.2) then crashes on `transient.get(...)` (jupyter/nbclient#322): the
+// project's fix is loaded from scripts/jupyter-config/, as for a plain `jupyter nbconvert`.
 const executeMain = `
-import os, sys
+import os, runpy, sys
 import nbformat
 from nbclient.client import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-process_message = NotebookClient.process_message
-def patched(self, msg, *args, **kwargs):
-    if msg.get("content", {}).get("transient", {}) is None:
-        msg["content"]["transient"] = {}
-    return process_message(self, msg, *args, **kwargs)
-NotebookClient.process_message = patched
+runpy.run_path(sys.argv[2])
 nb = nbformat.read(sys.stdin, as_version=4)
 client = NotebookClient(nb, kernel_name="deno", timeout=int(sys.argv[1]), resources={"metadata": {"path": os.getcwd()}})
 failure = None
@@ -104,7 +99,7 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
   const cwd = opts.cwd ?? (insideRepo ? dirname(input) : repoRoot);
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
   // The notebook goes in on stdin and the kernel starts in `cwd`, where Deno finds deno.json.
-  const result = await run(python, ["-c", executeMain, String(timeoutSeconds)], {
+  const result = await run(python, ["-c", executeMain, String(timeoutSeconds), join(jupyterConfigDir, "nbclient_transient_fix.py")], {
     cwd,
     env: jupyterEnv(),
     input: readFileSync(input, "utf8"),

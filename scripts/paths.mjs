@@ -59,8 +59,14 @@ export function jupyterPython(jupyter = jupyterPath()) {
   return shebang[1].endsWith("/env") ? which(shebang[2] ?? "python3") : shebang[1];
 }
 
-/** Environment for running jupyter so that it finds the project's `deno` kernelspec first. */
+/**
+ * Jupyter config files of the project: they make `jupyter nbconvert --execute` and `jupyter
+ * execute` work with the Deno kernel on Debian's nbclient 0.7.2 (see nbclient_transient_fix.py).
+ */
+export const jupyterConfigDir = join(repoRoot, "scripts", "jupyter-config");
+
+/** Environment for running jupyter so that it finds the project's `deno` kernelspec and config first. */
 export function jupyterEnv(base = process.env) {
-  const inherited = base.JUPYTER_PATH ? [base.JUPYTER_PATH] : [];
-  return { ...base, JUPYTER_PATH: [jupyterDataDir, ...inherited].join(delimiter) };
+  const first = (dir, inherited) => [dir, ...(inherited ? [inherited] : [])].join(delimiter);
+  return { ...base, JUPYTER_PATH: first(jupyterDataDir, base.JUPYTER_PATH), JUPYTER_CONFIG_PATH: first(jupyterConfigDir, base.JUPYTER_CONFIG_PATH) };
 }

@@ -1,10 +1,12 @@
 /**
- * `npm run recipe -- <name> [--param key=value]... [--profile demo|tiny] [--data <dir>] [--out <dir>]`
+ * `npm run notebook -- <path.ipynb> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>]`
+ * `npm run recipe -- <name> ...` (the same runner; a bare name is `recipes/<name>.ipynb`)
  *
- * Runs `recipes/<name>.ipynb` (or any notebook given by path) with its parameters cell's
- * defaults overridden, in the Deno kernel, against the local sandbox; writes the executed
- * notebook and its HTML report to `out/recipes/` and says where they are. Exits 2 on a bad
- * command line (unknown recipe, unknown parameter, badly typed value), 1 when the notebook fails.
+ * Runs any notebook (or a recipe by name) with its parameters cell's defaults overridden, in
+ * the Deno kernel, against the local sandbox; writes the executed notebook and its HTML report
+ * to `--out` (default `out/notebooks/`, or `out/recipes/` for `npm run recipe`) and says where
+ * they are. Exits 2 on a bad command line (unknown notebook, unknown parameter, badly typed
+ * value), 1 when the notebook fails.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,11 +18,13 @@ import { runNotebook, shown, summaryLine } from "./notebookRun.ts";
 import { outDir, repoRoot } from "./paths.mjs";
 import { openSandbox } from "./sandboxSession.ts";
 
-const USAGE = "usage: npm run recipe -- <name> [--param key=value]... [--profile demo|tiny] [--data <dir>] [--out <dir>] [--timeout <seconds>]";
+// Which npm script ran us: `notebook` and `recipe` differ only in their usage line and default --out.
+const command = process.env.npm_lifecycle_event === "notebook" ? "notebook" : "recipe";
+const USAGE = `usage: npm run ${command} -- <${command === "notebook" ? "path.ipynb" : "name"}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--timeout <seconds>]`;
 const recipesDir = join(repoRoot, "recipes");
 
 function fail(message: string, status = 2): never {
-  console.error(`recipe: ${message}`);
+  console.error(`${command}: ${message}`);
   process.exit(status);
 }
 
@@ -71,7 +75,7 @@ if (!(timeoutSeconds > 0)) fail(`--timeout '${args.timeout}' must be a positive 
 
 const input = recipePath(positionals[0]);
 const name = basename(input, ".ipynb");
-const label = `recipe ${name}`;
+const label = `${command} ${name}`;
 const notebook = JSON.parse(readFileSync(input, "utf8"));
 let params: Record<string, string>;
 let run;
@@ -83,16 +87,16 @@ try {
   throw error;
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "recipe-"));
+const scratch = mkdtempSync(join(tmpdir(), `${command}-`));
 const copy = join(scratch, `${name}.ipynb`);
 writeFileSync(copy, JSON.stringify(run, null, 1));
 const given = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" ");
-console.log(`recipe: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
+console.log(`${command}: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
 
 const session = await openSandbox({ profile: args.profile as "demo" | "tiny" | undefined, dataDir: args.data && resolve(args.data) });
 let result;
 try {
-  result = await runNotebook(copy, args.out ?? join(outDir, "recipes"), {
+  result = await runNotebook(copy, args.out ? resolve(args.out) : join(outDir, command === "notebook" ? "notebooks" : "recipes"), {
     name: shown(input),
     cwd: dirname(input), // relative imports resolve from the recipe's own folder
     env: session.env,

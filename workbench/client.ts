@@ -19,6 +19,7 @@ import { FrameCache } from "./store/cache.ts";
 import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
+import { displayAs } from "./display/kind.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
@@ -80,7 +81,7 @@ export class Workbench {
   async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
     const request = await this.data.prepare(dataset, pathValues, query);
     const [status, quotas] = await Promise.all([this.meta.status(dataset), this.account.quotasRaw()]);
-    return estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues);
+    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues), "estimate");
   }
 
   /**
@@ -100,7 +101,7 @@ export class Workbench {
    * ```
    */
   download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
-    return downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays);
+    return downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays).then((r) => displayAs(r, "download-result"));
   }
 
   /**

@@ -10,6 +10,11 @@
  * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * ```
  */
+import { installKernelDisplay } from "./display/kernel.ts";
+
+// In the Deno Jupyter kernel only: frames and workbench objects display richly with no setup.
+await installKernelDisplay();
+
 export { connect, type ConnectOptions, Workbench } from "./client.ts";
 export { type LocalSandbox, sandbox, type SandboxOptions } from "./sandbox.ts";
 export { type FilterSpec, type FilterValue, type Query } from "./query/query.ts";

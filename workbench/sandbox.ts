@@ -54,6 +54,26 @@ function denoExecutable(): string {
   return existsSync(native) ? native : join(REPO_ROOT, "node_modules", ".bin", "deno");
 }
 
+/** The Deno Jupyter kernel's process id, when this code runs in one. */
+function kernelPid(): number | undefined {
+  try {
+    const deno = (globalThis as { Deno?: { jupyter?: unknown; pid: number } }).Deno;
+    return deno?.jupyter !== undefined ? deno.pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stops the sandbox `pid` once the kernel `kernel` is gone (shut down, restarted, crashed or
+ * killed): a small detached shell polls the kernel each second. The sandbox itself is detached
+ * so that a kernel's output pipe closing cannot kill it mid-answer.
+ */
+function stopWithKernel(kernel: number, pid: number): void {
+  const script = `while kill -0 ${kernel} 2>/dev/null; do sleep 1; done; kill -TERM ${pid} 2>/dev/null`;
+  spawn("/bin/sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
+}
+
 async function alive(baseUrl: string): Promise<boolean> {
   try {
     const r = await fetch(`${baseUrl}/openapi.json`, { signal: AbortSignal.timeout(2000) });
@@ -78,7 +98,8 @@ function stopper(pid: number | undefined): () => void {
 /**
  * The local sandbox's address and demo keys, starting it when it is not running. Called
  * without options under a notebook runner that set MARKETDATA_SANDBOX_URL, it is that
- * sandbox (the runner owns it: `stop()` leaves it running).
+ * sandbox (the runner owns it: `stop()` leaves it running). A sandbox this call starts from a
+ * notebook kernel stops when that kernel dies (shutdown, restart, crash).
  *
  * @example
  * ```ts
@@ -128,6 +149,9 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
     if (Date.now() > deadline) throw new Error(`The sandbox did not start within ${options.timeoutSeconds ?? 300} s:\n${text}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  // Started from a notebook kernel: it must not outlive that kernel.
+  const kernel = kernelPid();
+  if (kernel !== undefined && child.pid !== undefined && process.platform !== "win32") stopWithKernel(kernel, child.pid);
   if (!options.args) {
     mkdirSync(dirname(record), { recursive: true });
     writeFileSync(record, JSON.stringify({ baseUrl, pid: child.pid, dataDir }));

@@ -1,6 +1,8 @@
 /** OHLC candlesticks by date: a high-low rule and an open-close body, green up and red down. */
 import type pl from "nodejs-polars";
+import { dateTickFormat } from "./dateTicks.ts";
 import { records } from "./frameData.ts";
+import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart } from "./render.ts";
 
 export interface CandlestickOptions {
@@ -15,13 +17,15 @@ export interface CandlestickOptions {
 }
 
 /**
+ * Candlesticks on a band of trading days (no gaps for weekends); tick labels carry the year
+ * when the range crosses one; each candle's hover title gives its date and prices.
+ *
  * @example
  * ```ts
- * candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" });
+ * candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" }, { height: 240 });
  * ```
  */
-export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions) {
-  // Trading days sit side by side on a band scale, as on any market chart: no gaps for weekends.
+export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions, overrides: PlotOverrides = {}) {
   const data = records(frame, [o.date, o.open, o.high, o.low, o.close]).map((r) => ({
     ...r,
     [o.date]: (r[o.date] as Date).toISOString().slice(0, 10),
@@ -29,16 +33,16 @@ export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions) {
   }));
   const days = [...new Set(data.map((r) => r[o.date] as string))].sort();
   const every = Math.max(1, Math.ceil(days.length / 12));
-  return asDisplayable(renderChart({
-    width: 760,
+  const ticks = days.filter((_, i) => i % every === 0);
+  const title = (r: Record<string, unknown>) => `${r[o.date]}\nopen ${r[o.open]}\nhigh ${r[o.high]}\nlow ${r[o.low]}\nclose ${r[o.close]}`;
+  return asDisplayable(renderChart(withOverrides({
     height: 340,
-    marginLeft: 56,
-    x: { type: "band", domain: days, label: "trade date", ticks: days.filter((_, i) => i % every === 0), tickFormat: (d: string) => d.slice(5) },
+    x: { type: "band", domain: days, label: "trade date", ticks, tickFormat: dateTickFormat(ticks) },
     y: { label: o.yLabel ?? "price ($)", grid: true },
     color: { domain: ["up", "down"], range: ["#2ca25f", "#de2d26"] },
     marks: [
-      Plot.ruleX(data, { x: o.date, y1: o.low, y2: o.high, stroke: "direction" }),
-      Plot.ruleX(data, { x: o.date, y1: o.open, y2: o.close, stroke: "direction", strokeWidth: Math.max(2, Math.min(8, 500 / days.length)) }),
+      Plot.ruleX(data, { x: o.date, y1: o.low, y2: o.high, stroke: "direction", title }),
+      Plot.ruleX(data, { x: o.date, y1: o.open, y2: o.close, stroke: "direction", strokeWidth: Math.max(2, Math.min(8, 500 / days.length)), title }),
     ],
-  }, { title: o.title, subtitle: o.subtitle }));
+  }, overrides), { title: o.title, subtitle: o.subtitle }));
 }

@@ -1,7 +1,9 @@
 /** Intraday profile: a value by minute of day (New York time), one line per series. */
 import type pl from "nodejs-polars";
 import { clock, minuteOfDay, records } from "./frameData.ts";
+import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
 
 export interface IntradayProfileOptions {
   /**
@@ -16,32 +18,63 @@ export interface IntradayProfileOptions {
   title: string;
   subtitle?: string;
   yLabel?: string;
-  /** Shade regular hours 09:30-16:00 (default true). */
+  /** Shade regular hours (default true): the calendar's session of each day in a Datetime column, else 09:30-16:00. */
   shadeRegularHours?: boolean;
+  /** With a minute-number column: the date whose session to shade (e.g. an early close, "2023-11-24"). */
+  sessionDate?: string;
+}
+
+/** Distinct regular sessions [open, close] in minutes, of the days a Datetime column covers. */
+function sessions(days: string[], sessionDate?: string): [number, number][] {
+  const wanted = sessionDate ? [sessionDate] : days;
+  if (wanted.length === 0) return [[570, 960]];
+  const sorted = [...wanted].sort();
+  const trading = sessionsBetween(sorted[0], sorted.at(-1)!).filter((d) => wanted.includes(d.date));
+  const distinct = new Map(trading.map((d) => [`${d.openMinute}-${d.closeMinute}`, [d.openMinute, d.closeMinute] as [number, number]]));
+  return [...distinct.values()];
 }
 
 /**
+ * The x range shown: the data's hours (whole hours around the first and last bar).
+ */
+function hours(values: number[]): [number, number] {
+  if (values.length === 0) return [240, 1200];
+  return [Math.floor(Math.min(...values) / 60) * 60, Math.ceil((Math.max(...values) + 1) / 60) * 60];
+}
+
+/**
+ * A value by minute of day. The x range follows the data (override with `{ x: { domain: [570, 960] } }`),
+ * y fits the data (not from zero), the left margin fits the tick labels.
+ *
  * @example
  * ```ts
- * intradayProfileChart(profile, { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "Quoted spread by minute" });
+ * intradayProfileChart(profile, { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "Quoted spread by minute" }, { x: { domain: [570, 960] }, y: { domain: [0, 2] } });
  * ```
  */
-export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions) {
-  const data = records(frame, [o.minute, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
-    r[o.minute] instanceof Date ? { ...r, [o.minute]: minuteOfDay(r[o.minute] as Date) } : r
-  );
-  const marks = [
-    ...(o.shadeRegularHours === false ? [] : [Plot.rectX([{ x1: 570, x2: 960 }], { x1: "x1", x2: "x2", fill: "#f0f0f0" })]),
-    Plot.lineY(data, { x: o.minute, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.2 }),
-    Plot.ruleY([0]),
-  ];
-  return asDisplayable(renderChart({
-    width: 760,
+export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions, overrides: PlotOverrides = {}) {
+  const days = new Set<string>();
+  const data = records(frame, [o.minute, o.y, ...(o.series ? [o.series] : [])]).map((r) => {
+    if (!(r[o.minute] instanceof Date)) return r;
+    days.add(dayOf(r[o.minute] as Date));
+    return { ...r, [o.minute]: minuteOfDay(r[o.minute] as Date) };
+  });
+  const fitted = hours(data.map((r) => r[o.minute] as number).filter(Number.isFinite));
+  const [from, to] = (overrides.x as { domain?: [number, number] } | undefined)?.domain ?? fitted;
+  // Whole hours inside the domain shown (the caller's, when given).
+  const ticks = Array.from({ length: Math.floor((to - from) / 60) + 2 }, (_, i) => Math.ceil(from / 60) * 60 + 60 * i).filter((t) => t >= from && t <= to);
+  const step = Math.max(1, Math.ceil(ticks.length / 12));
+  const shade = o.shadeRegularHours === false ? [] : sessions([...days], o.sessionDate).map(([open, close]) => ({ open, close, label: `regular session ${clock(open)}-${clock(close)}` }));
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${clock(r[o.minute] as number)}: ${r[o.y]}`;
+  return asDisplayable(renderChart(withOverrides({
     height: 320,
-    marginLeft: 56,
-    x: { label: "New York time", domain: [240, 1200], ticks: [240, 360, 480, 570, 720, 840, 960, 1080, 1200], tickFormat: clock },
-    y: { label: o.yLabel ?? o.y, grid: true },
+    x: { label: "New York time", domain: fitted, ticks: ticks.filter((_, i) => i % step === 0), tickFormat: clock },
+    y: { label: o.yLabel ?? o.y, grid: true, zero: false },
     color: o.series ? { legend: true, type: "categorical" } : undefined,
-    marks,
-  }, { title: o.title, subtitle: o.subtitle }));
+    marks: [
+      Plot.rectX(shade, { clip: true, x1: "open", x2: "close", fill: "#000", fillOpacity: 0.05, title: "label" }),
+      Plot.lineY(data, { clip: true, x: o.minute, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.2, title: o.series ? (r: Record<string, unknown>) => String(r[o.series!]) : undefined }),
+      // Invisible dots carry each point's hover title (an SVG <title>); skipped on very long frames.
+      ...(data.length <= HOVER_LIMIT ? [Plot.dot(data, { clip: true, x: o.minute, y: o.y, r: 3, fill: "currentColor", fillOpacity: 0, title })] : []),
+    ],
+  }, overrides), { title: o.title, subtitle: o.subtitle }));
 }

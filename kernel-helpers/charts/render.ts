@@ -1,48 +1,64 @@
 /**
  * Renders Observable Plot charts server-side with jsdom, as standalone SVG that the notebook
  * shows inline (and an HTML report embeds). Only marks that need no canvas and no browser are
- * used: no continuous colour legends, no raster, no tips.
+ * used: no continuous colour legends, no raster, no tips (hover titles are SVG `<title>`s).
+ *
+ * Every chart is drawn at a default width of 960 px and shown at the notebook's width (it
+ * scales with its container); its left margin follows its longest y tick label.
  */
-import * as Plot from "@observablehq/plot";
-import { JSDOM } from "jsdom";
-import { displayable, type MediaBundle } from "../display/jupyter.ts";
+import * as PlotModule from "@observablehq/plot";
+import { createRequire } from "node:module";
+import { displayable } from "../display/jupyter.ts";
+import { type Chart, chartFromElement, type ChartText } from "./chartBundle.ts";
 
-const document = new JSDOM("").window.document;
+export type { Chart, ChartText };
 
-/** A rendered chart: its SVG (or HTML when it carries a legend), and how a notebook shows it. */
-export interface Chart {
-  /** The chart's markup: an `<svg>`, or a `<figure>` holding legends and the `<svg>`. */
-  markup: string;
-  bundle: MediaBundle;
+let jsdom: Document | undefined;
+/** One jsdom document for every chart, made on first use (jsdom takes a while to load). */
+export function chartDocument(): Document {
+  if (!jsdom) {
+    const { JSDOM } = createRequire(import.meta.url)("jsdom") as typeof import("jsdom");
+    jsdom = new JSDOM("").window.document;
+  }
+  return jsdom;
 }
 
-export interface ChartText {
-  title: string;
-  subtitle?: string;
+/** Width a chart is drawn at when the caller gives none (it then scales to the notebook). */
+export const DEFAULT_WIDTH = 960;
+
+/** Pixels a 10 px sans-serif tick label needs per character (digits and capitals; commas are narrower). */
+const CHAR_PX = 6.2;
+
+function draw(options: PlotModule.PlotOptions): Element {
+  return PlotModule.plot({ ...options, document: chartDocument() } as PlotModule.PlotOptions) as unknown as Element;
+}
+
+/** The left margin the y tick labels need: their longest label plus the tick and padding. */
+function neededLeftMargin(node: Element): number {
+  const labels = [...node.querySelectorAll('g[aria-label="y-axis tick label"] text')].map((t) => t.textContent ?? "");
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  // A label written sideways along the axis (band scales) needs a line of its own.
+  const sideways = /rotate\(-90\)/.test(node.querySelector('g[aria-label="y-axis label"] text')?.getAttribute("transform") ?? "");
+  return Math.ceil(longest * CHAR_PX + 14 + (sideways ? 16 : 0));
 }
 
 /**
- * Renders Plot options into a chart with a title line above it.
+ * Renders Plot options into a chart with an optional title line above it. The left margin is
+ * widened to fit the y tick labels unless `marginLeft` is given.
  *
  * @example
  * ```ts
  * const chart = renderChart({ marks: [Plot.dot([{x: 1, y: 2}], { x: "x", y: "y" })] }, { title: "Dots" });
  * ```
  */
-export function renderChart(options: Plot.PlotOptions, text: ChartText): Chart {
-  const node = Plot.plot({ ...options, document } as Plot.PlotOptions) as unknown as Element;
-  // Standalone SVG needs its namespace declared; jsdom does not add it on serialisation.
-  const svgs = node.tagName.toLowerCase() === "svg" ? [node] : [...node.querySelectorAll("svg")];
-  for (const svg of svgs) {
-    svg.setAttribute("xmlns", "http://www.w3.org/2000/svg");
-    svg.setAttribute("xmlns:xlink", "http://www.w3.org/1999/xlink");
+export function renderChart(options: PlotModule.PlotOptions, text: ChartText = {}): Chart {
+  const sized = { width: DEFAULT_WIDTH, ...options };
+  let node = draw(sized);
+  if (options.marginLeft === undefined) {
+    // A first draw tells which tick labels Plot chose; the second leaves room for the longest.
+    node = draw({ ...sized, marginLeft: Math.max(40, neededLeftMargin(node)) });
   }
-  const markup = node.outerHTML;
-  const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
-  const heading = `<div style="font:bold 14px sans-serif;margin:4px 0">${escape(text.title)}</div>${text.subtitle ? `<div style="font:12px sans-serif;color:#666;margin-bottom:4px">${escape(text.subtitle)}</div>` : ""}`;
-  const bundle: MediaBundle = { "text/html": `<div class="wb-chart">${heading}${markup}</div>`, "text/plain": text.title };
-  if (node.tagName.toLowerCase() === "svg") bundle["image/svg+xml"] = markup;
-  return { markup, bundle };
+  return chartFromElement(node, text, options.width === undefined);
 }
 
 /** A chart as a cell value: renders inline in the Deno kernel. */
@@ -50,4 +66,17 @@ export function asDisplayable(chart: Chart) {
   return Object.assign(displayable(chart.bundle), { markup: chart.markup });
 }
 
-export { Plot };
+/**
+ * Observable Plot, with `Plot.plot()` working in a Deno cell: it draws into a jsdom document
+ * unless given one, and the element it returns displays as the chart.
+ *
+ * @example
+ * ```ts
+ * import { Plot } from "./kernel-helpers/mod.ts";
+ * Plot.plot({ marks: [Plot.barY([1, 2, 3])] })
+ * ```
+ */
+export const Plot: typeof PlotModule = {
+  ...PlotModule,
+  plot: (options: PlotModule.PlotOptions = {}) => PlotModule.plot({ document: chartDocument(), ...options } as PlotModule.PlotOptions),
+} as typeof PlotModule;

@@ -1,6 +1,7 @@
 /** Volatility smile: implied vol by strike (or moneyness), one line per expiry, with the spot marked. */
 import type pl from "nodejs-polars";
 import { records } from "./frameData.ts";
+import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart } from "./render.ts";
 
 export interface SmileOptions {
@@ -16,26 +17,27 @@ export interface SmileOptions {
 }
 
 /**
+ * Implied vol in percent by strike; each dot's hover title gives expiry, strike and vol.
+ *
  * @example
  * ```ts
- * smileChart(greeks, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 173.02, title: "AAPL smile" });
+ * smileChart(greeks, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 173.02, title: "AAPL smile" }, { x: { domain: [150, 200] } });
  * ```
  */
-export function smileChart(frame: pl.DataFrame, o: SmileOptions) {
+export function smileChart(frame: pl.DataFrame, o: SmileOptions, overrides: PlotOverrides = {}) {
   const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
     o.series && r[o.series] instanceof Date ? { ...r, [o.series]: (r[o.series] as Date).toISOString().slice(0, 10) } : r
   );
-  return asDisplayable(renderChart({
-    width: 760,
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${o.xLabel ?? o.x} ${r[o.x]}\n${o.yLabel ?? o.y} ${((r[o.y] as number) * 100).toFixed(1)}%`;
+  return asDisplayable(renderChart(withOverrides({
     height: 340,
-    marginLeft: 56,
     x: { label: o.xLabel ?? o.x },
     y: { label: o.yLabel ?? o.y, grid: true, tickFormat: (v: number) => `${(v * 100).toFixed(0)}%` },
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks: [
-      ...(o.spot !== undefined ? [Plot.ruleX([o.spot], { stroke: "#999", strokeDasharray: "4,3" })] : []),
-      Plot.lineY(data, { x: o.x, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.3 }),
-      Plot.dot(data, { x: o.x, y: o.y, fill: o.series ?? "steelblue", r: 2 }),
+      ...(o.spot !== undefined ? [Plot.ruleX([o.spot], { stroke: "#999", strokeDasharray: "4,3", title: () => `spot ${o.spot}` })] : []),
+      Plot.lineY(data, { clip: true, x: o.x, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.3 }),
+      Plot.dot(data, { clip: true, x: o.x, y: o.y, fill: o.series ?? "steelblue", r: 2, title }),
     ],
-  }, { title: o.title, subtitle: o.subtitle }));
+  }, overrides), { title: o.title, subtitle: o.subtitle }));
 }

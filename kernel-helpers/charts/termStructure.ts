@@ -1,10 +1,12 @@
 /** Term structure: a value by expiry (or days to maturity), one line per series, with dots. */
 import type pl from "nodejs-polars";
+import { dateTickFormat } from "./dateTicks.ts";
 import { records } from "./frameData.ts";
+import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart } from "./render.ts";
 
 export interface TermStructureOptions {
-  /** Expiry (a Date column) or days to maturity (a number column). */
+  /** Expiry (a Date column) or days to maturity (a number column). For date-times use `timeSeriesChart`. */
   x: string;
   y: string;
   series?: string;
@@ -16,30 +18,37 @@ export interface TermStructureOptions {
   bars?: boolean;
 }
 
+const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
+
 /**
+ * Lines (or bars) by expiry; each dot or bar's hover title gives its expiry and value.
+ *
  * @example
  * ```ts
- * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure" });
+ * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure" }, { y: { domain: [0.15, 0.3] } });
  * ```
  */
-export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions) {
+export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions, overrides: PlotOverrides = {}) {
   const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
   // Bars stand on a band of expiries (labelled YYYY-MM-DD), so weeklies and monthlies are equally wide.
-  const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
-    o.bars && r[o.x] instanceof Date ? { ...r, [o.x]: (r[o.x] as Date).toISOString().slice(0, 10) } : r
-  );
+  const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) => {
+    const row = o.series && r[o.series] instanceof Date ? { ...r, [o.series]: day(r[o.series]) } : r;
+    return o.bars && r[o.x] instanceof Date ? { ...row, [o.x]: day(r[o.x]) } : row;
+  });
   const stroke = o.series ?? "steelblue";
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${o.xLabel ?? o.x} ${day(r[o.x])}\n${o.yLabel ?? o.y} ${r[o.y]}`;
   const marks = o.bars
-    ? [Plot.barY(data, { x: o.x, y: o.y, fill: stroke }), Plot.ruleY([0])]
-    : [Plot.lineY(data, { x: o.x, y: o.y, stroke, strokeWidth: 1.5 }), Plot.dot(data, { x: o.x, y: o.y, fill: stroke, r: 2.5 })];
-  return asDisplayable(renderChart({
-    width: 760,
+    ? [Plot.barY(data, { x: o.x, y: o.y, fill: stroke, title }), Plot.ruleY([0])]
+    : [Plot.lineY(data, { clip: true, x: o.x, y: o.y, stroke, strokeWidth: 1.5 }), Plot.dot(data, { clip: true, x: o.x, y: o.y, fill: stroke, r: 2.5, title })];
+  const bands = o.bars ? [...new Set(data.map((r) => String(r[o.x])))].sort() : [];
+  return asDisplayable(renderChart(withOverrides({
     height: 320,
-    marginLeft: 60,
-    x: o.bars ? { type: "band", label: o.xLabel ?? o.x, tickRotate: -40 } : { type: isTime ? "utc" : "linear", label: o.xLabel ?? o.x },
+    x: o.bars
+      ? { type: "band", label: o.xLabel ?? o.x, tickRotate: -40, ...(isTime ? { tickFormat: dateTickFormat(bands) } : {}) }
+      : { type: isTime ? "utc" : "linear", label: o.xLabel ?? o.x },
     marginBottom: o.bars ? 60 : 30,
     y: { label: o.yLabel ?? o.y, grid: true, zero: o.bars === true },
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks,
-  }, { title: o.title, subtitle: o.subtitle }));
+  }, overrides), { title: o.title, subtitle: o.subtitle }));
 }

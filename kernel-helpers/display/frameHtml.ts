@@ -1,10 +1,14 @@
 /**
- * A Polars frame as a notebook shows it: shape and dtypes in the header, dates and times as
- * New York wall-clock text (nodejs-polars' own rendering turns dates into `{}`), nulls
- * visible, and long frames cut to their head and tail with a note saying how many rows are
- * hidden.
+ * A Polars frame as a notebook shows it: shape, warnings and the truncation note above the
+ * table, a compact dtype under each name, New York wall clock at the precision the column
+ * needs, readable numbers, text left-aligned; long frames cut to their head and tail, wide ones
+ * scrolling inside their box with sticky headers.
  */
-import pl, { type DataType } from "nodejs-polars";
+import pl from "nodejs-polars";
+import { columnTexts } from "./cellText.ts";
+import { dtypeLabel } from "./dtypeLabel.ts";
+import { storedWarnings } from "./frameWarnings.ts";
+import { count, escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
 
 export interface FrameDisplayOptions {
@@ -12,51 +16,47 @@ export interface FrameDisplayOptions {
   maxRows?: number;
   /** Characters shown per cell (default 60). */
   maxCellChars?: number;
+  /** Words before the shape, e.g. "Series" (default none). */
+  kind?: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const STYLE = `<style>
+.wb-box{max-width:100%;max-height:560px;overflow:auto;border:1px solid #e3e3e3}
+.wb-frame{border-collapse:separate;border-spacing:0;font:12px ui-monospace,Menlo,Consolas,monospace}
+.wb-frame th,.wb-frame td{border-bottom:1px solid #eee;border-right:1px solid #f3f3f3;padding:2px 8px;white-space:nowrap}
+.wb-frame thead th{position:sticky;top:0;background:#f7f7f7;text-align:left;z-index:1;border-bottom:1px solid #ccc}
+.wb-frame td.wb-r{text-align:right}.wb-frame td.wb-l{text-align:left}
+.wb-dtype{color:#888;font-weight:normal}.wb-null{color:#aaa;font-style:italic}
+.wb-gap td{color:#777;background:#fafafa}.wb-gap span{position:sticky;left:8px}
+.wb-shape,.wb-note{font:12px sans-serif;color:#555;margin:2px 0}.wb-warn{font:12px sans-serif;color:#8a5300;background:#fff6e0;border-left:3px solid #f0a500;padding:2px 6px;margin:2px 0}
+</style>`;
 
-const FRACTION: Record<string, string> = { ms: "%.3f", us: "%.6f", ns: "%.9f" };
-
-/** Every column as display text (null stays null): temporal columns in their own time zone. */
-function asText(frame: pl.DataFrame): pl.DataFrame {
-  return frame.select(...frame.columns.map((name) => {
-    const dtype = frame.getColumn(name).dtype as DataType & { timeUnit?: string; timeZone?: string };
-    const c = pl.col(name);
-    // Wall clock at the column's full precision; the zone's abbreviation only when it has one
-    // (Polars refuses %Z for a naive column).
-    const datetime = () => `%Y-%m-%d %H:%M:%S${FRACTION[dtype.timeUnit ?? "ns"] ?? "%.9f"}${dtype.timeZone ? " %Z" : ""}`;
-    const text = dtype.variant === "Date" ? c.dt.strftime("%Y-%m-%d") : dtype.variant === "Datetime" ? c.dt.strftime(datetime()) : c.cast(pl.String);
-    return text.alias(name);
-  }));
+interface Shown {
+  names: string[];
+  types: string[];
+  cells: (string | null)[][];
+  align: ("left" | "right")[];
+  /** Index of the first tail row when the frame is cut. */
+  gapAt?: number;
+  hidden: number;
 }
 
-/** A list column cannot cast to text in Polars; render it through JS values instead. */
-function safeText(frame: pl.DataFrame): pl.DataFrame {
-  const nested = (n: string) => ["List", "Struct", "Array"].includes(frame.getColumn(n).dtype.variant);
-  const plain = frame.columns.filter((n) => !nested(n));
-  const text = asText(frame.select(...plain));
-  const series = frame.columns.map((n) =>
-    plain.includes(n) ? text.getColumn(n) : pl.Series(n, frame.getColumn(n).toArray().map((v: unknown) => (v === null ? null : JSON.stringify(v))), pl.String)
-  );
-  return pl.DataFrame(series);
+function shown(frame: pl.DataFrame, maxRows: number, maxChars: number): Shown {
+  const cut = frame.height > maxRows;
+  const headN = Math.ceil(maxRows / 2), tailN = Math.floor(maxRows / 2);
+  // vstack of two slices: zero-copy, where pl.concat rechunks (tens of ms on a wide frame).
+  const part = cut ? frame.slice(0, headN).vstack(frame.slice(frame.height - tailN, tailN)) : frame;
+  const columns = columnTexts(part);
+  const clip = (v: string | null) => (v !== null && v.length > maxChars ? `${v.slice(0, maxChars - 1)}…` : v);
+  return {
+    names: frame.columns,
+    types: frame.columns.map((n) => dtypeLabel(frame.getColumn(n).dtype)),
+    cells: Array.from({ length: part.height }, (_, i) => columns.map((c) => clip(c.values[i]))),
+    align: columns.map((c) => c.align),
+    gapAt: cut ? headN : undefined,
+    hidden: frame.height - part.height,
+  };
 }
-
-/** "List(String)" for Polars' "DataType(List(DataType(String)))", "Datetime(ms)" for a naive "Datetime(ms,)". */
-function dtypeLabel(dtype: DataType): string {
-  let s = String(dtype);
-  for (let i = s.indexOf("DataType("); i >= 0; i = s.indexOf("DataType(")) {
-    let depth = 0, j = i + 8;
-    for (; j < s.length; j++) {
-      if (s[j] === "(") depth++;
-      else if (s[j] === ")" && --depth === 0) break;
-    }
-    s = s.slice(0, i) + s.slice(i + 9, j) + s.slice(j + 1);
-  }
-  return s.replace(/,\)/g, ")");
-}
-
-const count = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 
 /**
  * The media bundle of a frame (HTML and plain text).
@@ -67,36 +67,28 @@ const count = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${noun}
  * ```
  */
 export function frameBundle(frame: pl.DataFrame, options: FrameDisplayOptions = {}): MediaBundle {
-  const maxRows = options.maxRows ?? 20;
-  const maxChars = options.maxCellChars ?? 60;
-  const cut = frame.height > maxRows;
-  const headN = Math.ceil(maxRows / 2), tailN = Math.floor(maxRows / 2);
-  const shown = cut ? pl.concat([frame.head(headN), frame.tail(tailN)]) : frame;
-  const text = safeText(shown);
-  const rows = text.toRecords() as Record<string, string | null>[];
-  const clip = (v: string) => (v.length > maxChars ? `${v.slice(0, maxChars - 1)}…` : v);
-  const cell = (v: string | null) => (v === null ? `<td class="wb-null">null</td>` : `<td>${escapeHtml(clip(v))}</td>`);
-  const header = frame.columns.map((n) => `<th>${escapeHtml(n)}<br><span class="wb-dtype">${escapeHtml(dtypeLabel(frame.getColumn(n).dtype))}</span></th>`).join("");
-  const body = rows.map((r, i) => {
-    const gap = cut && i === headN ? `<tr class="wb-gap"><td colspan="${frame.width}">… ${(frame.height - maxRows).toLocaleString("en-US")} more rows …</td></tr>` : "";
-    return `${gap}<tr>${frame.columns.map((n) => cell(r[n])).join("")}</tr>`;
+  const s = shown(frame, options.maxRows ?? 20, options.maxCellChars ?? 60);
+  const headN = s.gapAt ?? 0;
+  const shape = `${options.kind ? `${options.kind}: ` : ""}${count(frame.height, "row")} × ${count(frame.width, "column")}`;
+  const note = s.gapAt !== undefined ? `showing the first ${headN} and last ${s.cells.length - headN} of ${frame.height.toLocaleString("en-US")} rows` : "";
+  const warnings = storedWarnings(frame);
+  const header = s.names.map((n, j) => `<th>${escapeHtml(n)}<br><span class="wb-dtype">${escapeHtml(s.types[j])}</span></th>`).join("");
+  const td = (v: string | null, j: number) => (v === null ? `<td class="wb-null wb-${s.align[j][0]}">null</td>` : `<td class="wb-${s.align[j][0]}">${escapeHtml(v)}</td>`);
+  const body = s.cells.map((row, i) => {
+    const gap = i === s.gapAt ? `<tr class="wb-gap"><td colspan="${s.names.length}"><span>… ${s.hidden.toLocaleString("en-US")} more rows …</span></td></tr>` : "";
+    return `${gap}<tr>${row.map(td).join("")}</tr>`;
   }).join("");
-  const shape = `${count(frame.height, "row")} × ${count(frame.width, "column")}`;
-  const note = cut ? `<div class="wb-note">showing the first ${headN} and last ${tailN} of ${frame.height.toLocaleString("en-US")} rows</div>` : "";
-  const style = `<style>.wb-frame{border-collapse:collapse;font:12px monospace}.wb-frame th,.wb-frame td{border:1px solid #ddd;padding:2px 6px;text-align:right;white-space:nowrap}.wb-frame th{background:#f5f5f5}.wb-dtype{color:#888;font-weight:normal}.wb-null{color:#aaa;font-style:italic}.wb-gap td{text-align:center;color:#888}.wb-shape,.wb-note{font:12px sans-serif;color:#555;margin:2px 0}</style>`;
-  const html = `${style}<div class="wb-shape">${shape}</div><table class="wb-frame"><thead><tr>${header}</tr></thead><tbody>${body}</tbody></table>${note}`;
-  return { "text/html": html, "text/plain": plainText(frame, rows, cut, headN, maxChars) };
+  const html = `${STYLE}${warnings.map((w) => `<div class="wb-warn"><b>warning</b> ${escapeHtml(w)}</div>`).join("")}<div class="wb-shape">${escapeHtml(shape)}${note ? ` · <span class="wb-note">${note}</span>` : ""}</div><div class="wb-box"><table class="wb-frame"><thead><tr>${header}</tr></thead><tbody>${body}</tbody></table></div>`;
+  return { "text/html": html, "text/plain": plainText(s, shape, note, warnings) };
 }
 
-function plainText(frame: pl.DataFrame, rows: Record<string, string | null>[], cut: boolean, headN: number, maxChars: number): string {
-  const names = frame.columns;
-  const cells = rows.map((r) => names.map((n) => (r[n] === null ? "null" : r[n]!.length > maxChars ? `${r[n]!.slice(0, maxChars - 1)}…` : r[n]!)));
-  const types = names.map((n) => dtypeLabel(frame.getColumn(n).dtype));
-  const widths = names.map((n, j) => Math.max(n.length, types[j].length, ...cells.map((c) => c[j].length)));
-  const line = (values: string[]) => values.map((v, j) => v.padStart(widths[j])).join("  ");
-  const out = [`${count(frame.height, "row")} × ${count(frame.width, "column")}`, line(names), line(types)];
+function plainText(s: Shown, shape: string, note: string, warnings: string[]): string {
+  const cells = s.cells.map((row) => row.map((v) => v ?? "null"));
+  const widths = s.names.map((n, j) => Math.max(n.length, s.types[j].length, ...cells.map((c) => c[j].length)));
+  const line = (values: string[]) => values.map((v, j) => (s.align[j] === "right" ? v.padStart(widths[j]) : v.padEnd(widths[j]))).join("  ").trimEnd();
+  const out = [...warnings.map((w) => `warning: ${w}`), note ? `${shape} (${note})` : shape, line(s.names), line(s.types)];
   cells.forEach((c, i) => {
-    if (cut && i === headN) out.push(`… ${frame.height - rows.length} more rows …`);
+    if (i === s.gapAt) out.push(`… ${s.hidden.toLocaleString("en-US")} more rows …`);
     out.push(line(c));
   });
   return out.join("\n");

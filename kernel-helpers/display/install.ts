@@ -1,56 +1,61 @@
 /**
- * Makes every Polars DataFrame display through `frameBundle` when it is a cell's value in the
- * Deno kernel.
+ * Rich display for the session. In the Deno kernel this happens on import of the workbench or
+ * of the kernel helpers (see `kernelHook.ts`); `installDisplay(options)` changes the options.
  *
- * nodejs-polars builds each frame as a Proxy around an object literal that carries its own
- * `Symbol.for("Jupyter.display")` method, so there is no shared prototype to patch (the
- * prototype is `Object.prototype`). Every frame, whichever function makes it (`pl.DataFrame`,
- * `readParquet`, `select`, `collect` ...), comes from the `_DataFrame` factory that the package's
- * modules look up on `bin/dataframe.js`'s exports at each call: wrapping that factory gives each
- * new frame our display method.
+ * Outside the kernel, `installDisplay` also gives each frame made afterwards our display method
+ * (`frame[Symbol.for("Jupyter.display")]`), for other frontends that look it up: every frame
+ * comes from the `_DataFrame` factory that nodejs-polars' modules look up on `bin/dataframe.js`'s
+ * exports at each call, so wrapping that factory reaches them all.
  */
 import { createRequire } from "node:module";
 import type pl from "nodejs-polars";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
 import { JUPYTER_DISPLAY, showBundle } from "./jupyter.ts";
+import { hookKernel } from "./kernelHook.ts";
+import { richBundle } from "./richBundle.ts";
 
 type FrameFactory = (inner: unknown) => pl.DataFrame;
 
-let installed: FrameDisplayOptions | undefined;
+let current: FrameDisplayOptions = {};
+let factoryWrapped = false;
 
 /**
- * Installs rich frame display for the session (idempotent; later calls change the options).
- * Frames made before the first call keep nodejs-polars' own display.
+ * Installs rich display for the session (idempotent; a later call with options changes them).
+ * Importing the workbench or the kernel helpers in a kernel already does this: call it only to
+ * change the options.
  *
  * @example
  * ```ts
  * import { installDisplay } from "./kernel-helpers/mod.ts";
  * installDisplay({ maxRows: 30 });
- * df; // a cell ending in a frame now shows its table with dtypes
+ * df; // a cell ending in a frame shows its table with dtypes
  * ```
  */
-export function installDisplay(options: FrameDisplayOptions = {}): void {
-  const first = installed === undefined;
-  installed = options;
-  if (!first) return;
+export function installDisplay(options?: FrameDisplayOptions): void {
+  if (options) current = options;
+  hookKernel(() => current);
+  if (factoryWrapped) return;
+  factoryWrapped = true;
   const frames = createRequire(import.meta.url)("nodejs-polars/bin/dataframe.js") as { _DataFrame: FrameFactory };
   const make = frames._DataFrame;
   frames._DataFrame = (inner) => {
     const frame = make(inner);
     // The frame's Proxy forwards this assignment to the wrapped object, replacing Polars' method.
-    (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY] = () => frameBundle(frame, installed);
+    (frame as unknown as Record<symbol, unknown>)[JUPYTER_DISPLAY] = () => frameBundle(frame, current);
     return frame;
   };
 }
 
 /**
- * Shows a frame now (useful in the middle of a cell).
+ * Shows a value now, richly when it is a frame, Series, LazyFrame or workbench object (useful
+ * in the middle of a cell).
  *
  * @example
  * ```ts
  * await show(df, { maxRows: 10 });
  * ```
  */
-export function show(frame: pl.DataFrame, options: FrameDisplayOptions = {}): Promise<void> {
-  return showBundle(frameBundle(frame, options));
+export function show(value: pl.DataFrame | unknown, options: FrameDisplayOptions = {}): Promise<void> {
+  const bundle = richBundle(value, { ...current, ...options });
+  return showBundle(bundle ?? { "text/plain": String(value) });
 }

@@ -1,27 +1,42 @@
 /**
- * The entitlements card: datasets with their date windows and ticker universes, and each quota
- * as a usage gauge.
+ * The entitlements card: each dataset with its date window and ticker universe, and each quota
+ * as a gauge with its percentage, bytes in binary units (GiB); icons are inline SVG.
  */
 import type { Entitlements, Verdict } from "../../workbench/mod.ts";
+import { formatBytes } from "../display/bytes.ts";
+import { escapeHtml as esc } from "../display/html.ts";
 import { displayable, type MediaBundle } from "../display/jupyter.ts";
-
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+import { icon } from "./icons.ts";
 
 const QUOTA_LABELS: Record<string, [string, (n: number) => string]> = {
   per_minute_requests: ["requests this minute", (n) => n.toLocaleString("en-US")],
   monthly_requests: ["requests this month", (n) => n.toLocaleString("en-US")],
-  monthly_data_scanned: ["data scanned this month", bytes],
-  monthly_data_returned: ["data returned this month", bytes],
+  monthly_data_scanned: ["data scanned this month", formatBytes],
+  monthly_data_returned: ["data returned this month", formatBytes],
 };
 
-function bytes(n: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB", "PB"];
-  let i = 0;
-  while (n >= 1000 && i < units.length - 1) {
-    n /= 1000;
-    i++;
-  }
-  return `${n.toFixed(n < 10 && i > 0 ? 1 : 0)} ${units[i]}`;
+/** "0.45%", "45%", "100%": small shares keep two decimals so they do not read as zero. */
+const percent = (share: number) => `${(share * 100).toFixed(share > 0 && share < 0.01 ? 2 : 0)}%`;
+
+interface Gauge {
+  label: string;
+  text: string;
+  share: number;
+}
+
+function gauges(ent: Entitlements): Gauge[] {
+  return Object.entries(ent.quotas.quotas_limit).map(([k, limit]) => {
+    const used = ent.quotas.quotas_usage[k as keyof typeof ent.quotas.quotas_usage];
+    const share = limit > 0 ? Math.min(1, used / limit) : 1;
+    const [label, fmt] = QUOTA_LABELS[k] ?? [k, String];
+    return { label, share, text: `${fmt(used)} of ${fmt(limit)} (${percent(share)})` };
+  });
+}
+
+function gaugeHtml(g: Gauge): string {
+  const color = g.share >= 0.9 ? "#de2d26" : g.share >= 0.6 ? "#fd8d3c" : "#31a354";
+  const mark = g.share >= 0.9 ? `${icon("warning")} ` : "";
+  return `<div class="wb-gauge" style="margin:5px 0"><div>${mark}${esc(g.label)}: ${esc(g.text)}</div><div style="background:#eee;height:8px;border-radius:3px;width:320px"><div style="width:${(g.share * 100).toFixed(1)}%;min-width:${g.share > 0 ? 2 : 0}px;height:100%;background:${color};border-radius:3px"></div></div></div>`;
 }
 
 /**
@@ -29,50 +44,53 @@ function bytes(n: number): string {
  *
  * @example
  * ```ts
- * entitlementCard(await wb.entitlements()); // as a cell's value it renders the card
+ * entitlementCardBundle(await wb.entitlements())["text/plain"];
  * ```
  */
 export function entitlementCardBundle(ent: Entitlements): MediaBundle {
   const rows = ent.rules.map((r) =>
-    `<tr><td><b>${esc(r.dataset_text_id)}</b><br><span style="color:#888">${esc(r.dataset_name)}</span></td><td>${esc(r.start_date)} → ${esc(r.end_date ?? "ongoing")}</td><td>${r.universe_identifiers.length ? esc(r.universe_identifiers.join(", ")) : "all tickers"}</td></tr>`
+    `<tr><td>${icon("allowed")} <b>${esc(r.dataset_text_id)}</b><br><span style="color:#888">${esc(r.dataset_name)}</span></td><td>${esc(r.start_date)} → ${esc(r.end_date ?? "ongoing")}</td><td>${r.universe_identifiers.length ? esc(r.universe_identifiers.join(", ")) : "all tickers"}</td></tr>`
   ).join("");
-  const gauges = Object.entries(ent.quotas.quotas_limit).map(([k, limit]) => {
-    const used = ent.quotas.quotas_usage[k as keyof typeof ent.quotas.quotas_usage];
-    const share = limit > 0 ? Math.min(1, used / limit) : 1;
-    const [label, fmt] = QUOTA_LABELS[k] ?? [k, String];
-    const color = share >= 0.9 ? "#de2d26" : share >= 0.6 ? "#fd8d3c" : "#31a354";
-    return `<div style="margin:4px 0"><div>${esc(label)}: ${fmt(used)} of ${fmt(limit)} (${(share * 100).toFixed(share < 0.01 && share > 0 ? 2 : 0)}%)</div><div style="background:#eee;height:8px;border-radius:3px;width:320px"><div style="width:${(share * 100).toFixed(1)}%;min-width:${used > 0 ? 2 : 0}px;height:100%;background:${color};border-radius:3px"></div></div></div>`;
-  }).join("");
   const subnets = ent.identity.ip_subnets.length ? ent.identity.ip_subnets.join(", ") : "any address";
-  const html = `<div style="font:13px sans-serif;border:1px solid #ddd;border-radius:6px;padding:10px;max-width:720px">
+  const all = gauges(ent);
+  const html = `<div class="wb-entitlements" style="font:13px sans-serif;border:1px solid #ddd;border-radius:6px;padding:10px;max-width:720px">
 <div style="font-size:15px"><b>${esc(ent.identity.name)}</b> <span style="color:#888">identity ${ent.identity.identity_id} · up to ${ent.identity.max_active_api_keys} keys · from ${esc(subnets)}</span></div>
 <table style="border-collapse:collapse;margin:8px 0" cellpadding="4"><thead><tr style="text-align:left;border-bottom:1px solid #ddd"><th>dataset</th><th>dates</th><th>tickers</th></tr></thead><tbody>${rows}</tbody></table>
-<div><b>Quotas</b>${gauges}</div></div>`;
+<div><b>Quotas</b>${all.map(gaugeHtml).join("")}</div></div>`;
   const text = [
     `${ent.identity.name} (identity ${ent.identity.identity_id}, from ${subnets})`,
     ...ent.rules.map((r) => `  ${r.dataset_text_id}: ${r.start_date} to ${r.end_date ?? "ongoing"}, ${r.universe_identifiers.length ? r.universe_identifiers.join(", ") : "all tickers"}`),
-    ...Object.entries(ent.quotas.quotas_limit).map(([k, limit]) => `  ${QUOTA_LABELS[k]?.[0] ?? k}: ${ent.quotas.quotas_usage[k as keyof typeof ent.quotas.quotas_usage]} of ${limit}`),
+    ...all.map((g) => `  ${g.label}: ${g.text}`),
   ].join("\n");
   return { "text/html": html, "text/plain": text };
 }
 
-/** The card as a displayable value. */
+/**
+ * The card as a displayable value (in a kernel, `await wb.entitlements()` as a cell's value
+ * already shows it).
+ *
+ * @example
+ * ```ts
+ * entitlementCard(await wb.entitlements());
+ * ```
+ */
 export function entitlementCard(ent: Entitlements) {
   return displayable(entitlementCardBundle(ent));
 }
 
 /**
- * A verdict of `ent.may(...)` shown as a one-line answer.
+ * A verdict of `ent.may(...)` as an answer listing every reason a read is refused.
  *
  * @example
  * ```ts
- * explain(ent.may("eq-taq", { ticker: "AAPL", date: "2023-11-21" }));
+ * explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })); // two reasons: date and universe
  * ```
  */
 export function explain(verdict: Verdict) {
-  const mark = verdict.allowed ? "✅" : "⛔";
-  return displayable({
-    "text/html": `<div style="font:13px sans-serif">${mark} ${esc(verdict.reason)}</div>`,
-    "text/plain": `${verdict.allowed ? "allowed" : "refused"}: ${verdict.reason}`,
-  });
+  const reasons = verdict.allowed ? [] : (verdict.reasons?.length ? verdict.reasons : [verdict.reason]);
+  const html = verdict.allowed
+    ? `<div style="font:13px sans-serif">${icon("allowed")} ${esc(verdict.reason)}</div>`
+    : `<div style="font:13px sans-serif">${icon("refused")} <b>refused</b>${reasons.length > 1 ? ` for ${reasons.length} reasons` : ""}:<ul style="margin:2px 0 0 22px;padding:0">${reasons.map((r) => `<li>${esc(r)}</li>`).join("")}</ul></div>`;
+  const text = verdict.allowed ? `allowed: ${verdict.reason}` : [`refused${reasons.length > 1 ? ` for ${reasons.length} reasons` : ""}:`, ...reasons.map((r) => `  - ${r}`)].join("\n");
+  return displayable({ "text/html": html, "text/plain": text });
 }

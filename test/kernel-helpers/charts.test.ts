@@ -7,7 +7,8 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { chartCases } from "./support/chartFrames.ts";
+import * as k from "../../kernel-helpers/mod.ts";
+import { chartCases, dailyBars } from "./support/chartFrames.ts";
 import { expectGolden } from "./support/golden.ts";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -60,14 +61,16 @@ describe("chart structure", () => {
   it("the intraday profile reads a Datetime(ns, America/New_York) column on a New York time axis", () => {
     const { marks, texts } = parse(cases["intraday-profile"].markup);
     expect(texts("x-axis label")).toEqual(["New York time →"]);
-    expect(texts("x-axis tick label")).toEqual(["04:00", "06:00", "08:00", "09:30", "12:00", "14:00", "16:00", "18:00", "20:00"]);
+    expect(texts("x-axis tick label")).toEqual(["04:00", "06:00", "08:00", "10:00", "12:00", "14:00", "16:00", "18:00", "20:00"]);
     const [line] = marks("line", "path");
     const xs = points(line.getAttribute("d")!).map(([x]) => x);
-    // 96 ten-minute bars; the first bar (09:00Z) sits at 04:00, and 14:30Z at the 09:30 tick.
+    // 96 ten-minute bars from 04:00 (09:00Z) to 19:50, evenly spaced: 14:30Z is bar 33, at 09:30.
     expect(xs).toHaveLength(96);
-    expect(xs[0]).toBe(56);
-    expect(xs[33]).toBe(291.125);
+    const step = (xs[95] - xs[0]) / 95;
+    expect(xs[33] - xs[0]).toBeCloseTo(33 * step, 3);
     expect(marks("rect", "rect")).toHaveLength(1); // regular hours shaded
+    expect(marks("rect", "title").map((t) => t.textContent)).toEqual(["regular session 09:30-16:00"]);
+    expect(marks("dot", "title")[33].textContent).toBe("09:30: " + cases["intraday-profile"].markup.match(/<title>09:30: ([\d.]+)<\/title>/)![1]);
   });
 
   it("the profile by ticker draws one line per ticker with a swatch legend", () => {
@@ -99,17 +102,24 @@ describe("chart structure", () => {
   it("the term structure as bars stands one bar per expiry on a band of dates", () => {
     const { marks, texts } = parse(cases["term-structure-bars"].markup);
     expect(marks("bar", "rect")).toHaveLength(4);
-    expect(texts("x-axis tick label")).toEqual(["2023-12-01", "2023-12-15", "2024-01-19", "2024-03-15"]);
+    // The axis crosses a year: the first tick and the first of the new year carry it.
+    expect(texts("x-axis tick label")).toEqual(["2023-12-01", "12-15", "2024-01-19", "03-15"]);
+    expect(marks("bar", "title")[0].textContent).toBe("expiry 2023-12-01\nopen interest " + marks("bar", "title")[0].textContent!.split(" ").at(-1));
   });
 
   it("the heatmap fills one cell per strike and expiry, with a quantized swatch legend", () => {
     const { root, marks, texts } = parse(cases.heatmap.markup);
-    expect(marks("cell", "rect")).toHaveLength(27);
+    expect(marks("rect", "rect")).toHaveLength(27);
     expect(texts("y-axis tick label")).toEqual(["2023-12-01", "2023-12-15", "2024-01-19"]);
-    expect(texts("x-axis tick label")).toHaveLength(9);
+    // Every strike labelled, the last one too.
+    expect(texts("x-axis tick label")).toEqual(["170", "172.5", "175", "177.5", "180", "182.5", "185", "187.5", "190"]);
     const legend = [...root.querySelectorAll("svg")].find((s) => !s.querySelector('g[aria-label="x-axis tick"]'))!;
     expect(legend.querySelectorAll("rect").length).toBeGreaterThanOrEqual(5);
     expect(legend.textContent).toContain("open interest");
+    // Compact labels ("20k"), not digits run together.
+    const labels = [...legend.querySelectorAll("text")].map((t) => t.textContent!).filter((t) => t !== "open interest");
+    expect(labels.every((l) => /^\d+(\.\d)?[kKM]?$/.test(l))).toBe(true);
+    expect(Math.max(...labels.map((l) => l.length))).toBeLessThanOrEqual(5);
   });
 
   it("the smile draws one line per expiry, a dot per strike, the spot as a dashed rule and vol in percent", () => {
@@ -119,6 +129,67 @@ describe("chart structure", () => {
     const [spot] = marks("rule", "line");
     expect(spot.getAttribute("stroke-dasharray") ?? spot.parentElement!.getAttribute("stroke-dasharray")).toBe("4,3");
     expect(texts("y-axis tick label").every((t) => /^\d+%$/.test(t))).toBe(true);
+  });
+});
+
+describe("chart overrides and new charts", () => {
+  it("applies the caller's Plot options over the helper's defaults, keeping the rest", () => {
+    const { plot, marks, texts } = parse(cases["intraday-profile-overrides"].markup);
+    expect(plot.getAttribute("viewBox")).toBe("0 0 640 260");
+    expect(texts("x-axis tick label")[0]).toBe("10:00"); // domain 09:30-16:00
+    expect(texts("y-axis tick label")).toEqual(["0.0", "0.5", "1.0", "1.5", "2.0", "2.5", "3.0"]);
+    expect(texts("y-axis label")).toEqual(["↑ SpreadBps"]); // the helper's label survives a y override
+    expect(marks("rule", "line").some((l) => (l.getAttribute("stroke") ?? l.parentElement!.getAttribute("stroke")) === "red")).toBe(true);
+  });
+
+  it("term structure and heatmap take overrides too: a fixed y range and format, another colour scheme", () => {
+    expect(parse(cases["term-structure-overrides"].markup).texts("y-axis tick label")).toEqual(["16%", "18%", "20%", "22%", "24%", "26%", "28%", "30%"]);
+    const heat = parse(cases["heatmap-overrides"].markup);
+    expect(heat.marks("rect", "rect").map((r) => r.getAttribute("fill")).some((f) => /^rgb\(\d+, \d+, \d+\)$|^#/.test(f ?? ""))).toBe(true);
+    expect(cases["heatmap-overrides"].markup).not.toBe(cases.heatmap.markup);
+    expect([...heat.root.querySelectorAll("svg text")].map((t) => t.textContent).filter((t) => t!.endsWith("%")).length).toBeGreaterThan(2); // the legend in percent
+  });
+
+  it("widens the left margin to fit the longest y tick label", () => {
+    const { texts } = parse(cases["intraday-profile-volume"].markup);
+    const longest = Math.max(...texts("y-axis tick label").map((t) => t.length));
+    expect(texts("y-axis tick label")).toContain("7,000,000");
+    // Labels end 9 px left of the plot area (at marginLeft - 9); 9 digits and commas need ~52 px at 10 px.
+    const margin = Number(cases["intraday-profile-volume"].markup.match(/aria-label="y-axis tick label".*?<text y="0.32em" transform="translate\(([\d.]+),/)![1]);
+    expect(margin - 9).toBeGreaterThanOrEqual(longest * 5.8);
+  });
+
+  it("the time series breaks its lines between sessions and shades each day's session, the early close at 13:00", () => {
+    const { root, marks, texts } = parse(cases["time-series"].markup);
+    expect(texts("x-axis label")).toEqual(["New York time →"]);
+    // Two tickers over two sessions: four separate lines, none across the night.
+    expect(marks("line", "path")).toHaveLength(4);
+    expect(marks("rect", "title").map((t) => t.textContent)).toEqual(["2023-11-22 regular session", "2023-11-24 regular session (early close)"]);
+    const [full, early] = marks("rect", "rect").map((r) => Number(r.getAttribute("width")));
+    expect(early / full).toBeCloseTo(210 / 390, 1);
+    expect([...root.querySelectorAll("span")].map((s) => s.textContent)).toEqual(["AAPL", "MSFT"]);
+  });
+
+  it("over a Date column the time series joins trading days (weekends and holidays too) with no shading", () => {
+    const daily = dailyBars().select("TradeDate", "ClosePrice");
+    const { marks, texts } = parse(k.timeSeriesChart(daily, { x: "TradeDate", y: "ClosePrice", title: "Closes" }).markup);
+    expect(marks("line", "path")).toHaveLength(1);
+    expect(points(marks("line", "path")[0].getAttribute("d")!)).toHaveLength(6);
+    expect(marks("rect", "rect")).toHaveLength(0);
+    expect(texts("x-axis label")).toEqual(["TradeDate →"]);
+    expect(texts("x-axis tick label").every((t) => /^\d\d-\d\d$/.test(t))).toBe(true); // dates, not "12 PM"
+  });
+
+  it("candlestick dates carry the year when the range crosses one", () => {
+    expect(parse(cases["candlestick-new-year"].markup).texts("x-axis tick label")).toEqual(["2023-12-27", "12-28", "12-29", "2024-01-02", "01-03", "01-04", "01-05"]);
+  });
+
+  it("plot() renders any Plot specification with the same defaults and hover titles", () => {
+    const { plot, marks } = parse(cases["plot-spec"].markup);
+    expect(plot.getAttribute("viewBox")).toBe("0 0 960 400");
+    expect(marks("dot", "circle")).toHaveLength(8);
+    expect(marks("dot", "title")).toHaveLength(8);
+    expect(cases["plot-spec"].html).toContain("plot() of any spec");
   });
 });
 

@@ -6,8 +6,9 @@
 import { JSDOM } from "jsdom";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { entitlementCard, explain, frameBundle, installDisplay } from "../../kernel-helpers/mod.ts";
-import { type AccessRule, Entitlements, type Quotas } from "../../workbench/mod.ts";
+import { describe as describeFrame, entitlementCard, explain, frameBundle, installDisplay, richBundle } from "../../kernel-helpers/mod.ts";
+import { type AccessRule, Entitlements, type Quotas, ValidationError } from "../../workbench/mod.ts";
+import { displayAs } from "../../workbench/display/kind.ts";
 import { dates, newYorkTimes } from "./support/chartFrames.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
@@ -26,39 +27,68 @@ const trades = () =>
     pl.Series("Universe", [["AAPL", "MSFT"], []], pl.List(pl.String)),
   ]);
 
+const cellsOf = (html: string) => [...table(html).querySelectorAll("tbody tr:not(.wb-gap)")].map((tr) => [...tr.children].map((td) => td.textContent));
+
 describe("frameBundle", () => {
-  it("heads the table with the shape and each column's dtype", () => {
+  it("heads the table with the shape and each column's compact dtype", () => {
     const bundle = frameBundle(trades());
     const doc = table(String(bundle["text/html"]));
     expect(doc.querySelector(".wb-shape")!.textContent).toBe("2 rows × 6 columns");
     expect([...doc.querySelectorAll("th")].map((th) => th.textContent)).toEqual([
-      "TradeDateDate", "EventDateTimeDatetime(ns,America/New_York)", "TickerString", "PriceFloat64", "SizeInt64", "UniverseList(String)",
+      "TradeDatedate", "EventDateTimedatetime[ns, America/New_York]", "Tickerstr", "Pricef64", "Sizei64", "Universelist[str]",
     ]);
-    expect(String(bundle["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim().split(/\s+/))).toEqual([
-      ["2", "rows", "×", "6", "columns"],
+    expect(String(bundle["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim().split(/\s{2,}/))).toEqual([
+      ["2 rows × 6 columns"],
       ["TradeDate", "EventDateTime", "Ticker", "Price", "Size", "Universe"],
-      ["Date", "Datetime(ns,America/New_York)", "String", "Float64", "Int64", "List(String)"],
+      ["date", "datetime[ns, America/New_York]", "str", "f64", "i64", "list[str]"],
     ]);
     expect(frameBundle(pl.DataFrame({ x: [1] }))["text/plain"]).toMatch(/^1 row × 1 column\n/);
   });
 
-  it("shows dates as text and instants as New York wall clock (EST and EDT), whatever the machine's zone", () => {
-    const cells = [...table(String(frameBundle(trades())["text/html"])).querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent));
-    expect(cells[0].slice(0, 2)).toEqual(["2023-11-21", "2023-11-21 09:30:00.000000000 EST"]);
-    expect(cells[1].slice(0, 2)).toEqual(["2023-07-03", "2023-07-03 09:30:00.000000000 EDT"]);
-    expect(cells[0][4]).toBe("9007199254740993"); // Int64 beyond 2^53, exact
-    expect(String(frameBundle(trades())["text/plain"])).toContain("2023-11-21 09:30:00.000000000 EST");
+  it("shows instants as New York wall clock (EST and EDT) without trailing zero nanoseconds and the zone only in the header", () => {
+    const cells = cellsOf(String(frameBundle(trades())["text/html"]));
+    expect(cells[0].slice(0, 2)).toEqual(["2023-11-21", "2023-11-21 09:30"]);
+    expect(cells[1].slice(0, 2)).toEqual(["2023-07-03", "2023-07-03 09:30"]);
+    expect(String(frameBundle(trades())["text/plain"])).not.toMatch(/\.000|EST|EDT/);
   });
 
-  it("shows other time units and zones at their precision, naive ones without a zone", () => {
+  it("cuts a time column to the finest unit any of its values uses", () => {
+    const column = (utc: string[]) => cellsOf(String(frameBundle(pl.DataFrame([newYorkTimes("t", utc)]))["text/html"])).map((r) => r[0]);
+    expect(column(["2023-11-21T14:30:00Z", "2023-11-21T14:31:00Z"])).toEqual(["2023-11-21 09:30", "2023-11-21 09:31"]);
+    expect(column(["2023-11-21T14:30:00Z", "2023-11-21T14:30:07Z"])).toEqual(["2023-11-21 09:30:00", "2023-11-21 09:30:07"]);
+    expect(column(["2023-11-21T14:30:00Z", "2023-11-21T14:30:00.120Z"])).toEqual(["2023-11-21 09:30:00.000", "2023-11-21 09:30:00.120"]);
+    const ns = pl.DataFrame([pl.Series("t", ["1700577000000001234"]).cast(pl.Int64).cast(pl.Datetime("ns"))]).select(pl.col("t").dt.replaceTimeZone("UTC").dt.convertTimeZone("America/New_York"));
+    expect(cellsOf(String(frameBundle(ns)["text/html"]))[0][0]).toBe("2023-11-21 09:30:00.000001234");
+  });
+
+  it("shows other time units and zones in their own zone, the zone named in the header", () => {
     const t = pl.DataFrame([pl.Series("t", [new Date("2023-11-21T14:30:00.123Z")], pl.Datetime("ms"))]);
-    const frame = t.withColumns(
-      pl.col("t").cast(pl.Datetime("us")).alias("naive_us"),
-      pl.col("t").dt.replaceTimeZone("UTC").alias("utc_ms"),
-    );
+    const frame = t.withColumns(pl.col("t").cast(pl.Datetime("us")).alias("naive_us"), pl.col("t").dt.replaceTimeZone("UTC").alias("utc_ms"));
     const html = String(frameBundle(frame)["text/html"]);
-    expect([...table(html).querySelectorAll("td")].map((td) => td.textContent)).toEqual(["2023-11-21 14:30:00.123", "2023-11-21 14:30:00.123000", "2023-11-21 14:30:00.123 UTC"]);
-    expect([...table(html).querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual(["Datetime(ms)", "Datetime(us)", "Datetime(ms,UTC)"]);
+    expect(cellsOf(html)[0]).toEqual(["2023-11-21 14:30:00.123", "2023-11-21 14:30:00.123", "2023-11-21 14:30:00.123"]);
+    expect([...table(html).querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual(["datetime[ms]", "datetime[us]", "datetime[ms, UTC]"]);
+  });
+
+  it("prints floats to seven significant digits with one number of decimals per column, and thousands separators", () => {
+    const frame = pl.DataFrame([
+      pl.Series("price", [190.64, 4512.2575, 0.1 + 0.2], pl.Float64),
+      pl.Series("volume", [7_000_000, 1234567.891, 12], pl.Float64),
+      pl.Series("tiny", [1e-9, 0.5, Number.NaN], pl.Float64),
+      pl.Series("big", ["9007199254740993", "-1234", "0"]).cast(pl.Int64),
+    ]);
+    expect(cellsOf(String(frameBundle(frame)["text/html"]))).toEqual([
+      ["190.640", "7,000,000", "1e-9", "9,007,199,254,740,993"],
+      ["4,512.258", "1,234,568", "0.5", "-1,234"],
+      ["0.300", "12", "NaN", "0"],
+    ]);
+  });
+
+  it("aligns text left and numbers and times right", () => {
+    const html = String(frameBundle(trades())["text/html"]);
+    const classes = [...table(html).querySelector("tbody tr")!.children].map((td) => td.className);
+    expect(classes).toEqual(["wb-r", "wb-r", "wb-l", "wb-r", "wb-r", "wb-l"]);
+    expect(html).toMatch(/td\.wb-l\{text-align:left\}/);
+    expect(String(frameBundle(trades())["text/plain"]).split("\n")[3]).toMatch(/^2023-11-21\s+2023-11-21 09:30  AAPL     /);
   });
 
   it("marks nulls, escapes HTML in values and names, and shows list columns as arrays", () => {
@@ -66,15 +96,15 @@ describe("frameBundle", () => {
     const html = String(frameBundle(frame)["text/html"]);
     const row2 = table(html).querySelectorAll("tbody tr")[1];
     expect(row2.querySelector(".wb-null")!.textContent).toBe("null");
-    expect(html).toContain("<td>&lt;b&gt;&amp;&quot;x&quot;</td>");
+    expect(html).toContain(">&lt;b&gt;&amp;&quot;x&quot;</td>");
     expect(html).toContain("&lt;Ticker&gt;");
-    expect(html).not.toContain("<b>");
-    expect(html).toContain("<td>[&quot;AAPL&quot;,&quot;MSFT&quot;]</td><");
-    expect(html).toContain("<td>[]</td>");
+    expect(html).not.toContain("<b>&");
+    expect(html).toContain(">[&quot;AAPL&quot;,&quot;MSFT&quot;]</td><");
+    expect(html).toContain(">[]</td>");
     expect(String(frameBundle(frame)["text/plain"]).split("\n")[4]).toMatch(/null\s+-1\s+\[\]$/);
   });
 
-  it("cuts a long frame to its head and tail with the hidden count, and long cells with an ellipsis", () => {
+  it("cuts a long frame to its head and tail, with the note beside the shape and a gap row that stays in view", () => {
     const long = pl.DataFrame([pl.Series("i", Array.from({ length: 1000 }, (_, i) => i), pl.Int32), pl.Series("s", Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(80, "x")))]);
     const bundle = frameBundle(long, { maxRows: 10, maxCellChars: 12 });
     const doc = table(String(bundle["text/html"]));
@@ -82,12 +112,96 @@ describe("frameBundle", () => {
     expect(rows).toHaveLength(11);
     expect(rows.map((r) => r.firstElementChild!.textContent)).toEqual(["0", "1", "2", "3", "4", "… 990 more rows …", "995", "996", "997", "998", "999"]);
     expect(rows[0].children[1].textContent).toBe("0xxxxxxxxxx…");
-    expect(doc.querySelector(".wb-shape")!.textContent).toBe("1,000 rows × 2 columns");
-    expect(doc.querySelector(".wb-note")!.textContent).toBe("showing the first 5 and last 5 of 1,000 rows");
+    expect(doc.querySelector(".wb-shape")!.textContent).toBe("1,000 rows × 2 columns · showing the first 5 and last 5 of 1,000 rows");
+    expect(String(bundle["text/html"])).toMatch(/\.wb-gap span\{position:sticky;left:8px\}/);
     const text = String(bundle["text/plain"]).split("\n");
     expect(text).toHaveLength(3 + 11);
+    expect(text[0]).toBe("1,000 rows × 2 columns (showing the first 5 and last 5 of 1,000 rows)");
     expect(text[8].trim()).toBe("… 990 more rows …");
     expect(frameBundle(long.head(20))["text/html"]).not.toContain('class="wb-note"');
+  });
+
+  it("scrolls a wide frame inside its box, headers sticky at the top", () => {
+    const wide = pl.DataFrame(Object.fromEntries(Array.from({ length: 62 }, (_, i) => [`column_${i}`, [i, i + 1]])));
+    const html = String(frameBundle(wide)["text/html"]);
+    expect(html).toMatch(/\.wb-box\{max-width:100%;max-height:560px;overflow:auto/);
+    expect(html).toMatch(/thead th\{position:sticky;top:0/);
+    expect(table(html).querySelectorAll(".wb-box table th")).toHaveLength(62);
+  });
+
+  it("shows the workbench's warnings for a frame above its table", () => {
+    const frame = trades();
+    const key = Symbol.for("market-workbench.frameWarnings");
+    const registry = ((globalThis as Record<symbol, unknown>)[key] ??= new WeakMap()) as WeakMap<object, string[]>;
+    registry.set(frame, ["MSFT: no rows on 2023-11-23 (market closed)"]);
+    const doc = table(String(frameBundle(frame)["text/html"]));
+    expect([...doc.querySelectorAll(".wb-warn")].map((w) => w.textContent)).toEqual(["warning MSFT: no rows on 2023-11-23 (market closed)"]);
+    expect(String(frameBundle(frame)["text/plain"]).split("\n")[0]).toBe("warning: MSFT: no rows on 2023-11-23 (market closed)");
+    expect(frameBundle(trades())["text/html"]).not.toContain('class="wb-warn"');
+  });
+});
+
+describe("describe", () => {
+  it("summarises numbers, dates, New York times and text, where nodejs-polars' own describe fails on dates", () => {
+    expect(() => trades().describe()).toThrow();
+    const d = describeFrame(trades().drop("Universe"));
+    expect(d.getColumn("statistic").toArray()).toEqual(["count", "null_count", "mean", "std", "min", "25%", "50%", "75%", "max", "unique"]);
+    const row = (stat: string) => d.filter(pl.col("statistic").eq(pl.lit(stat))).toRecords()[0];
+    expect(row("min")).toMatchObject({ TradeDate: "2023-07-03", EventDateTime: "2023-07-03 09:30", Price: 190.64 });
+    expect(row("max")).toMatchObject({ TradeDate: "2023-11-21", EventDateTime: "2023-11-21 09:30", Ticker: "AAPL" });
+    expect(row("count")).toMatchObject({ Price: 1, Ticker: "2" });
+    expect(row("null_count")).toMatchObject({ Price: 1 });
+    expect(row("unique")).toMatchObject({ Ticker: "2" });
+  });
+});
+
+describe("richBundle", () => {
+  it("shows a Series as a one-column table and a LazyFrame as schema and plan with a hint to collect", () => {
+    const series = richBundle(trades().getColumn("Price"))!;
+    expect(String(series["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim())).toEqual(["Series: 2 rows × 1 column", "Price", "f64"]);
+    const lazy = String(richBundle(trades().lazy().filter(pl.col("Price").gt(1)))!["text/plain"]);
+    expect(lazy).toContain("LazyFrame, 6 columns: TradeDate date, EventDateTime datetime[ns, America/New_York]");
+    expect(lazy).toContain(".collect()");
+    expect(lazy).toMatch(/FILTER .*Price/);
+    expect(richBundle({ plain: 1 })).toBeUndefined();
+  });
+});
+
+describe("workbench objects", () => {
+  it("an error shows its class, message, status, request id and every entry of the service's 422 detail list", () => {
+    const error = new ValidationError("The service refused the query (422): GET /api/v1/data/eq-taq-1min/AAPL", {
+      status: 422, requestId: "req-7", url: "http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",
+      issues: [
+        { type: "value_error", loc: ["query", "TradeDate.ge"], msg: "Input should be a valid date", input: "2023-13-45" },
+        { type: "extra_forbidden", loc: ["query", "Tickr"], msg: "Unknown column" },
+      ],
+    });
+    const bundle = richBundle(error)!;
+    const doc = table(String(bundle["text/html"]));
+    expect([...doc.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      'query.TradeDate.ge: Input should be a valid date (got "2023-13-45")',
+      "query.Tickr: Unknown column",
+    ]);
+    expect(String(bundle["text/plain"]).split("\n")).toEqual([
+      "ValidationError",
+      "  message     The service refused the query (422): GET /api/v1/data/eq-taq-1min/AAPL",
+      "  status      422",
+      "  request     http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",
+      "  request id  req-7",
+      '  - query.TradeDate.ge: Input should be a valid date (got "2023-13-45")',
+      "  - query.Tickr: Unknown column",
+    ]);
+  });
+
+  it("a download result and an estimate read as cards, bytes in binary units", () => {
+    const download = displayAs({ dir: "lake/bars", dataset: "eq-taq-1min", layout: ["Ticker", "TradeDate"], partitions: 40, fetched: 10, rows: 1_234_567, resumed: true }, "download-result");
+    expect(String(richBundle(download)!["text/plain"])).toBe('Download of eq-taq-1min resumed and complete\n  folder        lake/bars\n  partitions    40 by Ticker/TradeDate; 10 fetched by this call\n  rows written  1,234,567\n  read it with  wb.scan("lake/bars")');
+    const estimate = displayAs({ dataset: "eq-taq-1min", rows: 518_400, requests: 53, bytes: 3 * 2 ** 30, remaining: { per_minute_requests: 30, monthly_requests: 900, monthly_data_scanned: 0, monthly_data_returned: 10 * 2 ** 30 }, fitsMonthlyQuota: true, minutesAtRateLimit: 1.8 }, "estimate");
+    const text = String(richBundle(estimate)!["text/plain"]);
+    expect(text).toContain("  data                          3 GiB");
+    expect(text).toContain("  time at the per-minute quota  1.8 min");
+    expect(text).toContain("  data left this month          10 GiB");
+    expect(JSON.stringify(estimate)).not.toContain("displayKind"); // the tag is invisible to JSON and keys
   });
 });
 
@@ -97,8 +211,8 @@ describe("installDisplay", () => {
     const frame = trades();
     for (const made of [frame, frame.select("TradeDate", "EventDateTime"), frame.lazy().collectSync(), pl.concat([frame, frame])]) {
       const html = bundleOf(made)["text/html"];
-      expect(html).toContain('<span class="wb-dtype">Date</span>');
-      expect(html).toContain("2023-11-21 09:30:00.000000000 EST");
+      expect(html).toContain('<span class="wb-dtype">date</span>');
+      expect(html).toContain("2023-11-21 09:30<");
     }
     expect(bundleOf(pl.concat([frame, frame, frame]))["text/html"]).toContain("showing the first 2 and last 2 of 6 rows");
     installDisplay({ maxRows: 100 });
@@ -114,7 +228,7 @@ const rules: AccessRule[] = [
 ];
 const quotas = (monthlyUsed: number): Quotas => ({
   quotas_usage: { per_minute_requests: 3, monthly_requests: monthlyUsed, monthly_data_scanned: 1_500_000_000, monthly_data_returned: 0 },
-  quotas_limit: { per_minute_requests: 30, monthly_requests: 50, monthly_data_scanned: 10_000_000_000, monthly_data_returned: 5_000_000_000 },
+  quotas_limit: { per_minute_requests: 30, monthly_requests: 50, monthly_data_scanned: 10 * 2 ** 30, monthly_data_returned: 5 * 2 ** 30 },
 });
 const identity = { identity_id: 12, name: "Research <desk>", max_active_api_keys: 3, ip_subnets: ["10.0.0.0/8"] };
 const ent = new Entitlements(identity, rules, quotas(45));
@@ -124,22 +238,25 @@ describe("the entitlements card", () => {
     const { "text/html": html, "text/plain": text } = bundleOf(entitlementCard(ent));
     const doc = table(html);
     expect([...doc.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent))).toEqual([
-      ["eq-taq-1minEquity TAQ 1-minute bars", "2023-11-21 → 2023-11-27", "AAPL, MSFT"],
-      ["eq-daily-ohlcDaily OHLC", "2023-11-01 → ongoing", "all tickers"],
+      [" eq-taq-1minEquity TAQ 1-minute bars", "2023-11-21 → 2023-11-27", "AAPL, MSFT"],
+      [" eq-daily-ohlcDaily OHLC", "2023-11-01 → ongoing", "all tickers"],
     ]);
     expect(html).toContain("Research &lt;desk&gt;");
     expect(html).toContain("requests this minute: 3 of 30 (10%)");
     expect(html).toContain("requests this month: 45 of 50 (90%)</div><div style=\"background:#eee;height:8px;border-radius:3px;width:320px\"><div style=\"width:90.0%;min-width:2px;height:100%;background:#de2d26");
-    expect(html).toContain("data scanned this month: 1.5 GB of 10 GB (15%)");
-    expect(html).toContain("data returned this month: 0 B of 5.0 GB (0%)");
+    expect(html).toContain("data scanned this month: 1.4 GiB of 10 GiB (14%)");
+    expect(html).toContain("data returned this month: 0 B of 5 GiB (0%)");
+    expect(doc.querySelectorAll("svg.wb-icon-allowed")).toHaveLength(2);
+    expect(doc.querySelectorAll(".wb-gauge svg.wb-icon-warning")).toHaveLength(1); // the 90% gauge
+    expect(html).not.toMatch(/[\u{1F300}-\u{1FAFF}\u2705\u274C\u26D4]/u); // no emoji that needs an emoji font
     expect(text.split("\n")).toEqual([
       "Research <desk> (identity 12, from 10.0.0.0/8)",
       "  eq-taq-1min: 2023-11-21 to 2023-11-27, AAPL, MSFT",
       "  eq-daily-ohlc: 2023-11-01 to ongoing, all tickers",
-      "  requests this minute: 3 of 30",
-      "  requests this month: 45 of 50",
-      "  data scanned this month: 1500000000 of 10000000000",
-      "  data returned this month: 0 of 5000000000",
+      "  requests this minute: 3 of 30 (10%)",
+      "  requests this month: 45 of 50 (90%)",
+      "  data scanned this month: 1.4 GiB of 10 GiB (14%)",
+      "  data returned this month: 0 B of 5 GiB (0%)",
     ]);
   });
 });
@@ -154,25 +271,33 @@ describe("may() and explain()", () => {
     const verdict = ent.may(dataset, options);
     expect(verdict.allowed).toBe(false);
     expect(verdict.reason).toMatch(reason);
-    expect(bundleOf(explain(verdict))["text/plain"]).toBe(`refused: ${verdict.reason}`);
-    expect(bundleOf(explain(verdict))["text/html"]).toContain("⛔");
+    expect(verdict.reasons).toEqual([verdict.reason]);
+    expect(bundleOf(explain(verdict))["text/plain"]).toBe(`refused:\n  - ${verdict.reason}`);
+    expect(bundleOf(explain(verdict))["text/html"]).toContain('<svg class="wb-icon wb-icon-refused"');
+  });
+
+  it("lists every reason a read is refused: date and universe together", () => {
+    const verdict = ent.may("eq-taq-1min", { ticker: "TSLA", date: "2023-11-20" });
+    expect(verdict.reasons).toEqual([
+      "2023-11-20 is outside your access window for eq-taq-1min (2023-11-21 to 2023-11-27)",
+      "Ticker TSLA is outside your universe for eq-taq-1min (AAPL, MSFT)",
+    ]);
+    const doc = table(bundleOf(explain(verdict))["text/html"]);
+    expect([...doc.querySelectorAll("li")].map((li) => li.textContent)).toEqual(verdict.reasons);
+    expect(bundleOf(explain(verdict))["text/plain"].split("\n")[0]).toBe("refused for 2 reasons:");
   });
 
   it("refuses everything once the monthly request quota is used up", () => {
     const spent = new Entitlements(identity, rules, quotas(50));
-    expect(spent.may("eq-daily-ohlc", { ticker: "SPY", date: "2024-01-02" })).toEqual({
-      allowed: false,
-      reason: "Your monthly request quota is used up (50/50); it resets on the 1st at 00:00 UTC",
-    });
+    const reason = "Your monthly request quota is used up (50/50); it resets on the 1st at 00:00 UTC";
+    expect(spent.may("eq-daily-ohlc", { ticker: "SPY", date: "2024-01-02" })).toEqual({ allowed: false, reason, reasons: [reason] });
   });
 
   it("allows a read inside the window and universe (an open window and no universe reach everything)", () => {
-    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT" });
+    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT", reasons: [] });
     const verdict = ent.may("eq-daily-ohlc", { ticker: "ODFL", date: "2031-01-02" });
-    expect(verdict).toEqual({ allowed: true, reason: "Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker" });
-    expect(bundleOf(explain(verdict))).toEqual({
-      "text/html": '<div style="font:13px sans-serif">✅ Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker</div>',
-      "text/plain": "allowed: Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker",
-    });
+    expect(verdict).toEqual({ allowed: true, reason: "Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker", reasons: [] });
+    expect(bundleOf(explain(verdict))["text/plain"]).toBe("allowed: Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker");
+    expect(bundleOf(explain(verdict))["text/html"]).toMatch(/^<div style="font:13px sans-serif"><svg class="wb-icon wb-icon-allowed".*<\/svg> Yes: eq-daily-ohlc/);
   });
 });

@@ -7,8 +7,10 @@ import type { AccessRule, Identity, Quotas } from "./account.ts";
 
 export interface Verdict {
   allowed: boolean;
-  /** One sentence: why, or what the limits are. */
+  /** One sentence: why, or what the limits are (every refusal reason, joined with "; "). */
   reason: string;
+  /** Every reason the read is refused (empty when allowed). */
+  reasons: string[];
 }
 
 export class Entitlements {
@@ -27,25 +29,29 @@ export class Entitlements {
   may(dataset: string, options: { ticker?: string; date?: string | Date } = {}): Verdict {
     const rule = this.rules.find((r) => r.dataset_text_id === dataset);
     if (!rule) {
-      return { allowed: false, reason: `Your account is not entitled to ${dataset}; it may read ${this.rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}` };
+      const reason = `Your account is not entitled to ${dataset}; it may read ${this.rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}`;
+      return { allowed: false, reason, reasons: [reason] };
     }
     const date = options.date instanceof Date ? options.date.toISOString().slice(0, 10) : options.date;
     const window = `${rule.start_date} to ${rule.end_date ?? "today"}`;
+    // Every reason, not the first: a user fixing the date should learn the ticker is out too.
+    const reasons: string[] = [];
     if (date !== undefined && (date < rule.start_date || (rule.end_date !== null && date > rule.end_date))) {
-      return { allowed: false, reason: `${date} is outside your access window for ${dataset} (${window})` };
+      reasons.push(`${date} is outside your access window for ${dataset} (${window})`);
     }
     const universe = rule.universe_identifiers;
     if (options.ticker !== undefined && universe.length > 0 && !universe.includes(options.ticker)) {
-      return { allowed: false, reason: `Ticker ${options.ticker} is outside your universe for ${dataset} (${universe.join(", ")})` };
+      reasons.push(`Ticker ${options.ticker} is outside your universe for ${dataset} (${universe.join(", ")})`);
     }
     const used = this.quotas.quotas_usage, limit = this.quotas.quotas_limit;
     if (used.monthly_requests >= limit.monthly_requests) {
-      return { allowed: false, reason: `Your monthly request quota is used up (${used.monthly_requests}/${limit.monthly_requests}); it resets on the 1st at 00:00 UTC` };
+      reasons.push(`Your monthly request quota is used up (${used.monthly_requests}/${limit.monthly_requests}); it resets on the 1st at 00:00 UTC`);
     }
     if (used.monthly_data_returned >= limit.monthly_data_returned) {
-      return { allowed: false, reason: `Your monthly data quota is used up (${used.monthly_data_returned}/${limit.monthly_data_returned} bytes); it resets on the 1st at 00:00 UTC` };
+      reasons.push(`Your monthly data quota is used up (${used.monthly_data_returned}/${limit.monthly_data_returned} bytes); it resets on the 1st at 00:00 UTC`);
     }
+    if (reasons.length > 0) return { allowed: false, reason: reasons.join("; "), reasons };
     const scope = universe.length > 0 ? `tickers ${universe.join(", ")}` : "every ticker";
-    return { allowed: true, reason: `Yes: ${dataset} from ${window}, ${scope}` };
+    return { allowed: true, reason: `Yes: ${dataset} from ${window}, ${scope}`, reasons: [] };
   }
 }

@@ -4,6 +4,7 @@ import * as contract from "../../contract/meta.ts";
 import { META } from "../endpoints.ts";
 import type { ColumnInfo } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
+import { displayAs } from "../display/kind.ts";
 
 /** A dataset's availability, as the contract (contract/meta.ts) describes it. */
 export type DatasetStatus = contract.DatasetStatus;
@@ -36,7 +37,7 @@ export class MetaApi {
    * ```
    */
   status(id: string): Promise<DatasetStatus> {
-    return this.transport.getJson(META.status(id), contract.DatasetStatus);
+    return this.transport.getJson(META.status(id), contract.DatasetStatus).then((s) => displayAs(s, "dataset-status"));
   }
 
   /**

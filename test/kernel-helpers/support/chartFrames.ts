@@ -98,6 +98,36 @@ export function chain(): pl.DataFrame {
   ]);
 }
 
+/** One-minute bars on 2023-11-22 (a full day) and 2023-11-24 (early close at 13:00), 09:30 to the close. */
+export function twoSessions(): pl.DataFrame {
+  const rnd = seeded(13);
+  const rows: { utc: string; ticker: string; price: number }[] = [];
+  for (const [ticker, level] of [["AAPL", 190], ["MSFT", 378]] as const) {
+    let price: number = level;
+    for (const [day, close] of [["2023-11-22", 960], ["2023-11-24", 780]] as const) {
+      for (let m = 570; m < close; m += 5) {
+        price = round(price + (rnd() - 0.5) * 0.4, 2);
+        rows.push({ utc: new Date(Date.parse(`${day}T05:00:00Z`) + m * 60_000).toISOString(), ticker, price });
+      }
+    }
+  }
+  return pl.DataFrame([newYorkTimes("BarDateTime", rows.map((r) => r.utc)), pl.Series("Ticker", rows.map((r) => r.ticker)), pl.Series("ClosePrice", rows.map((r) => r.price))]);
+}
+
+/** Daily bars across a new year (2023-12-27 to 2024-01-05), for year labels. */
+export function acrossNewYear(): pl.DataFrame {
+  const days = ["2023-12-27", "2023-12-28", "2023-12-29", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"];
+  const daily = dailyBars().head(6);
+  const open = [...daily.getColumn("OpenPrice").toArray(), 191] as number[];
+  return pl.DataFrame([
+    dates("TradeDate", days),
+    pl.Series("OpenPrice", open),
+    pl.Series("HighPrice", open.map((o) => o + 2)),
+    pl.Series("LowPrice", open.map((o) => o - 2)),
+    pl.Series("ClosePrice", open.map((o, i) => o + (i % 2 ? 1 : -1))),
+  ]);
+}
+
 /** Every chart case by golden name: its markup, and the HTML the notebook shows (title above it). */
 export function chartCases(): Record<string, { markup: string; html: string }> {
   const bars = intradayBars(), daily = dailyBars(), ts = termStructure(), options = chain();
@@ -109,6 +139,18 @@ export function chartCases(): Record<string, { markup: string; html: string }> {
     "term-structure-bars": k.termStructureChart(ts.head(EXPIRIES.length), { x: "ExpirationDate", y: "OpenInterest", bars: true, title: "Open interest by expiry", xLabel: "expiry", yLabel: "open interest" }),
     "heatmap": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest", xLabel: "strike", yLabel: "expiry", fillLabel: "open interest" }),
     "smile": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 180, title: "AAPL smile", xLabel: "strike", yLabel: "implied vol" }),
+    // Overrides: regular hours only, a fixed y range, a size, a margin and an extra mark.
+    "intraday-profile-overrides": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { minute: "BarDateTime", y: "SpreadBps", title: "AAPL regular hours" }, {
+      x: { domain: [570, 960] }, y: { domain: [0, 3] }, width: 640, height: 260, marginRight: 30, marks: [k.Plot.ruleY([1.5], { stroke: "red" })],
+    }),
+    // Volumes in the millions: the left margin widens to fit "7,000,000".
+    "intraday-profile-volume": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))).withColumns(pl.col("SpreadBps").mul(1_000_000).alias("Volume")), { minute: "Minute", y: "Volume", title: "Volume by minute" }),
+    "time-series": k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes around Thanksgiving" }, { y: { type: "log" } }),
+    "candlestick-new-year": k.candlestickChart(acrossNewYear(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Across the new year" }, { height: 260 }),
+    "smile-overrides": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "Smile, zoomed" }, { x: { domain: [175, 185] }, clip: true }),
+    "term-structure-overrides": k.termStructureChart(ts, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure, fixed range" }, { y: { domain: [0.15, 0.3], tickFormat: ".0%" }, height: 240 }),
+    "heatmap-overrides": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "MidImpliedVol", title: "Implied vol" }, { color: { scheme: "viridis", tickFormat: ".0%" }, marginBottom: 50 }),
+    "plot-spec": k.plot({ marks: [k.Plot.dot(termStructure().toRecords(), { x: "OpenInterest", y: "OiWeightedIV", fill: "steelblue", title: "OpenInterest" })], x: { inset: 10 }, y: { grid: true, inset: 10 } }, { title: "plot() of any spec" }),
   };
   const bundle = (c: object) => (c as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();
   return Object.fromEntries(Object.entries(charts).map(([name, c]) => [name, { markup: c.markup, html: String(bundle(c)["text/html"]) }]));

@@ -1,0 +1,20 @@
+/**
+ * Any Observable Plot specification rendered inline: `plot({ marks: [...] })` as a cell's value
+ * shows the chart. Same defaults as the chart helpers (notebook width, left margin fitted to
+ * the tick labels); every Plot option works.
+ */
+import type { PlotOptions } from "@observablehq/plot";
+import { asDisplayable, type ChartText, renderChart } from "./render.ts";
+
+/**
+ * Renders a Plot specification as a displayable chart.
+ *
+ * @example
+ * ```ts
+ * import { plot, Plot } from "./kernel-helpers/mod.ts";
+ * plot({ marks: [Plot.lineY(bars.toRecords(), { x: "BarDateTime", y: "ClosePrice" })], y: { grid: true } })
+ * ```
+ */
+export function plot(options: PlotOptions, text: ChartText = {}) {
+  return asDisplayable(renderChart(options, text));
+}

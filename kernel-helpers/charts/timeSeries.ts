@@ -1,0 +1,90 @@
+/**
+ * A value over date-time (a Datetime column, e.g. `BarDateTime`) on a New York time axis:
+ * one line per series, broken at every gap between sessions (nights, weekends, holidays, or
+ * missing bars), each day's regular session shaded as the calendar gives it (early closes).
+ * Over a Date column (daily data) the lines run from trading day to trading day, unshaded.
+ */
+import type pl from "nodejs-polars";
+import { records } from "./frameData.ts";
+import { type PlotOverrides, withOverrides } from "./overrides.ts";
+import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { atMinute, dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
+
+export interface TimeSeriesOptions {
+  /** A Datetime column (or Date), shown as New York wall clock. */
+  x: string;
+  y: string;
+  /** Column naming the series (one line each), optional. */
+  series?: string;
+  title: string;
+  subtitle?: string;
+  yLabel?: string;
+  /** Axis label (default "New York time", or the column's name for a Date column). */
+  xLabel?: string;
+  /** Shade each day's regular session (default true; never for a Date column). */
+  shadeRegularHours?: boolean;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const hhmm = (d: Date) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+
+/** Tick text for a New York wall-clock instant: the time within a day, the date when days (or years) change. */
+function timeFormat(first: Date, last: Date): (d: Date) => string {
+  const oneDay = dayOf(first) === dayOf(last), oneYear = first.getUTCFullYear() === last.getUTCFullYear();
+  return (d) => {
+    const date = oneYear ? dayOf(d).slice(5) : dayOf(d);
+    if (oneDay) return hhmm(d);
+    return d.getUTCHours() === 0 && d.getUTCMinutes() === 0 ? date : `${date} ${hhmm(d)}`;
+  };
+}
+
+/** Segment keys: a new segment at each day change or gap wider than three typical steps. */
+function segments(xs: Date[]): number[] {
+  const steps = xs.slice(1).map((x, i) => x.getTime() - xs[i].getTime()).filter((s) => s > 0).sort((a, b) => a - b);
+  const typical = steps.length ? steps[Math.floor(steps.length / 2)] : 0;
+  let segment = 0;
+  return xs.map((x, i) => {
+    if (i > 0 && (dayOf(x) !== dayOf(xs[i - 1]) || x.getTime() - xs[i - 1].getTime() > 3 * typical)) segment++;
+    return segment;
+  });
+}
+
+/**
+ * A time series chart; the axis reads "New York time", lines never join across a gap.
+ *
+ * @example
+ * ```ts
+ * timeSeriesChart(bars, { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes, New York time" }, { y: { domain: [180, 200] } });
+ * ```
+ */
+export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overrides: PlotOverrides = {}) {
+  const daily = frame.columns.includes(o.x) && frame.getColumn(o.x).dtype.variant === "Date";
+  const rows = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).filter((r) => r[o.x] instanceof Date);
+  const bySeries = new Map<string, Record<string, unknown>[]>();
+  for (const r of rows) {
+    const key = o.series ? String(r[o.series]) : "";
+    bySeries.set(key, [...(bySeries.get(key) ?? []), r]);
+  }
+  const data = [...bySeries.entries()].flatMap(([key, list]) => {
+    list.sort((a, b) => (a[o.x] as Date).getTime() - (b[o.x] as Date).getTime());
+    const seg = daily ? list.map(() => 0) : segments(list.map((r) => r[o.x] as Date));
+    return list.map((r, i): Record<string, unknown> => ({ ...r, segment: `${key}#${seg[i]}` }));
+  });
+  const xs = data.map((r) => r[o.x] as Date).sort((a, b) => a.getTime() - b.getTime());
+  const first = xs[0] ?? new Date(0), last = xs.at(-1) ?? new Date(0);
+  const shade = daily || o.shadeRegularHours === false || xs.length === 0 ? [] : sessionsBetween(dayOf(first), dayOf(last)).map((d) => ({
+    x1: atMinute(d.date, d.openMinute), x2: atMinute(d.date, d.closeMinute), label: `${d.date} regular session${d.earlyClose ? " (early close)" : ""}`,
+  }));
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${dayOf(r[o.x] as Date)}${daily ? "" : ` ${hhmm(r[o.x] as Date)}`}: ${r[o.y]}`;
+  return asDisplayable(renderChart(withOverrides({
+    height: 320,
+    x: { type: "utc", label: o.xLabel ?? (daily ? o.x : "New York time"), tickFormat: timeFormat(first, last) },
+    y: { label: o.yLabel ?? o.y, grid: true, zero: false },
+    color: o.series ? { legend: true, type: "categorical" } : undefined,
+    marks: [
+      Plot.rectX(shade, { clip: true, x1: "x1", x2: "x2", fill: "#000", fillOpacity: 0.05, title: "label" }),
+      Plot.lineY(data, { clip: true, x: o.x, y: o.y, z: "segment", stroke: o.series ?? "steelblue", strokeWidth: 1.2 }),
+      ...(data.length <= HOVER_LIMIT ? [Plot.dot(data, { clip: true, x: o.x, y: o.y, r: 3, fill: "currentColor", fillOpacity: 0, title })] : []),
+    ],
+  }, overrides), { title: o.title, subtitle: o.subtitle }));
+}

@@ -1,0 +1,77 @@
+/**
+ * Cards for the workbench's plain objects: a download estimate, a dataset's status, a download
+ * result, and errors with the service's detail list. Small key-value tables, same look as frames.
+ */
+import type { DatasetStatus } from "../../workbench/api/meta.ts";
+import type { WorkbenchError } from "../../workbench/errors/base.ts";
+import type { DownloadResult } from "../../workbench/store/download.ts";
+import type { Estimate } from "../../workbench/store/estimate.ts";
+import { formatBytes } from "./bytes.ts";
+import { escapeHtml } from "./html.ts";
+import type { MediaBundle } from "./jupyter.ts";
+
+type Row = [label: string, value: string];
+
+const n = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** A titled key-value card (HTML and text). */
+export function card(title: string, rows: Row[], extraHtml = "", tone: "info" | "error" = "info"): MediaBundle {
+  const border = tone === "error" ? "#d9534f" : "#9ecae1";
+  const html = `<div style="font:13px sans-serif;border-left:4px solid ${border};padding:4px 10px;margin:2px 0;max-width:760px"><div style="font-weight:bold;margin-bottom:3px">${escapeHtml(title)}</div><table style="border-collapse:collapse">${rows.map(([k, v]) => `<tr><td style="color:#666;padding:1px 12px 1px 0;vertical-align:top">${escapeHtml(k)}</td><td style="padding:1px 0">${escapeHtml(v)}</td></tr>`).join("")}</table>${extraHtml}</div>`;
+  const width = Math.max(0, ...rows.map(([k]) => k.length));
+  return { "text/html": html, "text/plain": [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join("\n") };
+}
+
+/** @example `estimateBundle(await wb.estimate("eq-taq-1min", query, ["AAPL"]))` */
+export function estimateBundle(e: Estimate): MediaBundle {
+  return card(`Estimate: ${e.dataset}`, [
+    ["rows (about)", n(e.rows)],
+    ["requests", n(e.requests)],
+    ["data", formatBytes(e.bytes)],
+    ["time at the per-minute quota", `${e.minutesAtRateLimit < 1 ? "under a minute" : `${e.minutesAtRateLimit.toFixed(1)} min`}`],
+    ["fits this month's quota", e.fitsMonthlyQuota ? "yes" : "no"],
+    ["requests left this month", n(e.remaining.monthly_requests)],
+    ["data left this month", formatBytes(e.remaining.monthly_data_returned)],
+  ]);
+}
+
+/** @example `statusBundle(await wb.meta.status("eq-taq-1min"))` */
+export function statusBundle(s: DatasetStatus): MediaBundle {
+  const rows: Row[] = Object.entries(s).map(([k, v]) => [k.replace(/_/g, " "), typeof v === "number" ? n(v) : v === null ? "none" : String(v)]);
+  return card("Dataset status", rows);
+}
+
+/** @example `downloadBundle(await wb.download("eq-taq-1min", query, "downloads/aapl"))` */
+export function downloadBundle(d: DownloadResult): MediaBundle {
+  return card(`Download of ${d.dataset} ${d.resumed ? "resumed and " : ""}complete`, [
+    ["folder", d.dir],
+    ["partitions", `${n(d.partitions)} by ${d.layout.join("/") || "(one file)"}; ${n(d.fetched)} fetched by this call`],
+    ["rows written", n(d.rows)],
+    ["read it with", `wb.scan(${JSON.stringify(d.dir)})`],
+  ]);
+}
+
+/** Each entry of a 422 detail list as "where: message (input)". */
+function detailLines(detail: unknown): string[] {
+  if (typeof detail === "string") return [detail];
+  if (!Array.isArray(detail)) return detail === undefined || detail === null ? [] : [JSON.stringify(detail)];
+  return detail.map((d) => {
+    const item = d as { loc?: unknown[]; msg?: string; input?: unknown };
+    const where = Array.isArray(item.loc) ? item.loc.join(".") : "";
+    const input = item.input === undefined ? "" : ` (got ${JSON.stringify(item.input)})`;
+    return `${where ? `${where}: ` : ""}${item.msg ?? JSON.stringify(d)}${input}`;
+  });
+}
+
+/** @example `try { await wb.data.eqTaq1Min("AAPL") } catch (e) { errorBundle(e) }` */
+export function errorBundle(e: WorkbenchError): MediaBundle {
+  const rows: Row[] = [["message", e.message]];
+  if (e.status !== undefined) rows.push(["status", String(e.status)]);
+  if (e.url) rows.push(["request", e.url]);
+  if (e.requestId) rows.push(["request id", e.requestId]);
+  if (e.partial) rows.push(["rows fetched before it failed", `${n(e.partial.height)} (in .partial; .resume() continues)`]);
+  const lines = detailLines((e as { issues?: unknown }).issues ?? e.detail);
+  const list = lines.length ? `<ul style="margin:4px 0 0 18px;padding:0">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>` : "";
+  const bundle = card(e.name, rows, list, "error");
+  return { ...bundle, "text/plain": [String(bundle["text/plain"]), ...lines.map((l) => `  - ${l}`)].join("\n") };
+}

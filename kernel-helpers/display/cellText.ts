@@ -1,0 +1,87 @@
+/**
+ * The text of each shown cell, column by column, as a researcher reads it: New York wall clock
+ * at the precision the column needs (no trailing zero nanoseconds; the zone is in the header),
+ * floats to seven significant digits with one shared number of decimals per column and
+ * thousands separators, integers exact with separators, nulls as null.
+ */
+import pl from "nodejs-polars";
+
+/** One column's display text (null for a null cell) and how it aligns. */
+export interface ColumnText {
+  values: (string | null)[];
+  align: "left" | "right";
+}
+
+const NUMERIC = /^(Int|UInt)\d+$/;
+const FLOAT = /^Float\d+$/;
+const NESTED = ["List", "Struct", "Array"];
+
+/** "1234567" to "1,234,567" (exact for any length, so Int64 beyond 2^53 stays right). */
+const groupThousands = (digits: string) => digits.replace(/^(-?\d+)/, (int) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ","));
+
+/** Decimals a float needs at seven significant digits (0-9), floating-point noise dropped. */
+function decimalsNeeded(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return 0;
+  const text = Number(x.toPrecision(7)).toString();
+  if (text.includes("e")) return 9;
+  const dot = text.indexOf(".");
+  return dot < 0 ? 0 : Math.min(9, text.length - dot - 1);
+}
+
+function floatTexts(values: (number | null)[]): (string | null)[] {
+  // Magnitudes fixed notation cannot show in a readable width go to exponent notation, one by one.
+  const extreme = (v: number) => v !== 0 && (Math.abs(v) < 1e-6 || Math.abs(v) >= 1e15);
+  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v) && !extreme(v));
+  // Seven significant digits for the column's largest magnitude, fewer when no value needs them.
+  const largest = Math.max(0, ...finite.map(Math.abs));
+  const cap = Math.max(0, 7 - (largest >= 1 ? Math.floor(Math.log10(largest)) + 1 : 0));
+  const decimals = Math.min(cap, Math.max(0, ...finite.map(decimalsNeeded)));
+  const format = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return values.map((v) => {
+    if (v === null) return null;
+    if (Number.isNaN(v)) return "NaN";
+    if (!Number.isFinite(v)) return v > 0 ? "inf" : "-inf";
+    return extreme(v) ? v.toExponential(6).replace(/\.?0+e/, "e") : format.format(v);
+  });
+}
+
+/** Wall-clock texts cut to the finest unit any value of the column uses. */
+export function datetimeTexts(full: (string | null)[]): (string | null)[] {
+  const present = full.filter((v): v is string => v !== null);
+  // full is "YYYY-MM-DD HH:MM:SS.fffffffff"
+  const fraction = Math.max(0, ...present.map((v) => v.slice(20).replace(/0+$/, "").length));
+  const digits = fraction === 0 ? 0 : Math.ceil(fraction / 3) * 3;
+  const seconds = digits > 0 || present.some((v) => v.slice(17, 19) !== "00");
+  const cut = digits > 0 ? 20 + digits : seconds ? 19 : 16;
+  return full.map((v) => (v === null ? null : v.slice(0, cut)));
+}
+
+/** A temporal column as text in its own time zone (Polars' strftime works on expressions only). */
+const strftime = (frame: pl.DataFrame, name: string, format: string) =>
+  frame.select(pl.col(name).dt.strftime(format)).getColumn(name).toArray() as (string | null)[];
+
+/**
+ * Display text of every column of a (small, already cut) frame.
+ *
+ * @example
+ * ```ts
+ * const [price] = columnTexts(df.head(5).select("Price")); // { values: ["190.64", ...], align: "right" }
+ * ```
+ */
+export function columnTexts(frame: pl.DataFrame): ColumnText[] {
+  return frame.columns.map((name) => {
+    const series = frame.getColumn(name);
+    const variant = series.dtype.variant;
+    if (FLOAT.test(variant)) return { values: floatTexts(series.toArray() as (number | null)[]), align: "right" };
+    if (NUMERIC.test(variant)) {
+      const text = series.cast(pl.String).toArray() as (string | null)[];
+      return { values: text.map((v) => (v === null ? null : groupThousands(v))), align: "right" };
+    }
+    if (variant === "Date") return { values: strftime(frame, name, "%Y-%m-%d"), align: "right" };
+    if (variant === "Datetime") return { values: datetimeTexts(strftime(frame, name, "%Y-%m-%d %H:%M:%S%.9f")), align: "right" };
+    if (NESTED.includes(variant)) {
+      return { values: (series.toArray() as unknown[]).map((v) => (v === null || v === undefined ? null : JSON.stringify(v))), align: "left" };
+    }
+    return { values: series.cast(pl.String).toArray() as (string | null)[], align: variant === "Bool" || variant === "Duration" ? "right" : "left" };
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * How one progress event reads: a determinate bar (percent, rows of the total, MiB, rate, ETA)
+ * once the total is known, a sweeping bar before, an amber "waiting N s for the per-minute
+ * quota" state while the workbench waits, green when done; in a terminal, the same on one line.
+ */
+import type { ProgressEvent } from "../../workbench/mod.ts";
+import { formatBytes } from "../display/bytes.ts";
+import { escapeHtml } from "../display/html.ts";
+import type { MediaBundle } from "../display/jupyter.ts";
+
+/** The event with the optional fields the workbench adds when it knows them (contract 3). */
+export type RichProgressEvent = ProgressEvent & {
+  expectedRows?: number;
+  expectedBytes?: number;
+  etaSeconds?: number;
+  tickers?: { done: number; total: number };
+  waiting?: { seconds: number; reason: string };
+  percent?: number;
+};
+
+const n = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** Percent done (0-100), when the total is known. */
+export function percentOf(e: RichProgressEvent): number | undefined {
+  if (e.done) return 100;
+  if (e.percent !== undefined) return Math.max(0, Math.min(100, e.percent));
+  if (e.expectedRows) return Math.min(100, (100 * e.rows) / e.expectedRows);
+  return undefined;
+}
+
+function duration(seconds: number): string {
+  const s = Math.ceil(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The parts of the status line, in reading order. */
+function parts(e: RichProgressEvent, percent: number | undefined): string[] {
+  const rows = e.expectedRows ? `${n(e.rows)} of ${n(e.expectedRows)} rows` : `${n(e.rows)} rows`;
+  const out = [
+    ...(percent !== undefined ? [`${Math.floor(percent)}%`] : []),
+    rows,
+    ...(e.tickers ? [`${e.tickers.done} of ${e.tickers.total} tickers`] : []),
+    `${e.pages} pages`,
+    formatBytes(e.bytes),
+    `${n(e.rowsPerSecond)} rows/s`,
+  ];
+  if (e.waiting && !e.done) out.push(`waiting ${Math.ceil(e.waiting.seconds)} s for the ${e.waiting.reason}`);
+  else if (e.etaSeconds !== undefined && !e.done && percent !== undefined) out.push(`ETA ${duration(e.etaSeconds)}`);
+  if (e.done) out.push(`done in ${duration(e.elapsedSeconds)}`);
+  return out;
+}
+
+/** The status line (also the plain-text part of the notebook bar). */
+export function progressText(e: RichProgressEvent): string {
+  return `${e.dataset}: ${parts(e, percentOf(e)).join(", ")}`;
+}
+
+/**
+ * The notebook bar for an event.
+ *
+ * @example
+ * ```ts
+ * progressBundle({ dataset: "eq-taq-1min", rows: 500, expectedRows: 1000, pages: 1, bytes: 1e5, elapsedSeconds: 1, rowsPerSecond: 500, done: false });
+ * ```
+ */
+export function progressBundle(e: RichProgressEvent): MediaBundle {
+  const percent = percentOf(e);
+  const waiting = e.waiting !== undefined && !e.done;
+  const width = percent === undefined ? 100 : Math.max(percent, 0.5);
+  // Without a known total the bar sweeps (indeterminate) until done; waiting is amber.
+  const fill = e.done ? "#31a354" : waiting ? "repeating-linear-gradient(45deg,#fdae6b 0 8px,#fdd0a2 8px 16px)" : percent === undefined ? "repeating-linear-gradient(45deg,#9ecae1 0 8px,#c6dbef 8px 16px)" : "#3182bd";
+  const state = e.done ? "done" : waiting ? "waiting" : percent === undefined ? "indeterminate" : "determinate";
+  const text = progressText(e);
+  const html = `<div class="wb-progress wb-progress-${state}" style="font:12px sans-serif;max-width:620px"><div style="background:#eee;border-radius:3px;height:10px;overflow:hidden"><div style="width:${width.toFixed(1)}%;height:100%;background:${fill}"></div></div><div style="margin-top:3px;color:${waiting ? "#a63603" : "#333"}">${escapeHtml(text)}</div></div>`;
+  return { "text/html": html, "text/plain": text };
+}
+
+/**
+ * The terminal line: a 20-cell bar when the total is known, then the same status.
+ *
+ * @example
+ * ```ts
+ * process.stderr.write(`\r${progressLine(event)}`);
+ * ```
+ */
+export function progressLine(e: RichProgressEvent): string {
+  const percent = percentOf(e);
+  const bar = percent === undefined ? "" : `[${"#".repeat(Math.round(percent / 5)).padEnd(20, "-")}] `;
+  return `${bar}${progressText(e)}`;
+}
