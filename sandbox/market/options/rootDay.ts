@@ -57,14 +57,14 @@ export function rootDay(input: RootDayInput): void {
   const target = (c: Contract) => {
     const days = daysBetween(date, c.expiry), years = days / DAYS_PER_YEAR;
     const sd = atmVol(level, years) * Math.sqrt(Math.max(years, WEEK));
-    return targetOpenInterest({ tier: root.tier, index: root.kind === "index", call: c.call, strike: c.strike, spot: value, kind: c.kind, sd, daysToExpiry: days });
+    return targetOpenInterest({ tier: root.tier, index: root.kind === "index", putHeavy: root.underType === "etf" || root.underType === "index", call: c.call, strike: c.strike, spot: value, kind: c.kind, sd, daysToExpiry: days });
   };
   chain.dropExpired(date);
   if (root.schedule) {
     for (const expiry of listedExpiries(date, root.schedule)) {
       const years = daysBetween(date, expiry.date) / DAYS_PER_YEAR;
-      const horizon = expiry.kind === "weekly" ? root.schedule.weeklyDays : expiry.kind === "monthly" ? 100 : root.schedule.quarterlyDays;
-      chain.list(expiry, strikesToList(value, atmVol(level, years), years, root.tier, root.kind === "index"), (c) =>
+      const horizon = expiry.kind === "daily" ? root.schedule.dailyDays ?? 0 : expiry.kind === "weekly" ? root.schedule.weeklyDays : expiry.kind === "monthly" ? 100 : root.schedule.quarterlyDays;
+      chain.list(expiry, strikesToList(value, atmVol(level, years), years, root.tier, root.kind === "index", root.nearIncrement), (c) =>
         input.seasoned ? seasonedOpenInterest(oiRng, target(c), horizon - daysBetween(date, c.expiry)) : 0);
     }
   }
@@ -81,7 +81,7 @@ export function rootDay(input: RootDayInput): void {
 function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: number): void {
   const { seed, day, root, level, value } = input;
   const rng = Rng.for(seed, "option-quotes", root.ticker, day.date);
-  const cls: SpreadClass = root.kind === "adjusted" ? "adjusted" : root.kind === "index" ? "index" : root.tier;
+  const cls: SpreadClass = root.kind === "adjusted" ? "adjusted" : root.kind === "index" ? "index" : root.tickClass === "penny-all" ? "etf" : root.tier;
   const skew = root.underType === "etf" || root.underType === "index" ? "index" : "stock";
   const closeMs = (day.closeMinute + (root.lateClose ? 15 : 0)) * 60_000;
   for (let start = 0; start < contracts.length;) {

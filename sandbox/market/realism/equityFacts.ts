@@ -99,7 +99,7 @@ export function barTradeSizeShape(days: readonly BarDay[]): { oddLot: number; ex
   };
 }
 
-/** Share of volume (exchange + TRF) traded outside regular hours. */
+/** Share of volume (exchange + TRF) traded outside regular hours (the closing auction's minute counts as regular). */
 export function extendedHoursShare(days: readonly BarDay[]): number {
   let all = 0, regular = 0;
   for (const d of days) {
@@ -108,7 +108,7 @@ export function extendedHoursShare(days: readonly BarDay[]): number {
       const x = (v[m] || 0) + (f[m] || 0);
       all += x;
       const minute = FIRST_MINUTE + m;
-      if (minute >= OPEN_MINUTE && minute < d.closeMinute) regular += x;
+      if (minute >= OPEN_MINUTE && minute <= d.closeMinute) regular += x;
     }
   }
   return all > 0 ? 1 - regular / all : NaN;
