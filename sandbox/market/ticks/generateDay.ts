@@ -106,7 +106,7 @@ export function generateDayTicks(input: DayInput): TickColumns {
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minuteOfDay = FIRST_MINUTE_OF_DAY + m;
     const startNs = minuteOfDay * NS_PER_MINUTE;
-    const mean = tradesPerActivity * intensity[m] * rng.gammaUnitMean(3);
+    const mean = tradesPerActivity * intensity[m] * rng.gammaUnitMean(6);
     const nTrades = rng.poisson(mean);
     const nQuotes = rng.poisson(mean * quotesPerTrade(minuteOfDay, close));
     batch.length = 0;

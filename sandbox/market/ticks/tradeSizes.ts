@@ -11,8 +11,8 @@ const ODD_LOT_SHARE = 0.62;
 const ONE_LOT_SHARE = 0.19;
 const MULTI_LOT_SHARE = 0.12;
 const TAIL_SHARE = 1 - ODD_LOT_SHARE - ONE_LOT_SHARE - MULTI_LOT_SHARE;
-/** Log-normal spread of tail prints (a heavy tail: the top 1% of prints are ~10x the tail's median). */
-const TAIL_LOG_SD = 1;
+/** Log-normal spread of tail prints (a heavy tail: the top 1% of tail prints are ~4x its median). */
+const TAIL_LOG_SD = 0.6;
 
 function oddLot(rng: Rng): number {
   const v = rng.uniform();
