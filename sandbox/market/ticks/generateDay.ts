@@ -168,9 +168,9 @@ function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolean): { p
   if (isTrf) {
     // Most off-exchange prints are at the quote; midpoint crosses and retail price improvement
     // (a fraction of a cent) are the only sub-penny prices.
-    if (u < 0.86) return { price: round4(touch), sweep: false };
+    if (u < 0.92) return { price: round4(touch), sweep: false };
     const mid = (bid + ask) / 2;
-    if (u < 0.95) return { price: round4(mid), sweep: false };
+    if (u < 0.97) return { price: round4(mid), sweep: false };
     const improvement = 0.0001 * rng.int(1, 20);
     return { price: round4(buy ? Math.max(mid, ask - improvement) : Math.min(mid, bid + improvement)), sweep: false };
   }
