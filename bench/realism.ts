@@ -17,7 +17,9 @@ import {
   dailyTails, dailyVolumePersistence, exMarketCorrelation, intervalCorrelation, relativeVolume, subPennyExtremes,
 } from "../sandbox/market/realism/marketFacts.ts";
 import { type BarDay, marketBarDays, marketDailyRows, readMarketManifest, sampleBarDays } from "../sandbox/market/realism/minuteData.ts";
+import { earningsOf, reactionDay } from "../sandbox/market/ticks/events.ts";
 import {
+  atmMonthSeries,
   atmMonthSpread, expiriesAndStrikes, greekBoundViolations, impliedOverRealized, longDatedButterflies, openInterestFacts,
   readGreeks, spotVolCorrelation,
 } from "../sandbox/market/realism/optionFacts.ts";
@@ -115,6 +117,14 @@ const sv = Object.fromEntries(optionRoots.map((r) => [r, spotVolCorrelation(gree
 const stocks = optionRoots.filter((r) => !["SPXW", "SPY", "QQQ"].includes(r)).map((r) => sv[r]);
 row("spot-vol corr (d ATM IV vs return)", "SPX ~-0.8, strongest", `SPXW ${f(sv.SPXW)}, SPY ${f(sv.SPY)}; stocks ${range(stocks)}`, "SPXW <= -0.6, stronger than every stock",
   sv.SPXW <= -0.6 && stocks.every((x) => x > sv.SPXW));
+// Earnings: the ATM 1-month vol lifted before the report falls on the reaction day (the crush).
+const crush = manifest.securities.flatMap((sec) => earningsOf(sec.asid).map((e) => ({ root: sec.ticker, day: reactionDay(e) })))
+  .map(({ root, day }) => {
+    const series = atmMonthSeries(greeks, root), k = series.findIndex((x) => x.date === day);
+    return k > 0 ? series[k].iv - series[k - 1].iv : NaN;
+  }).filter(Number.isFinite);
+row("ATM 1-month IV change on earnings reaction days", "falls (vol crush)", crush.length ? `${crush.map((x) => f(100 * x, 1)).join(", ")} pts` : "no report in range", "all < 0",
+  crush.length > 0 && crush.every((x) => x < 0));
 const ivrv = impliedOverRealized(greeks, "SPXW");
 row("implied / realized vol, index (SPXW)", "1.3-1.5", f(ivrv), "1.2-1.6", ivrv >= 1.2 && ivrv <= 1.6);
 const flies = longDatedButterflies(greeks, ["SPY", "SPXW", "QQQ", "AAPL", "MSFT"]);

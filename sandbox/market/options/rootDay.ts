@@ -17,7 +17,9 @@ import { quoteAround, quoteTimes, type SpreadClass } from "./quotes.ts";
 import { dividendYield, RISK_FREE_RATE } from "./rates.ts";
 import type { OptionRoot } from "./roots.ts";
 import { strikesToList } from "./strikes.ts";
-import { atmVol, surfaceVol, type VolLevel } from "./volSurface.ts";
+import { atmVol, surfaceVol, type VolLevel, withEventVariance } from "./volSurface.ts";
+import { earningsMoveVariance, earningsReactionBetween } from "../ticks/events.ts";
+import { SECURITIES } from "../securities.ts";
 import { modelSolve } from "./valuation.ts";
 
 export interface RootDayInput {
@@ -91,9 +93,12 @@ function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: 
     const days = daysBetween(day.date, group[0].expiry);
     const years = days / DAYS_PER_YEAR;
     const forward = value * Math.exp((RISK_FREE_RATE - q) * years);
+    // An earnings report before expiry adds its expected move's variance (and nothing once past).
+    const under = SECURITIES.find((s) => s.asid === root.underAsid);
+    const event = under && root.kind === "standard" && earningsReactionBetween(under.asid, day.date, group[0].expiry) ? earningsMoveVariance(under.annualVol) : 0;
     const quoted = group.map((c) => {
       const terms: OptionTerms = { call: c.call, american: root.american, spot: value, strike: c.strike, years, rate: RISK_FREE_RATE, dividendYield: q };
-      const vol = surfaceVol(level, skew, c.strike, forward, years);
+      const vol = withEventVariance(surfaceVol(level, skew, c.strike, forward, years), years, event);
       const fair = modelSolve(terms, vol);
       const quote = quoteAround(rng, fair.price, cls, root.tickClass);
       const quietness = Math.abs(Math.log(c.strike / forward)) / (vol * Math.sqrt(Math.max(years, WEEK))) + (days > 120 ? 1 : 0);

@@ -84,6 +84,19 @@ export function atmVol(state: VolLevel, years: number): number {
 }
 
 /**
+ * A volatility with a scheduled jump's variance added over `years` (an earnings report before
+ * expiry lifts the expiry's implied vol; once it is past, the lift is gone: the vol crush).
+ *
+ * @example
+ * ```ts
+ * withEventVariance(0.22, 10 / 365, 0.0029); // 0.39: a ten-day option over earnings
+ * ```
+ */
+export function withEventVariance(vol: number, years: number, eventVariance: number): number {
+  return eventVariance > 0 ? Math.sqrt(vol * vol + eventVariance / Math.max(years, 1 / 365)) : vol;
+}
+
+/**
  * Surface volatility at strike `strike` for a forward `forward` and `years` to expiry.
  *
  * @example

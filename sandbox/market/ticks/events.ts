@@ -5,7 +5,8 @@
  * calendar's quiet and busy days (early closes, the holiday week, quadruple witching).
  * An event outside a profile's range simply does not happen in it.
  */
-import type { TradingDay } from "../../../calendar/calendar.ts";
+import { isTradingDay, type TradingDay } from "../../../calendar/calendar.ts";
+import { addDays } from "../../../calendar/nyTime.ts";
 import { dividendYield } from "../options/rates.ts";
 
 /** An earnings report: the date it lands and whether before the open or after the close. */
@@ -47,17 +48,43 @@ export function earningsOn(asid: number, date: string): Earnings | undefined {
 }
 
 /**
- * The day the market reacts to a report (the report day before the open, the next trading
- * day after the close), given the trading days.
+ * The day the market reacts to a report: the report day before the open, the next trading
+ * day after the close.
  *
  * @example
  * ```ts
- * reactionDay({ date: "2023-11-02", timing: "after-close" }, days); // "2023-11-03"
+ * reactionDay({ date: "2023-11-02", timing: "after-close" }); // "2023-11-03"
  * ```
  */
-export function reactionDay(e: Earnings, days: readonly TradingDay[]): string | undefined {
+export function reactionDay(e: Earnings): string {
   if (e.timing === "before-open") return e.date;
-  return days.find((d) => d.date > e.date)?.date;
+  let d = addDays(e.date, 1);
+  while (!isTradingDay(d)) d = addDays(d, 1);
+  return d;
+}
+
+/** An earnings surprise moves the price by at least this many daily standard deviations, plus a half-normal with this sd. */
+export const EARNINGS_JUMP_MIN = 3;
+export const EARNINGS_JUMP_SD = 1.5;
+
+/**
+ * Expected squared earnings move, as a share of the price squared, for a name of annual
+ * volatility `annualVol`: what options expiring after the report price in (and lose after it).
+ *
+ * @example
+ * ```ts
+ * earningsMoveVariance(0.2); // 0.0029: a move of about 5.4%
+ * ```
+ */
+export function earningsMoveVariance(annualVol: number): number {
+  const dailyVar = (annualVol * annualVol) / 252;
+  const halfNormalMean = Math.sqrt(2 / Math.PI);
+  return dailyVar * (EARNINGS_JUMP_MIN ** 2 + 2 * EARNINGS_JUMP_MIN * EARNINGS_JUMP_SD * halfNormalMean + EARNINGS_JUMP_SD ** 2);
+}
+
+/** The next earnings reaction day of a security after `date` and on or before `until`, if any. */
+export function earningsReactionBetween(asid: number, date: string, until: string): string | undefined {
+  return earningsOf(asid).map(reactionDay).find((d) => d > date && d <= until);
 }
 
 /** Every earnings report of a security. */

@@ -14,7 +14,7 @@ import type { TradingDay } from "../../../calendar/calendar.ts";
 import { type CorporateAction, priceFactorOn, tradesOn } from "../corporateActions.ts";
 import { Rng } from "../rng.ts";
 import type { Security } from "../securities.ts";
-import { earningsOf, exDividendDrop, reactionDay } from "./events.ts";
+import { EARNINGS_JUMP_MIN, EARNINGS_JUMP_SD, earningsOf, exDividendDrop, reactionDay } from "./events.ts";
 import { dayActivity, FIRST_MINUTE_OF_DAY, MINUTES_PER_DAY, OPEN_MINUTE_OF_DAY } from "./intraday.ts";
 import { DailyVolState, intradayVarianceScales, LEVERAGE, studentT8 } from "./volatility.ts";
 
@@ -22,9 +22,6 @@ const MARKET_ANNUAL_VOL = 0.13;
 const MARKET_DAILY_DRIFT = 0.0005;
 const OVERNIGHT_VARIANCE_SHARE = 0.2;
 const TRADING_DAYS_PER_YEAR = 252;
-/** An earnings surprise moves the price by at least this many daily standard deviations, plus a half-normal with this sd. */
-const EARNINGS_JUMP_MIN = 3;
-const EARNINGS_JUMP_SD = 1.5;
 /** Log-volatility lift of a name on its earnings reaction day (about 2x), decaying with the state. */
 const EARNINGS_VOL_LIFT = 0.7;
 /** Activity rises with variance to this power (volume follows volatility, about one-for-one in sd). */
@@ -98,7 +95,7 @@ export function buildPricePaths(
   const sectors = [...new Set(securities.map((s) => s.sector))];
   const sectorStates = new Map(sectors.map((s) => [s, new DailyVolState(start)]));
   const ownStates = new Map(securities.map((s) => [s.asid, new DailyVolState(Rng.for(seed, "vol-start", String(s.asid)))]));
-  const reactions = new Map(securities.map((s) => [s.asid, earningsOf(s.asid).map((e) => ({ e, day: reactionDay(e, days) }))]));
+  const reactions = new Map(securities.map((s) => [s.asid, earningsOf(s.asid).map((e) => ({ e, day: reactionDay(e) }))]));
   let lastMarketShock = 0;
 
   for (const [dayIndex, day] of days.entries()) {
