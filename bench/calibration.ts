@@ -3,17 +3,21 @@
  * real vendor sample (shared/data), window by window. Trade and quote counts of the generated
  * market are scaled back to real prints by the security's print scale.
  *
- *   deno run -A bench/calibration.ts [--market <dir>] [--ticker AAPL]
+ *   deno run -A bench/calibration.ts [--market <dir>] [--ticker AAPL] [--sample <csv>]
  */
 import pl from "nodejs-polars";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { intradayProfile, readGeneratedBars, readSampleBars } from "../sandbox/market/calibration.ts";
 import type { Manifest } from "../sandbox/market/generate.ts";
-import { SAMPLE_CSV } from "./support/paths.ts";
+import { REPO_ROOT, SAMPLE_CSV } from "./support/paths.ts";
 
-const { values } = parseArgs({ options: { market: { type: "string", default: "data/demo" }, ticker: { type: "string", default: "AAPL" } } });
+// A worktree sits one folder deeper than the main checkout, so the sample may be one level further up.
+const defaultSample = [SAMPLE_CSV, join(REPO_ROOT, "..", "..", "shared", "data", basename(SAMPLE_CSV))].find(existsSync) ?? SAMPLE_CSV;
+const { values } = parseArgs({
+  options: { market: { type: "string", default: "data/demo" }, ticker: { type: "string", default: "AAPL" }, sample: { type: "string", default: defaultSample } },
+});
 if (!existsSync(join(values.market!, "manifest.json"))) {
   console.error(`calibration: no market at ${values.market}; run 'npm run market -- --profile demo --out ${values.market}' first`);
   process.exit(2);
@@ -23,7 +27,7 @@ const security = manifest.securities.find((s) => s.ticker === values.ticker);
 if (!security) throw new Error(`Ticker '${values.ticker}' is not in the market at ${values.market}`);
 const fullDays = manifest.tradingDays.filter((d) => !d.earlyClose).map((d) => d.date);
 const generated = intradayProfile(readGeneratedBars(values.market!, values.ticker!, fullDays), 1 / (security.printScale * manifest.eventScale));
-const sample = intradayProfile(readSampleBars(SAMPLE_CSV));
+const sample = intradayProfile(readSampleBars(values.sample!));
 const rename = (df: pl.DataFrame, suffix: string) => df.rename(Object.fromEntries(df.columns.filter((c) => c !== "Window").map((c) => [c, `${c}${suffix}`])));
 pl.Config.setTblWidthChars(200);
 pl.Config.setTblCols(20);

@@ -23,14 +23,16 @@ const PROFILE_COLUMNS = ["Volume", "FinraVolume", "TotalTrades", "NBBOQuoteCount
  * API's bar columns; `eventsPerPrint` scales trade and quote counts back to real prints.
  */
 export function intradayProfile(bars: pl.DataFrame, eventsPerPrint = 1): pl.DataFrame {
-  const window = WINDOWS.reduce(
+  // pl.when(...).then(...) chained once per window; the chain's types differ by position, so one shape stands for all.
+  type Chain = { when: (e: pl.Expr) => { then: (e: pl.Expr) => Chain }; otherwise: (e: pl.Expr) => pl.Expr };
+  const window = WINDOWS.reduce<Chain>(
     (expr, w) => expr.when(pl.col("MinuteOfDay").gtEq(w.from).and(pl.col("MinuteOfDay").lt(w.to))).then(pl.lit(w.window)),
-    pl as unknown as { when: (e: pl.Expr) => { then: (e: pl.Expr) => unknown } } as never,
-  ) as unknown as pl.Expr;
+    pl as unknown as Chain,
+  );
   const order = WINDOWS.map((w) => w.window);
   return bars
     .withColumns(
-      (window as unknown as { otherwise: (e: pl.Expr) => pl.Expr }).otherwise(pl.lit(null)).alias("Window"),
+      window.otherwise(pl.lit(null)).alias("Window"),
       pl.col("Volume").add(pl.col("FinraVolume")).alias("TotalVolume"),
       pl.col("TimeWeightAsk").sub(pl.col("TimeWeightBid"))
         .div(pl.col("TimeWeightAsk").add(pl.col("TimeWeightBid")).div(2)).mul(1e4).alias("SpreadBps"),

@@ -14,10 +14,14 @@
  * - The grid spans the spot and the strike plus 4.5 standard deviations each way, with a
  *   fixed node count, so its spacing changes continuously with the volatility: the price is a
  *   continuous function of volatility and the implied-vol solver can bracket it.
- * - The value at the spot is read from the cubic through the four nearest nodes, which also
- *   gives Delta and Gamma. The last step is a short one (six hours) and Theta is the price
- *   change over it, which stays accurate near an early-exercise boundary where the value is
- *   not smooth in time.
+ * - The value at the spot is read from the cubic through the four nearest nodes. Delta and
+ *   Gamma come from the secant slopes of the nodes either side (a cubic's derivatives overshoot
+ *   where its stencil crosses the early-exercise boundary and break |Delta| <= 1, Gamma >= 0).
+ *   In the exercise region (both nodes beside the spot exercised) the Greeks are the payoff's.
+ *   The last step is a short one (six hours) and Theta is the price change over it, which
+ *   stays accurate near an early-exercise boundary where the value is not smooth in time.
+ * - The known boundary value enters the tridiagonal solve once (it used to enter twice, which
+ *   bent the value of deep in-the-money contracts near the grid's edge).
  */
 import { bsmValuation } from "./bsm.ts";
 import { DAYS_PER_YEAR, intrinsicValue, type OptionTerms } from "./contract.ts";
@@ -117,11 +121,11 @@ export function fdSolve(t: OptionTerms, vol: number, settings: Readonly<FdSettin
     const qd = farS * Math.exp(-q * tau), rd = strike * Math.exp(-r * tau);
     const european = t.call ? qd - rd : rd - qd;
     const vn = american ? Math.max(european, G[n]) : Math.max(european, 0);
-    // Right-hand side and forward elimination in one pass (V still holds the old level).
+    // Right-hand side and forward elimination in one pass (V still holds the old level). The
+    // known boundary value enters once, in the back substitution of row n-1.
     let prev = 0;
     for (let j = 1; j < n; j++) {
       let rj = V[j] + e * (a * V[j - 1] + b * V[j] + c * V[j + 1]);
-      if (j === n - 1) rj -= upper * vn;
       if (j > 1) rj -= MUL[j] * prev;
       R[j] = rj;
       prev = rj;
@@ -144,8 +148,45 @@ export function fdSolve(t: OptionTerms, vol: number, settings: Readonly<FdSettin
   const before = atSpot(lnS, x0, dir, dx, n, spot).value;
   step(last, T, false);
   const here = atSpot(lnS, x0, dir, dx, n, spot);
-  const price = american ? Math.max(here.value, intrinsicValue(t)) : here.value;
-  return { price, delta: here.delta, gamma: here.gamma, theta: (before - here.value) / last / DAYS_PER_YEAR };
+  const intrinsic = intrinsicValue(t);
+  if (american && (here.value <= intrinsic || exercisedAt(lnS, x0, dir, dx, n))) {
+    // At or beyond the exercise boundary the contract is worth its payoff whatever the volatility
+    // or time: its Greeks are the payoff's (Delta +-1, no Gamma, no decay).
+    return { price: intrinsic, delta: intrinsic > 0 ? dir : 0, gamma: 0, theta: 0 };
+  }
+  const slopes = secantGreeks(x0, dir, dx, n, spot);
+  const theta = (before - here.value) / last / DAYS_PER_YEAR;
+  return { price: american ? Math.max(here.value, intrinsic) : here.value, delta: slopes.delta, gamma: slopes.gamma, theta };
+}
+
+/** Whether the grid exercised both nodes either side of the spot (the projection set them to the payoff). */
+function exercisedAt(lnS: number, x0: number, dir: number, dx: number, n: number): boolean {
+  const j = Math.min(Math.max(Math.floor((dir * (lnS - x0)) / dx), 0), n - 1);
+  return G[j] > 0 && V[j] === G[j] && V[j + 1] === G[j + 1];
+}
+
+/**
+ * Delta and Gamma from the grid's secant slopes in price. Delta interpolates the slopes of the
+ * two node intervals whose midpoints bracket the spot; Gamma interpolates the second divided
+ * differences (changes of slope) at the two nodes that bracket it. Unlike the derivatives of an
+ * interpolating cubic, these stay within the bounds the grid values obey: values convex in the
+ * spot with slopes between the payoff's give 0 <= |Delta| <= 1 and Gamma >= 0, also where the
+ * stencil touches the early-exercise boundary (where the value's second derivative jumps and a
+ * cubic overshoots).
+ */
+function secantGreeks(x0: number, dir: number, dx: number, n: number, spot: number) {
+  const p = (dir * (Math.log(spot) - x0)) / dx;
+  const nodePrice = (j: number) => Math.exp(x0 + dir * j * dx);
+  const mid = (j: number) => (nodePrice(j) + nodePrice(j + 1)) / 2;
+  const slope = (j: number) => (V[j + 1] - V[j]) / (nodePrice(j + 1) - nodePrice(j));
+  const curvature = (j: number) => (slope(j) - slope(j - 1)) / (mid(j) - mid(j - 1));
+  const between = (x: number, a: number, b: number) => Math.min(Math.max((x - a) / (b - a), 0), 1);
+  // Interval k-1..k and k..k+1 midpoints bracket the spot; nodes i and i+1 bracket it.
+  const k = Math.min(Math.max(Math.round(p), 1), n - 1);
+  const wd = between(spot, mid(k - 1), mid(k));
+  const i = Math.min(Math.max(Math.floor(p), 1), n - 2);
+  const wg = between(spot, nodePrice(i), nodePrice(i + 1));
+  return { delta: slope(k - 1) + wd * (slope(k) - slope(k - 1)), gamma: curvature(i) + wg * (curvature(i + 1) - curvature(i)) };
 }
 
 /** Mean payoff over [xa, xb] in log-price: smooths the kink in the strike's cell. */

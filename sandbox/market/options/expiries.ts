@@ -7,7 +7,7 @@
 import { isTradingDay } from "../../../calendar/calendar.ts";
 import { addDays, epochDay } from "../../../calendar/nyTime.ts";
 
-export type ExpiryKind = "weekly" | "monthly" | "quarterly";
+export type ExpiryKind = "daily" | "weekly" | "monthly" | "quarterly";
 
 export interface Expiry {
   date: string;
@@ -22,6 +22,8 @@ export interface ExpirySchedule {
   monthlies: number;
   /** Quarterlies are listed this many calendar days ahead. */
   quarterlyDays: number;
+  /** Daily (Monday-Thursday) expiries are listed this many calendar days ahead (SPY, SPXW); none when absent. */
+  dailyDays?: number;
 }
 
 const FRIDAY = 5;
@@ -72,5 +74,9 @@ export function listedExpiries(date: string, schedule: ExpirySchedule): Expiry[]
       : monthliesSeen++ < schedule.monthlies || (kind === "quarterly" && days <= schedule.quarterlyDays);
     if (listed) out.push({ date: expiry, kind });
   }
-  return out;
+  // Daily expiries fill the other trading days of the next week or so.
+  for (let d = date; daysBetween(date, d) <= (schedule.dailyDays ?? -1); d = addDays(d, 1)) {
+    if (isTradingDay(d) && !out.some((e) => e.date === d)) out.push({ date: d, kind: "daily" });
+  }
+  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }

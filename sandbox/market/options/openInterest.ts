@@ -16,7 +16,11 @@ import type { ExpiryKind } from "./expiries.ts";
 /** Open interest of an at-the-money monthly round strike, per root tier (the index root's strikes are fewer per dollar but each is smaller). */
 const BASE_OPEN_INTEREST: Readonly<Record<number, number>> = { 1: 40_000, 2: 9_000, 3: 2_500 };
 const INDEX_BASE_OPEN_INTEREST = 12_000;
-const EXPIRY_WEIGHT: Readonly<Record<ExpiryKind, number>> = { weekly: 0.2, monthly: 1, quarterly: 1.4 };
+const EXPIRY_WEIGHT: Readonly<Record<ExpiryKind, number>> = { daily: 0.08, weekly: 0.2, monthly: 1, quarterly: 1.4 };
+/** Put and call weights: index and ETF options are mostly hedges (puts), single-stock open interest leans to calls. */
+const PUT_CALL_WEIGHT = { putHeavy: { put: 1.3, call: 0.75 }, callHeavy: { put: 0.8, call: 1.2 } } as const;
+/** Chance that nobody opens or closes a position in a contract on a given day: its open interest stays put. */
+const NO_CHANGE_PROBABILITY = 0.45;
 /** Share of the gap to the target closed per day, and the daily decay of an adjusted contract. */
 const PULL = 0.12;
 const ADJUSTED_DECAY = 0.03;
@@ -43,6 +47,8 @@ export function roundness(strike: number): number {
 export interface TargetInputs {
   tier: number;
   index: boolean;
+  /** An index or ETF root, where puts outnumber calls. */
+  putHeavy: boolean;
   call: boolean;
   strike: number;
   spot: number;
@@ -57,7 +63,7 @@ export interface TargetInputs {
  *
  * @example
  * ```ts
- * targetOpenInterest({ tier: 1, index: false, call: false, strike: 185, spot: 190, kind: "monthly", sd: 0.06, daysToExpiry: 30 }); // about 40,000
+ * targetOpenInterest({ tier: 1, index: false, putHeavy: false, call: false, strike: 185, spot: 190, kind: "monthly", sd: 0.06, daysToExpiry: 30 }); // about 32,000
  * ```
  */
 export function targetOpenInterest(x: TargetInputs): number {
@@ -66,7 +72,8 @@ export function targetOpenInterest(x: TargetInputs): number {
   const moneyness = Math.exp(-0.5 * ((z - centre) / 1.3) ** 2) + 0.01;
   const rolling = x.daysToExpiry >= 5 ? 1 : 0.6 + 0.08 * x.daysToExpiry;
   const base = x.index ? INDEX_BASE_OPEN_INTEREST : BASE_OPEN_INTEREST[x.tier] ?? 2_500;
-  return base * roundness(x.strike) * EXPIRY_WEIGHT[x.kind] * moneyness * rolling;
+  const side = PUT_CALL_WEIGHT[x.putHeavy ? "putHeavy" : "callHeavy"][x.call ? "call" : "put"];
+  return base * roundness(x.strike) * EXPIRY_WEIGHT[x.kind] * moneyness * rolling * side;
 }
 
 /**
@@ -80,7 +87,9 @@ export function targetOpenInterest(x: TargetInputs): number {
  */
 export function nextOpenInterest(rng: Rng, current: number, target: number, adjusted: boolean): number {
   if (adjusted) return Math.max(0, Math.round(current * (1 - ADJUSTED_DECAY * rng.gammaUnitMean(2))));
-  const flow = PULL * (target - current) + 0.15 * Math.sqrt(Math.max(target, current) + 1) * rng.normal();
+  // Positions change on the days the contract trades; those days close the gap to the target faster.
+  if (rng.chance(NO_CHANGE_PROBABILITY)) return current;
+  const flow = (PULL / (1 - NO_CHANGE_PROBABILITY)) * (target - current) + 0.15 * Math.sqrt(Math.max(target, current) + 1) * rng.normal();
   const block = rng.chance(0.01) ? Math.round(target * 0.3 * rng.uniform()) : 0;
   return Math.max(0, Math.round(current + flow + block));
 }

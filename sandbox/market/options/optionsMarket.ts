@@ -112,7 +112,7 @@ export class OptionsMarket {
       const m = closeMid(s.asid);
       if (!(m > 0)) continue;
       const previous = this.lastMid.get(s.asid);
-      let level = this.levels.get(s.asid) ?? initialLevel(s.annualVol);
+      let level = this.levels.get(s.asid) ?? initialLevel(s.annualVol, s.kind === "etf" ? "index" : "stock");
       if (previous !== undefined) {
         const logReturn = Math.log(m / (previous * priceFactorOn(s.asid, date, this.actions)));
         level = advanceLevel(level, logReturn, Rng.for(this.seed, "vol-level", String(s.asid), date));

@@ -11,7 +11,9 @@ import type { TickClass } from "./roots.ts";
 
 /** Spread = (fixed + proportional x price) x noise, per root class. */
 const SPREADS = {
-  1: { fixed: 0.01, proportional: 0.012 },
+  // Penny-pilot ETFs (SPY, QQQ) quote a cent or two wide near the money.
+  etf: { fixed: 0.006, proportional: 0.001 },
+  1: { fixed: 0.01, proportional: 0.006 },
   2: { fixed: 0.02, proportional: 0.025 },
   3: { fixed: 0.04, proportional: 0.05 },
   adjusted: { fixed: 0.08, proportional: 0.08 },
@@ -20,7 +22,7 @@ const SPREADS = {
 export type SpreadClass = keyof typeof SPREADS;
 
 /** Seconds since the last quote update at the close, on average, per root class. */
-const QUOTE_AGE_SECONDS: Readonly<Record<SpreadClass, number>> = { 1: 1.5, 2: 5, 3: 25, adjusted: 240, index: 2 };
+const QUOTE_AGE_SECONDS: Readonly<Record<SpreadClass, number>> = { etf: 1, 1: 1.5, 2: 5, 3: 25, adjusted: 240, index: 2 };
 
 export interface Quote {
   bid: number;
@@ -59,8 +61,9 @@ export function quoteAround(rng: Rng, fair: number, cls: SpreadClass, tickClass:
   const centre = fair + half * Math.min(Math.max(0.3 * rng.normal(), -0.8), 0.8);
   const rawBid = centre - half, rawAsk = centre + half;
   const bidTick = optionTick(tickClass, rawBid), askTick = optionTick(tickClass, rawAsk);
-  const bid = rawBid <= 0 ? 0 : cents(Math.floor(rawBid / bidTick + 1e-9) * bidTick);
-  let ask = cents(Math.ceil(rawAsk / askTick - 1e-9) * askTick);
+  // Each side goes to its nearest tick (a quote narrower than a tick widens to one tick below).
+  const bid = rawBid <= 0 ? 0 : cents(Math.max(0, Math.round(rawBid / bidTick)) * bidTick);
+  let ask = cents(Math.round(rawAsk / askTick) * askTick);
   if (ask <= bid) ask = cents(bid + optionTick(tickClass, bid));
   return { bid, ask, mid: Math.round(((bid + ask) / 2) * 1e4) / 1e4 };
 }

@@ -17,7 +17,9 @@ import { quoteAround, quoteTimes, type SpreadClass } from "./quotes.ts";
 import { dividendYield, RISK_FREE_RATE } from "./rates.ts";
 import type { OptionRoot } from "./roots.ts";
 import { strikesToList } from "./strikes.ts";
-import { atmVol, surfaceVol, type VolLevel } from "./volSurface.ts";
+import { atmVol, surfaceVol, type VolLevel, withEventVariance } from "./volSurface.ts";
+import { earningsMoveVariance, earningsReactionBetween } from "../ticks/events.ts";
+import { SECURITIES } from "../securities.ts";
 import { modelSolve } from "./valuation.ts";
 
 export interface RootDayInput {
@@ -57,14 +59,14 @@ export function rootDay(input: RootDayInput): void {
   const target = (c: Contract) => {
     const days = daysBetween(date, c.expiry), years = days / DAYS_PER_YEAR;
     const sd = atmVol(level, years) * Math.sqrt(Math.max(years, WEEK));
-    return targetOpenInterest({ tier: root.tier, index: root.kind === "index", call: c.call, strike: c.strike, spot: value, kind: c.kind, sd, daysToExpiry: days });
+    return targetOpenInterest({ tier: root.tier, index: root.kind === "index", putHeavy: root.underType === "etf" || root.underType === "index", call: c.call, strike: c.strike, spot: value, kind: c.kind, sd, daysToExpiry: days });
   };
   chain.dropExpired(date);
   if (root.schedule) {
     for (const expiry of listedExpiries(date, root.schedule)) {
       const years = daysBetween(date, expiry.date) / DAYS_PER_YEAR;
-      const horizon = expiry.kind === "weekly" ? root.schedule.weeklyDays : expiry.kind === "monthly" ? 100 : root.schedule.quarterlyDays;
-      chain.list(expiry, strikesToList(value, atmVol(level, years), years, root.tier, root.kind === "index"), (c) =>
+      const horizon = expiry.kind === "daily" ? root.schedule.dailyDays ?? 0 : expiry.kind === "weekly" ? root.schedule.weeklyDays : expiry.kind === "monthly" ? 100 : root.schedule.quarterlyDays;
+      chain.list(expiry, strikesToList(value, atmVol(level, years), years, root.tier, root.kind === "index", root.nearIncrement), (c) =>
         input.seasoned ? seasonedOpenInterest(oiRng, target(c), horizon - daysBetween(date, c.expiry)) : 0);
     }
   }
@@ -81,7 +83,7 @@ export function rootDay(input: RootDayInput): void {
 function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: number): void {
   const { seed, day, root, level, value } = input;
   const rng = Rng.for(seed, "option-quotes", root.ticker, day.date);
-  const cls: SpreadClass = root.kind === "adjusted" ? "adjusted" : root.kind === "index" ? "index" : root.tier;
+  const cls: SpreadClass = root.kind === "adjusted" ? "adjusted" : root.kind === "index" ? "index" : root.tickClass === "penny-all" ? "etf" : root.tier;
   const skew = root.underType === "etf" || root.underType === "index" ? "index" : "stock";
   const closeMs = (day.closeMinute + (root.lateClose ? 15 : 0)) * 60_000;
   for (let start = 0; start < contracts.length;) {
@@ -91,9 +93,12 @@ function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: 
     const days = daysBetween(day.date, group[0].expiry);
     const years = days / DAYS_PER_YEAR;
     const forward = value * Math.exp((RISK_FREE_RATE - q) * years);
+    // An earnings report before expiry adds its expected move's variance (and nothing once past).
+    const under = SECURITIES.find((s) => s.asid === root.underAsid);
+    const event = under && root.kind === "standard" && earningsReactionBetween(under.asid, day.date, group[0].expiry) ? earningsMoveVariance(under.annualVol) : 0;
     const quoted = group.map((c) => {
       const terms: OptionTerms = { call: c.call, american: root.american, spot: value, strike: c.strike, years, rate: RISK_FREE_RATE, dividendYield: q };
-      const vol = surfaceVol(level, skew, c.strike, forward, years);
+      const vol = withEventVariance(surfaceVol(level, skew, c.strike, forward, years), years, event);
       const fair = modelSolve(terms, vol);
       const quote = quoteAround(rng, fair.price, cls, root.tickClass);
       const quietness = Math.abs(Math.log(c.strike / forward)) / (vol * Math.sqrt(Math.max(years, WEEK))) + (days > 120 ? 1 : 0);

@@ -35,6 +35,8 @@ export interface OptionRoot {
   tickClass: TickClass;
   /** Expiries it lists; undefined for an adjusted root, which never lists new contracts. */
   schedule: ExpirySchedule | undefined;
+  /** Strike increment near the money, finer than the ladder's ($1 SPY, 5 points SPX). */
+  nearIncrement?: number;
   /** Its options stop trading 15 minutes after the equity close (SPY, QQQ, the index). */
   lateClose: boolean;
   /** Shares per contract by ASID, plus cash per contract (cash in lieu set when known). */
@@ -61,8 +63,10 @@ const SCHEDULES: Readonly<Record<number, ExpirySchedule>> = {
   2: { weeklyDays: 21, monthlies: 3, quarterlyDays: 270 },
   3: { weeklyDays: 0, monthlies: 3, quarterlyDays: 190 },
 };
-const LIQUIDITY: Readonly<Record<string, { tier: 1 | 2 | 3; tickClass: TickClass; lateClose?: boolean }>> = {
-  SPY: { tier: 1, tickClass: "penny-all", lateClose: true },
+/** Daily expiries a week or so ahead (SPY, SPXW). */
+const DAILY_SCHEDULE: ExpirySchedule = { ...{ weeklyDays: 35, monthlies: 3, quarterlyDays: 366 }, dailyDays: 8 };
+const LIQUIDITY: Readonly<Record<string, { tier: 1 | 2 | 3; tickClass: TickClass; lateClose?: boolean; daily?: boolean; nearIncrement?: number }>> = {
+  SPY: { tier: 1, tickClass: "penny-all", lateClose: true, daily: true, nearIncrement: 1 },
   QQQ: { tier: 1, tickClass: "penny-all", lateClose: true },
   AAPL: { tier: 1, tickClass: "penny" },
   MSFT: { tier: 1, tickClass: "penny" },
@@ -96,7 +100,7 @@ export function planRoots(securities: readonly Security[], actions: readonly Cor
     const standard: OptionRoot = {
       asid: 200000 + (s.asid - 100000), ticker: s.ticker, kind: "standard", underAsid: s.asid, underTicker: s.ticker,
       underType: UNDER_TYPE[s.kind], underSecId: s.asid, american: true, tier: liquidity.tier, tickClass: liquidity.tickClass,
-      schedule: SCHEDULES[liquidity.tier], lateClose: liquidity.lateClose ?? false,
+      schedule: liquidity.daily ? DAILY_SCHEDULE : SCHEDULES[liquidity.tier], nearIncrement: liquidity.nearIncrement, lateClose: liquidity.lateClose ?? false,
       deliverable: { shares: [{ asid: s.asid, units: 100 }], cash: 0 }, greeksCoverage: true,
     };
     roots.push(standard);
@@ -124,7 +128,7 @@ export function planRoots(securities: readonly Security[], actions: readonly Cor
   if (spy) {
     roots.push({
       asid: 290001, ticker: "SPXW", kind: "index", underAsid: spy.asid, underTicker: "SPX", underType: "index", underSecId: INDEX_SEC_ID,
-      american: false, tier: 1, tickClass: "nickel", schedule: SCHEDULES[1], lateClose: true,
+      american: false, tier: 1, tickClass: "nickel", schedule: DAILY_SCHEDULE, nearIncrement: 5, lateClose: true,
       deliverable: { shares: [{ asid: spy.asid, units: 100 * INDEX_PER_SPY }], cash: 0 }, greeksCoverage: true,
     });
   }

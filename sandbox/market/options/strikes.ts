@@ -52,9 +52,10 @@ export const roundStrike = (k: number): number => Math.round(k * 1e4) / 1e4;
  * @example
  * ```ts
  * strikesToList(190, 0.22, 30 / 365, 1, false); // [165, 167.5, 170, ..., 217.5, 220]
+ * strikesToList(450, 0.13, 2 / 365, 1, false, 1); // $5 strikes, and $1 ones within 4% of 450
  * ```
  */
-export function strikesToList(spot: number, vol: number, years: number, tier: number, index: boolean): number[] {
+export function strikesToList(spot: number, vol: number, years: number, tier: number, index: boolean, nearIncrement?: number): number[] {
   const band = TIER_BAND[tier] ?? TIER_BAND[3];
   const half = band.sd * vol * Math.sqrt(Math.max(years, 7 / 365));
   let low = spot * Math.exp(-half), high = spot * Math.exp(half);
@@ -65,5 +66,11 @@ export function strikesToList(spot: number, vol: number, years: number, tier: nu
   high = Math.max(high, spot + MIN_EACH_SIDE * inc);
   const out: number[] = [];
   for (let i = Math.max(1, Math.ceil(low / inc)); i * inc <= high; i++) out.push(roundStrike(i * inc));
+  if (nearIncrement) {
+    // SPY's $1 and SPX's 5-point strikes near the money, within about a standard deviation (4% at most).
+    const band = spot * Math.min(0.04, 1.2 * vol * Math.sqrt(Math.max(years, 7 / 365)));
+    for (let k = Math.ceil((spot - band) / nearIncrement); k * nearIncrement <= spot + band; k++) out.push(roundStrike(k * nearIncrement));
+    return [...new Set(out)].sort((a, b) => a - b);
+  }
   return out;
 }

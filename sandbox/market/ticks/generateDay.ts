@@ -8,15 +8,16 @@ import type { TradingDay } from "../../../calendar/calendar.ts";
 import { Rng } from "../rng.ts";
 import { type Security, tickSize } from "../securities.ts";
 import {
+  dayActivity,
   FIRST_MINUTE_OF_DAY,
   isRegularHours,
   MINUTES_PER_DAY,
   OPEN_MINUTE_OF_DAY,
   quotesPerTrade,
   spreadMultiplier,
-  tradeActivity,
   trfProbability,
 } from "./intraday.ts";
+import { isQuadWitching, seasonalVolume } from "./events.ts";
 import type { DayPath } from "./pricePath.ts";
 import { NbboBook } from "./nbboBook.ts";
 import {
@@ -30,7 +31,7 @@ import {
   TRADE_CANCEL,
   TRF_EXCHANGE,
 } from "./tickColumns.ts";
-import { drawBaseTradeSize, MEAN_BASE_TRADE_SIZE } from "./tradeSizes.ts";
+import { drawTradeSize, REAL_MEAN_TRADE_SIZE } from "./tradeSizes.ts";
 import { drawExchange } from "./venues.ts";
 
 const NS_PER_MINUTE = 60e9;
@@ -56,7 +57,7 @@ function efficientPrice(path: DayPath, ns: number): number {
   const x = ns / NS_PER_MINUTE - FIRST_MINUTE_OF_DAY;
   const m = Math.min(Math.max(Math.floor(x), 0), MINUTES_PER_DAY - 1);
   const f = x - m;
-  return path[m] + (path[m + 1] - path[m]) * f;
+  return path.price[m] + (path.price[m + 1] - path.price[m]) * f;
 }
 
 const round4 = (p: number) => Math.round(p * 1e4) / 1e4;
@@ -75,13 +76,23 @@ export function generateDayTicks(input: DayInput): TickColumns {
   const rng = Rng.for(seed, "ticks", String(sec.asid), day.date);
   const close = day.closeMinute;
   // Share counts follow the price level, so a split leaves dollar volume unchanged.
-  const shareFactor = sec.startPrice / path[0];
-  const dayVolume = sec.dailyVolume * shareFactor * Math.exp(0.3 * rng.normal() - 0.045);
-  const sizeScale = shareFactor / (sec.printScale * eventScale);
-  let activityTotal = 0;
-  for (let m = 0; m < MINUTES_PER_DAY; m++) activityTotal += tradeActivity(FIRST_MINUTE_OF_DAY + m, close);
-  const continuousVolume = dayVolume * (1 - OPEN_AUCTION_SHARE - CLOSE_AUCTION_SHARE);
-  const tradesPerActivity = (continuousVolume / (MEAN_BASE_TRADE_SIZE * shareFactor)) * sec.printScale * eventScale / activityTotal;
+  const shareFactor = sec.startPrice / path.price[0];
+  // Each minute's intensity: the time of day (extended hours scaled by name), times the path's activity (volatility).
+  const intensity = new Float64Array(MINUTES_PER_DAY);
+  let activityTotal = 0, shapeTotal = 0;
+  for (let m = 0; m < MINUTES_PER_DAY; m++) {
+    const minuteOfDay = FIRST_MINUTE_OF_DAY + m;
+    const shape = dayActivity(day, minuteOfDay) * (isRegularHours(minuteOfDay, close) ? 1 : sec.extendedActivity);
+    intensity[m] = shape * path.activity[m];
+    activityTotal += intensity[m];
+    shapeTotal += shape;
+  }
+  // A volatile day trades more; early closes and holiday weeks less.
+  const dayVolume = sec.dailyVolume * shareFactor * seasonalVolume(day) * (activityTotal / shapeTotal) * Math.exp(0.2 * rng.normal() - 0.02);
+  const meanSize = REAL_MEAN_TRADE_SIZE * shareFactor / (sec.printScale * eventScale);
+  const closeShare = CLOSE_AUCTION_SHARE * (isQuadWitching(day.date) ? 2.5 : 1);
+  const continuousVolume = dayVolume * (1 - OPEN_AUCTION_SHARE - closeShare);
+  const tradesPerActivity = (continuousVolume / meanSize) / activityTotal;
 
   const expected = tradesPerActivity * activityTotal * 5;
   const out = new TickBuffer(expected * 1.3 + 64);
@@ -90,14 +101,14 @@ export function generateDayTicks(input: DayInput): TickColumns {
   const book = new NbboBook(rng, sec.depthLots * shareFactor, listing, out);
   let lastNs = FIRST_MINUTE_OF_DAY * NS_PER_MINUTE;
 
-  lastNs = book.open(lastNs + 100, path[0], spreadTicks(sec, path[0], FIRST_MINUTE_OF_DAY, close, rng));
+  lastNs = book.open(lastNs + 100, path.price[0], spreadTicks(sec, FIRST_MINUTE_OF_DAY, close, rng));
   const batch: number[] = [];
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minuteOfDay = FIRST_MINUTE_OF_DAY + m;
     const startNs = minuteOfDay * NS_PER_MINUTE;
-    const intensity = tradesPerActivity * tradeActivity(minuteOfDay, close) * rng.gammaUnitMean(3);
-    const nTrades = rng.poisson(intensity);
-    const nQuotes = rng.poisson(intensity * quotesPerTrade(minuteOfDay, close));
+    const mean = tradesPerActivity * intensity[m] * rng.gammaUnitMean(6);
+    const nTrades = rng.poisson(mean);
+    const nQuotes = rng.poisson(mean * quotesPerTrade(minuteOfDay, close));
     batch.length = 0;
     // Each event is packed as time * 4 + kind so one numeric sort orders the minute.
     for (let i = 0; i < nTrades; i++) batch.push(Math.floor(rng.uniform() * NS_PER_MINUTE) * 4 + EVENT_TRADE);
@@ -111,20 +122,20 @@ export function generateDayTicks(input: DayInput): TickColumns {
       const ns = Math.max(startNs + (packed - kind) / 4, lastNs + 1);
       const fair = efficientPrice(path, ns);
       if (kind === EVENT_QUOTE) {
-        lastNs = book.update(ns, fair, spreadTicks(sec, fair, minuteOfDay, close, rng));
+        lastNs = book.update(ns, fair, spreadTicks(sec, minuteOfDay, close, rng));
         continue;
       }
       if (kind === EVENT_OPEN_AUCTION || kind === EVENT_CLOSE_AUCTION) {
         const tick = tickSize(fair);
         const price = round4(Math.round(fair / tick) * tick);
-        const share = kind === EVENT_OPEN_AUCTION ? OPEN_AUCTION_SHARE : CLOSE_AUCTION_SHARE;
-        const size = Math.max(100, Math.round((dayVolume * share * rng.gammaUnitMean(6)) / 100) * 100);
+        const share = kind === EVENT_OPEN_AUCTION ? OPEN_AUCTION_SHARE : closeShare;
+        const size = Math.max(100, Math.round((dayVolume * share * rng.gammaUnitMean(30)) / 100) * 100);
         out.push(ns, TRADE, price, size, listing, kind === EVENT_OPEN_AUCTION ? COND_OPEN_AUCTION : COND_CLOSE_AUCTION);
         lastNs = ns;
         continue;
       }
       const isTrf = rng.chance(trfProbability(minuteOfDay, close, sec.finraShare));
-      const size = Math.max(1, Math.round(drawBaseTradeSize(rng) * sizeScale));
+      const size = drawTradeSize(rng, meanSize);
       const { price, sweep } = tradePrice(rng, book, fair, isTrf);
       const exchange = isTrf ? TRF_EXCHANGE : drawExchange(rng, listing, extended);
       const oddLot = size < 100;
@@ -140,10 +151,9 @@ export function generateDayTicks(input: DayInput): TickColumns {
   return mergeCancels(out, cancels);
 }
 
-/** NBBO spread in ticks for a quote update: the security's spread shaped by time of day, one tick at least. */
-function spreadTicks(sec: Security, price: number, minuteOfDay: number, close: number, rng: Rng): number {
-  const target = (sec.spreadBps * spreadMultiplier(minuteOfDay, close) * price) / 1e4 / tickSize(price);
-  return 1 + Math.floor(Math.max(0, target * rng.gammaUnitMean(4) - 0.5));
+/** NBBO spread in ticks for a quote update: one tick plus a Poisson number more, the security's typical spread shaped by time of day. */
+function spreadTicks(sec: Security, minuteOfDay: number, close: number, rng: Rng): number {
+  return 1 + rng.poisson(Math.max(0, sec.spreadTicks * spreadMultiplier(minuteOfDay, close) - 1));
 }
 
 /** Price of a continuous trade against the current NBBO; buyers lean the way the efficient price moved. */
@@ -156,11 +166,12 @@ function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolean): { p
   const u = rng.uniform();
   if (width <= 0) return { price: round4(touch), sweep: false };
   if (isTrf) {
-    if (u < 0.4) return { price: round4(touch), sweep: false };
+    // Most off-exchange prints are at the quote; midpoint crosses and retail price improvement
+    // (a fraction of a cent) are the only sub-penny prices.
+    if (u < 0.92) return { price: round4(touch), sweep: false };
     const mid = (bid + ask) / 2;
-    if (u < 0.7) return { price: round4(mid), sweep: false };
-    // Retail price improvement: a fraction of a cent inside the quote, never past the mid.
-    const improvement = 0.0001 * rng.int(1, 50);
+    if (u < 0.97) return { price: round4(mid), sweep: false };
+    const improvement = 0.0001 * rng.int(1, 20);
     return { price: round4(buy ? Math.max(mid, ask - improvement) : Math.min(mid, bid + improvement)), sweep: false };
   }
   const widthTicks = Math.round(width / tick);

@@ -28,6 +28,11 @@ export function tradeActivity(minuteOfDay: number, closeMinuteOfDay: number): nu
   return 0.02 + 0.45 * Math.exp(-sinceClose / 8) + 0.08 * Math.exp(-sinceClose / 60);
 }
 
+/** Trade intensity of a minute of a trading day: none once the extended session has ended (17:00 after an early close). */
+export function dayActivity(day: { closeMinute: number; postCloseMinute: number }, minuteOfDay: number): number {
+  return minuteOfDay >= day.postCloseMinute ? 0 : tradeActivity(minuteOfDay, day.closeMinute);
+}
+
 /** NBBO updates per trade in a minute (quotes are busier than trades in regular hours). */
 export function quotesPerTrade(minuteOfDay: number, closeMinuteOfDay: number): number {
   if (minuteOfDay < OPEN_MINUTE_OF_DAY) return 1.6;

@@ -2,15 +2,16 @@
  * The national best bid and offer of one security through a day. Each update moves one side
  * toward a quote centred on the efficient price (sometimes both, or only a size), the way
  * consolidated NBBO updates arrive one side at a time. A one-sided move that would lock or
- * cross the market pulls the other side along, except rarely, so locked and crossed markets
- * exist but stay brief.
+ * cross the market pulls the other side along (the other side first, so no lock shows between
+ * the two updates), except rarely, so locked and crossed markets exist but stay rare and brief.
  */
 import { Rng } from "../rng.ts";
 import { tickSize } from "../securities.ts";
 import { COND_QUOTE, QUOTE_ASK, QUOTE_BID, type TickBuffer } from "./tickColumns.ts";
 import { drawExchange } from "./venues.ts";
 
-const LEAVE_LOCKED_PROBABILITY = 0.02;
+/** A one-sided move that locks the market is left locked this rarely (until the next update). */
+const LEAVE_LOCKED_PROBABILITY = 0.003;
 const BOTH_SIDES_PROBABILITY = 0.2;
 
 const round4 = (p: number) => Math.round(p * 1e4) / 1e4;
@@ -54,15 +55,21 @@ export class NbboBook {
       const side = this.rng.chance(0.5) ? QUOTE_BID : QUOTE_ASK;
       return this.quote(ns, side, side === QUOTE_BID ? this.bid : this.ask);
     }
-    const bidFirst = bidMove > askMove || (bidMove === askMove && this.rng.chance(0.5));
     const both = this.rng.chance(BOTH_SIDES_PROBABILITY);
-    if (bidFirst) {
+    // Moving one side onto or through the other would lock or cross the market.
+    const bidLocks = bid >= this.ask, askLocks = ask <= this.bid;
+    if (both || (bidLocks && !this.rng.chance(LEAVE_LOCKED_PROBABILITY)) || (askLocks && !this.rng.chance(LEAVE_LOCKED_PROBABILITY))) {
+      // Both sides move: the side that moves away goes first, so the book never passes through a
+      // lock for a nanosecond between the two updates.
+      if (bidLocks) {
+        this.quote(ns, QUOTE_ASK, ask);
+        return this.quote(ns + 1, QUOTE_BID, bid);
+      }
       this.quote(ns, QUOTE_BID, bid);
-      if (both || (bid >= this.ask && !this.rng.chance(LEAVE_LOCKED_PROBABILITY))) return this.quote(ns + 1, QUOTE_ASK, ask);
-    } else {
-      this.quote(ns, QUOTE_ASK, ask);
-      if (both || (ask <= this.bid && !this.rng.chance(LEAVE_LOCKED_PROBABILITY))) return this.quote(ns + 1, QUOTE_BID, bid);
+      return this.quote(ns + 1, QUOTE_ASK, ask);
     }
+    const bidFirst = bidMove > askMove || (bidMove === askMove && this.rng.chance(0.5));
+    this.quote(ns, bidFirst ? QUOTE_BID : QUOTE_ASK, bidFirst ? bid : ask);
     return ns;
   }
 }

@@ -1,46 +1,71 @@
 /**
- * Efficient (unobserved) prices of every security, minute by minute, over a profile's days.
- * A common market factor moves every security through its beta, so SPY, QQQ and the stocks
- * co-move intraday and across days; the rest is idiosyncratic. Intraday variance follows the
- * square root of activity (busy minutes move more), a fifth of daily variance falls overnight.
- * Splits rescale the level at the ex-date's open; a merger target trades at the deal value
- * less a spread that closes as the effective date nears.
+ * Efficient (unobserved) prices of every security, minute by minute, over a profile's days, and
+ * how busy each minute is. A security's log price moves with the market factor (through its
+ * beta), its sector's factor and its own noise; each part's variance follows a stochastic
+ * volatility state (ticks/volatility.ts) that persists across days and clusters within the day,
+ * with Student-t shocks. Factor moves reach a security with a short lag (price discovery), so
+ * correlations rise with the sampling interval (Epps). A fifth of daily variance falls overnight.
+ * Earnings move the price at the report (before the open, or just after the close) and lift the
+ * name's volatility for days; ex-dividend days open lower by the dividend; splits rescale the
+ * level at the ex-date's open; a merger target trades at the deal value less a closing spread.
+ * Activity (the multiplier of trade and quote intensity) follows the variance, minute by minute.
  */
 import type { TradingDay } from "../../../calendar/calendar.ts";
 import { type CorporateAction, priceFactorOn, tradesOn } from "../corporateActions.ts";
 import { Rng } from "../rng.ts";
 import type { Security } from "../securities.ts";
-import { FIRST_MINUTE_OF_DAY, MINUTES_PER_DAY, tradeActivity } from "./intraday.ts";
+import { EARNINGS_JUMP_MIN, EARNINGS_JUMP_SD, earningsOf, exDividendDrop, reactionDay } from "./events.ts";
+import { dayActivity, FIRST_MINUTE_OF_DAY, MINUTES_PER_DAY, OPEN_MINUTE_OF_DAY } from "./intraday.ts";
+import { DailyVolState, intradayVarianceScales, LEVERAGE, studentT8 } from "./volatility.ts";
 
 const MARKET_ANNUAL_VOL = 0.13;
 const MARKET_DAILY_DRIFT = 0.0005;
 const OVERNIGHT_VARIANCE_SHARE = 0.2;
 const TRADING_DAYS_PER_YEAR = 252;
+/** Log-volatility lift of a name on its earnings reaction day (about 2x), decaying with the state. */
+const EARNINGS_VOL_LIFT = 0.7;
+/** Activity rises with variance to this power (volume follows volatility, about one-for-one in sd). */
+const ACTIVITY_ELASTICITY = 0.85;
 
-/** Price at each minute boundary of a day: index m is 04:00 + m minutes, 0..960. */
-export type DayPath = Float64Array;
+/** One security-day: prices at each minute boundary (index m is 04:00 + m minutes, 0..960) and activity per minute (mean about 1). */
+export interface DayPath {
+  price: Float64Array;
+  activity: Float64Array;
+}
 
 /** Paths keyed by ASID, then by date. */
 export type PricePaths = Map<number, Map<string, DayPath>>;
 
-/** Per-minute weights (sum 1) of intraday variance for a day. */
+/** Per-minute weights (sum 1) of intraday variance: trading activity, with the open's price discovery on top. */
 function varianceWeights(day: TradingDay): Float64Array {
   const w = new Float64Array(MINUTES_PER_DAY);
   let sum = 0;
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
-    w[m] = Math.sqrt(tradeActivity(FIRST_MINUTE_OF_DAY + m, day.closeMinute));
+    const minute = FIRST_MINUTE_OF_DAY + m, sinceOpen = minute - OPEN_MINUTE_OF_DAY;
+    w[m] = dayActivity(day, minute) * (sinceOpen >= 0 && minute < day.closeMinute ? 1 + 1.2 * Math.exp(-sinceOpen / 5) : 1);
     sum += w[m];
   }
   for (let m = 0; m < MINUTES_PER_DAY; m++) w[m] /= sum;
   return w;
 }
 
-/** Log-return shocks of the market factor: [overnight, minute 0..959], in daily-vol units. */
-function marketShocks(seed: number, date: string): Float64Array {
-  const rng = Rng.for(seed, "market", date);
-  const z = new Float64Array(MINUTES_PER_DAY + 1);
-  for (let i = 0; i < z.length; i++) z[i] = rng.normal();
-  return z;
+/** A common factor's shocks for a day: [overnight, minute 0..959] with their variance scales. */
+interface FactorDay {
+  shocks: Float64Array;
+  /** Variance scale of the day (daily state) times each minute's intraday scale; index 0 is overnight. */
+  scales: Float64Array;
+}
+
+function factorDay(rng: Rng, dailyScale: number): FactorDay {
+  const intraday = intradayVarianceScales(rng, MINUTES_PER_DAY);
+  const shocks = new Float64Array(MINUTES_PER_DAY + 1), scales = new Float64Array(MINUTES_PER_DAY + 1);
+  scales[0] = dailyScale;
+  shocks[0] = studentT8(rng);
+  for (let m = 0; m < MINUTES_PER_DAY; m++) {
+    shocks[m + 1] = studentT8(rng);
+    scales[m + 1] = dailyScale * intraday[m];
+  }
+  return { shocks, scales };
 }
 
 /**
@@ -49,7 +74,7 @@ function marketShocks(seed: number, date: string): Float64Array {
  * @example
  * ```ts
  * const paths = buildPricePaths(42, tradingDays("2023-11-20", "2023-11-28"), SECURITIES, actions);
- * paths.get(100001)!.get("2023-11-21")![330]; // AAPL efficient price at 09:30
+ * paths.get(100001)!.get("2023-11-21")!.price[330]; // AAPL efficient price at 09:30
  * ```
  */
 export function buildPricePaths(
@@ -65,44 +90,93 @@ export function buildPricePaths(
   // Targets are priced off their acquirer, so acquirers go first.
   const ordered = [...securities].sort((a, b) =>
     Number(mergers.some((m) => m.targetAsid === a.asid)) - Number(mergers.some((m) => m.targetAsid === b.asid)));
+  const start = Rng.for(seed, "vol-start");
+  const marketState = new DailyVolState(start);
+  const sectors = [...new Set(securities.map((s) => s.sector))];
+  const sectorStates = new Map(sectors.map((s) => [s, new DailyVolState(start)]));
+  const ownStates = new Map(securities.map((s) => [s.asid, new DailyVolState(Rng.for(seed, "vol-start", String(s.asid)))]));
+  const reactions = new Map(securities.map((s) => [s.asid, earningsOf(s.asid).map((e) => ({ e, day: reactionDay(e) }))]));
+  let lastMarketShock = 0;
 
   for (const [dayIndex, day] of days.entries()) {
     const weights = varianceWeights(day);
-    const market = marketShocks(seed, day.date);
+    const stateRng = Rng.for(seed, "vol-state", day.date);
+    if (dayIndex > 0) {
+      marketState.step(stateRng, lastMarketShock, LEVERAGE);
+      for (const s of sectors) sectorStates.get(s)!.step(stateRng);
+    }
+    const market = factorDay(Rng.for(seed, "market", day.date), marketState.varianceScale());
+    const sectorDays = new Map(sectors.map((s) => [s, factorDay(Rng.for(seed, "sector", s, day.date), sectorStates.get(s)!.varianceScale())]));
+    let marketMove = 0;
+    for (let m = 0; m <= MINUTES_PER_DAY; m++) {
+      const w = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * weights[m - 1];
+      marketMove += Math.sqrt(w * market.scales[m]) * market.shocks[m];
+    }
+    lastMarketShock = marketMove / Math.sqrt(marketState.varianceScale());
+
     for (const sec of ordered) {
       if (!tradesOn(sec.asid, day.date, actions)) continue;
       const rng = Rng.for(seed, "path", String(sec.asid), day.date);
+      const own = ownStates.get(sec.asid)!;
+      if (dayIndex > 0) own.step(rng);
       const dailyVol = sec.annualVol / Math.sqrt(TRADING_DAYS_PER_YEAR);
       const systematic = sec.beta * marketDailyVol;
-      const idiosyncratic = Math.sqrt(Math.max(dailyVol * dailyVol - systematic * systematic, 1e-10));
-      const path = new Float64Array(MINUTES_PER_DAY + 1);
-      const overnight = Math.sqrt(OVERNIGHT_VARIANCE_SHARE);
-      const intraday = Math.sqrt(1 - OVERNIGHT_VARIANCE_SHARE);
-      let x = level.get(sec.asid)! + Math.log(priceFactorOn(sec.asid, day.date, actions));
-      x += MARKET_DAILY_DRIFT * sec.beta + overnight * (systematic * market[0] + idiosyncratic * rng.normal());
-      path[0] = x;
-      for (let m = 0; m < MINUTES_PER_DAY; m++) {
-        const s = intraday * Math.sqrt(weights[m]);
-        x += s * (systematic * market[m + 1] + idiosyncratic * rng.normal());
-        path[m + 1] = x;
+      const residualVar = Math.max(dailyVol * dailyVol - systematic * systematic, 1e-10);
+      const sectorLoad = Math.sqrt(sec.sectorShare * residualVar), ownVol = Math.sqrt((1 - sec.sectorShare) * residualVar);
+      // Earnings: the jump at the report, and a lift of the name's volatility from the reaction day on.
+      const reaction = reactions.get(sec.asid)!.find((r) => r.e.date === day.date || r.day === day.date);
+      const lift = reaction?.day === day.date ? EARNINGS_VOL_LIFT : 0;
+      if (lift) own.x += lift;
+      const ownDay = factorDay(rng, own.varianceScale());
+      const sectorDay = sectorDays.get(sec.sector)!;
+      const jumpAt = reaction?.e.date === day.date ? (reaction.e.timing === "after-close" ? day.closeMinute + 5 : 7 * 60) - FIRST_MINUTE_OF_DAY : -1;
+      const jump = jumpAt >= 0 ? (rng.chance(0.5) ? 1 : -1) * (EARNINGS_JUMP_MIN + EARNINGS_JUMP_SD * Math.abs(rng.normal())) * dailyVol : 0;
+
+      const price = new Float64Array(MINUTES_PER_DAY + 1), activity = new Float64Array(MINUTES_PER_DAY);
+      const baseline = systematic * systematic + residualVar;
+      let x = level.get(sec.asid)! + Math.log(priceFactorOn(sec.asid, day.date, actions) * (1 - exDividendDrop(sec.asid, day.date)));
+      let factor = 0, seen = 0;
+      const follow = 1 - Math.exp(-1 / sec.lagMinutes);
+      for (let m = 0; m <= MINUTES_PER_DAY; m++) {
+        const w = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * weights[m - 1];
+        const marketPart = systematic * Math.sqrt(w * market.scales[m]) * market.shocks[m];
+        const sectorPart = sectorLoad * Math.sqrt(w * sectorDay.scales[m]) * sectorDay.shocks[m];
+        const ownPart = ownVol * Math.sqrt(w * ownDay.scales[m]) * ownDay.shocks[m];
+        if (m === 0) {
+          x += MARKET_DAILY_DRIFT * sec.beta + marketPart + sectorPart + ownPart;
+          price[0] = x;
+          continue;
+        }
+        // The factors' moves reach this security's price over about lagMinutes.
+        factor += marketPart + sectorPart;
+        const absorbed = follow * (factor - seen);
+        seen += absorbed;
+        x += absorbed + ownPart + (m - 1 === jumpAt ? jump : 0);
+        price[m] = x;
+        const variance = systematic * systematic * market.scales[m] + sectorLoad * sectorLoad * sectorDay.scales[m] + ownVol * ownVol * ownDay.scales[m];
+        activity[m - 1] = (variance / baseline) ** ACTIVITY_ELASTICITY;
       }
+      // News brings a burst of trading that fades over the next hour.
+      if (jumpAt >= 0) for (let m = jumpAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 8 * Math.exp(-(m - jumpAt) / 45);
+      x += factor - seen; // what the lag had not yet passed on arrives overnight
       level.set(sec.asid, x);
+      if (lift) own.x -= lift * 0.5; // the lift fades with the state from here
       const deal = mergers.find((m) => m.targetAsid === sec.asid);
       if (deal) {
-        const acquirer = paths.get(deal.acquirerAsid)!.get(day.date)!;
+        const acquirer = paths.get(deal.acquirerAsid)!.get(day.date)!.price;
         const daysLeft = days.findIndex((d) => d.date >= deal.effectiveDate) - dayIndex;
         const spread = Math.min(0.0015 * Math.max(daysLeft, 1), 0.04);
-        const ownStart = path[0];
+        const ownStart = price[0];
         for (let m = 0; m <= MINUTES_PER_DAY; m++) {
           const dealValue = deal.shareRatio * acquirer[m] + deal.cashPerShare;
           // A little of the target's own noise keeps the arbitrage spread from being perfectly smooth.
-          path[m] = dealValue * (1 - spread) * Math.exp(0.05 * (path[m] - ownStart));
+          price[m] = dealValue * (1 - spread) * Math.exp(0.05 * (price[m] - ownStart));
         }
-        level.set(sec.asid, Math.log(path[MINUTES_PER_DAY]));
+        level.set(sec.asid, Math.log(price[MINUTES_PER_DAY]));
       } else {
-        for (let m = 0; m <= MINUTES_PER_DAY; m++) path[m] = Math.exp(path[m]);
+        for (let m = 0; m <= MINUTES_PER_DAY; m++) price[m] = Math.exp(price[m]);
       }
-      paths.get(sec.asid)!.set(day.date, path);
+      paths.get(sec.asid)!.set(day.date, { price, activity });
     }
   }
   return paths;

@@ -25,6 +25,6 @@ describe("the generated market follows the NYSE calendar", () => {
 
   it("records the early close in the manifest's trading days", () => {
     const early = manifest.tradingDays.filter((d) => d.earlyClose);
-    expect(early).toEqual([{ date: "2023-11-24", earlyClose: true, closeMinute: 780 }]);
+    expect(early).toMatchObject([{ date: "2023-11-24", earlyClose: true, closeMinute: 780, postCloseMinute: 1020 }]);
   });
 });

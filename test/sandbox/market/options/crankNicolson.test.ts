@@ -55,8 +55,9 @@ describe("the Crank-Nicolson finite-difference pricer", () => {
             const price = fdSolve(t, vol).price;
             const label = `${call ? "C" : "P"} K ${strike} T ${years} vol ${vol}`;
             expect(price, label).toBeGreaterThanOrEqual(intrinsicValue(t));
-            // The grid's own error (a fraction of a volatility point) is the only allowance.
-            expect(price, label).toBeGreaterThanOrEqual(bsmPrice(t, vol) - 0.0015 * bsmValuation(t, vol).vega * 100 - 1e-12);
+            // The grid's own error (a fraction of a volatility point, and a ten-thousandth of a
+            // cent where Vega vanishes deep in the money) is the only allowance.
+            expect(price, label).toBeGreaterThanOrEqual(bsmPrice(t, vol) - 0.0015 * bsmValuation(t, vol).vega * 100 - 1e-6);
           }
         }
       }

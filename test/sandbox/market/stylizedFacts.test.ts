@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import {
+  absReturnAutocorrelation, barTradeSizeShape, lastTradeMinute, lockedMinuteShare, minuteKurtosis, oneTickMinuteShare,
+} from "../../../sandbox/market/realism/equityFacts.ts";
+import { relativeVolume } from "../../../sandbox/market/realism/marketFacts.ts";
+import { marketBarDays, marketDailyRows } from "../../../sandbox/market/realism/minuteData.ts";
+import { readManifest, tinyMarketDir } from "./support/market.ts";
+
+// The stylized facts that tiny's six days can show (bench/realism.ts measures all of them on demo).
+describe("the tiny market has the stylized facts of a real one", () => {
+  const manifest = readManifest();
+  const liquid = ["AAPL", "MSFT", "SPY"];
+  const bars = marketBarDays(tinyMarketDir(), liquid);
+  const of = (t: string) => bars.filter((d) => d.ticker === t);
+
+  it("keeps liquid names at one tick most of regular hours", () => {
+    for (const t of ["AAPL", "SPY"]) expect(oneTickMinuteShare(of(t)), t).toBeGreaterThan(0.9);
+  });
+
+  it("locks or crosses the market only rarely (no locks between the two updates of a two-sided move)", () => {
+    for (const t of liquid) expect(lockedMinuteShare(of(t)), t).toBeLessThan(0.03);
+  });
+
+  it("prints trade sizes shaped like the real sample: mostly odd lots, many exactly 100, median tens of shares", () => {
+    const s = barTradeSizeShape(of("AAPL"));
+    expect(s.oddLot).toBeGreaterThan(0.5);
+    expect(s.oddLot).toBeLessThan(0.75);
+    expect(s.exactly100).toBeGreaterThan(0.12);
+    expect(s.exactly100).toBeLessThan(0.26);
+    expect(s.median).toBeGreaterThan(20);
+    expect(s.median).toBeLessThan(100);
+  });
+
+  it("has fat-tailed 1-minute returns and clustered volatility", () => {
+    for (const t of liquid) {
+      expect(minuteKurtosis(of(t)), t).toBeGreaterThan(3);
+      // Clustering beyond the intraday U: with the time-of-day pattern divided out, after 10:00.
+      expect(absReturnAutocorrelation(of(t), { deseason: true, fromMinute: 600 }), t).toBeGreaterThan(0.1);
+    }
+  });
+
+  it("makes the early close quiet, with extended hours ending at 17:00", () => {
+    const early = manifest.tradingDays.filter((d) => d.earlyClose).map((d) => d.date);
+    expect(early).toEqual(["2023-11-24"]);
+    const ratio = relativeVolume(marketDailyRows(tinyMarketDir()), liquid, early, early);
+    expect(ratio).toBeGreaterThan(0.25);
+    expect(ratio).toBeLessThan(0.75);
+    for (const d of bars.filter((x) => early.includes(x.date))) expect(lastTradeMinute(d), d.ticker).toBeLessThanOrEqual(17 * 60);
+  });
+});
