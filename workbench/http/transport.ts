@@ -17,6 +17,7 @@ import { errorFromResponse } from "../errors/fromResponse.ts";
 import { NetworkError, NotTheServiceError, ServiceUnreachableError } from "../errors/http.ts";
 import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
+import { QuotaWarnings } from "./quotaWarning.ts";
 
 export interface TransportOptions {
   baseUrl: string;
@@ -41,6 +42,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class Transport {
   /** HTTP requests sent so far, retries included: lets tests prove a check sent nothing. */
   requestsSent = 0;
+  /** The service's near-quota warnings (`X-Quota-Warning`), printed once per quota. */
+  readonly quotaWarnings = new QuotaWarnings();
   private readonly http: KyInstance;
   private readonly retries: number;
 
@@ -67,7 +70,10 @@ export class Transport {
           return undefined;
         },
       },
-      hooks: { beforeRequest: [() => void this.requestsSent++] },
+      hooks: {
+        beforeRequest: [() => void this.requestsSent++],
+        afterResponse: [(_request, _options, response) => void this.quotaWarnings.observe(response.headers)],
+      },
     });
   }
 
