@@ -40,6 +40,8 @@ const day = (c: string) => col(c).dt.strftime("%Y-%m-%d");
 // Values taken from the files, so equality filters hit real rows.
 const aapl21 = DAILY.base.filter(col("Ticker").eq(lit("AAPL")).and(day("TradeDate").eq(lit("2023-11-21")))).toRecords()[0] as Record<string, number>;
 const msft22 = DAILY.base.filter(col("Ticker").eq(lit("MSFT")).and(day("TradeDate").eq(lit("2023-11-22")))).toRecords()[0] as Record<string, number>;
+// A one-dollar price band around the day's median, so the case matches rows whatever the seed.
+const hesBand = Math.floor(HES_TICKS.base.getColumn("Price").median() as number);
 const tickClock = HES_TICKS.base.select(clock("EventDateTime").alias("t")).getColumn("t").get(2000) as string;
 
 interface Case {
@@ -99,7 +101,7 @@ const FILTERS: Case[] = [
   c(".le on a float column, bound included", DAILY, `ClosePrice.le=${msft22.ClosePrice}`, col("ClosePrice").ltEq(lit(msft22.ClosePrice))),
   c(".ge and .lt on a float column", DAILY, "ClosePrice.ge=100&ClosePrice.lt=150.5", col("ClosePrice").gtEq(lit(100)).and(col("ClosePrice").lt(lit(150.5)))),
   c("a float filter on a nullable column, nulls left out", AAPL_BARS, "TradeDate=2023-11-21&FirstTradePrice.gt=174", day("TradeDate").eq(lit("2023-11-21")).and(col("FirstTradePrice").gt(lit(174)))),
-  c("a float filter on tick prices", HES_TICKS, "Price.gt=151&Price.le=152", col("Price").gt(lit(151)).and(col("Price").ltEq(lit(152)))),
+  c(`a float filter on tick prices (a dollar band at the median, ${hesBand})`, HES_TICKS, `Price.gt=${hesBand}&Price.le=${hesBand + 1}`, col("Price").gt(lit(hesBand)).and(col("Price").ltEq(lit(hesBand + 1)))),
   c("bare equality on a date column", DAILY, "TradeDate=2023-11-21", day("TradeDate").eq(lit("2023-11-21"))),
   c(".eq on a holiday, which matches nothing", DAILY, "TradeDate.eq=2023-11-23", day("TradeDate").eq(lit("2023-11-23")), true),
   c(".gt on a date column", DAILY, "TradeDate.gt=2023-11-24", day("TradeDate").gt(lit("2023-11-24"))),
