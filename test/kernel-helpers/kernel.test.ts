@@ -60,7 +60,7 @@ intradayProfileChart(spread, { minute: "BarDateTime", y: "SpreadBps", title: "AA
     `await wb.estimate("eq-taq-1min", { filters: { TradeDate: "2023-11-21" } }, ["AAPL"])`,
     `await wb.meta.status("eq-taq-1min")`,
     `await wb.entitlements()`,
-    `await wb.download("eq-daily-ohlc", { filters: { TradeDate: { ge: "2023-11-20" } } }, "${dir}/daily")`,
+    `await wb.download("eq-daily-ohlc", { start: "2023-11-20", end: "2023-11-28" }, "${dir}/daily")`,
     `await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-13-45" } }).catch((e) => e)`,
     `await Deno.jupyter.display(early.head(1)); undefined`,
     `import { describe, plot, Plot } from "${repo}/kernel-helpers/mod.ts";

@@ -6,13 +6,16 @@
 import type pl from "nodejs-polars";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
+import { marketFrame } from "./support/market.ts";
 
-// ODFL's ticks of one day: 7,738 rows.
+// ODFL's ticks of one day (6,680 rows with seed 42 today; TICK_ROWS reads them from the files).
 const DAY = "2023-11-21", TICKER = "ODFL";
+/** The day's ticks of the ticker as the market files hold them (the answer a fetch must equal). */
+const TICK_ROWS = marketFrame(inject("tinyMarketDir"), "eq-taq", `TradeDate=${DAY}/Ticker=${TICKER}.parquet`).height;
 
 interface Proxy {
   baseUrl: string;
@@ -64,7 +67,7 @@ beforeAll(async () => {
   sb = await startSandbox();
   const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
   reference = await wb.data.eqTaq(DAY, TICKER, { pageSize: 100_000 });
-  expect(reference.height).toBe(7738);
+  expect(reference.height).toBe(TICK_ROWS);
 });
 afterAll(() => sb?.stop());
 

@@ -15,7 +15,8 @@ function fingerprint(dir: string): Record<string, string> {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash("sha256").update(readFileSync(p)).digest("hex");
+      // A sandbox started on the market keeps its state beside it by default: not market data.
+      else if (!e.name.startsWith("sandbox-state")) out[relative(dir, p)] = createHash("sha256").update(readFileSync(p)).digest("hex");
     }
   };
   walk(dir);

@@ -34,7 +34,7 @@ async function walk(sb: TestSandbox, path: string, limit: number, format = "csv"
 describe("answers with and without the cache", () => {
   const walks: [string, string, number][] = [
     ["a long default-order walk of minute bars (windows of many files)", "/api/v1/data/us-equity/eq-taq-1min/AAPL", 1500],
-    ["a filtered walk with chosen columns", "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate.ge=2023-11-22&Volume.gt=20000&columns=BarDateTime,Volume,CloseBidPrice", 333],
+    ["a filtered walk with chosen columns", "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate.ge=2023-11-22&Volume.gt=2000&columns=BarDateTime,Volume,CloseBidPrice", 97],
     ["a sorted walk over a few files", "/api/v1/data/us-equity/eq-daily-ohlc?sort=-DailyVolume,Ticker&TradeDate.le=2023-11-22", 7],
     ["ticks of one ticker-day", "/api/v1/data/us-equity/eq-taq/2023-11-21/HES", 2500],
     // Small pages of a query over decoded files are cut from its cached whole result and its written lines.

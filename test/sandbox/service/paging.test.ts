@@ -36,7 +36,7 @@ interface Subject {
 
 const minuteRows = (aggregation: string) =>
   frameRows(readDataset(dir, minute, `aggregation_logic=${aggregation}`).filter(pl.col("Ticker").eq(pl.lit("AAPL"))), minute);
-const tickRows = frameRows(readDataset(dir, ticks, "TradeDate=2023-11-21/Ticker=HES.parquet"), ticks);
+const tickRows = frameRows(readDataset(dir, ticks, "TradeDate=2023-11-21/Ticker=CVX.parquet"), ticks);
 
 // AAPL has 960 bars on each of the 6 trading days: 960 divides the total, 1000 and 2500 do not.
 const SUBJECTS: Subject[] = [
@@ -60,8 +60,8 @@ const SUBJECTS: Subject[] = [
     offGrid: [3, 100],
   },
   { name: "eq-daily-ohlc", dataset: daily, path: "/api/v1/data/us-equity/eq-daily-ohlc", params: {}, rows: frameRows(readDataset(dir, daily), daily), limits: [1, 7, 25, undefined], offGrid: [3, 7] },
-  // HES on 2023-11-21 has more ticks than the default limit, which does not divide them.
-  { name: "eq-taq HES 2023-11-21", dataset: ticks, path: "/api/v1/data/us-equity/eq-taq/2023-11-21/HES", params: {}, rows: tickRows, limits: [4096, tickRows.length, undefined, 100_000], offGrid: [5, 4096] },
+  // CVX on 2023-11-21 has more ticks than the default limit, which does not divide them.
+  { name: "eq-taq CVX 2023-11-21", dataset: ticks, path: "/api/v1/data/us-equity/eq-taq/2023-11-21/CVX", params: {}, rows: tickRows, limits: [4096, tickRows.length, undefined, 100_000], offGrid: [5, 4096] },
 ];
 
 const DAILY = SUBJECTS.find((s) => s.dataset === daily)!;
