@@ -15,9 +15,9 @@ const OUT = join(ROOT, "out");
 const PROMISED: Record<string, number> = {
   "notebooks/quickstart": 2,
   "notebooks/entitlements": 0,
-  "recipes/intraday-spread": 4,
+  "recipes/intraday-spread": 6,
   "recipes/oi-term-structure": 5,
-  "recipes/adjusted-contracts": 6,
+  "recipes/adjusted-contracts": 10,
 };
 
 interface Output {
