@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  absReturnAutocorrelation, barTradeSizeShape, extendedHoursShare, lastTradeMinute, lockedMinuteShare, minuteKurtosis,
+  absReturnAutocorrelation, barTradeSizeShape, extendedHoursShare, lastTradeMinute, lockedMinuteShare, minuteKurtosis, minuteVolumeSmoothness,
   oneTickMinuteShare, openToMiddayVolatility, realizedVolPersistence, volumeVolatilityCorrelation,
 } from "../sandbox/market/realism/equityFacts.ts";
 import {
@@ -73,6 +73,10 @@ row("volatility 09:30-09:34 / 12:00-13:59", `sample ${f(openToMiddayVolatility(s
 // Activity follows risk; calendar.
 const vv = per(LIQUID, volumeVolatilityCorrelation);
 row("corr(volume, abs(return)) per minute", `sample ${f(volumeVolatilityCorrelation(sample))} (0.3-0.6)`, range(vv), ">= 0.25", vv.every((x) => x >= 0.25));
+const smooth = [...LIQUID, "JPM", "CVX"].map((t) => minuteVolumeSmoothness(of(t)));
+const sampleSmooth = minuteVolumeSmoothness(sample);
+row("minute volume 10:00-15:00: median / mean (AAPL MSFT SPY JPM CVX)", `sample ${f(sampleSmooth.medianOverMean)}`, range(smooth.map((s) => s.medianOverMean)), ">= 0.5", smooth.every((s) => s.medianOverMean >= 0.5));
+row("  minutes with no volume, 10:00-15:00", `sample ${pct(sampleSmooth.zeroShare)}`, range(smooth.map((s) => s.zeroShare), pct), "<= 1%", smooth.every((s) => s.zeroShare <= 0.01));
 const dv = LIQUID.map((t) => dailyVolumePersistence(daily, t));
 row("daily log volume: lag-1 autocorr", "0.6-0.8 (published)", range(dv), ">= 0.4", dv.every((x) => x >= 0.4));
 const early = manifest.tradingDays.filter((d) => d.earlyClose).map((d) => d.date);
