@@ -165,7 +165,7 @@ it("an estimate, a dataset status, the entitlements and a download result render
   expect(ent.text).toContain("eq-taq-1min");
   expect(ent.doc.querySelectorAll("svg.wb-icon").length).toBeGreaterThan(0);
   const download = received(13);
-  expect(download.text).toMatch(/^Download complete\n  folder +.*daily\n  rows +[\d,]+\n  Parquet parts +\d+\n  read it with +wb.scan\(/);
+  expect(download.text).toMatch(/^Download of eq-daily-ohlc complete\n  folder +.*daily\n  partitions +[\d,]+ by TradeDate; [\d,]+ fetched by this call\n  rows written +[\d,]+\n  read it with +wb.scan\(/);
 });
 
 it("an error shows its class, message and detail", () => {
