@@ -20,6 +20,8 @@ import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./s
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
 import { displayAs } from "./display/kind.ts";
+import type { ProvenanceManifest } from "./provenance/manifest.ts";
+import { ProvenanceRecorder } from "./provenance/recorder.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
@@ -41,6 +43,9 @@ export class Workbench {
   /** The per-minute request window, shared by every call of this workbench. */
   readonly gate = new RateGate();
 
+  /** Records every data call that returns a frame (see `provenance()`). */
+  private readonly recorder: ProvenanceRecorder;
+
   constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}) {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
@@ -50,7 +55,26 @@ export class Workbench {
     // keeps counting what a call itself sends.
     const guardTransport = new Transport(transport.options);
     const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
-    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads });
+    // The status at each call comes from the guard's cached free read: it adds no request to `transport`.
+    this.recorder = new ProvenanceRecorder(transport.options.baseUrl, (id) => guardReads.meta.availability(id));
+    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads, recorder: this.recorder });
+  }
+
+  /**
+   * The provenance manifest of this session: for each data call that returned a frame, in the
+   * order the calls started, the dataset, its requests' paths and parameters (never the key),
+   * the dataset's status at the time, the request ids, pages, rows, bytes and the frame's
+   * `frameHash`. Plain JSON.
+   *
+   * @example
+   * ```ts
+   * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
+   * const m = wb.provenance();
+   * m.calls[0].frameHash; // "sha256:…", the same as frameHash(daily)
+   * ```
+   */
+  provenance(): ProvenanceManifest {
+    return this.recorder.manifest();
   }
 
   /**
