@@ -129,7 +129,7 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
   mkdirSync(join(REPO_ROOT, ".cache"), { recursive: true });
   const logPath = join(REPO_ROOT, ".cache", `sandbox-${profile}-${Date.now()}.log`);
   const log = openSync(logPath, "w");
-  const child = spawn(denoExecutable(), ["run", "-A", join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
+  const child = spawn(denoExecutable(), ["run", "-A", "--unstable-net", join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     detached: true,
     stdio: ["ignore", log, log],
