@@ -39,10 +39,13 @@ export function provenanceStep(run: { notebook: string; notebookPath: string; pa
         manifest = runManifest(collected, { ...run, ranAt, seconds: (performance.now() - started) / 1000 });
         path = join(dirname(outputPath), `${basename(outputPath, ".ipynb")}${run.suffix ?? ".provenance.json"}`);
         writeFileSync(path, JSON.stringify(manifest, null, 2) + "\n");
-        const footer = footerCell(manifest, basename(path));
-        const nb = notebook as unknown as { nbformat: number; nbformat_minor: number };
-        if (!(nb.nbformat > 4 || (nb.nbformat === 4 && nb.nbformat_minor >= 5))) delete footer.id;
-        notebook.cells.push(footer as Notebook["cells"][number]);
+        // A notebook that fetched nothing has no data to trace: its report stays as it was.
+        if (manifest.calls.length > 0) {
+          const footer = footerCell(manifest, basename(path));
+          const nb = notebook as unknown as { nbformat: number; nbformat_minor: number };
+          if (!(nb.nbformat > 4 || (nb.nbformat === 4 && nb.nbformat_minor >= 5))) delete footer.id;
+          notebook.cells.push(footer as Notebook["cells"][number]);
+        }
       }
       // The executed copy loses the collecting cell (and gains the footer) either way.
       writeFileSync(outputPath, JSON.stringify(notebook, null, 1) + "\n");

@@ -57,7 +57,8 @@ export function runManifest(
 const FOOTER_ROWS = 12;
 
 /**
- * A markdown cell summing the manifest up for the report: datasets, rows, hashes, service, when.
+ * A markdown cell summing the manifest up for the report: datasets, rows, hashes, service, when
+ * (for a manifest with at least one call).
  *
  * @example
  * executed.notebook.cells.push(footerCell(manifest, "daily.provenance.json"));
@@ -72,7 +73,7 @@ export function footerCell(manifest: RunManifest, fileName: string): Record<stri
     "### Provenance",
     `Run ${manifest.ranAt} against ${manifest.services.join(", ") || "no service"} with ${params}; workbench ${commit}, Deno ${manifest.versions.deno ?? "?"}, nodejs-polars ${manifest.versions.nodejsPolars ?? "?"}.`,
     "",
-    manifest.calls.length ? "| call | dataset | rows | frame hash | data last updated |\n|---:|---|---:|---|---|\n" + rows.join("\n") : "No data call returned a frame.",
+    "| call | dataset | rows | frame hash | data last updated |\n|---:|---|---:|---|---|\n" + rows.join("\n"),
     ...more,
     "",
     `Full manifest: \`${fileName}\`; re-run and compare with \`npm run notebook -- <notebook> --verify ${fileName}\`.`,
