@@ -32,6 +32,11 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    * `maxBytes` (default 1e9); `false` switches the guard off. A call passes it with `force: true`.
    */
   quotaGuard?: QuotaGuardOptions | false;
+  /**
+   * Records each data call for `wb.provenance()` (default true); `false` skips the recording
+   * and the frame hash it computes (the manifest then has no calls).
+   */
+  provenance?: boolean;
 }
 
 export class Workbench {
@@ -45,8 +50,10 @@ export class Workbench {
 
   /** Records every data call that returns a frame (see `provenance()`). */
   private readonly recorder: ProvenanceRecorder;
+  /** Whether data calls are recorded. */
+  readonly recording: boolean;
 
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}) {
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = true) {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
@@ -57,7 +64,8 @@ export class Workbench {
     const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
     // The status at each call comes from the guard's cached free read: it adds no request to `transport`.
     this.recorder = new ProvenanceRecorder(transport.options.baseUrl, (id) => guardReads.meta.availability(id));
-    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads, recorder: this.recorder });
+    this.recording = recording;
+    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads, recorder: recording ? this.recorder : undefined });
   }
 
   /**
@@ -161,5 +169,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? true));
 }

@@ -93,3 +93,13 @@ describe("wb.provenance()", () => {
     expect(counts).toContain(wb.provenance().calls.length);
   });
 });
+
+describe("connect({ provenance: false })", () => {
+  it("records nothing and hashes nothing", async () => {
+    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, provenance: false });
+    const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
+    expect(daily.height).toBe(2);
+    expect(wb.recording).toBe(false);
+    expect(wb.provenance().calls).toEqual([]);
+  });
+});
