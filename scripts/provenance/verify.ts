@@ -4,6 +4,7 @@
  * else (another frame, another request, a call missing or added) is a difference.
  */
 import type { CallRecord, RunManifest } from "../../workbench/provenance/manifest.ts";
+import { firstDifference } from "../../workbench/provenance/rowBlocks.ts";
 
 export interface Verdict {
   /** One line per call: `call 1 eq-daily-ohlc: same (4 rows)`. */
@@ -22,8 +23,9 @@ function difference(before: CallRecord, after: CallRecord): string | undefined {
   }
   if (before.frameHash === after.frameHash) return undefined;
   const count = before.rows === after.rows ? `${rows(before.rows)} both times, other values` : `${rows(before.rows)} then, ${rows(after.rows)} now`;
+  const where = firstDifference(before.rowBlocks, after.rowBlocks);
   const updated = before.status.last_updated !== after.status.last_updated ? `; the dataset was updated ${before.status.last_updated} then, ${after.status.last_updated} now` : "";
-  return `${count} (${before.frameHash.slice(0, 19)}… then, ${after.frameHash.slice(0, 19)}… now)${updated}`;
+  return `${count}${where ? `, first differing at ${where}` : ""} (${before.frameHash.slice(0, 19)}… then, ${after.frameHash.slice(0, 19)}… now)${updated}`;
 }
 
 /**

@@ -83,7 +83,7 @@ describe("npm run notebook writes a provenance manifest", () => {
     generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
     const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], other);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values/);
+    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(sha256:/);
     expect(result.stdout).toContain("verify: 1 of 1 calls differ");
   });
 

@@ -4,6 +4,7 @@
  * (no key, no frame): the notebook runner writes it as `<name>.provenance.json` and
  * `--verify` re-runs a notebook against it.
  */
+import type { RowBlocks } from "./rowBlocks.ts";
 
 /** Version of the manifest layout (bumped when a field changes meaning). */
 export const MANIFEST_VERSION = 1;
@@ -43,6 +44,8 @@ export interface CallRecord {
   bytes: number;
   /** `frameHash` of the returned frame: equal across wire formats, page sizes and concurrency. */
   frameHash: string;
+  /** Digests of consecutive row blocks, to tell where a re-run's frame first differs. */
+  rowBlocks?: RowBlocks;
   columns: number;
   startedAt: string;
   seconds: number;

@@ -10,6 +10,7 @@ import type pl from "nodejs-polars";
 import type { Transport } from "../http/transport.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import { frameHash } from "./frameHash.ts";
+import { rowBlocks } from "./rowBlocks.ts";
 import { type CallRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, type StatusAtCall } from "./manifest.ts";
 
 /** Where every recorder of the process (the kernel) is listed, for the notebook runner. */
@@ -77,6 +78,7 @@ export class CallTap {
       rows: frame.height,
       bytes: this.bytes,
       frameHash: frameHash(frame),
+      rowBlocks: rowBlocks(frame),
       columns: frame.width,
       startedAt: this.startedAt,
       seconds: (performance.now() - this.started) / 1000,

@@ -50,6 +50,8 @@ describe("wb.provenance()", () => {
     expect(new Set(call.requestIds).size).toBe(call.pages);
     expect(call.bytes).toBeGreaterThan(bars.height * 20);
     expect(call.frameHash).toBe(frameHash(bars));
+    expect(call.rowBlocks?.size).toBe(Math.ceil(bars.height / 256));
+    expect(call.rowBlocks?.digests).toHaveLength(Math.ceil(bars.height / call.rowBlocks!.size));
     const status = await wb.meta.status("eq-taq-1min");
     expect(call.status).toEqual({ last_updated: status.last_updated, first_available_date: status.first_available_date, last_available_date: status.last_available_date });
   });
