@@ -27,6 +27,9 @@ const SOURCE = [
   "})();",
 ].join("\n");
 
+/** Whether the notebook's format has cell ids (nbformat 4.5 and later). */
+export const hasCellIds = (nb: { nbformat: number; nbformat_minor: number }) => nb.nbformat > 4 || (nb.nbformat === 4 && nb.nbformat_minor >= 5);
+
 /**
  * The notebook with the collecting cell at its end (a copy).
  *
@@ -36,7 +39,7 @@ const SOURCE = [
 export function withCollectCell<T extends Notebook>(notebook: T): T {
   const copy = structuredClone(notebook);
   const cell: Record<string, unknown> = { cell_type: "code", execution_count: null, metadata: { tags: [PROVENANCE_TAG] }, outputs: [], source: SOURCE };
-  if (copy.nbformat > 4 || (copy.nbformat === 4 && copy.nbformat_minor >= 5)) cell.id = PROVENANCE_TAG;
+  if (hasCellIds(copy)) cell.id = PROVENANCE_TAG;
   copy.cells.push(cell);
   return copy;
 }

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { RunManifest } from "../../workbench/provenance/manifest.ts";
 import type { Notebook } from "../report.ts";
-import { takeCollectCell } from "./cell.ts";
+import { hasCellIds, takeCollectCell } from "./cell.ts";
 import { footerCell, runManifest } from "./runManifest.ts";
 
 export interface ProvenanceStep {
@@ -42,8 +42,7 @@ export function provenanceStep(run: { notebook: string; notebookPath: string; pa
         // A notebook that fetched nothing has no data to trace: its report stays as it was.
         if (manifest.calls.length > 0) {
           const footer = footerCell(manifest, basename(path));
-          const nb = notebook as unknown as { nbformat: number; nbformat_minor: number };
-          if (!(nb.nbformat > 4 || (nb.nbformat === 4 && nb.nbformat_minor >= 5))) delete footer.id;
+          if (!hasCellIds(notebook as unknown as { nbformat: number; nbformat_minor: number })) delete footer.id;
           notebook.cells.push(footer as Notebook["cells"][number]);
         }
       }
