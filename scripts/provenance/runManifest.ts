@@ -38,7 +38,7 @@ function polarsVersion(): string | undefined {
 export function runManifest(
   collected: KernelProvenance,
   run: { notebook: string; notebookPath: string; parameters: Record<string, string>; ranAt: string; seconds: number },
-): RunManifest & { notebookSha256: string } {
+): RunManifest {
   const calls = collected.manifests.flatMap((m) => m.calls.map((call) => ({ ...call, service: m.service.baseUrl })));
   return {
     version: MANIFEST_VERSION,

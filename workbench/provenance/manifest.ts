@@ -63,6 +63,9 @@ export interface ProvenanceManifest {
 export interface RunManifest {
   version: number;
   notebook: string;
+  /** SHA-256 (hex) of the notebook file as run, before parameters were injected. */
+  notebookSha256: string;
+  /** The `--param` values given (a re-run with `--verify` uses the same). */
   parameters: Record<string, string>;
   ranAt: string;
   seconds: number;
