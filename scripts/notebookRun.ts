@@ -31,6 +31,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Limit per cell, in seconds. */
   timeoutSeconds?: number;
+  /** Sees the executed notebook before its report is written (and may change it in place). */
+  beforeReport?: (executed: { outputPath: string; notebook: Notebook }) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   const elapsed = seconds();
   const outputs = errorOutputs(executed.notebook).map((out: { ename: string; evalue: string }) => `${out.ename}: ${out.evalue}`);
   const errors = stoppedBy === undefined ? outputs : [stoppedBy];
+  options.beforeReport?.(executed);
   const html = await writeHtmlReport(executed.outputPath);
   return { name, seconds: elapsed, ipynb: executed.outputPath, html, figures: figureCount(executed.notebook), errors };
 }

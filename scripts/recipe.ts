@@ -1,12 +1,16 @@
 /**
- * `npm run notebook -- <path.ipynb> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>]`
+ * `npm run notebook -- <path.ipynb> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--verify <manifest>]`
  * `npm run recipe -- <name> ...` (the same runner; a bare name is `recipes/<name>.ipynb`)
  *
  * Runs any notebook (or a recipe by name) with its parameters cell's defaults overridden, in
  * the Deno kernel, against the local sandbox; writes the executed notebook and its HTML report
  * to `--out` (default `out/notebooks/`, or `out/recipes/` for `npm run recipe`) and says where
- * they are. Exits 2 on a bad command line (unknown notebook, unknown parameter, badly typed
- * value), 1 when the notebook fails.
+ * they are, with the run's provenance manifest `<name>.provenance.json` (every data call's
+ * request, dataset status and frame hash; see scripts/provenance/). `--verify <manifest>`
+ * re-runs with the manifest's parameters, writes `<name>.rerun.provenance.json` and compares
+ * every call's frame hash in order. Exits 2 on a bad command line (unknown notebook, unknown
+ * parameter, badly typed value, unreadable manifest), 1 when the notebook fails or a verified
+ * call differs.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,10 +21,14 @@ import { injectParameters, ParameterError, parseParamArgs } from "./notebookPara
 import { runNotebook, shown, summaryLine } from "./notebookRun.ts";
 import { outDir, repoRoot } from "./paths.mjs";
 import { openSandbox } from "./sandboxSession.ts";
+import { withCollectCell } from "./provenance/cell.ts";
+import { provenanceStep } from "./provenance/runHook.ts";
+import { compareRuns } from "./provenance/verify.ts";
+import type { RunManifest } from "../workbench/provenance/manifest.ts";
 
 // Which npm script ran us: `notebook` and `recipe` differ only in their usage line and default --out.
 const command = process.env.npm_lifecycle_event === "notebook" ? "notebook" : "recipe";
-const USAGE = `usage: npm run ${command} -- <${command === "notebook" ? "path.ipynb" : "name"}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--timeout <seconds>]`;
+const USAGE = `usage: npm run ${command} -- <${command === "notebook" ? "path.ipynb" : "name"}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--timeout <seconds>] [--verify <manifest>]`;
 const recipesDir = join(repoRoot, "recipes");
 
 function fail(message: string, status = 2): never {
@@ -55,6 +63,7 @@ function parse() {
         data: { type: "string" },
         out: { type: "string" },
         timeout: { type: "string", default: "600" },
+        verify: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -79,9 +88,19 @@ const label = `${command} ${name}`;
 const notebook = JSON.parse(readFileSync(input, "utf8"));
 let params: Record<string, string>;
 let run;
+let verified: RunManifest | undefined;
+if (args.verify !== undefined) {
+  if ((args.param as string[]).length > 0) fail("--verify takes its parameters from the manifest: give no --param with it");
+  try {
+    verified = JSON.parse(readFileSync(resolve(args.verify), "utf8")) as RunManifest;
+  } catch (error) {
+    fail(`Cannot read manifest '${args.verify}': ${(error as Error).message}`);
+  }
+  if (!Array.isArray(verified.calls) || typeof verified.parameters !== "object") fail(`'${args.verify}' is not a provenance manifest (it has no calls and parameters)`);
+}
 try {
-  params = parseParamArgs(args.param as string[]);
-  run = injectParameters(notebook, params, label);
+  params = verified ? verified.parameters : parseParamArgs(args.param as string[]);
+  run = withCollectCell(injectParameters(notebook, params, label));
 } catch (error) {
   if (error instanceof ParameterError) fail(error.message);
   throw error;
@@ -93,6 +112,7 @@ writeFileSync(copy, JSON.stringify(run, null, 1));
 const given = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" ");
 console.log(`${command}: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
 
+const provenance = provenanceStep({ notebook: shown(input), notebookPath: input, parameters: params, suffix: verified ? ".rerun.provenance.json" : undefined });
 const session = await openSandbox({ profile: args.profile as "demo" | "tiny" | undefined, dataDir: args.data && resolve(args.data) });
 let result;
 try {
@@ -101,6 +121,7 @@ try {
     cwd: dirname(input), // relative imports resolve from the recipe's own folder
     env: session.env,
     timeoutSeconds,
+    beforeReport: provenance.beforeReport,
   });
 } finally {
   await session.close();
@@ -110,4 +131,14 @@ try {
 console.log(summaryLine(result));
 for (const error of result.errors) console.error(`\n${error}`);
 if (result.ipynb) console.log(`executed notebook: ${shown(result.ipynb)}\nHTML report:       ${shown(result.html!)}`);
-process.exit(result.errors.length === 0 ? 0 : 1);
+if (provenance.path()) console.log(`provenance:        ${shown(provenance.path()!)}`);
+let differences = 0;
+if (verified) {
+  const rerun = provenance.manifest();
+  if (!rerun) fail("verify: the re-run stopped before the end, so it has no manifest to compare", 1);
+  const verdict = compareRuns(verified, rerun);
+  for (const line of verdict.lines) console.log(`verify: ${line}`);
+  differences = verdict.differences;
+  console.log(`verify: ${differences === 0 ? `identical: all ${rerun.calls.length} calls gave the same frames` : `${differences} of ${Math.max(verified.calls.length, rerun.calls.length)} calls differ from ${args.verify}`}`);
+}
+process.exit(result.errors.length === 0 && differences === 0 ? 0 : 1);

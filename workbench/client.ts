@@ -20,6 +20,8 @@ import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./s
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
 import { displayAs } from "./display/kind.ts";
+import type { ProvenanceManifest } from "./provenance/manifest.ts";
+import { ProvenanceRecorder } from "./provenance/recorder.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
@@ -30,6 +32,11 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    * `maxBytes` (default 1e9); `false` switches the guard off. A call passes it with `force: true`.
    */
   quotaGuard?: QuotaGuardOptions | false;
+  /**
+   * Records each data call for `wb.provenance()` (default true); `false` skips the recording
+   * and the frame hash it computes (the manifest then has no calls).
+   */
+  provenance?: boolean;
 }
 
 export class Workbench {
@@ -41,7 +48,12 @@ export class Workbench {
   /** The per-minute request window, shared by every call of this workbench. */
   readonly gate = new RateGate();
 
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}) {
+  /** Records every data call that returns a frame (see `provenance()`). */
+  private readonly recorder: ProvenanceRecorder;
+  /** Whether data calls are recorded. */
+  readonly recording: boolean;
+
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = true) {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
@@ -50,7 +62,27 @@ export class Workbench {
     // keeps counting what a call itself sends.
     const guardTransport = new Transport(transport.options);
     const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
-    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads });
+    // The status at each call comes from the guard's cached free read: it adds no request to `transport`.
+    this.recorder = new ProvenanceRecorder(transport.options.baseUrl, (id) => guardReads.meta.availability(id));
+    this.recording = recording;
+    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads, recorder: recording ? this.recorder : undefined });
+  }
+
+  /**
+   * The provenance manifest of this session: for each data call that returned a frame, in the
+   * order the calls started, the dataset, its requests' paths and parameters (never the key),
+   * the dataset's status at the time, the request ids, pages, rows, bytes and the frame's
+   * `frameHash`. Plain JSON.
+   *
+   * @example
+   * ```ts
+   * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
+   * const m = wb.provenance();
+   * m.calls[0].frameHash; // "sha256:…", the same as frameHash(daily)
+   * ```
+   */
+  provenance(): ProvenanceManifest {
+    return this.recorder.manifest();
   }
 
   /**
@@ -137,5 +169,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? true));
 }

@@ -34,6 +34,7 @@ export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
 export { type Session, session, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
 export { frameHash } from "./provenance/frameHash.ts";
+export { type CallRecord, type ProvenanceManifest, type RunManifest } from "./provenance/manifest.ts";
 export { type AdjustedRoot, adjustedRoots, classifyRoots, type RootKind, splitFactors } from "./research/splitFactors.ts";
 export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";

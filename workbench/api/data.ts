@@ -25,6 +25,7 @@ import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
 import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
 import type { Query } from "../query/query.ts";
+import type { CallTap, ProvenanceRecorder } from "../provenance/recorder.ts";
 import type { FrameCache } from "../store/cache.ts";
 import type { AccountApi } from "./account.ts";
 import type { MetaApi } from "./meta.ts";
@@ -47,6 +48,8 @@ export interface DataApiOptions {
   quotaGuard: QuotaGuardOptions | false;
   /** Account and metadata reads of the guard, on their own transport (they spend no quota). */
   guardReads: { account: AccountApi; meta: MetaApi };
+  /** Where each call that returns a frame is recorded for the provenance manifest. */
+  recorder?: ProvenanceRecorder;
 }
 
 export class DataApi {
@@ -60,7 +63,7 @@ export class DataApi {
     private readonly cache?: FrameCache,
     options?: Partial<DataApiOptions>,
   ) {
-    this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta } };
+    this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta }, recorder: options?.recorder };
     this.judge = new QuotaJudge(this.options.guardReads, this.options.quotaGuard);
   }
 
@@ -120,9 +123,11 @@ export class DataApi {
     const range = dateRange(start, end);
     const base = withRange(endpoint, rest, range);
     const units = planUnits(endpoint, pathValues, range);
+    const tap = this.options.recorder?.begin(dataset, pathValues, query);
     if (units.length === 0) {
       const frame = emptyFrame(await this.meta.schema(dataset));
-      return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
+      const warned = addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
+      return tap ? tap.finish([], warned) : warned;
     }
     const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base)));
     // A universe is judged before sending (every request is known), so its requests need not
@@ -135,7 +140,7 @@ export class DataApi {
       const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
       return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
     };
-    await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress }, (i, frame) => (done[i] = frame)))
+    await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress, tap }, (i, frame) => (done[i] = frame)))
       .then(() => this.explainAbsent(dataset, requests, done as pl.DataFrame[])).catch((error) => {
       // Going on after the guard stopped the call means running it anyway.
       if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
@@ -153,7 +158,7 @@ export class DataApi {
       }
       throw error;
     });
-    return assemble();
+    return tap ? tap.finish(requests, assemble()) : assemble();
   }
 
   /**
@@ -178,18 +183,19 @@ export class DataApi {
     endpoint: DataEndpoint,
     requests: PreparedRequest[],
     units: string[][],
-    options: { force?: boolean; onProgress?: ProgressListener },
+    options: { force?: boolean; onProgress?: ProgressListener; tap?: CallTap },
     use: (index: number, frame: pl.DataFrame) => T | Promise<T>,
   ): Promise<T[]> {
     const progress = new CallProgress(endpoint.dataset, units.length, options.onProgress);
     const guard = options.force || this.options.quotaGuard === false ? undefined : new CallGuard((first) => this.judge.firstAnswer(endpoint, requests, units, first, progress));
-    const transport = gatedTransport(this.transport, {
+    const gated = gatedTransport(this.transport, {
       gate: this.options.gate,
       beforeSend: guard?.beforeSend,
       onHeaders: guard?.onHeaders,
       settled: guard?.settled,
       onWait: (seconds) => progress.wait(seconds, "per-minute quota"),
     });
+    const transport = options.tap ? options.tap.wrap(gated) : gated;
     const results = await runUnits(units.length, requests[0]?.concurrency ?? 4, async (i) => {
       const fetch = () => new Pager(transport, requests[i]).fetchAll(progress.unitListener(i));
       const frame = await (this.cache ? this.cache.getOrFetch(requests[i], fetch) : fetch());

@@ -1,0 +1,53 @@
+/**
+ * Verify benchmark: `npm run recipe -- <name> --verify <manifest>` against the plain run of
+ * the same recipe, both in this run on the demo market (the shared demo sandbox, started or
+ * reused first so neither run pays for it). Target: a verified re-run within 1.5 times the
+ * plain run. Prints each recipe's times, its ratio and the verdict lines' summary.
+ *
+ *   deno run -A bench/verify.ts [--recipes intraday-spread,oi-term-structure]
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { parseArgs } from "node:util";
+import { run } from "../scripts/run.mjs";
+import { sandbox } from "../workbench/mod.ts";
+import { REPO_ROOT } from "./support/paths.ts";
+
+const TARGET = 1.5;
+const { values } = parseArgs({ options: { recipes: { type: "string" } } });
+const recipesDir = join(REPO_ROOT, "recipes");
+const names = values.recipes?.split(",") ?? readdirSync(recipesDir).filter((f) => f.endsWith(".ipynb")).map((f) => basename(f, ".ipynb")).sort();
+const out = mkdtempSync(join(tmpdir(), "bench-verify-"));
+const deno = join(REPO_ROOT, "node_modules", ".bin", "deno");
+
+/** One runner invocation, timed from the outside (what a user waits for). */
+async function recipe(name: string, args: string[]): Promise<{ seconds: number; stdout: string; status: number }> {
+  const start = performance.now();
+  const r = await run(deno, ["run", "-A", join(REPO_ROOT, "scripts/recipe.ts"), name, "--out", out, ...args], { cwd: REPO_ROOT, timeoutMs: 900_000, env: { ...process.env, npm_lifecycle_event: "recipe" } });
+  return { seconds: (performance.now() - start) / 1000, stdout: r.stdout, status: r.status ?? -1 };
+}
+
+const local = await sandbox(); // the demo sandbox both runs reuse
+let missed = 0;
+try {
+  console.log(`${"recipe".padEnd(22)} ${"plain s".padStart(8)} ${"verify s".padStart(9)} ${"ratio".padStart(6)}  verdict`);
+  for (const name of names) {
+    const plain = await recipe(name, []);
+    const manifest = join(out, `${name}.provenance.json`);
+    if (plain.status !== 0 || !existsSync(manifest)) {
+      console.log(`${name.padEnd(22)} plain run failed (exit ${plain.status}); skipped`);
+      continue;
+    }
+    const verified = await recipe(name, ["--verify", manifest]);
+    const ratio = verified.seconds / plain.seconds;
+    if (ratio > TARGET) missed++;
+    const verdict = verified.stdout.split("\n").filter((l) => l.startsWith("verify: ")).at(-1)?.slice(8) ?? `exit ${verified.status}`;
+    console.log(`${name.padEnd(22)} ${plain.seconds.toFixed(1).padStart(8)} ${verified.seconds.toFixed(1).padStart(9)} ${ratio.toFixed(2).padStart(6)}  ${verdict}`);
+  }
+  console.log(missed === 0 ? `target met (verify within ${TARGET}x the plain run)` : `TARGET MISSED for ${missed} recipe(s)`);
+  if (missed > 0) process.exitCode = 1;
+} finally {
+  rmSync(out, { recursive: true, force: true });
+  local.stop();
+}

@@ -1,0 +1,119 @@
+/**
+ * The runner's provenance: `npm run notebook` leaves `<name>.provenance.json` and a footer in
+ * the report; `--verify <manifest>` re-runs with the manifest's parameters and finds the same
+ * frames on the same market and different ones on a market generated with another seed.
+ * Real runs: the Deno kernel, the sandbox, the fixture notebook.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { generateMarket } from "../../sandbox/market/generate.ts";
+import { profileByName } from "../../sandbox/market/profiles.ts";
+import { compareRuns } from "../../scripts/provenance/verify.ts";
+import { denoPath } from "../../scripts/paths.mjs";
+import { run } from "../../scripts/run.mjs";
+import type { CallRecord, RunManifest } from "../../workbench/mod.ts";
+import { TEST_SEED } from "../globalSetup.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "provenance-run-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const fixture = "test/scripts/fixtures/tiny-recipe.ipynb";
+
+function notebook(args: string[], market = inject("tinyMarketDir")) {
+  return run(denoPath(), ["run", "-A", "scripts/recipe.ts", fixture, "--profile", "tiny", "--data", market, ...args], {
+    timeoutMs: 180_000,
+    env: { ...process.env, npm_lifecycle_event: "notebook" },
+  });
+}
+const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+describe("npm run notebook writes a provenance manifest", () => {
+  const out = join(dir, "first");
+  let manifest: RunManifest;
+  beforeAll(async () => {
+    const result = await notebook(["--out", out, "--param", "ticker=MSFT", "--param", "days=3"]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`provenance:        ${join(out, "tiny-recipe.provenance.json")}`);
+    manifest = readJson(join(out, "tiny-recipe.provenance.json"));
+  });
+
+  it("with the run's parameters, versions, commit and time, and each call's frame hash", () => {
+    expect(manifest.parameters).toEqual({ ticker: "MSFT", days: "3" });
+    expect(manifest.notebook).toBe(fixture);
+    expect(manifest.versions.deno).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest.versions.nodejsPolars).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest.workbench.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(Date.now() - Date.parse(manifest.ranAt)).toBeLessThan(10 * 60_000);
+    expect(manifest.calls).toHaveLength(1);
+    const call = manifest.calls[0] as CallRecord & { service: string };
+    expect(call).toMatchObject({ seq: 1, dataset: "eq-daily-ohlc", rows: 3, pages: 1, query: { filters: { Ticker: "MSFT" }, maxRows: 3 } });
+    expect(call.frameHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(call.requestIds).toHaveLength(1);
+    expect(call.status.last_available_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(manifest.services).toEqual([call.service]);
+  });
+
+  it("never holds the key; the collecting cell is gone and the report shows the footer", () => {
+    const text = readFileSync(join(out, "tiny-recipe.provenance.json"), "utf8");
+    expect(text).not.toContain("demo-full-access");
+    const executed = readJson(join(out, "tiny-recipe.ipynb"));
+    expect(JSON.stringify(executed)).not.toContain("vnd.market-workbench.provenance");
+    const html = readFileSync(join(out, "tiny-recipe.html"), "utf8");
+    expect(html).toContain("Provenance");
+    expect(html).toContain(manifest.calls[0].frameHash.slice(0, 23));
+    expect(html).toContain("eq-daily-ohlc");
+  });
+
+  it("--verify on the same market: every call the same, exit 0, the manifest left as it was", async () => {
+    const path = join(out, "tiny-recipe.provenance.json");
+    const before = readFileSync(path, "utf8");
+    const result = await notebook(["--out", out, "--verify", path]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("with ticker=MSFT days=3");
+    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: same \(3 rows, sha256:/);
+    expect(result.stdout).toContain("verify: identical: all 1 calls gave the same frames");
+    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(readJson(join(out, "tiny-recipe.rerun.provenance.json")).calls[0].frameHash).toBe(manifest.calls[0].frameHash);
+  });
+
+  it("--verify against a market generated with another seed: caught as different, exit 1", async () => {
+    const other = join(dir, "other-market");
+    generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
+    const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], other);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(sha256:/);
+    expect(result.stdout).toContain("verify: 1 of 1 calls differ");
+  });
+
+  it("--verify takes no --param, and refuses what is not a manifest", async () => {
+    const withParam = await notebook(["--verify", join(out, "tiny-recipe.provenance.json"), "--param", "days=2"]);
+    expect(withParam.status).toBe(2);
+    expect(withParam.stderr).toContain("--verify takes its parameters from the manifest");
+    const notOne = await notebook(["--verify", join(out, "tiny-recipe.ipynb")]);
+    expect(notOne.status).toBe(2);
+    expect(notOne.stderr).toContain("is not a provenance manifest");
+  });
+});
+
+describe("compareRuns", () => {
+  const call = (over: Partial<CallRecord> = {}): CallRecord => ({
+    seq: 1, dataset: "eq-daily-ohlc", pathValues: [], query: {}, requests: [{ path: "/api/v1/data/us-equity/eq-daily-ohlc", params: [["Ticker", "AAPL"]] }],
+    status: { last_updated: "2023-11-28T00:00:00Z" }, requestIds: [], pages: 1, rows: 4, bytes: 100, frameHash: "sha256:aaaa", columns: 3,
+    startedAt: "", seconds: 0, ...over,
+  });
+
+  it("tells row counts, a changed request, a missing and an added call apart", () => {
+    const { lines, differences } = compareRuns(
+      { calls: [call(), call({ seq: 2 }), call({ seq: 3 })] },
+      { calls: [call({ rows: 5, frameHash: "sha256:bbbb", status: { last_updated: "2023-11-29T00:00:00Z" } }), call({ seq: 2, requests: [{ path: "/x", params: [] }] }), call({ seq: 3 }), call({ seq: 4, rows: 1 })] },
+    );
+    expect(differences).toBe(3);
+    expect(lines[0]).toBe("call 1 eq-daily-ohlc: DIFFERENT: 4 rows then, 5 rows now (sha256:aaaa… then, sha256:bbbb… now); the dataset was updated 2023-11-28T00:00:00Z then, 2023-11-29T00:00:00Z now");
+    expect(lines[1]).toMatch(/^call 2 eq-daily-ohlc: DIFFERENT: another call: .*Ticker=AAPL then, eq-daily-ohlc \/x\? now$/);
+    expect(lines[2]).toBe("call 3 eq-daily-ohlc: same (4 rows, sha256:aaaa…)");
+    expect(lines[3]).toBe("call 4 eq-daily-ohlc: DIFFERENT: not in the manifest (1 row in the re-run)");
+    expect(compareRuns({ calls: [call()] }, { calls: [] }).lines).toEqual(["call 1 eq-daily-ohlc: DIFFERENT: missing from the re-run (4 rows in the manifest)"]);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Where two frames first differ, told from their manifests alone: a frame's rows cut into at
+ * most 256 consecutive blocks, each summed up by a short digest of Polars' row hashes
+ * (`hashRows` with fixed seeds; native and parallel, a tenth of `frameHash`'s cost). Frames of
+ * up to 256 rows get one block a row, so the first differing row is exact; longer frames give
+ * the first differing block's row range. Row hashes depend on the nodejs-polars build (the
+ * manifest names its version): blocks are compared only when the block sizes agree, and only
+ * to locate a difference `frameHash` has already found.
+ */
+import type pl from "nodejs-polars";
+import { createHash } from "node:crypto";
+
+const MAX_BLOCKS = 256;
+const SEEDS = [0x6d61726b, 0x65742d77, 0x6f726b62, 0x656e6368] as const;
+
+/** A frame's row blocks: `size` rows each (the last may be shorter), one 16-hex digest each. */
+export interface RowBlocks {
+  size: number;
+  digests: string[];
+}
+
+/**
+ * The row blocks of a frame.
+ *
+ * @example
+ * ```ts
+ * rowBlocks(daily); // { size: 1, digests: ["9c1d…", …] } for up to 256 rows
+ * ```
+ */
+export function rowBlocks(frame: pl.DataFrame): RowBlocks {
+  const rows = frame.height;
+  const size = Math.max(1, Math.ceil(rows / MAX_BLOCKS));
+  if (rows === 0 || frame.width === 0) return { size, digests: [] };
+  const hashes = frame.hashRows(...SEEDS).toTypedArray() as BigUint64Array;
+  const bytes = new Uint8Array(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+  const digests: string[] = [];
+  for (let start = 0; start < rows; start += size) {
+    const block = bytes.subarray(start * 8, Math.min(rows, start + size) * 8);
+    digests.push(createHash("sha256").update(block).digest("hex").slice(0, 16));
+  }
+  return { size, digests };
+}
+
+/**
+ * Where `after` first differs from `before`: a row number (1-based) when blocks are single
+ * rows, else the first differing block's row range; undefined when it cannot tell (block sizes
+ * differ, blocks missing) or when every shared block agrees.
+ *
+ * @example
+ * ```ts
+ * firstDifference(a, b); // "row 3" or "rows 1,201-1,400"
+ * ```
+ */
+export function firstDifference(before?: RowBlocks, after?: RowBlocks): string | undefined {
+  if (!before || !after || before.size !== after.size) return undefined;
+  const n = Math.min(before.digests.length, after.digests.length);
+  const i = [...Array(n).keys()].find((k) => before.digests[k] !== after.digests[k]);
+  if (i === undefined) return undefined;
+  const first = i * before.size + 1;
+  const fmt = (x: number) => x.toLocaleString("en-US");
+  return before.size === 1 ? `row ${fmt(first)}` : `rows ${fmt(first)}-${fmt(first + before.size - 1)}`;
+}
