@@ -2,7 +2,8 @@
  * The text of each shown cell, column by column, as a researcher reads it: New York wall clock
  * at the precision the column needs (no trailing zero nanoseconds; the zone is in the header),
  * floats to seven significant digits with one shared number of decimals per column and
- * thousands separators, integers exact with separators, nulls as null.
+ * thousands separators, integers exact with separators (identifiers such as ASID without), nulls
+ * as null.
  */
 import pl from "nodejs-polars";
 
@@ -15,6 +16,8 @@ export interface ColumnText {
 const NUMERIC = /^(Int|UInt)\d+$/;
 const FLOAT = /^Float\d+$/;
 const NESTED = ["List", "Struct", "Array"];
+/** Integer columns that name things: ASID, SecId, UnderSecId, dataset_id, identity_id ... */
+const IDENTIFIER = /(_id|Id|ID)$/;
 
 /** "1234567" to "1,234,567" (exact for any length, so Int64 beyond 2^53 stays right). */
 const groupThousands = (digits: string) => digits.replace(/^(-?\d+)/, (int) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ","));
@@ -75,7 +78,8 @@ export function columnTexts(frame: pl.DataFrame): ColumnText[] {
     if (FLOAT.test(variant)) return { values: floatTexts(series.toArray() as (number | null)[]), align: "right" };
     if (NUMERIC.test(variant)) {
       const text = series.cast(pl.String).toArray() as (string | null)[];
-      return { values: text.map((v) => (v === null ? null : groupThousands(v))), align: "right" };
+      // Identifiers (ASID, SecId, identity_id ...) are names, not quantities: no separators.
+      return { values: text.map((v) => (v === null || IDENTIFIER.test(name) ? v : groupThousands(v))), align: "right" };
     }
     if (variant === "Date") return { values: strftime(frame, name, "%Y-%m-%d"), align: "right" };
     if (variant === "Datetime") return { values: datetimeTexts(strftime(frame, name, "%Y-%m-%d %H:%M:%S%.9f")), align: "right" };

@@ -83,6 +83,16 @@ describe("frameBundle", () => {
     ]);
   });
 
+  it("writes identifier columns (ASID, SecId, *_id) without thousands separators", () => {
+    const frame = pl.DataFrame([
+      pl.Series("ASID", [100001], pl.Int64),
+      pl.Series("UnderSecId", [100013], pl.Int64),
+      pl.Series("identity_id", [12345], pl.Int64),
+      pl.Series("Volume", [100001], pl.Int64),
+    ]);
+    expect(cellsOf(String(frameBundle(frame)["text/html"]))).toEqual([["100001", "100013", "12345", "100,001"]]);
+  });
+
   it("aligns text left and numbers and times right", () => {
     const html = String(frameBundle(trades())["text/html"]);
     const classes = [...table(html).querySelector("tbody tr")!.children].map((td) => td.className);
