@@ -24,7 +24,7 @@ const sandbox = await startSandboxProcess(demoDir);
 const seconds = (start: number) => (performance.now() - start) / 1000;
 
 try {
-  const recorded = await connect({ baseUrl: sandbox.baseUrl, apiKey: "demo-full-access" });
+  const recorded = await connect({ baseUrl: sandbox.baseUrl, apiKey: "demo-full-access", provenance: true });
   const plain = await connect({ baseUrl: sandbox.baseUrl, apiKey: "demo-full-access", provenance: false });
   let parts: pl.DataFrame[] = [];
   const fetchAll = async (wb = plain) => {

@@ -17,7 +17,7 @@ export interface SandboxSession {
   baseUrl: string;
   /** Whether this run started the sandbox (and so stops it). */
   started: boolean;
-  /** Environment for the kernel: MARKETDATA_BASE_URL, MARKETDATA_API_KEY (and MARKETDATA_SANDBOX_URL for a private sandbox). */
+  /** Environment for the kernel: MARKETDATA_BASE_URL, MARKETDATA_API_KEY, MARKETDATA_PROVENANCE=1 (and MARKETDATA_SANDBOX_URL for a private sandbox). */
   env: Record<string, string>;
   /** Stops the sandbox if this run started it, and waits until it is gone. */
   close: () => Promise<void>;
@@ -48,7 +48,7 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
     baseUrl: local.baseUrl,
     started,
     // A private sandbox is also what the notebooks' own `sandbox()` calls return.
-    env: { MARKETDATA_BASE_URL: local.baseUrl, MARKETDATA_API_KEY: local.keys.fullAccess, ...(shared ? {} : { MARKETDATA_SANDBOX_URL: local.baseUrl }) },
+    env: { MARKETDATA_BASE_URL: local.baseUrl, MARKETDATA_API_KEY: local.keys.fullAccess, MARKETDATA_PROVENANCE: "1", ...(shared ? {} : { MARKETDATA_SANDBOX_URL: local.baseUrl }) },
     close: async () => {
       if (started && local.pid !== undefined) {
         local.stop();

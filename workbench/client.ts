@@ -33,8 +33,9 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    */
   quotaGuard?: QuotaGuardOptions | false;
   /**
-   * Records each data call for `wb.provenance()` (default true); `false` skips the recording
-   * and the frame hash it computes (the manifest then has no calls).
+   * Records each data call for `wb.provenance()`. Off by default, because hashing each frame
+   * costs about 20-40% of a large fetch's time; on when `MARKETDATA_PROVENANCE=1` is set, which
+   * `npm run notebook` does for the kernels it runs (so every run's manifest has its calls).
    */
   provenance?: boolean;
 }
@@ -53,7 +54,7 @@ export class Workbench {
   /** Whether data calls are recorded. */
   readonly recording: boolean;
 
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = true) {
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false) {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
@@ -76,14 +77,20 @@ export class Workbench {
    *
    * @example
    * ```ts
+   * const wb = await connect({ provenance: true });
    * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
    * const m = wb.provenance();
    * m.calls[0].frameHash; // "sha256:…", the same as frameHash(daily)
    * ```
    */
   provenance(): ProvenanceManifest {
-    return this.recorder.manifest();
+    if (!this.recording && !this.warnedNotRecording) {
+      this.warnedNotRecording = true;
+      console.warn("This workbench does not record its data calls, so its provenance has none: connect({ provenance: true }) records them (npm run notebook turns recording on).");
+    }
+    return { ...this.recorder.manifest(), recording: this.recording };
   }
+  private warnedNotRecording = false;
 
   /**
    * Identity, data access rules and quotas in one object, with `may()` to ask about a read.
@@ -169,5 +176,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? true));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") === "1"));
 }

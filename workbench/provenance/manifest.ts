@@ -57,6 +57,8 @@ export interface ProvenanceManifest {
   createdAt: string;
   service: { baseUrl: string };
   calls: CallRecord[];
+  /** Whether the workbench recorded its calls (`connect({ provenance: true })`); false: no calls. */
+  recording?: boolean;
 }
 
 /** What the notebook runner writes: the calls of every workbench of the kernel, and the run. */

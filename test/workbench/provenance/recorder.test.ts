@@ -3,7 +3,7 @@
  * the sandbox, with its requests (never the key), the dataset's status, request ids, pages,
  * rows, bytes and the frame's hash; the recorder joins the kernel-wide registry.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, frameHash, type Workbench } from "../../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
 import { createQuotaAccount } from "../../sandbox/service/support/quotaAccounts.ts";
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb?.stop());
 
-const fresh = () => connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false });
+const fresh = () => connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, provenance: true });
 
 describe("wb.provenance()", () => {
   let wb: Workbench;
@@ -96,12 +96,22 @@ describe("wb.provenance()", () => {
   });
 });
 
-describe("connect({ provenance: false })", () => {
-  it("records nothing and hashes nothing", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, provenance: false });
-    const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
-    expect(daily.height).toBe(2);
-    expect(wb.recording).toBe(false);
-    expect(wb.provenance().calls).toEqual([]);
-  });
+describe("a workbench that does not record (the default outside npm run notebook)", () => {
+  for (const [name, options] of [["connect({ provenance: false })", { provenance: false }], ["connect() with MARKETDATA_PROVENANCE unset", {}]] as const) {
+    it(`${name} records nothing, hashes nothing, and says so when asked`, async () => {
+      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, ...options });
+      const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
+      expect(daily.height).toBe(2);
+      expect(wb.recording).toBe(false);
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      try {
+        const m = wb.provenance();
+        expect(m.calls).toEqual([]);
+        expect(m.recording).toBe(false);
+        expect(String(warn.mock.calls[0]?.[0])).toMatch(/does not record its data calls.*connect\(\{ provenance: true \}\)/);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+  }
 });
