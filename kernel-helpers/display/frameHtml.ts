@@ -7,7 +7,7 @@
 import pl from "nodejs-polars";
 import { columnTexts } from "./cellText.ts";
 import { dtypeLabel } from "./dtypeLabel.ts";
-import { storedWarnings } from "./frameWarnings.ts";
+import { frameWarnings } from "../../workbench/fetch/frameWarnings.ts";
 import { count, escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
 
@@ -71,7 +71,7 @@ export function frameBundle(frame: pl.DataFrame, options: FrameDisplayOptions = 
   const headN = s.gapAt ?? 0;
   const shape = `${options.kind ? `${options.kind}: ` : ""}${count(frame.height, "row")} × ${count(frame.width, "column")}`;
   const note = s.gapAt !== undefined ? `showing the first ${headN} and last ${s.cells.length - headN} of ${frame.height.toLocaleString("en-US")} rows` : "";
-  const warnings = storedWarnings(frame);
+  const warnings = frameWarnings(frame);
   const header = s.names.map((n, j) => `<th>${escapeHtml(n)}<br><span class="wb-dtype">${escapeHtml(s.types[j])}</span></th>`).join("");
   const td = (v: string | null, j: number) => (v === null ? `<td class="wb-null wb-${s.align[j][0]}">null</td>` : `<td class="wb-${s.align[j][0]}">${escapeHtml(v)}</td>`);
   const body = s.cells.map((row, i) => {

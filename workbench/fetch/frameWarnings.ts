@@ -1,8 +1,9 @@
 /**
  * Warnings attached to a frame: an answer that is empty or partial says why, on the frame and
  * in the notebook, without throwing. They live in one WeakMap shared through a global symbol
- * (`Symbol.for("market-workbench.frameWarnings")`), so the notebook display can read them
- * without importing the workbench, and a frame dropped by the user frees its warnings.
+ * (`Symbol.for("market-workbench.frameWarnings")`), so copies of this module loaded from
+ * different paths in one kernel see the same warnings (the notebook display reads them with
+ * `frameWarnings`), and a frame dropped by the user frees its warnings.
  */
 import type pl from "nodejs-polars";
 

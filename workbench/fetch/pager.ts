@@ -187,8 +187,11 @@ export class Pager {
   }
 }
 
-/** The X-Pagination-Next-Offset header, read early (checked against the contract once the page is in). */
-function headerNextOffset(headers: Headers): number | null | undefined {
+/**
+ * The X-Pagination-Next-Offset header, read early (checked against the contract once the page
+ * is in): a number, null on the last page (empty), undefined when absent or not digits.
+ */
+export function headerNextOffset(headers: Headers): number | null | undefined {
   const value = headers.get("X-Pagination-Next-Offset");
   return value === null || !/^\d*$/.test(value) ? undefined : value === "" ? null : Number(value);
 }

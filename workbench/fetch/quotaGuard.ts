@@ -7,6 +7,7 @@
  */
 import type { Quotas, QuotaValues } from "../api/account.ts";
 import { WorkbenchError } from "../errors/base.ts";
+import { headerNextOffset } from "./pager.ts";
 
 export interface QuotaGuardOptions {
   /** Largest share of any remaining monthly quota one call may take (default 0.1). */
@@ -40,9 +41,8 @@ export interface FirstAnswer {
 
 /** The first answer as its headers describe it. */
 export function firstAnswer(headers: Headers): FirstAnswer {
-  const next = headers.get("X-Pagination-Next-Offset");
   const num = (h: string) => (headers.get(h) === null || headers.get(h) === "" ? undefined : Number(headers.get(h)));
-  return { next: next === null ? undefined : next === "" ? null : Number(next), limit: num("X-Pagination-Limit"), contentLength: num("Content-Length") };
+  return { next: headerNextOffset(headers), limit: num("X-Pagination-Limit"), contentLength: num("Content-Length") };
 }
 
 export const remainingQuotas = (q: Quotas): QuotaValues =>
