@@ -119,12 +119,13 @@ try {
   result = await runNotebook(copy, args.out ? resolve(args.out) : join(outDir, command === "notebook" ? "notebooks" : "recipes"), {
     name: shown(input),
     cwd: dirname(input), // relative imports resolve from the recipe's own folder
-    env: session.env,
+    env: { ...session.env, ...provenance.env },
     timeoutSeconds,
     beforeReport: provenance.beforeReport,
   });
 } finally {
   await session.close();
+  provenance.close();
   rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -135,7 +136,8 @@ if (provenance.path()) console.log(`provenance:        ${shown(provenance.path()
 let differences = 0;
 if (verified) {
   const rerun = provenance.manifest();
-  if (!rerun) fail("verify: the re-run stopped before the end, so it has no manifest to compare", 1);
+  if (!rerun) fail("verify: the re-run wrote no manifest to compare (jupyter itself failed)", 1);
+  if (rerun.outcome === "failed") console.log(`verify: the re-run failed at cell ${rerun.failedCell?.index} (${rerun.failedCell?.error}); comparing the calls made before it`);
   const verdict = compareRuns(verified, rerun);
   for (const line of verdict.lines) console.log(`verify: ${line}`);
   differences = verdict.differences;

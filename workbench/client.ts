@@ -58,29 +58,32 @@ export class Workbench {
     this.account = new AccountApi(transport);
     this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
-    this.cache = cacheDir ? new FrameCache(cacheDir, scope) : undefined;
     // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
     // keeps counting what a call itself sends.
     const guardTransport = new Transport(transport.options);
     const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
-    // The status at each call comes from the guard's cached free read: it adds no request to `transport`.
-    this.recorder = new ProvenanceRecorder(transport.options.baseUrl, (id) => guardReads.meta.availability(id));
+    // The status at each call (and each cached frame) comes from the guard's cached free read:
+    // it adds no request to `transport`; the cache's verify() asks for the status afresh.
+    const statusAtCall = (id: string) => guardReads.meta.availability(id);
+    this.cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => guardReads.meta.status(id) }) : undefined;
+    this.recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
     this.recording = recording;
     this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads, recorder: recording ? this.recorder : undefined });
   }
 
   /**
-   * The provenance manifest of this session: for each data call that returned a frame, in the
-   * order the calls started, the dataset, its requests' paths and parameters (never the key),
-   * the dataset's status at the time, the request ids, pages, rows, bytes and the frame's
-   * `frameHash`. Plain JSON.
+   * The provenance manifest of this session: for each data call, in the order the calls
+   * started, the dataset, its requests' paths and parameters (never the key), the dataset's
+   * status at the time, the request ids, pages, rows, bytes and the frame's `frameHash` (or,
+   * for a call that failed, the error's class and message); each `wb.download` run with the
+   * partitions it fetched (rows and hash each) and reused; and the hash scheme. Plain JSON.
    *
    * @example
    * ```ts
    * const wb = await connect({ provenance: true });
    * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
    * const m = wb.provenance();
-   * m.calls[0].frameHash; // "sha256:…", the same as frameHash(daily)
+   * m.calls[0].frameHash; // "rows:…", the same as frameHash(daily)
    * ```
    */
   provenance(): ProvenanceManifest {
@@ -139,8 +142,16 @@ export class Workbench {
    * const lf = wb.scan("lake/bars");
    * ```
    */
-  download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
-    return downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays).then((r) => displayAs(r, "download-result"));
+  async download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
+    const tap = this.recording ? this.recorder.beginDownload(dataset, query, dir) : undefined;
+    try {
+      const result = await downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays, tap);
+      await tap?.end();
+      return displayAs(result, "download-result");
+    } catch (error) {
+      await tap?.end(error);
+      throw error;
+    }
   }
 
   /**

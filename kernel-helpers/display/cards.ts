@@ -5,6 +5,7 @@
 import type { DatasetStatus } from "../../workbench/api/meta.ts";
 import type { WorkbenchError } from "../../workbench/errors/base.ts";
 import type { DownloadResult } from "../../workbench/store/download.ts";
+import type { CacheCheck } from "../../workbench/store/cache.ts";
 import type { Estimate } from "../../workbench/store/estimate.ts";
 import { formatBytes } from "./bytes.ts";
 import { escapeHtml } from "./html.ts";
@@ -49,6 +50,16 @@ export function downloadBundle(d: DownloadResult): MediaBundle {
     ["rows written", n(d.rows)],
     ["read it with", `wb.scan(${JSON.stringify(d.dir)})`],
   ]);
+}
+
+/** @example `cacheCheckBundle(await wb.cache!.verify())` */
+export function cacheCheckBundle(c: CacheCheck): MediaBundle {
+  const rows: Row[] = [["folder", c.dir], ["service", c.service], ["fresh", `${n(c.fresh.length)} cached frames`]];
+  for (const e of c.stale) rows.push([`stale: ${e.dataset}`, `${e.path} (${n(e.rows ?? 0)} rows, fetched ${e.fetchedAt}): ${e.reason}`]);
+  for (const e of c.unknown) rows.push([`unknown: ${e.dataset}`, `${e.file}: ${e.reason}`]);
+  if (c.removed > 0) rows.push(["removed", `${n(c.removed)} stale frames deleted`]);
+  const title = c.stale.length === 0 ? "Cache verified: nothing stale" : `Cache verified: ${n(c.stale.length)} stale of ${n(c.stale.length + c.fresh.length)}`;
+  return card(title, rows, "", c.stale.length > 0 ? "error" : "info");
 }
 
 /** Each entry of a 422 detail list as "where: message (input)". */

@@ -13,7 +13,8 @@ import type { Estimate } from "../../workbench/store/estimate.ts";
 import { chartFromElement } from "../charts/chartBundle.ts";
 import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";
-import { downloadBundle, errorBundle, estimateBundle, statusBundle } from "./cards.ts";
+import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle } from "./cards.ts";
+import type { CacheCheck } from "../../workbench/store/cache.ts";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
 import type { MediaBundle } from "./jupyter.ts";
 import { lazyBundle, polarsKind, seriesBundle } from "./polarsValues.ts";
@@ -46,6 +47,8 @@ export function richBundle(value: unknown, options: FrameDisplayOptions = {}): M
       return statusBundle(value as DatasetStatus);
     case "download-result":
       return downloadBundle(value as DownloadResult);
+    case "cache-check":
+      return cacheCheckBundle(value as CacheCheck);
   }
   return undefined;
 }

@@ -2,8 +2,8 @@
  * How the runner gets the provenance out of the kernel: it appends a cell that displays every
  * workbench's manifest (the registry on `globalThis[Symbol.for("market-workbench.provenance")]`)
  * and the kernel's Deno version under a MIME type of its own, and takes that cell out of the
- * executed notebook again. A notebook that failed before the end never ran the cell: no
- * provenance comes out of it.
+ * executed notebook again. A notebook that failed before the end never ran the cell: its calls
+ * come from the kernel's journal instead (see runHook.ts).
  */
 import type { ProvenanceManifest } from "../../workbench/provenance/manifest.ts";
 

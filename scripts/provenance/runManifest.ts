@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { hashScheme } from "../../workbench/provenance/frameHash.ts";
 import { MANIFEST_VERSION, type RunManifest } from "../../workbench/provenance/manifest.ts";
 import { repoRoot } from "../paths.mjs";
 import type { KernelProvenance } from "./cell.ts";
@@ -37,10 +38,11 @@ function polarsVersion(): string | undefined {
  */
 export function runManifest(
   collected: KernelProvenance,
-  run: { notebook: string; notebookPath: string; parameters: Record<string, string>; ranAt: string; seconds: number },
+  run: { notebook: string; notebookPath: string; parameters: Record<string, string>; ranAt: string; seconds: number; failedCell?: RunManifest["failedCell"] },
 ): RunManifest {
   const calls = collected.manifests.flatMap((m) => m.calls.map((call) => ({ ...call, service: m.service.baseUrl })));
-  return {
+  const downloads = collected.manifests.flatMap((m) => (m.downloads ?? []).map((d) => ({ ...d, service: m.service.baseUrl })));
+  const manifest: RunManifest = {
     version: MANIFEST_VERSION,
     notebook: run.notebook,
     notebookSha256: createHash("sha256").update(readFileSync(run.notebookPath)).digest("hex"),
@@ -49,9 +51,14 @@ export function runManifest(
     seconds: Math.round(run.seconds * 10) / 10,
     workbench: gitVersion(),
     versions: { deno: collected.deno, nodejsPolars: polarsVersion() },
-    services: [...new Set(collected.manifests.filter((m) => m.calls.length > 0).map((m) => m.service.baseUrl))],
+    services: [...new Set(collected.manifests.filter((m) => m.calls.length + (m.downloads?.length ?? 0) > 0).map((m) => m.service.baseUrl))],
+    hash: collected.manifests.find((m) => m.hash)?.hash ?? hashScheme(),
+    outcome: run.failedCell ? "failed" : "completed",
     calls,
   };
+  if (downloads.length > 0) manifest.downloads = downloads;
+  if (run.failedCell) manifest.failedCell = run.failedCell;
+  return manifest;
 }
 
 const FOOTER_ROWS = 12;
@@ -66,15 +73,18 @@ const FOOTER_ROWS = 12;
 export function footerCell(manifest: RunManifest, fileName: string): Record<string, unknown> {
   const commit = manifest.workbench.commit ? `${manifest.workbench.commit.slice(0, 10)}${manifest.workbench.dirty ? " (with local changes)" : ""}` : "not a git checkout";
   const params = Object.entries(manifest.parameters).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults";
-  const rows = manifest.calls.slice(0, FOOTER_ROWS).map((c) => `| ${c.seq} | ${c.dataset} | ${c.rows.toLocaleString("en-US")} | \`${c.frameHash.slice(0, 23)}…\` | ${c.status.last_updated ?? "?"} |`);
+  const hashCell = (c: RunManifest["calls"][number]) => (c.error ? `failed: ${c.error.name}` : `\`${c.frameHash!.slice(0, 23)}…\``);
+  const rows = manifest.calls.slice(0, FOOTER_ROWS).map((c) => `| ${c.seq} | ${c.dataset} | ${c.rows.toLocaleString("en-US")} | ${hashCell(c)} | ${c.status.last_updated ?? "?"} |`);
   const more = manifest.calls.length > FOOTER_ROWS ? [`\n…and ${manifest.calls.length - FOOTER_ROWS} more calls in the manifest.`] : [];
   const lines = [
     "---",
     "### Provenance",
+    ...(manifest.failedCell ? [`**This run failed** at cell ${manifest.failedCell.index} (${manifest.failedCell.error}); the calls below are those made before it.`, ""] : []),
     `Run ${manifest.ranAt} against ${manifest.services.join(", ") || "no service"} with ${params}; workbench ${commit}, Deno ${manifest.versions.deno ?? "?"}, nodejs-polars ${manifest.versions.nodejsPolars ?? "?"}.`,
     "",
     "| call | dataset | rows | frame hash | data last updated |\n|---:|---|---:|---|---|\n" + rows.join("\n"),
     ...more,
+    ...(manifest.downloads ?? []).map((d) => `\nDownload ${d.seq}: ${d.dataset} into \`${d.dir}\`: ${d.fetched.length.toLocaleString("en-US")} partitions fetched (${d.rows.toLocaleString("en-US")} rows), ${d.reused.toLocaleString("en-US")} reused${d.error ? `; failed: ${d.error.name}` : ""}.`),
     "",
     `Full manifest: \`${fileName}\`; re-run and compare with \`npm run notebook -- <notebook> --verify ${fileName}\`.`,
   ];

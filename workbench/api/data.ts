@@ -25,7 +25,8 @@ import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
 import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
 import type { Query } from "../query/query.ts";
-import type { CallTap, ProvenanceRecorder } from "../provenance/recorder.ts";
+import type { FetchTap } from "../provenance/callTap.ts";
+import type { ProvenanceRecorder } from "../provenance/recorder.ts";
 import type { FrameCache } from "../store/cache.ts";
 import type { AccountApi } from "./account.ts";
 import type { MetaApi } from "./meta.ts";
@@ -129,7 +130,10 @@ export class DataApi {
       const warned = addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
       return tap ? tap.finish([], warned) : warned;
     }
-    const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base)));
+    const requests = await Promise.all(units.map((u) => this.prepare(dataset, u, base))).catch(async (error) => {
+      await tap?.fail([], error); // refused before sending: recorded with no request
+      throw error;
+    });
     // A universe is judged before sending (every request is known), so its requests need not
     // wait behind the first answer; one request is judged on its first answer.
     const upfront = units.length > 1 && !force;
@@ -157,6 +161,9 @@ export class DataApi {
         };
       }
       throw error;
+    }).catch(async (error) => {
+      await tap?.fail(requests, error); // a failed call is recorded too (class and message, never the key)
+      throw error;
     });
     return tap ? tap.finish(requests, assemble()) : assemble();
   }
@@ -183,7 +190,7 @@ export class DataApi {
     endpoint: DataEndpoint,
     requests: PreparedRequest[],
     units: string[][],
-    options: { force?: boolean; onProgress?: ProgressListener; tap?: CallTap },
+    options: { force?: boolean; onProgress?: ProgressListener; tap?: FetchTap },
     use: (index: number, frame: pl.DataFrame) => T | Promise<T>,
   ): Promise<T[]> {
     const progress = new CallProgress(endpoint.dataset, units.length, options.onProgress);
@@ -197,8 +204,10 @@ export class DataApi {
     });
     const transport = options.tap ? options.tap.wrap(gated) : gated;
     const results = await runUnits(units.length, requests[0]?.concurrency ?? 4, async (i) => {
-      const fetch = () => new Pager(transport, requests[i]).fetchAll(progress.unitListener(i));
-      const frame = await (this.cache ? this.cache.getOrFetch(requests[i], fetch) : fetch());
+      const fetch = () => new Pager(transport, requests[i], options.tap?.pageListener?.(i)).fetchAll(progress.unitListener(i));
+      let fromCache = false;
+      const frame = await (this.cache ? this.cache.getOrFetch(requests[i], fetch, () => (fromCache = true)) : fetch());
+      options.tap?.unitDone?.(i, frame, fromCache);
       const result = await use(i, frame);
       progress.unitDone(i, frame.height);
       return result;

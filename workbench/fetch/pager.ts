@@ -42,7 +42,8 @@ export class Pager {
   /** Bumped at each change of `size`: a 504 halves the size only if no change came since its page was asked. */
   private generation = 0;
 
-  constructor(private readonly transport: Transport, private readonly request: PreparedRequest) {
+  /** `onPage` sees each page parsed (the provenance recorder hashes its rows while later pages are on the wire). */
+  constructor(private readonly transport: Transport, private readonly request: PreparedRequest, private readonly onPage?: (offset: number, frame: pl.DataFrame) => void) {
     this.size = request.pageSize;
   }
 
@@ -77,6 +78,7 @@ export class Pager {
       // null means "no next page", so a known answer is told from an absent one by undefined.
       const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : frame.height === size ? offset + size : null;
       tracker.page(frame.height, r.body.byteLength);
+      this.onPage?.(offset, frame);
       if (++this.calm >= GROW_AFTER && this.size < this.request.pageSize) {
         this.size = Math.min(this.request.pageSize, this.size * 2);
         this.calm = 0;

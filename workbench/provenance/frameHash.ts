@@ -1,148 +1,58 @@
 /**
- * A content hash of a Polars frame: the same rows in the same order with the same schema
- * hash the same, whatever wire format, page size or concurrency fetched them; a change in any
- * value, a dtype, a column name, the column order or the row order changes it.
- *
- * Canonical encoding (version 1), fed to SHA-256 in this order; integers little-endian:
- *
- * 1. the text `market-workbench frameHash v1\n`, then the row count and column count (u64 each);
- * 2. for each column in frame order: its name (u32 byte length + UTF-8), its dtype as text
- *    (u32 length + UTF-8, e.g. `Float64`, `Datetime(ns,America/New_York)`, `List(String)`: the
- *    time unit and zone are part of the dtype), its null count (u64), then, when that count is
- *    above 0, one validity byte per row (1 value, 0 null), then the values:
- *    - integers (Int8..Int64, UInt8..UInt64): each in its own width (UInt64 stays unsigned);
- *    - Float32/Float64: the IEEE-754 bits, every NaN written as the one quiet NaN
- *      (0x7fc00000 / 0x7ff8000000000000); -0 and +0 differ, as their bits do;
- *    - Bool: one byte, 1 or 0;
- *    - Date: i32 days since 1970-01-01;
- *    - Datetime (any unit, any zone): i64 UTC epoch nanoseconds (the zone is in the dtype text,
- *      so the same instant in another zone hashes differently, as its display does; a naive
- *      date-time writes its wall-clock epoch nanoseconds; i64 nanoseconds span 1677 to 2262);
- *    - String: the u32 UTF-8 byte length of every row, then the bytes of every row, one after
- *      another;
- *    - List(String): per row, a u32 item count, then each item as u32 byte length + UTF-8 (a
- *      null item as length 2^32-1);
- *    - a null slot writes the zero value of its type (the validity bytes tell it apart).
- * Other dtypes are refused with an error naming the column and dtype.
- *
- * The result is `sha256:` and 64 hex digits.
+ * `frameHash(df)`: a content hash of a Polars frame. The same rows in the same order with the
+ * same schema hash the same, whatever wire format, page size or concurrency fetched them; a
+ * change in any value, a dtype, a column name, the column order or the row order changes it.
+ * Two schemes: `rows` (the default, and what the provenance manifest records: Polars' native
+ * row hashes digested by SHA-256, see rowHashes.ts) and `canonical` (a documented byte
+ * encoding of every value, independent of the nodejs-polars version, about three times slower:
+ * see canonicalHash.ts).
  */
-import pl from "nodejs-polars";
-import { createHash, type Hash } from "node:crypto";
-import { Buffer } from "node:buffer";
+import type pl from "nodejs-polars";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { QueryError } from "../errors/base.ts";
+import { canonicalFrameHash } from "./canonicalHash.ts";
+import { HASH_SCHEME, rowHashBytes, rowsDigest } from "./rowHashes.ts";
 
-const MAGIC = "market-workbench frameHash v1\n";
-const NULL_ITEM = 0xffffffff;
-
-/** A dtype as stable text, e.g. `Datetime(ns,America/New_York)` or `List(String)`. */
-export function dtypeText(dtype: pl.DataType): string {
-  const s = String(dtype);
-  const strip = (t: string): string => (t.startsWith("DataType(") ? strip(t.slice(9, -1)) : t.replace(/DataType\((\w+)\)/g, "$1"));
-  return strip(s);
-}
-
-const u32 = (n: number) => {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32LE(n);
-  return b;
-};
-const u64 = (n: number) => {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigUInt64LE(BigInt(n));
-  return b;
-};
-const text = (s: string) => {
-  const bytes = Buffer.from(s, "utf8");
-  return Buffer.concat([u32(bytes.byteLength), bytes]);
-};
-const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-
-const INTEGERS = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]);
+export type HashSchemeName = "rows" | "canonical";
 
 /**
- * The expressions giving one column's canonical parts, computed for all columns in one Polars
- * select (in parallel, natively): `m<i>` validity bytes (only when the column has nulls),
- * `v<i>` the values with nulls as zeros, `l<i>` a text column's UTF-8 byte lengths.
- */
-function canonicalParts(series: pl.Series, i: number, type: string): pl.Expr[] {
-  const c = pl.col(series.name);
-  const zeroFilled = (e: pl.Expr, t: pl.DataType) => e.fillNull(pl.lit(0).cast(t)).alias(`v${i}`);
-  const parts = series.nullCount() > 0 ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
-  if (INTEGERS.has(type) || type === "Float64" || type === "Float32") parts.push(zeroFilled(c, series.dtype));
-  else if (type === "Bool") parts.push(zeroFilled(c.cast(pl.UInt8), pl.UInt8));
-  else if (type === "Date") parts.push(zeroFilled(c.cast(pl.Int32), pl.Int32));
-  else if (type.startsWith("Datetime(")) {
-    // Polars keeps a zoned date-time as UTC epoch in its unit: widening the unit within the
-    // same zone and reading the integer gives UTC epoch nanoseconds (local for a naive column).
-    const zone = (series.dtype as unknown as { timeZone?: string }).timeZone;
-    parts.push(zeroFilled(c.cast(pl.Datetime("ns", zone)).cast(pl.Int64), pl.Int64));
-  } else if (type === "String") {
-    // Byte lengths from the hex form (two digits a byte): Polars' own length counts characters.
-    parts.push(c.fillNull(pl.lit("")).str.encode("hex").str.lengths().cast(pl.UInt32).div(2).cast(pl.UInt32).alias(`l${i}`));
-  } else if (type !== "List(String)") {
-    throw new QueryError(`frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`);
-  }
-  return parts;
-}
-
-/** Float bits with every NaN as JS's one quiet NaN (a copy only when a NaN is there). */
-function canonicalFloats(values: Float64Array | Float32Array): Float64Array | Float32Array {
-  for (let i = 0; i < values.length; i++) {
-    if (values[i] !== values[i]) {
-      const copy = values.slice();
-      for (let j = i; j < copy.length; j++) if (copy[j] !== copy[j]) copy[j] = NaN;
-      return copy;
-    }
-  }
-  return values;
-}
-
-/** Writes the canonical values of column `i` from its parts (or, for lists, from the column). */
-function hashValues(hash: Hash, series: pl.Series, type: string, parts: pl.DataFrame, i: number): void {
-  if (type === "String") {
-    hash.update(bytesOf(parts.getColumn(`l${i}`).toTypedArray()));
-    const filled = series.nullCount() > 0 ? series.toFrame().select(pl.col(series.name).fillNull(pl.lit(""))).getColumn(series.name) : series;
-    hash.update(Buffer.from(series.length === 0 ? "" : (filled.str.concat("").get(0) as string), "utf8"));
-  } else if (type === "List(String)") {
-    const chunks: Buffer[] = [];
-    for (const row of series.toArray() as unknown as (string[] | null)[]) {
-      chunks.push(u32(row?.length ?? 0));
-      if (row) for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : text(item));
-    }
-    hash.update(Buffer.concat(chunks));
-  } else {
-    const values = parts.getColumn(`v${i}`).toTypedArray() as ArrayBufferView;
-    hash.update(bytesOf(type.startsWith("Float") ? canonicalFloats(values as Float64Array) : values));
-  }
-}
-
-/**
- * The content hash of a frame, by the canonical encoding above (`sha256:<64 hex>`).
+ * The content hash of a frame: `rows:<64 hex>` (default) or `sha256:<64 hex>` (`canonical`).
  *
  * @example
  * ```ts
  * import { frameHash } from "./workbench/mod.ts";
  * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
- * frameHash(daily); // "sha256:3f1c…": the same in CSV, JSON or gzip, at any page size
+ * frameHash(daily);                           // "rows:3f1c…", as wb.provenance() records it
+ * frameHash(daily, { scheme: "canonical" });  // "sha256:…", the same under any nodejs-polars version
  * ```
  */
-export function frameHash(frame: pl.DataFrame): string {
-  const hash = createHash("sha256");
-  hash.update(MAGIC);
-  hash.update(u64(frame.height));
-  hash.update(u64(frame.width));
-  const columns = frame.getColumns();
-  const types = columns.map((series) => dtypeText(series.dtype));
-  const exprs = columns.flatMap((series, i) => canonicalParts(series, i, types[i]));
-  const parts = exprs.length > 0 ? frame.select(...exprs).rechunk() : pl.DataFrame({});
-  columns.forEach((series, i) => {
-    hash.update(text(series.name));
-    hash.update(text(types[i]));
-    const nulls = series.nullCount();
-    hash.update(u64(nulls));
-    if (nulls > 0) hash.update(bytesOf(parts.getColumn(`m${i}`).toTypedArray()));
-    hashValues(hash, series, types[i], parts, i);
-  });
-  return `sha256:${hash.digest("hex")}`;
+export function frameHash(frame: pl.DataFrame, options: { scheme?: HashSchemeName } = {}): string {
+  const scheme = options.scheme ?? "rows";
+  if (scheme === "canonical") return canonicalFrameHash(frame);
+  if (scheme !== "rows") throw new QueryError(`frameHash scheme '${String(scheme)}' is unknown: use "rows" (the default) or "canonical"`);
+  return rowsDigest(frame, [rowHashBytes(frame)]);
+}
+
+let polarsVersion: string | undefined;
+
+/**
+ * What the manifest says about its hashes: the scheme and the nodejs-polars version whose row
+ * hashes it uses (a re-run under another version cannot compare `rows:` hashes).
+ *
+ * @example
+ * ```ts
+ * hashScheme(); // { scheme: "rows/1", nodejsPolars: "0.26.1" }
+ * ```
+ */
+export function hashScheme(): { scheme: string; nodejsPolars: string } {
+  if (polarsVersion === undefined) {
+    try {
+      const require = createRequire(import.meta.url);
+      polarsVersion = String(JSON.parse(readFileSync(require.resolve("nodejs-polars/package.json"), "utf8")).version);
+    } catch {
+      polarsVersion = "unknown";
+    }
+  }
+  return { scheme: HASH_SCHEME, nodejsPolars: polarsVersion };
 }

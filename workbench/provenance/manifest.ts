@@ -6,8 +6,8 @@
  */
 import type { RowBlocks } from "./rowBlocks.ts";
 
-/** Version of the manifest layout (bumped when a field changes meaning). */
-export const MANIFEST_VERSION = 1;
+/** Version of the manifest layout (bumped when a field changes meaning; 2: `rows:` hashes, failures, downloads). */
+export const MANIFEST_VERSION = 2;
 
 /** The dataset's status when the call was made (from the free, session-cached status read). */
 export interface StatusAtCall {
@@ -26,7 +26,17 @@ export interface RequestRecord {
   params: [string, string][];
 }
 
-/** One data call (`wb.data.get` and its shorthands) that returned a frame. */
+/** Why a call failed: the error's class and message (never the key; partial rows counted). */
+export interface CallFailure {
+  name: string;
+  message: string;
+  status?: number;
+  requestId?: string;
+  /** Rows the call had fetched when it failed (kept on `error.partial`). */
+  partialRows?: number;
+}
+
+/** One data call (`wb.data.get` and its shorthands): one that returned a frame, or one that failed. */
 export interface CallRecord {
   /** Order in which the call started in its session, from 1. */
   seq: number;
@@ -42,8 +52,15 @@ export interface CallRecord {
   rows: number;
   /** Bytes of the answers' bodies as received (compressed when gzip). */
   bytes: number;
-  /** `frameHash` of the returned frame: equal across wire formats, page sizes and concurrency. */
-  frameHash: string;
+  /**
+   * `frameHash` of the returned frame (`rows:` scheme, see `ProvenanceManifest.hash`): equal
+   * across wire formats, page sizes and concurrency. Absent when the call failed.
+   */
+  frameHash?: string;
+  /** Set when the call threw instead of returning a frame (`rows` is then 0). */
+  error?: CallFailure;
+  /** True when the frame came from the on-disk cache (no request was sent). */
+  cached?: boolean;
   /** Digests of consecutive row blocks, to tell where a re-run's frame first differs. */
   rowBlocks?: RowBlocks;
   columns: number;
@@ -51,12 +68,42 @@ export interface CallRecord {
   seconds: number;
 }
 
+/** One `wb.download` run: what it fetched and what the folder already held. */
+export interface DownloadRecord {
+  /** Order among the session's calls and downloads, from 1. */
+  seq: number;
+  dataset: string;
+  /** The download's query as JSON (tickers, start, end, filters...). */
+  query: unknown;
+  dir: string;
+  status: StatusAtCall;
+  /** Partitions the folder held before this run (reused, not fetched again). */
+  reused: number;
+  /** Partitions this run fetched, each with its rows and the `frameHash` of its rows. */
+  fetched: { path: string; rows: number; frameHash?: string }[];
+  rows: number;
+  requestIds: string[];
+  bytes: number;
+  startedAt: string;
+  seconds: number;
+  /** Set when the download failed (partitions written before it stay in the folder and here). */
+  error?: CallFailure;
+}
+
+/** How the manifest's frame hashes were made (a `rows:` hash is comparable only under the same). */
+export interface HashSchemeRecord {
+  scheme: string;
+  nodejsPolars: string;
+}
+
 /** What `wb.provenance()` returns. */
 export interface ProvenanceManifest {
   version: number;
   createdAt: string;
   service: { baseUrl: string };
+  hash?: HashSchemeRecord;
   calls: CallRecord[];
+  downloads?: DownloadRecord[];
   /** Whether the workbench recorded its calls (`connect({ provenance: true })`); false: no calls. */
   recording?: boolean;
 }
@@ -74,7 +121,12 @@ export interface RunManifest {
   workbench: { commit?: string; dirty?: boolean };
   versions: { deno?: string; nodejsPolars?: string; node?: string };
   services: string[];
+  hash?: HashSchemeRecord;
   calls: (CallRecord & { service: string })[];
+  downloads?: (DownloadRecord & { service: string })[];
+  /** `failed` when a cell raised: the run stopped there (`failedCell`), and the calls are those made before. */
+  outcome?: "completed" | "failed";
+  failedCell?: { index: number; error: string };
 }
 
 /**

@@ -1,17 +1,21 @@
 /**
- * Records a session's data calls for its provenance manifest. The data API opens a `CallTap`
- * when a call starts (so calls keep their starting order however concurrently they finish),
- * the tap sees every answer through `wrap(transport)` (request id, body bytes: no copy, no
- * parse), and `finish` hashes the returned frame. Each recorder also joins a registry on
- * `globalThis[Symbol.for("market-workbench.provenance")]`, so the notebook runner can collect
- * the calls of every workbench a kernel made.
+ * Records a session's data calls and downloads for its provenance manifest: `begin` opens a
+ * `CallTap` as a call starts, `beginDownload` a `DownloadTap`. Each recorder also joins a
+ * registry on `globalThis[Symbol.for("market-workbench.provenance")]`, so the notebook runner
+ * can collect the calls of every workbench a kernel made. When `MARKETDATA_PROVENANCE_JOURNAL`
+ * names a file (the runner sets it), each record is also appended there as it is made, one JSON
+ * line each: a notebook whose cell failed never runs the runner's collecting cell, and its
+ * manifest (marked failed) is built from that journal.
  */
-import type pl from "nodejs-polars";
-import type { Transport } from "../http/transport.ts";
-import type { PreparedRequest } from "../query/prepare.ts";
-import { frameHash } from "./frameHash.ts";
-import { rowBlocks } from "./rowBlocks.ts";
-import { type CallRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, type StatusAtCall } from "./manifest.ts";
+import { appendFileSync } from "node:fs";
+import { envVar } from "../env.ts";
+import { CallTap } from "./callTap.ts";
+import { DownloadTap } from "./downloadTap.ts";
+import { hashScheme } from "./frameHash.ts";
+import { type CallRecord, type DownloadRecord, type HashSchemeRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, type StatusAtCall } from "./manifest.ts";
+
+export { CallTap } from "./callTap.ts";
+export { DownloadTap } from "./downloadTap.ts";
 
 /** Where every recorder of the process (the kernel) is listed, for the notebook runner. */
 export const REGISTRY = Symbol.for("market-workbench.provenance");
@@ -26,103 +30,108 @@ function registry(): ManifestSource[] {
   return (g[REGISTRY] ??= []);
 }
 
-/** Pager-only parameters: the same data asked in another way must record the same request. */
-const WIRE_ONLY = new Set(["offset", "limit", "response_format"]);
-
-/** The call's arguments as JSON: dates as ISO text, callbacks (onProgress) left out. */
-function jsonable(value: unknown): unknown {
-  return value === undefined ? null : JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" ? undefined : v)));
+/** One line of the journal (`MARKETDATA_PROVENANCE_JOURNAL`): a call or a download of one recorder. */
+export interface JournalLine {
+  recorder: string;
+  service: string;
+  hash: HashSchemeRecord;
+  call?: CallRecord;
+  download?: DownloadRecord;
 }
 
-/** One call being recorded. */
-export class CallTap {
-  private readonly started = performance.now();
-  private readonly startedAt = new Date().toISOString();
-  private readonly requestIds: string[] = [];
-  private pages = 0;
-  private bytes = 0;
-
-  constructor(
-    private readonly recorder: ProvenanceRecorder,
-    private readonly seq: number,
-    private readonly dataset: string,
-    private readonly args: { pathValues: unknown; query: unknown },
-    private readonly status: Promise<StatusAtCall>,
-  ) {}
-
-  /** The transport the call's pages go through, seen by this tap (a thin wrapper, like the rate gate's). */
-  wrap(transport: Transport): Transport {
-    const tapped = Object.create(transport) as Transport;
-    tapped.get = async (path, params, onHeaders) => {
-      const r = await transport.get(path, params, onHeaders);
-      this.pages++;
-      this.bytes += r.body.byteLength;
-      const id = r.headers.get("X-Request-ID");
-      if (id) this.requestIds.push(id);
-      return r;
-    };
-    return tapped;
+/**
+ * The manifests a journal's lines make up, one per recorder (as the collecting cell would give
+ * them).
+ *
+ * @example
+ * ```ts
+ * const manifests = manifestsOfJournal(readFileSync(journalPath, "utf8"));
+ * ```
+ */
+export function manifestsOfJournal(text: string): ProvenanceManifest[] {
+  const byRecorder = new Map<string, ProvenanceManifest>();
+  for (const raw of text.split("\n")) {
+    let line: JournalLine;
+    try {
+      line = JSON.parse(raw);
+    } catch {
+      continue; // an empty or torn last line
+    }
+    const m = byRecorder.get(line.recorder) ?? { version: MANIFEST_VERSION, createdAt: "", service: { baseUrl: line.service }, hash: line.hash, calls: [] };
+    byRecorder.set(line.recorder, m);
+    if (line.call) m.calls.push(line.call);
+    if (line.download) (m.downloads ??= []).push(line.download);
   }
-
-  /** Records the call with the frame it returns (hashed here), and hands the frame back. */
-  async finish(requests: readonly PreparedRequest[], frame: pl.DataFrame): Promise<pl.DataFrame> {
-    const record: CallRecord = {
-      seq: this.seq,
-      dataset: this.dataset,
-      pathValues: jsonable(this.args.pathValues),
-      query: jsonable(this.args.query),
-      requests: requests.map((r) => ({ path: r.path, params: [...r.params].filter(([k]) => !WIRE_ONLY.has(k)) })),
-      status: await this.status,
-      requestIds: this.requestIds,
-      pages: this.pages,
-      rows: frame.height,
-      bytes: this.bytes,
-      frameHash: frameHash(frame),
-      rowBlocks: rowBlocks(frame),
-      columns: frame.width,
-      startedAt: this.startedAt,
-      seconds: (performance.now() - this.started) / 1000,
-    };
-    this.recorder.add(record);
-    return frame;
-  }
+  for (const m of byRecorder.values()) m.calls.sort((a, b) => a.seq - b.seq);
+  return [...byRecorder.values()];
 }
 
-/** A workbench's record of its data calls. */
+type StatusOf = (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
+
+/** A workbench's record of its data calls and downloads. */
 export class ProvenanceRecorder implements ManifestSource {
   private readonly calls: CallRecord[] = [];
+  private readonly downloads: DownloadRecord[] = [];
   private readonly createdAt = new Date().toISOString();
   private seq = 0;
+  private readonly journal = envVar("MARKETDATA_PROVENANCE_JOURNAL");
+  /** Tells this recorder's lines apart from other workbenches' in the journal. */
+  private readonly id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
   /**
    * @param baseUrl the service's address (written without any user name or password)
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
+   * @param secrets text never to write (the API key), masked should an error message carry it
    */
-  constructor(private readonly baseUrl: string, private readonly statusOf: (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>) {
+  constructor(private readonly baseUrl: string, private readonly statusOf: StatusOf, readonly secrets: readonly string[] = []) {
     registry().push(this);
+  }
+
+  private statusAt(dataset: string): Promise<StatusAtCall> {
+    return this.statusOf(dataset).then(
+      (s): StatusAtCall => ({ last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date }),
+      (e): StatusAtCall => ({ error: (e as Error).message }),
+    );
   }
 
   /** Opens the record of a call as it starts; the status read runs alongside the fetch. */
   begin(dataset: string, pathValues: unknown, query: unknown): CallTap {
-    const status = this.statusOf(dataset).then(
-      (s): StatusAtCall => ({ last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date }),
-      (e): StatusAtCall => ({ error: (e as Error).message }),
-    );
-    return new CallTap(this, ++this.seq, dataset, { pathValues, query }, status);
+    return new CallTap(this, ++this.seq, dataset, { pathValues, query }, this.statusAt(dataset));
+  }
+
+  /** Opens the record of a download as it starts. */
+  beginDownload(dataset: string, query: unknown, dir: string): DownloadTap {
+    return new DownloadTap(this, ++this.seq, { dataset, query, dir }, this.statusAt(dataset));
   }
 
   /** @internal */
   add(record: CallRecord): void {
     this.calls.push(record);
+    this.write({ call: record });
   }
 
-  /** The manifest so far: calls in the order they started. */
+  /** @internal */
+  addDownload(record: DownloadRecord): void {
+    this.downloads.push(record);
+    this.write({ download: record });
+  }
+
+  private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
+    if (!this.journal) return;
+    const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: hashScheme(), ...line };
+    appendFileSync(this.journal, `${JSON.stringify(entry)}\n`);
+  }
+
+  /** The manifest so far: calls (and downloads) in the order they started. */
   manifest(): ProvenanceManifest {
-    return {
+    const manifest: ProvenanceManifest = {
       version: MANIFEST_VERSION,
       createdAt: this.createdAt,
       service: { baseUrl: publicBaseUrl(this.baseUrl) },
+      hash: hashScheme(),
       calls: [...this.calls].sort((a, b) => a.seq - b.seq),
     };
+    if (this.downloads.length > 0) manifest.downloads = [...this.downloads].sort((a, b) => a.seq - b.seq);
+    return manifest;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Where two frames first differ, told from their manifests alone: a frame's rows cut into at
  * most 256 consecutive blocks, each summed up by a short digest of Polars' row hashes
- * (`hashRows` with fixed seeds; native and parallel, a tenth of `frameHash`'s cost). Frames of
+ * (the `rows` hash scheme's, see rowHashes.ts: computed once for both). Frames of
  * up to 256 rows get one block a row, so the first differing row is exact; longer frames give
  * the first differing block's row range. Row hashes depend on the nodejs-polars build (the
  * manifest names its version): blocks are compared only when the block sizes agree, and only
@@ -9,9 +9,9 @@
  */
 import type pl from "nodejs-polars";
 import { createHash } from "node:crypto";
+import { rowHashBytes } from "./rowHashes.ts";
 
 const MAX_BLOCKS = 256;
-const SEEDS = [0x6d61726b, 0x65742d77, 0x6f726b62, 0x656e6368] as const;
 
 /** A frame's row blocks: `size` rows each (the last may be shorter), one 16-hex digest each. */
 export interface RowBlocks {
@@ -28,11 +28,21 @@ export interface RowBlocks {
  * ```
  */
 export function rowBlocks(frame: pl.DataFrame): RowBlocks {
-  const rows = frame.height;
+  return rowBlocksOf(rowHashBytes(frame), frame.height);
+}
+
+/**
+ * The row blocks of `rows` rows from their row hashes (`rowHashBytes`, 8 bytes a row), as the
+ * recorder has them from the pages it hashed.
+ *
+ * @example
+ * ```ts
+ * rowBlocksOf(rowHashBytes(frame), frame.height); // the same as rowBlocks(frame)
+ * ```
+ */
+export function rowBlocksOf(bytes: Uint8Array, rows: number): RowBlocks {
   const size = Math.max(1, Math.ceil(rows / MAX_BLOCKS));
-  if (rows === 0 || frame.width === 0) return { size, digests: [] };
-  const hashes = frame.hashRows(...SEEDS).toTypedArray() as BigUint64Array;
-  const bytes = new Uint8Array(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+  if (rows === 0 || bytes.byteLength === 0) return { size, digests: [] };
   const digests: string[] = [];
   for (let start = 0; start < rows; start += size) {
     const block = bytes.subarray(start * 8, Math.min(rows, start + size) * 8);

@@ -1,22 +1,35 @@
 /**
  * An opt-in on-disk cache of whole results, as Parquet files keyed by the request (service,
  * identity, path, filters, columns, sort, variant, maxRows). A hit sends no request and costs
- * no quota. A folder that cannot be written is read from but never written to (the first
- * refusal is reported once through `warn`).
+ * no quota. Each cached frame keeps its provenance beside it (`<file>.provenance.json`: the
+ * service, the request, the dataset's status when it was fetched, the time, rows and the
+ * frame's hash), so `verify()` can tell which cached frames the service has updated since. A
+ * folder that cannot be written is read from but never written to (the first refusal is
+ * reported once through `warn`).
  */
 import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, renameSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PreparedRequest } from "../query/prepare.ts";
+import { requestRecord } from "../provenance/callTap.ts";
+import { frameHash, hashScheme } from "../provenance/frameHash.ts";
+import { publicBaseUrl } from "../provenance/manifest.ts";
+import { type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, verifyCache, type CacheCheck } from "./cacheEntries.ts";
+
+export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
 
 export class FrameCache {
   private writable: boolean | undefined;
   hits = 0;
   misses = 0;
 
-  /** `scope` separates services and identities (a digest of base URL and key, never the key). */
-  constructor(readonly dir: string, private readonly scope: string, private readonly warn: (message: string) => void = console.warn) {}
+  /**
+   * `scope` separates services and identities (a digest of base URL and key, never the key);
+   * `origin` says where frames come from (the service's address and the dataset's status,
+   * read free), written with each cached frame.
+   */
+  constructor(readonly dir: string, private readonly scope: string, private readonly origin?: CacheOrigin, private readonly warn: (message: string) => void = console.warn) {}
 
   /** The cache file of a request. */
   pathFor(request: PreparedRequest): string {
@@ -39,19 +52,64 @@ export class FrameCache {
     return this.writable;
   }
 
-  async getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>): Promise<pl.DataFrame> {
+  /** The cached frame of `request`, or `fetch()`'s (then cached); `onHit` hears a hit. */
+  async getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame> {
     const path = this.pathFor(request);
     if (existsSync(path)) {
       this.hits++;
+      onHit?.();
       return pl.readParquet(path);
     }
     this.misses++;
+    const fetchedAt = new Date().toISOString();
+    const status = this.origin?.statusAtFetch(request.dataset).catch((e) => ({ error: (e as Error).message }));
     const frame = await fetch();
     if (this.canWrite()) {
+      const entry = await this.entryOf(request, frame, fetchedAt, status);
+      // The entry first: a cached frame never lacks its provenance (an entry alone is ignored).
+      const partialEntry = `${path}.${process.pid}.entry.partial`;
+      writeFileSync(partialEntry, JSON.stringify(entry, null, 1));
+      renameSync(partialEntry, path.replace(/\.parquet$/, ENTRY_SUFFIX));
       const partial = `${path}.${process.pid}.partial`;
       frame.writeParquet(partial);
       renameSync(partial, path);
     }
     return frame;
+  }
+
+  private async entryOf(request: PreparedRequest, frame: pl.DataFrame, fetchedAt: string, status: Promise<unknown> | undefined): Promise<CacheEntry> {
+    const s = ((await status) ?? {}) as CacheEntry["status"];
+    return {
+      version: 1,
+      scope: this.scope,
+      service: this.origin ? publicBaseUrl(this.origin.baseUrl) : undefined,
+      dataset: request.dataset,
+      request: { ...requestRecord(request), maxRows: Number.isFinite(request.maxRows) ? request.maxRows : null },
+      status: s.error ? { error: s.error } : { last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date },
+      fetchedAt,
+      rows: frame.height,
+      columns: frame.width,
+      frameHash: frameHash(frame),
+      hash: hashScheme(),
+    };
+  }
+
+  /**
+   * Re-checks every cached frame of this service and identity against the service's current
+   * `last_updated` (GET .../status per dataset, free): which are fresh, which are stale (the
+   * dataset was updated after the frame was fetched) and which cannot tell (no provenance, a
+   * cache written before provenance was kept). `remove: true` deletes the stale ones.
+   *
+   * @example
+   * ```ts
+   * const wb = await connect({ cache: ".cache/frames" });
+   * const check = await wb.cache!.verify();   // a card in a notebook
+   * check.stale.map((e) => e.dataset);        // datasets updated since their frames were cached
+   * await wb.cache!.verify({ remove: true }); // and drop those frames
+   * ```
+   */
+  verify(options: { remove?: boolean } = {}): Promise<CacheCheck> {
+    if (!this.origin) return Promise.reject(new Error("This cache has no service to verify against (it was made without one)"));
+    return verifyCache(this.dir, this.scope, this.origin, options.remove ?? false);
   }
 }

@@ -16,6 +16,7 @@ import { QueryError } from "../errors/base.ts";
 import { dateRange } from "../fetch/universe.ts";
 import { emptyFrame } from "../frames.ts";
 import { lakeLayout, type LakeChunk, partitionPath, planChunks } from "./lakePlan.ts";
+import type { DownloadTap } from "../provenance/downloadTap.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
 
 /** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
@@ -68,7 +69,8 @@ function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFr
   return new Map([...out].map(([d, parts]) => [d, parts.length === 1 ? parts[0] : pl.concat(parts)]));
 }
 
-export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
+/** `tap` records the run for the provenance manifest (partitions fetched, with their hashes, and reused). */
+export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20, tap?: DownloadTap): Promise<DownloadResult> {
   const endpoint = dataEndpoint(dataset);
   const layout = lakeLayout(endpoint);
   const { tickers: asked, start, end, force, onProgress, maxRows, ...rest } = query;
@@ -97,6 +99,7 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
   if (!readManifest(dir) && hasParquet(dir)) throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
   const manifest: Manifest = openManifest(dir, { dataset, layout, query: fingerprint, columns: sample.columns });
   const resumed = Object.keys(manifest.partitions).length > 0;
+  tap?.reusing(Object.keys(manifest.partitions).length);
   const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
   writeManifest(dir, manifest);
 
@@ -111,6 +114,7 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
       writePartition(dir, "", frame, layout);
       manifest.partitions[""] = { rows: frame.height };
       recordPartition(dir, "", frame.height);
+      tap?.partition("", frame);
     } else {
       const byDate = new Map<string, pl.DataFrame>();
       for (const [date, part] of splitByDate(frame, endpoint.dateColumn!)) byDate.set(date, part);
@@ -120,12 +124,13 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
         if (part) writePartition(dir, path, part, layout);
         manifest.partitions[path] = { rows: part?.height ?? 0 };
         recordPartition(dir, path, part?.height ?? 0);
+        tap?.partition(path, part);
       }
     }
     rows += frame.height;
   };
   if (!force) await data.guardUpfront(endpoint, requests, pathValues);
-  if (units.length > 0) await data.fetchPrepared(endpoint, requests, pathValues, { force, onProgress }, record);
+  if (units.length > 0) await data.fetchPrepared(endpoint, requests, pathValues, { force, onProgress, tap }, record);
   writeManifest(dir, manifest);
   const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
   return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed };

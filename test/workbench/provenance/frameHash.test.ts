@@ -1,13 +1,15 @@
 /**
- * frameHash: equal for the same rows however they were fetched (CSV, JSON, gzip-compressed
- * CSV, any page size, any concurrency) through the real sandbox, different for any change of
- * value, dtype, name, column order or row order, and equal to the documented encoding.
+ * frameHash, in both schemes (`rows`, the default, and `canonical`): equal for the same rows
+ * however they were fetched (CSV, JSON, gzip-compressed CSV, any page size, any concurrency)
+ * through the real sandbox, different for any change of value, dtype, name, column order or
+ * row order, and equal to the documented encodings.
  */
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { frameHash } from "../../../workbench/mod.ts";
+import { readFileSync } from "node:fs";
+import { frameHash, hashScheme } from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "../research/support/sandboxWorkbench.ts";
 
 const connected = sandboxWorkbench();
@@ -29,11 +31,11 @@ describe("the same rows hash the same however they were fetched", () => {
       const bars = await connected.wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-22" }, sort: "BarDateTime", ...way });
       height = bars.height;
       expect(bars.getColumn("FirstTradePrice").nullCount()).toBeGreaterThan(0);
-      hashes.add(frameHash(bars));
+      hashes.add(`${frameHash(bars)} ${frameHash(bars, { scheme: "canonical" })}`);
     }
     expect(height).toBe(960);
     expect([...hashes]).toHaveLength(1);
-    expect([...hashes][0]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect([...hashes][0]).toMatch(/^rows:[0-9a-f]{64} sha256:[0-9a-f]{64}$/);
   });
 
   it("ticks, the security master (lists of text) and the lookup file (dates) in every format", async () => {
@@ -44,7 +46,10 @@ describe("the same rows hash the same however they were fetched", () => {
       (way: { pageSize: number }) => connected.wb.data.eqLookupFiles({ sort: ["Ticker", "EndDate"], ...way }),
     ]) {
       const hashes = new Set<string>();
-      for (const way of WAYS) hashes.add(frameHash(await fetch(way)));
+      for (const way of WAYS) {
+        const frame = await fetch(way);
+        hashes.add(`${frameHash(frame)} ${frameHash(frame, { scheme: "canonical" })}`);
+      }
       expect([...hashes]).toHaveLength(1);
     }
   });
@@ -75,23 +80,31 @@ describe("any change changes the hash", () => {
     "a row fewer": h.head(2),
     "text moved between rows": h.withColumns(pl.Series("Ticker", ["AAPLM", "SFT", null], pl.String)),
   };
-  for (const [change, frame] of Object.entries(variants)) {
-    it(`changing ${change}`, () => {
-      expect(frameHash(frame)).not.toBe(frameHash(h));
+  for (const scheme of ["rows", "canonical"] as const) {
+    for (const [change, frame] of Object.entries(variants)) {
+      it(`changing ${change} (${scheme})`, () => {
+        expect(frameHash(frame, { scheme })).not.toBe(frameHash(h, { scheme }));
+      });
+    }
+
+    it(`equal frames built apart hash the same, and every NaN hashes as one NaN (${scheme})`, () => {
+      expect(frameHash(base(), { scheme })).toBe(frameHash(h, { scheme }));
+      const nan1 = pl.DataFrame([pl.Series("x", [NaN, 1], pl.Float64)]);
+      const nan2 = pl.DataFrame([pl.Series("x", [0, 1], pl.Float64)]).select(pl.when(pl.col("x").eq(0)).then(pl.lit(0).div(pl.lit(0))).otherwise(pl.col("x")).alias("x"));
+      expect(Number.isNaN(nan2.getColumn("x").get(0))).toBe(true);
+      expect(frameHash(nan2, { scheme })).toBe(frameHash(nan1, { scheme }));
     });
   }
 
-  it("equal frames built apart hash the same, and every NaN hashes as one NaN", () => {
-    expect(frameHash(base())).toBe(frameHash(h));
-    const nan1 = pl.DataFrame([pl.Series("x", [NaN, 1], pl.Float64)]);
-    const nan2 = pl.DataFrame([pl.Series("x", [0, 1], pl.Float64)]).select(pl.when(pl.col("x").eq(0)).then(pl.lit(0).div(pl.lit(0))).otherwise(pl.col("x")).alias("x"));
-    expect(Number.isNaN(nan2.getColumn("x").get(0))).toBe(true);
-    expect(frameHash(nan2)).toBe(frameHash(nan1));
+  it("the same rows chunked apart (as pages arrive) hash the same", () => {
+    const chunked = pl.concat([h.slice(0, 1), h.slice(1, 1)], { rechunk: false, how: "vertical" });
+    expect(frameHash(chunked)).toBe(frameHash(h.head(2)));
   });
 
-  it("refuses a dtype outside the canonical encoding, naming the column", () => {
+  it("refuses a dtype outside the canonical encoding, naming the column, and an unknown scheme", () => {
     const df = pl.DataFrame([pl.Series("t", [1, 2], pl.Time)]);
-    expect(() => frameHash(df)).toThrow(/column 't' of dtype Time/);
+    expect(() => frameHash(df, { scheme: "canonical" })).toThrow(/column 't' of dtype Time/);
+    expect(() => frameHash(df, { scheme: "md5" as "rows" })).toThrow(/scheme 'md5' is unknown: use "rows" \(the default\) or "canonical"/);
   });
 });
 
@@ -112,6 +125,20 @@ describe("the documented encoding", () => {
       txt("s"), txt("String"), u64(0n), u32(2), u32(1), Buffer.from("éx"),
       txt("t"), txt("Datetime(ms,UTC)"), u64(0n), i64(1_000_000_000n, 2_000_000_000n),
     ]);
-    expect(frameHash(df)).toBe(`sha256:${createHash("sha256").update(bytes).digest("hex")}`);
+    expect(frameHash(df, { scheme: "canonical" })).toBe(`sha256:${createHash("sha256").update(bytes).digest("hex")}`);
+  });
+
+  it("rows: SHA-256 of the header, names, dtypes and Polars' row hashes, as rowHashes.ts describes", () => {
+    const df = pl.DataFrame([pl.Series("n", [1, null], pl.Int64), pl.Series("s", ["é", "x"], pl.String)]);
+    const u32 = (n: number) => Buffer.from(Uint32Array.of(n).buffer);
+    const u64 = (n: bigint) => Buffer.from(BigUint64Array.of(n).buffer);
+    const txt = (s: string) => Buffer.concat([u32(Buffer.byteLength(s)), Buffer.from(s)]);
+    const rowHashes = df.hashRows(0x6d61726b, 0x65742d77, 0x6f726b62, 0x656e6368).toTypedArray() as BigUint64Array;
+    const bytes = Buffer.concat([
+      Buffer.from("market-workbench frameHash rows/1\n"), u64(2n), u64(2n), txt("n"), txt("Int64"), txt("s"), txt("String"),
+      Buffer.from(rowHashes.buffer, rowHashes.byteOffset, rowHashes.byteLength),
+    ]);
+    expect(frameHash(df)).toBe(`rows:${createHash("sha256").update(bytes).digest("hex")}`);
+    expect(hashScheme()).toEqual({ scheme: "rows/1", nodejsPolars: JSON.parse(readFileSync("node_modules/nodejs-polars/package.json", "utf8")).version });
   });
 });

@@ -4,7 +4,7 @@
  * rows, bytes and the frame's hash; the recorder joins the kernel-wide registry.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { connect, frameHash, type Workbench } from "../../../workbench/mod.ts";
+import { connect, frameHash, hashScheme, type Workbench } from "../../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
 import { createQuotaAccount } from "../../sandbox/service/support/quotaAccounts.ts";
 
@@ -25,7 +25,8 @@ describe("wb.provenance()", () => {
 
   it("starts empty, with the service's address", () => {
     const m = wb.provenance();
-    expect(m.version).toBe(1);
+    expect(m.version).toBe(2);
+    expect(m.hash).toEqual(hashScheme());
     expect(m.service.baseUrl).toBe(new URL(sb.baseUrl).toString());
     expect(m.calls).toEqual([]);
   });

@@ -1,0 +1,124 @@
+/**
+ * One data call being recorded. The data API opens it when the call starts (so calls keep
+ * their starting order however concurrently they finish); it sees every answer through
+ * `wrap(transport)` (request id, body bytes: no copy, no parse) and every parsed page through
+ * `pageListener` (its row hashes, taken while later pages are on the wire); `finish` digests
+ * the returned frame's row hashes, `fail` records the error instead.
+ */
+import type pl from "nodejs-polars";
+import type { Transport } from "../http/transport.ts";
+import type { PreparedRequest } from "../query/prepare.ts";
+import type { CallFailure, CallRecord, RequestRecord, StatusAtCall } from "./manifest.ts";
+import { PageHashes } from "./pageHashes.ts";
+import { rowBlocksOf } from "./rowBlocks.ts";
+import { rowsDigest } from "./rowHashes.ts";
+import { WireTally } from "./wireTally.ts";
+
+/** Pager-only parameters: the same data asked in another way must record the same request. */
+const WIRE_ONLY = new Set(["offset", "limit", "response_format"]);
+
+/** The call's arguments as JSON: dates as ISO text, callbacks (onProgress) left out. */
+export function jsonable(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" ? undefined : v)));
+}
+
+/** A request as the manifest writes it: path and parameters without the pager's. */
+export const requestRecord = (r: PreparedRequest): RequestRecord => ({ path: r.path, params: [...r.params].filter(([k]) => !WIRE_ONLY.has(k)) });
+
+/**
+ * An error as the manifest writes it: class, message, status, request id, partial rows; any
+ * text equal to one of `secrets` (the key) is masked, should a message ever carry it.
+ */
+export function failureOf(error: unknown, secrets: readonly string[]): CallFailure {
+  const e = error as Error & { status?: number; requestId?: string; partial?: pl.DataFrame };
+  const mask = (text: string) => secrets.filter((s) => s.length > 0).reduce((t, s) => t.split(s).join("***"), text);
+  const failure: CallFailure = { name: e?.name ?? typeof error, message: mask(String(e?.message ?? error)) };
+  if (e?.status !== undefined) failure.status = e.status;
+  if (e?.requestId !== undefined) failure.requestId = e.requestId;
+  if (e?.partial !== undefined) failure.partialRows = e.partial.height;
+  return failure;
+}
+
+/** What a fetch tells a recording about its transport, its pages and its units (calls and downloads). */
+export interface FetchTap {
+  wrap(transport: Transport): Transport;
+  pageListener?(unit: number): (offset: number, frame: pl.DataFrame) => void;
+  unitDone?(unit: number, frame: pl.DataFrame, fromCache: boolean): void;
+}
+
+/** Where a finished or failed call goes. */
+export interface CallSink {
+  add(record: CallRecord): void;
+  readonly secrets: readonly string[];
+}
+
+export class CallTap implements FetchTap {
+  private readonly started = performance.now();
+  private readonly startedAt = new Date().toISOString();
+  private readonly wire = new WireTally();
+  private readonly hashes = new PageHashes();
+  private units = 0;
+  private cached = false;
+
+  constructor(
+    private readonly sink: CallSink,
+    private readonly seq: number,
+    private readonly dataset: string,
+    private readonly args: { pathValues: unknown; query: unknown },
+    private readonly status: Promise<StatusAtCall>,
+  ) {}
+
+  /** The transport the call's pages go through, seen by this tap (a thin wrapper, like the rate gate's). */
+  wrap(transport: Transport): Transport {
+    return this.wire.wrap(transport);
+  }
+
+  /** What unit `unit`'s pager calls with each parsed page. */
+  pageListener(unit: number): (offset: number, frame: pl.DataFrame) => void {
+    this.units = Math.max(this.units, unit + 1);
+    return this.hashes.listener(unit);
+  }
+
+  /** Unit `unit` is complete (`fromCache`: read from the on-disk cache, no request sent). */
+  unitDone(unit: number, frame: pl.DataFrame, fromCache = false): void {
+    this.units = Math.max(this.units, unit + 1);
+    this.cached ||= fromCache;
+    this.hashes.unitDone(unit, frame);
+  }
+
+  private async base(requests: readonly PreparedRequest[]): Promise<Omit<CallRecord, "rows" | "columns">> {
+    return {
+      seq: this.seq,
+      dataset: this.dataset,
+      pathValues: jsonable(this.args.pathValues),
+      query: jsonable(this.args.query),
+      requests: requests.map(requestRecord),
+      status: await this.status,
+      requestIds: this.wire.requestIds,
+      pages: this.wire.pages,
+      bytes: this.wire.bytes,
+      startedAt: this.startedAt,
+      seconds: (performance.now() - this.started) / 1000,
+    };
+  }
+
+  /** Records the call with the frame it returns, and hands the frame back. */
+  async finish(requests: readonly PreparedRequest[], frame: pl.DataFrame): Promise<pl.DataFrame> {
+    const rowHashes = this.hashes.of(frame, this.units);
+    const record: CallRecord = {
+      ...(await this.base(requests)),
+      rows: frame.height,
+      columns: frame.width,
+      frameHash: rowsDigest(frame, [rowHashes]),
+      rowBlocks: rowBlocksOf(rowHashes, frame.height),
+    };
+    if (this.cached) record.cached = true;
+    this.sink.add(record);
+    return frame;
+  }
+
+  /** Records the call as failed with `error` (class, message, partial rows; never the key). */
+  async fail(requests: readonly PreparedRequest[], error: unknown): Promise<void> {
+    this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.secrets) });
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The provenance kept beside each cached frame (`<file>.provenance.json`), and `verify`, which
+ * sets each entry against the service's current status: a frame fetched before the dataset's
+ * latest update (`last_updated` then differs from now) is stale.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { displayAs } from "../display/kind.ts";
+import type { HashSchemeRecord, RequestRecord, StatusAtCall } from "../provenance/manifest.ts";
+
+export const ENTRY_SUFFIX = ".provenance.json";
+
+type StatusRead = (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
+
+/** Where cached frames come from: the service, and its dataset statuses (free reads). */
+export interface CacheOrigin {
+  baseUrl: string;
+  /** The status a fetch is recorded with (the session's, read once per dataset, as the manifest's). */
+  statusAtFetch: StatusRead;
+  /** The status as the service gives it now (not the session's copy): what `verify` compares. */
+  statusNow: StatusRead;
+}
+
+/** What is written beside a cached frame: the manifest entry of the fetch that filled it. */
+export interface CacheEntry {
+  version: number;
+  /** The cache key's scope (a digest of service and key; never the key). */
+  scope: string;
+  /** The service's address (no user name or password). */
+  service?: string;
+  dataset: string;
+  request: RequestRecord & { maxRows: number | null };
+  /** The dataset's status when the frame was fetched. */
+  status: StatusAtCall;
+  fetchedAt: string;
+  rows: number;
+  columns: number;
+  frameHash: string;
+  hash: HashSchemeRecord;
+}
+
+/** One cached frame as `verify` judged it. */
+export interface CheckedEntry {
+  file: string;
+  dataset: string;
+  path: string;
+  fetchedAt?: string;
+  rows?: number;
+  lastUpdatedThen?: string;
+  lastUpdatedNow?: string;
+  /** Why it is stale or unknown. */
+  reason?: string;
+}
+
+/** What `wb.cache.verify()` returns (a card in a notebook). */
+export interface CacheCheck {
+  dir: string;
+  service: string;
+  checkedAt: string;
+  fresh: CheckedEntry[];
+  stale: CheckedEntry[];
+  /** Cached frames without provenance (written by an older workbench), or whose status could not be read. */
+  unknown: CheckedEntry[];
+  /** Stale frames deleted (with `remove: true`). */
+  removed: number;
+}
+
+function readEntry(path: string): CacheEntry | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as CacheEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Judges every cached frame of `scope` in `dir` against the service's status now. */
+export async function verifyCache(dir: string, scope: string, origin: CacheOrigin, remove: boolean): Promise<CacheCheck> {
+  const check: CacheCheck = { dir, service: origin.baseUrl, checkedAt: new Date().toISOString(), fresh: [], stale: [], unknown: [], removed: 0 };
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".parquet")).sort() : [];
+  const statuses = new Map<string, Promise<{ last_updated?: string; error?: string }>>();
+  const statusNow = (dataset: string) => {
+    if (!statuses.has(dataset)) statuses.set(dataset, origin.statusNow(dataset).catch((e) => ({ error: (e as Error).message })));
+    return statuses.get(dataset)!;
+  };
+  for (const file of files) {
+    const entryPath = join(dir, file.replace(/\.parquet$/, ENTRY_SUFFIX));
+    const entry = readEntry(entryPath);
+    if (!entry) {
+      check.unknown.push({ file, dataset: file.replace(/-[0-9a-f]{32}\.parquet$/, ""), path: "?", reason: "no provenance beside it (cached before provenance was kept)" });
+      continue;
+    }
+    if (entry.scope !== scope) continue; // another service's or another key's frame
+    const now = await statusNow(entry.dataset);
+    const judged: CheckedEntry = { file, dataset: entry.dataset, path: entry.request.path, fetchedAt: entry.fetchedAt, rows: entry.rows, lastUpdatedThen: entry.status.last_updated, lastUpdatedNow: now.last_updated };
+    if (now.error || !entry.status.last_updated) {
+      check.unknown.push({ ...judged, reason: now.error ? `status unreadable now: ${now.error}` : `status was unreadable when cached: ${entry.status.error ?? "missing"}` });
+    } else if (now.last_updated !== entry.status.last_updated) {
+      check.stale.push({ ...judged, reason: `${entry.dataset} was updated ${now.last_updated}, after this frame was fetched (data then: ${entry.status.last_updated})` });
+      if (remove) {
+        rmSync(join(dir, file), { force: true });
+        rmSync(entryPath, { force: true });
+        check.removed++;
+      }
+    } else check.fresh.push(judged);
+  }
+  return displayAs(check, "cache-check");
+}
