@@ -1,0 +1,126 @@
+/**
+ * The on-disk cache keeps each cached frame's provenance beside it, and `wb.cache.verify()`
+ * tells fresh frames from stale ones against the service's current `last_updated`: real HTTP,
+ * a real sandbox on a copy of the tiny market, restarted on the same port after the market
+ * was updated (its manifest rewritten later, which is what `last_updated` reports).
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { connect, frameHash, type Workbench } from "../../../workbench/mod.ts";
+import { displayKindOf } from "../../../workbench/display/kind.ts";
+import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "cache-provenance-"));
+const market = join(scratch, "market");
+const cache = join(scratch, "cache");
+const state = join(scratch, "state.sqlite");
+let port = 0;
+let sb: TestSandbox | undefined;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+const start = async () => (sb = await startSandbox({ marketDir: market, statePath: state, args: ["--port", String(port)] }));
+const session = (): Promise<Workbench> => connect({ baseUrl: sb!.baseUrl, apiKey: "demo-full-access", cache, provenance: true });
+const q = { filters: { TradeDate: "2023-11-22" } };
+const entries = () => readdirSync(cache).filter((f) => f.endsWith(".provenance.json")).sort();
+
+beforeAll(async () => {
+  cpSync(inject("tinyMarketDir"), market, { recursive: true });
+  port = await freePort();
+  await start();
+});
+afterAll(async () => {
+  await sb?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("a cached frame says where and when it came from", () => {
+  it("its entry holds the service, the request, the dataset's status, the time, rows and hash; never the key", async () => {
+    const wb = await session();
+    const bars = await wb.data.eqTaq1Min("MSFT", q);
+    const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "MSFT" } });
+    expect(entries()).toHaveLength(2);
+    const text = readFileSync(join(cache, entries().find((f) => f.startsWith("eq-taq-1min-"))!), "utf8");
+    expect(text).not.toContain("demo-full-access");
+    const entry = JSON.parse(text);
+    const status = await wb.meta.status("eq-taq-1min");
+    expect(entry).toMatchObject({
+      version: 1,
+      service: new URL(sb!.baseUrl).toString(),
+      dataset: "eq-taq-1min",
+      request: { path: "/api/v1/data/us-equity/eq-taq-1min/MSFT", params: [["TradeDate", "2023-11-22"]], maxRows: null },
+      status: { last_updated: status.last_updated, first_available_date: status.first_available_date, last_available_date: status.last_available_date },
+      rows: bars.height,
+      columns: bars.width,
+      frameHash: frameHash(bars),
+    });
+    expect(Date.now() - Date.parse(entry.fetchedAt)).toBeLessThan(60_000);
+    expect(daily.height).toBeGreaterThan(0);
+  });
+
+  it("a hit is recorded as cached, with the same hash and no request", async () => {
+    const wb = await session();
+    const bars = await wb.data.eqTaq1Min("MSFT", q);
+    expect(wb.cache!.hits).toBe(1);
+    const [call] = wb.provenance().calls;
+    expect(call).toMatchObject({ cached: true, pages: 0, requestIds: [], rows: bars.height, frameHash: frameHash(bars) });
+  });
+
+  it("verify() against the same data: every frame fresh, shown as a card", async () => {
+    const check = await (await session()).cache!.verify();
+    expect(check.fresh.map((e) => e.dataset).sort()).toEqual(["eq-daily-ohlc", "eq-taq-1min"]);
+    expect(check.stale).toEqual([]);
+    expect(check.unknown).toEqual([]);
+    expect(displayKindOf(check)).toBe("cache-check");
+  });
+});
+
+describe("after the service's data is updated", () => {
+  beforeAll(async () => {
+    await sb!.stop();
+    // The market is regenerated in place: its manifest is written again, later.
+    const later = new Date(Date.now() + 3_600_000);
+    utimesSync(join(market, "manifest.json"), later, later);
+    await start();
+  });
+
+  it("verify() reports every cached frame stale, with both update times", async () => {
+    const wb = await session();
+    const now = (await wb.meta.status("eq-taq-1min")).last_updated;
+    const check = await wb.cache!.verify();
+    expect(check.fresh).toEqual([]);
+    expect(check.stale.map((e) => e.dataset).sort()).toEqual(["eq-daily-ohlc", "eq-taq-1min"]);
+    const bars = check.stale.find((e) => e.dataset === "eq-taq-1min")!;
+    expect(bars.lastUpdatedNow).toBe(now);
+    expect(bars.lastUpdatedThen).not.toBe(now);
+    expect(bars.reason).toContain(`eq-taq-1min was updated ${now}, after this frame was fetched`);
+    expect(check.removed).toBe(0);
+    expect(entries()).toHaveLength(2);
+  });
+
+  it("verify({ remove: true }) drops the stale frames; the next call fetches afresh and is fresh", async () => {
+    const wb = await session();
+    expect((await wb.cache!.verify({ remove: true })).removed).toBe(2);
+    expect(readdirSync(cache)).toEqual([]);
+    await wb.data.eqTaq1Min("MSFT", q);
+    expect(wb.cache!.misses).toBe(1);
+    const check = await wb.cache!.verify();
+    expect(check.fresh).toHaveLength(1);
+    expect(check.stale).toHaveLength(0);
+  });
+
+  it("a frame cached without provenance (an older workbench) cannot be judged, and says so", async () => {
+    writeFileSync(join(cache, "eq-daily-ohlc-0123456789abcdef0123456789abcdef.parquet"), "");
+    const check = await (await session()).cache!.verify();
+    expect(check.unknown).toHaveLength(1);
+    expect(check.unknown[0].reason).toMatch(/no provenance beside it/);
+  });
+});
