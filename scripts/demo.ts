@@ -5,7 +5,7 @@
  * reports to out/, and sums each one up. Stops the sandbox if it started it; exits 1 when a
  * notebook is missing or shows an error.
  *
- *   deno run -A scripts/demo.ts [notebook.ipynb ...]   (default: the five below)
+ *   deno run -A scripts/demo.ts [notebook.ipynb ...]   (default: the six below)
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -19,6 +19,7 @@ import { openSandbox } from "./sandboxSession.ts";
 const NOTEBOOKS = [
   "notebooks/quickstart.ipynb",
   "notebooks/entitlements.ipynb",
+  "notebooks/reproducible-research.ipynb",
   "recipes/intraday-spread.ipynb",
   "recipes/oi-term-structure.ipynb",
   "recipes/adjusted-contracts.ipynb",

@@ -4,7 +4,7 @@
  * with the same error both times); anything else (another frame, another request, another
  * outcome, a call missing or added, hashes of another scheme) is a difference.
  */
-import type { CallRecord, HashSchemeRecord, RunManifest } from "../../workbench/provenance/manifest.ts";
+import type { CallRecord, HashSchemeRecord, RequestRecord } from "../../workbench/provenance/manifest.ts";
 import { firstDifference } from "../../workbench/provenance/rowBlocks.ts";
 
 export interface Verdict {
@@ -21,12 +21,26 @@ const asked = (c: CallRecord) => JSON.stringify([c.dataset, c.requests]);
 const outcome = (c: CallRecord) => (c.error ? `failed (${c.error.name}: ${c.error.message})` : `returned ${rows(c.rows)}`);
 const schemeText = (h?: HashSchemeRecord) => (h ? `${h.scheme} under nodejs-polars ${h.nodejsPolars}` : "sha256 canonical (manifest version 1)");
 
+/**
+ * What changed between two calls' requests, told by the first request that differs: its
+ * parameters that are not in both (`TradeDate.le=2023-11-22 then, TradeDate.le=2023-11-24 now`),
+ * or its whole path and query when the path or dataset changed.
+ */
+function requestChange(before: CallRecord, after: CallRecord): string {
+  const url = (r?: RequestRecord) => (r ? `${r.path}?${new URLSearchParams(r.params)}` : "no request");
+  const count = before.requests.length === after.requests.length ? "" : ` (${before.requests.length} requests then, ${after.requests.length} now)`;
+  if (before.dataset !== after.dataset) return `${before.dataset} ${url(before.requests[0])} then, ${after.dataset} ${url(after.requests[0])} now${count}`;
+  const i = Math.max(0, before.requests.findIndex((r, k) => JSON.stringify(r) !== JSON.stringify(after.requests[k])));
+  const [b, a] = [before.requests[i], after.requests[i]];
+  const which = before.requests.length > 1 ? `request ${i + 1} of ${before.requests.length}: ` : "";
+  if (!b || !a || b.path !== a.path) return `${before.dataset} ${which}${url(b)} then, ${url(a)} now${count}`;
+  const only = (x: RequestRecord, y: RequestRecord) => x.params.filter(([k, v]) => !y.params.some(([k2, v2]) => k === k2 && v === v2)).map(([k, v]) => `${k}=${v}`).join("&") || "nothing more";
+  return `${before.dataset} ${which}${b.path} asked ${only(b, a)} then, ${only(a, b)} now${count}`;
+}
+
 /** Why two calls at the same place differ, or undefined when they are the same. */
 function difference(before: CallRecord, after: CallRecord, hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord }): string | undefined {
-  if (asked(before) !== asked(after)) {
-    const paths = (c: CallRecord) => c.requests.map((r) => `${r.path}?${new URLSearchParams(r.params)}`).join(", ") || "no request";
-    return `another call: ${before.dataset} ${paths(before)} then, ${after.dataset} ${paths(after)} now`;
-  }
+  if (asked(before) !== asked(after)) return `another call: ${requestChange(before, after)}`;
   if (before.error || after.error) {
     const same = before.error && after.error && before.error.name === after.error.name && before.error.message === after.error.message;
     return same ? undefined : `${outcome(before)} then, ${outcome(after)} now`;
@@ -41,6 +55,9 @@ function difference(before: CallRecord, after: CallRecord, hashes: { before?: Ha
   return `${count}${where ? `, first differing at ${where}` : ""} (${short(before.frameHash)} then, ${short(after.frameHash)} now)${updated}`;
 }
 
+/** What can be compared: a run manifest, or a workbench's `wb.provenance()`. */
+export type Comparable = { calls: CallRecord[]; hash?: HashSchemeRecord };
+
 /**
  * Compares the calls of `before` (the manifest) and `after` (the re-run), in order.
  *
@@ -48,7 +65,7 @@ function difference(before: CallRecord, after: CallRecord, hashes: { before?: Ha
  * const { lines, differences } = compareRuns(saved, rerun);
  * lines.forEach((l) => console.log(l));
  */
-export function compareRuns(before: Pick<RunManifest, "calls" | "hash">, after: Pick<RunManifest, "calls" | "hash">): Verdict {
+export function compareRuns(before: Comparable, after: Comparable): Verdict {
   const lines: string[] = [];
   let differences = 0;
   const n = Math.max(before.calls.length, after.calls.length);

@@ -1,7 +1,7 @@
 /**
  * The main job, end to end: `scripts/demo.ts` (what `npm run demo` runs after setup) generates
- * the demo market when it is missing, starts the sandbox, executes both teaching notebooks and
- * the three recipes in the real Deno kernel, and writes executed notebooks and HTML reports.
+ * the demo market when it is missing, starts the sandbox, executes the three teaching notebooks
+ * and the three recipes in the real Deno kernel, and writes executed notebooks and HTML reports.
  * Every notebook must be free of error output and show each figure it promises.
  */
 import { spawn } from "node:child_process";
@@ -15,6 +15,7 @@ const OUT = join(ROOT, "out");
 const PROMISED: Record<string, number> = {
   "notebooks/quickstart": 2,
   "notebooks/entitlements": 0,
+  "notebooks/reproducible-research": 1,
   "recipes/intraday-spread": 6,
   "recipes/oi-term-structure": 5,
   "recipes/adjusted-contracts": 10,
@@ -58,4 +59,15 @@ describe("npm run demo executes every notebook and recipe in the Deno kernel", (
       expect(existsSync(join(OUT, `${name}.html`)), `${name}.html`).toBe(true);
     });
   }
+
+  it("reproducible-research shows a verified re-run, a changed parameter caught, and no key in its manifest", () => {
+    const cells = JSON.parse(readFileSync(join(OUT, "notebooks/reproducible-research.ipynb"), "utf8")).cells as { outputs?: Output[] }[];
+    const printed = cells.flatMap((c) => c.outputs ?? []).map((o) => text(o.text) + text(o.data?.["text/plain"])).join("\n");
+    expect(printed).toMatch(/call 1 eq-taq-1min: same \([\d,]+ rows, rows:[0-9a-f]{12}…\)/);
+    expect(printed).toContain("differences: 0; the study's result frames are equal");
+    expect(printed).toMatch(/call 1 eq-taq-1min: DIFFERENT: another call: .*TradeDate\.le=2023-11-22 then, TradeDate\.le=\d{4}-\d{2}-\d{2} now/);
+    expect(printed).toContain("the key in the manifest: absent");
+    expect(printed).toContain("Cache verified: nothing stale");
+    expect(printed).toMatch(/monthly requests\s+[\d,]+\s+[\d,]+\s+[\d,]+\s+[\d,]+/);
+  });
 });

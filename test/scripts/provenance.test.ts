@@ -49,7 +49,9 @@ describe("npm run notebook writes a provenance manifest", () => {
     expect(manifest.calls).toHaveLength(1);
     const call = manifest.calls[0] as CallRecord & { service: string };
     expect(call).toMatchObject({ seq: 1, dataset: "eq-daily-ohlc", rows: 3, pages: 1, query: { filters: { Ticker: "MSFT" }, maxRows: 3 } });
-    expect(call.frameHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(call.frameHash).toMatch(/^rows:[0-9a-f]{64}$/);
+    expect(manifest.hash).toEqual({ scheme: "rows/1", nodejsPolars: manifest.versions.nodejsPolars });
+    expect(manifest.outcome).toBe("completed");
     expect(call.requestIds).toHaveLength(1);
     expect(call.status.last_available_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(manifest.services).toEqual([call.service]);
@@ -72,7 +74,7 @@ describe("npm run notebook writes a provenance manifest", () => {
     const result = await notebook(["--out", out, "--verify", path]);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("with ticker=MSFT days=3");
-    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: same \(3 rows, sha256:/);
+    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: same \(3 rows, rows:/);
     expect(result.stdout).toContain("verify: identical: all 1 calls gave the same frames");
     expect(readFileSync(path, "utf8")).toBe(before);
     expect(readJson(join(out, "tiny-recipe.rerun.provenance.json")).calls[0].frameHash).toBe(manifest.calls[0].frameHash);
@@ -83,8 +85,26 @@ describe("npm run notebook writes a provenance manifest", () => {
     generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
     const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], other);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(sha256:/);
+    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/);
     expect(result.stdout).toContain("verify: 1 of 1 calls differ");
+  });
+
+  it("a notebook whose cell fails still leaves a manifest, marked failed with the failing cell and the failed call", async () => {
+    const failed = join(dir, "failed");
+    const result = await notebook(["--out", failed, "--param", "ticker=ZZZZ"]);
+    expect(result.status).toBe(1);
+    const path = join(failed, "tiny-recipe.provenance.json");
+    expect(result.stdout).toContain(`provenance:        ${path}`);
+    const m: RunManifest = readJson(path);
+    expect(m.outcome).toBe("failed");
+    expect(m.parameters).toEqual({ ticker: "ZZZZ" });
+    expect(m.failedCell?.error).toMatch(/UnknownTickerError/);
+    expect(m.failedCell?.index).toBeGreaterThan(1);
+    const daily = m.calls.find((c) => c.dataset === "eq-daily-ohlc")!;
+    expect(daily.error).toMatchObject({ name: "UnknownTickerError" });
+    expect(daily.requests[0].params).toContainEqual(["Ticker", "ZZZZ"]);
+    expect(readFileSync(path, "utf8")).not.toContain("demo-full-access");
+    expect(readFileSync(join(failed, "tiny-recipe.html"), "utf8")).toContain("This run failed");
   });
 
   it("--verify takes no --param, and refuses what is not a manifest", async () => {
@@ -111,9 +131,26 @@ describe("compareRuns", () => {
     );
     expect(differences).toBe(3);
     expect(lines[0]).toBe("call 1 eq-daily-ohlc: DIFFERENT: 4 rows then, 5 rows now (sha256:aaaa… then, sha256:bbbb… now); the dataset was updated 2023-11-28T00:00:00Z then, 2023-11-29T00:00:00Z now");
-    expect(lines[1]).toMatch(/^call 2 eq-daily-ohlc: DIFFERENT: another call: .*Ticker=AAPL then, eq-daily-ohlc \/x\? now$/);
+    expect(lines[1]).toBe("call 2 eq-daily-ohlc: DIFFERENT: another call: eq-daily-ohlc /api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL then, /x? now");
     expect(lines[2]).toBe("call 3 eq-daily-ohlc: same (4 rows, sha256:aaaa…)");
     expect(lines[3]).toBe("call 4 eq-daily-ohlc: DIFFERENT: not in the manifest (1 row in the re-run)");
     expect(compareRuns({ calls: [call()] }, { calls: [] }).lines).toEqual(["call 1 eq-daily-ohlc: DIFFERENT: missing from the re-run (4 rows in the manifest)"]);
+  });
+
+  it("a changed parameter is named by itself, with the request it is in", () => {
+    const two = (end: string) => call({ requests: ["AAPL", "MSFT"].map((t) => ({ path: `/api/v1/data/us-equity/eq-taq-1min/${t}`, params: [["TradeDate.ge", "2023-11-20"], ["TradeDate.le", end]] as [string, string][] })) });
+    expect(compareRuns({ calls: [two("2023-11-22")] }, { calls: [two("2023-11-24")] }).lines[0]).toBe(
+      "call 1 eq-daily-ohlc: DIFFERENT: another call: eq-daily-ohlc request 1 of 2: /api/v1/data/us-equity/eq-taq-1min/AAPL asked TradeDate.le=2023-11-22 then, TradeDate.le=2023-11-24 now",
+    );
+  });
+
+  it("a call failing the same way both times is the same; another outcome or another hash scheme is a difference", () => {
+    const failed = call({ rows: 0, frameHash: undefined, error: { name: "UnknownTickerError", message: "Unknown ticker 'ZZZZ'" } });
+    expect(compareRuns({ calls: [failed] }, { calls: [failed] })).toEqual({ lines: ["call 1 eq-daily-ohlc: same (failed both times: UnknownTickerError)"], differences: 0 });
+    expect(compareRuns({ calls: [failed] }, { calls: [call()] }).lines).toEqual(["call 1 eq-daily-ohlc: DIFFERENT: failed (UnknownTickerError: Unknown ticker 'ZZZZ') then, returned 4 rows now"]);
+    const then = { calls: [call({ frameHash: "rows:aaaa" })], hash: { scheme: "rows/1", nodejsPolars: "0.26.1" } };
+    const now = { calls: [call({ frameHash: "rows:bbbb" })], hash: { scheme: "rows/1", nodejsPolars: "0.27.0" } };
+    expect(compareRuns(then, now).lines[0]).toMatch(/DIFFERENT: cannot compare the frames: hashed with rows\/1 under nodejs-polars 0.26.1 then, rows\/1 under nodejs-polars 0.27.0 now/);
+    expect(compareRuns(then, { ...now, calls: then.calls }).differences).toBe(0);
   });
 });
