@@ -33,9 +33,10 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    */
   quotaGuard?: QuotaGuardOptions | false;
   /**
-   * Records each data call for `wb.provenance()`. Off by default, because hashing each frame
-   * costs about 20-40% of a large fetch's time; on when `MARKETDATA_PROVENANCE=1` is set, which
-   * `npm run notebook` does for the kernels it runs (so every run's manifest has its calls).
+   * Records each data call and download for `wb.provenance()`. Off by default; on when
+   * `MARKETDATA_PROVENANCE=1` is set, which `npm run notebook` does for the kernels it runs (so
+   * every run's manifest has its calls). Each page's rows are hashed as the page arrives, so
+   * recording adds little to a fetch (see bench/provenance.ts).
    */
   provenance?: boolean;
 }
