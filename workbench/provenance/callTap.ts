@@ -46,9 +46,10 @@ export interface FetchTap {
   unitDone?(unit: number, frame: pl.DataFrame, fromCache: boolean): void;
 }
 
-/** Where a finished or failed call goes. */
+/** Where a finished or failed call goes, and where a resumed one starts its own record. */
 export interface CallSink {
   add(record: CallRecord): void;
+  begin(dataset: string, pathValues: unknown, query: unknown): CallTap;
   readonly secrets: readonly string[];
 }
 
@@ -113,12 +114,28 @@ export class CallTap implements FetchTap {
       rowBlocks: rowBlocksOf(rowHashes, frame.height),
     };
     if (this.cached) record.cached = true;
+    if (this.resumes !== undefined) record.resumes = this.resumes;
     this.sink.add(record);
     return frame;
   }
 
-  /** Records the call as failed with `error` (class, message, partial rows; never the key). */
+  /**
+   * Records the call as failed with `error` (class, message, partial rows; never the key). The
+   * error's `resume()` then records the frame it returns as a call of its own that `resumes`
+   * this one (a quota guard's resume runs the call again, which records itself).
+   */
   async fail(requests: readonly PreparedRequest[], error: unknown): Promise<void> {
     this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.secrets) });
+    const e = error as { name?: string; resume?: () => Promise<pl.DataFrame> };
+    const resume = e?.resume;
+    if (typeof resume !== "function" || e.name === "QuotaGuardError") return;
+    e.resume = async () => {
+      const tap = this.sink.begin(this.dataset, this.args.pathValues, this.args.query);
+      tap.resumes = this.seq;
+      return tap.finish(requests, await resume());
+    };
   }
+
+  /** The `seq` of the failed call this one resumes. */
+  resumes?: number;
 }

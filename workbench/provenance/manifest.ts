@@ -61,6 +61,8 @@ export interface CallRecord {
   error?: CallFailure;
   /** True when the frame came from the on-disk cache (no request was sent). */
   cached?: boolean;
+  /** The `seq` of the failed call whose `error.resume()` this is (its frame holds the rows of both). */
+  resumes?: number;
   /** Digests of consecutive row blocks, to tell where a re-run's frame first differs. */
   rowBlocks?: RowBlocks;
   columns: number;

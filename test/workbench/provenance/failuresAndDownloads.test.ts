@@ -1,6 +1,7 @@
 /**
  * What the manifest keeps beyond the calls that returned a frame: calls that failed (refused
- * before sending, or stopped by the service: class and message, never the key) and
+ * before sending, or stopped by the service: class and message, never the key), resumed calls,
+ * and
  * `wb.download` runs (partitions fetched with their rows and hashes, partitions reused). Real
  * HTTP against the sandbox, with an account of its own whose monthly quota runs out.
  */
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, frameHash } from "../../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
 import { createQuotaAccount } from "../../sandbox/service/support/quotaAccounts.ts";
+import { createAccount, setMonthlyLimit } from "../support/state.ts";
 
 let sb: TestSandbox;
 let key: string;
@@ -48,6 +50,23 @@ describe("failed calls are recorded", () => {
     expect(calls[1].error).toMatchObject({ name: "QuotaExceededError", status: 429, message: failure.message });
     expect(calls[1].requests[0].params).toContainEqual(["Ticker", "MSFT"]);
     expect(JSON.stringify(wb.provenance())).not.toContain(scarce);
+  });
+});
+
+describe("a resumed call is recorded", () => {
+  it("the universe cut short by the monthly quota is a failed call; its resume() a call of its own that resumes it, with the whole frame's hash", async () => {
+    const cut = "provenance-resume";
+    createAccount(sb.statePath, { key: cut, perMinute: 100_000, monthly: 2 });
+    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: cut, provenance: true });
+    const tickers = ["SPY", "AAPL", "MSFT"];
+    const error = await wb.data.eqTaq1Min(tickers, { start: "2023-11-20", end: "2023-11-20", concurrency: 1, force: true }).catch((e) => e);
+    expect(error.name).toBe("QuotaExceededError");
+    setMonthlyLimit(sb.statePath, cut, 100);
+    const whole = await error.resume();
+    const [failed, resumed] = wb.provenance().calls;
+    expect(failed).toMatchObject({ seq: 1, rows: 0, error: { name: "QuotaExceededError", status: 429, partialRows: error.partial.height } });
+    expect(resumed).toMatchObject({ seq: 2, resumes: 1, rows: whole.height, frameHash: frameHash(whole) });
+    expect(resumed.requests.map((r) => r.path.split("/").at(-1))).toEqual(tickers);
   });
 });
 
