@@ -13,6 +13,8 @@ import { rowHashBytes } from "./rowHashes.ts";
 export class PageHashes {
   private readonly pages = new Map<number, Map<number, Uint8Array>>();
   private readonly units = new Map<number, Uint8Array>();
+  /** Units whose row hashes came from their pages (the others were hashed from their frame). */
+  fromPages = 0;
 
   /** What the pager calls with each page of unit `unit` it parsed. */
   listener(unit: number): (offset: number, frame: pl.DataFrame) => void {
@@ -34,6 +36,7 @@ export class PageHashes {
     }
     this.pages.delete(unit);
     const covered = rows >= frame.height && frame.width > 0;
+    if (covered) this.fromPages++;
     this.units.set(unit, covered ? Buffer.concat(pieces).subarray(0, frame.height * 8) : rowHashBytes(frame));
   }
 
