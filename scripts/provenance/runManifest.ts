@@ -80,7 +80,7 @@ export function footerCell(manifest: RunManifest, fileName: string): Record<stri
     "---",
     "### Provenance",
     ...(manifest.failedCell ? [`**This run failed** at cell ${manifest.failedCell.index} (${manifest.failedCell.error}); the calls below are those made before it.`, ""] : []),
-    `Run ${manifest.ranAt} against ${manifest.services.join(", ") || "no service"} with ${params}; workbench ${commit}, Deno ${manifest.versions.deno ?? "?"}, nodejs-polars ${manifest.versions.nodejsPolars ?? "?"}.`,
+    `Run ${manifest.ranAt} against ${manifest.services.join(", ") || "no service"} with ${params}; workbench ${commit}, Deno ${manifest.versions.deno ?? "?"}, nodejs-polars ${manifest.versions.nodejsPolars ?? "?"}; frame hashes ${manifest.hash?.scheme ?? "sha256 canonical"}.`,
     "",
     "| call | dataset | rows | frame hash | data last updated |\n|---:|---|---:|---|---|\n" + rows.join("\n"),
     ...more,

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, frameHash, type Workbench } from "../../../workbench/mod.ts";
 import { displayKindOf } from "../../../workbench/display/kind.ts";
+import { richBundle } from "../../../kernel-helpers/mod.ts";
 import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "cache-provenance-"));
@@ -104,6 +105,10 @@ describe("after the service's data is updated", () => {
     expect(bars.reason).toContain(`eq-taq-1min was updated ${now}, after this frame was fetched`);
     expect(check.removed).toBe(0);
     expect(entries()).toHaveLength(2);
+    const card = richBundle(check)!;
+    expect(card["text/plain"]).toMatch(/^Cache verified: 2 stale of 2\n/);
+    expect(card["text/plain"]).toContain("stale: eq-taq-1min");
+    expect(card["text/html"]).toContain("#d9534f"); // shown as a warning
   });
 
   it("verify({ remove: true }) drops the stale frames; the next call fetches afresh and is fresh", async () => {
