@@ -23,7 +23,7 @@ import { outDir, repoRoot } from "./paths.mjs";
 import { openSandbox } from "./sandboxSession.ts";
 import { withCollectCell } from "./provenance/cell.ts";
 import { provenanceStep } from "./provenance/runHook.ts";
-import { compareRuns } from "./provenance/verify.ts";
+import { compareRuns } from "../workbench/provenance/compareRuns.ts";
 import type { RunManifest } from "../workbench/provenance/manifest.ts";
 
 // Which npm script ran us: `notebook` and `recipe` differ only in their usage line and default --out.

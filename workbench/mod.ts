@@ -35,6 +35,7 @@ export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
 export { type Session, session, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
 export { frameHash, hashScheme } from "./provenance/frameHash.ts";
+export { compareRuns, type Verdict as RunComparison } from "./provenance/compareRuns.ts";
 export { type CallRecord, type DownloadRecord, type ProvenanceManifest, type RunManifest } from "./provenance/manifest.ts";
 export { type AdjustedRoot, adjustedRoots, classifyRoots, type RootKind, splitFactors } from "./research/splitFactors.ts";
 export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { generateMarket } from "../../sandbox/market/generate.ts";
 import { profileByName } from "../../sandbox/market/profiles.ts";
-import { compareRuns } from "../../scripts/provenance/verify.ts";
+import { compareRuns } from "../../workbench/provenance/compareRuns.ts";
 import { denoPath } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
 import type { CallRecord, RunManifest } from "../../workbench/mod.ts";

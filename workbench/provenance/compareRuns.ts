@@ -4,8 +4,8 @@
  * with the same error both times); anything else (another frame, another request, another
  * outcome, a call missing or added, hashes of another scheme) is a difference.
  */
-import type { CallRecord, HashSchemeRecord, RequestRecord } from "../../workbench/provenance/manifest.ts";
-import { firstDifference } from "../../workbench/provenance/rowBlocks.ts";
+import type { CallRecord, HashSchemeRecord, RequestRecord } from "./manifest.ts";
+import { firstDifference } from "./rowBlocks.ts";
 
 export interface Verdict {
   /** One line per call: `call 1 eq-daily-ohlc: same (4 rows)`. */
@@ -62,7 +62,8 @@ export type Comparable = { calls: CallRecord[]; hash?: HashSchemeRecord };
  * Compares the calls of `before` (the manifest) and `after` (the re-run), in order.
  *
  * @example
- * const { lines, differences } = compareRuns(saved, rerun);
+ * const saved = wb.provenance();            // or JSON.parse(await Deno.readTextFile("x.provenance.json"))
+ * const { lines, differences } = compareRuns(saved, again.provenance());
  * lines.forEach((l) => console.log(l));
  */
 export function compareRuns(before: Comparable, after: Comparable): Verdict {
