@@ -28,10 +28,13 @@ const EARNINGS_VOL_LIFT = 0.7;
 /** Activity rises with variance to this power (volume follows volatility, about one-for-one in sd). */
 const ACTIVITY_ELASTICITY = 0.85;
 /**
- * Price discovery at the open: the first minutes' variance is lifted by up to this factor over
- * their trading activity, fading over OPEN_DISCOVERY_MINUTES (09:30-09:34 about 6x midday's volatility).
+ * Price discovery at the open: the first minutes' variance is lifted by up to these factors over
+ * their trading activity, fading over OPEN_DISCOVERY_MINUTES. It is mostly company-specific (the
+ * night's news reaching each name), so a single stock's own part is lifted most and the market
+ * and sector factors less: 09:30-09:34 is 5-8x midday's volatility for a stock, less for an index.
  */
-const OPEN_DISCOVERY = 5;
+const OPEN_DISCOVERY_FACTORS = 3;
+const OPEN_DISCOVERY_OWN = 10;
 const OPEN_DISCOVERY_MINUTES = 5;
 /**
  * Company news outside earnings (guidance, analyst calls, deals): a common stock or ADR gaps
@@ -51,12 +54,12 @@ export interface DayPath {
 export type PricePaths = Map<number, Map<string, DayPath>>;
 
 /** Per-minute weights (sum 1) of intraday variance: trading activity, with the open's price discovery on top. */
-function varianceWeights(day: TradingDay): Float64Array {
+function varianceWeights(day: TradingDay, openDiscovery: number): Float64Array {
   const w = new Float64Array(MINUTES_PER_DAY);
   let sum = 0;
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minute = FIRST_MINUTE_OF_DAY + m, sinceOpen = minute - OPEN_MINUTE_OF_DAY;
-    w[m] = dayActivity(day, minute) * (sinceOpen >= 0 && minute < day.closeMinute ? 1 + OPEN_DISCOVERY * Math.exp(-sinceOpen / OPEN_DISCOVERY_MINUTES) : 1);
+    w[m] = dayActivity(day, minute) * (sinceOpen >= 0 && minute < day.closeMinute ? 1 + openDiscovery * Math.exp(-sinceOpen / OPEN_DISCOVERY_MINUTES) : 1);
     sum += w[m];
   }
   for (let m = 0; m < MINUTES_PER_DAY; m++) w[m] /= sum;
@@ -113,7 +116,7 @@ export function buildPricePaths(
   let lastMarketShock = 0;
 
   for (const [dayIndex, day] of days.entries()) {
-    const weights = varianceWeights(day);
+    const weights = varianceWeights(day, OPEN_DISCOVERY_FACTORS), ownWeights = varianceWeights(day, OPEN_DISCOVERY_OWN);
     const stateRng = Rng.for(seed, "vol-state", day.date);
     if (dayIndex > 0) {
       marketState.step(stateRng, lastMarketShock, LEVERAGE);
@@ -155,9 +158,10 @@ export function buildPricePaths(
       const follow = 1 - Math.exp(-1 / sec.lagMinutes);
       for (let m = 0; m <= MINUTES_PER_DAY; m++) {
         const w = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * weights[m - 1];
+        const wOwn = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * ownWeights[m - 1];
         const marketPart = systematic * Math.sqrt(w * market.scales[m]) * market.shocks[m];
         const sectorPart = sectorLoad * Math.sqrt(w * sectorDay.scales[m]) * sectorDay.shocks[m];
-        const ownPart = ownVol * Math.sqrt(w * ownDay.scales[m]) * ownDay.shocks[m];
+        const ownPart = ownVol * Math.sqrt(wOwn * ownDay.scales[m]) * ownDay.shocks[m];
         if (m === 0) {
           x += MARKET_DAILY_DRIFT * sec.beta + marketPart + sectorPart + ownPart + news;
           price[0] = x;

@@ -10,14 +10,20 @@ import { Rng } from "../rng.ts";
 import { tickSize } from "../securities.ts";
 import type { NbboBook } from "./nbboBook.ts";
 
-/** Shares of TRF prints at the quote, at the midpoint, with sub-penny retail improvement; the rest print inside at a whole cent when the spread allows. */
-const TRF_AT_QUOTE = 0.58;
-const TRF_AT_MID = 0.12;
-const TRF_RETAIL = 0.22;
+/**
+ * Shares of TRF prints in a steady market at the quote, at the midpoint, with sub-penny retail
+ * improvement; the rest print inside at a whole cent when the spread allows. While the price is
+ * running in the trade's direction, midpoint and improved fills step aside (dark pools and
+ * wholesalers protect themselves against a moving quote) and TRF prints are at the quote, so
+ * the day's highs and lows print on whole cents as in real data.
+ */
+const TRF_AT_QUOTE = 0.35;
+const TRF_AT_MID = 0.2;
+const TRF_RETAIL = 0.35;
+/** The price runs in a trade's direction when the efficient price is this share of the spread past the midpoint. */
+const RUNNING = 0.25;
 /** Largest retail price improvement, dollars per share (wholesalers give tenths of a cent). */
 const RETAIL_IMPROVEMENT_MAX = 0.002;
-/** How much buyers lean the way the efficient price moved ahead of the quote. */
-const LEAN = 0.15;
 /** An exchange trade sweeps through a stale quote (the efficient price already beyond it) this often. */
 const STALE_SWEEP = 0.5;
 /**
@@ -37,8 +43,8 @@ export interface PricedTrade {
 }
 
 /**
- * Price of a continuous trade against the current NBBO; buyers lean the way the efficient
- * price moved ahead of the quote, and an exchange order meeting a stale quote often sweeps it.
+ * Price and side of a continuous trade against the current NBBO; an exchange order meeting a
+ * stale quote (the efficient price already beyond it) often sweeps it.
  *
  * @example
  * ```ts
@@ -49,15 +55,17 @@ export function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolea
   const { bid, ask } = book;
   const tick = tickSize(fair);
   const width = ask - bid;
-  const buy = rng.chance(0.5 + LEAN * Math.tanh((fair - (bid + ask) / 2) / (Math.abs(width) + tick)));
+  // Buys and sells are equally likely: the price follows the flow (impact), not the other way round.
+  const buy = rng.chance(0.5);
   const side = buy ? 1 : -1;
   const touch = buy ? ask : bid;
   const u = rng.uniform();
   if (width <= 0) return { price: round4(touch), sweep: false, side };
   const widthTicks = Math.round(width / tick);
+  const mid = (bid + ask) / 2;
   if (isTrf) {
-    if (u < TRF_AT_QUOTE) return { price: round4(touch), sweep: false, side };
-    const mid = (bid + ask) / 2;
+    const running = side * (fair - mid) > RUNNING * width;
+    if (running || u < TRF_AT_QUOTE) return { price: round4(touch), sweep: false, side };
     if (u < TRF_AT_QUOTE + TRF_AT_MID) return { price: round4(mid), sweep: false, side };
     if (u < TRF_AT_QUOTE + TRF_AT_MID + TRF_RETAIL || widthTicks < 2) {
       // Retail improvement: a fraction of a cent better than the quote, never past the midpoint.

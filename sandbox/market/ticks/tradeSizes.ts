@@ -13,7 +13,7 @@ const ODD_LOT_SHARE = 0.6;
 const ONE_LOT_SHARE = 0.18;
 const MULTI_LOT_SHARE = 0.1;
 const BLOCK_SHARE = 1 - ODD_LOT_SHARE - ONE_LOT_SHARE - MULTI_LOT_SHARE;
-/** Log-normal spread of block sizes within a minute (they share the minute's carried volume). */
+/** Log-normal spread of block sizes (within a minute they share its carried volume in these proportions). */
 const BLOCK_LOG_SD = 0.5;
 /** Log-normal spread of a minute's volume around its prints times the mean print. */
 const MINUTE_VOLUME_LOG_SD = 0.25;
@@ -51,9 +51,11 @@ const MIN_BLOCK_MEAN = 1000;
 /** The mean print of the real shape when every print is emitted (blocks at their smallest). */
 export const REAL_MEAN_TRADE_SIZE = (1 - BLOCK_SHARE) * BODY_MEAN + BLOCK_SHARE * MIN_BLOCK_MEAN;
 
+const roundLots = (shares: number) => Math.max(100, Math.round(shares / 100) * 100);
+
 /** A block of about `mean` shares, in round lots. */
 function block(rng: Rng, mean: number): number {
-  return Math.max(100, Math.round((mean * Math.exp(BLOCK_LOG_SD * rng.normal() - BLOCK_LOG_SD * BLOCK_LOG_SD / 2)) / 100) * 100);
+  return roundLots(mean * Math.exp(BLOCK_LOG_SD * rng.normal() - BLOCK_LOG_SD * BLOCK_LOG_SD / 2));
 }
 
 /**
@@ -95,7 +97,11 @@ export function minuteTradeSizes(rng: Rng, count: number, meanSize: number, out:
     blocks = 1;
   }
   const volume = count * meanSize * Math.exp(MINUTE_VOLUME_LOG_SD * rng.normal() - MINUTE_VOLUME_LOG_SD * MINUTE_VOLUME_LOG_SD / 2);
-  const blockMean = Math.max(MIN_BLOCK_MEAN, (volume - body) / blocks);
-  for (let i = 0; i < count; i++) if (out[i] === 0) out[i] = block(rng, blockMean);
+  const carried = Math.max(MIN_BLOCK_MEAN * blocks, volume - body);
+  // The blocks share the carried volume in log-normal proportions, so they add up to it exactly.
+  const weights: number[] = [];
+  let total = 0;
+  for (let k = 0; k < blocks; k++) total += weights[k] = Math.exp(BLOCK_LOG_SD * rng.normal());
+  for (let i = 0, k = 0; i < count; i++) if (out[i] === 0) out[i] = roundLots(carried * weights[k++] / total);
   return out;
 }
