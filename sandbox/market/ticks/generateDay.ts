@@ -31,7 +31,7 @@ import {
   TRADE_CANCEL,
   TRF_EXCHANGE,
 } from "./tickColumns.ts";
-import { minuteTradeSizes, REAL_MEAN_TRADE_SIZE } from "./tradeSizes.ts";
+import { extremeSize, minuteTradeSizes, REAL_MEAN_TRADE_SIZE } from "./tradeSizes.ts";
 import { priceImpact, tradePrice } from "./tradePrice.ts";
 import { drawExchange } from "./venues.ts";
 
@@ -106,6 +106,7 @@ export function generateDayTicks(input: DayInput): TickColumns {
   const batch: number[] = [], sizes: number[] = [];
   // Permanent price impact of the day's trades so far: quotes and later trades see the efficient price plus it.
   let impact = 0;
+  let sessionHigh = -Infinity, sessionLow = Infinity;
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minuteOfDay = FIRST_MINUTE_OF_DAY + m;
     const startNs = minuteOfDay * NS_PER_MINUTE;
@@ -130,6 +131,23 @@ export function generateDayTicks(input: DayInput): TickColumns {
       const fair = efficientPrice(path, ns) + impact;
       if (kind === EVENT_QUOTE) {
         lastNs = book.update(ns, fair, spreadTicks(sec, minuteOfDay, close, rng));
+        // The session's running high and low are printed: a buyer lifts an offer at a new high of
+        // the session (a seller hits a bid at a new low) on an exchange. The real tape has many
+        // prints at every level, so its extremes are whole-cent prints at the quote; the generator
+        // emits a fraction of them and would otherwise leave a level's only print to a TRF
+        // midpoint or sub-penny fill.
+        if (!extended && book.bid < book.ask) {
+          for (const side of [1, -1]) {
+            const quote = side === 1 ? book.ask : book.bid;
+            if (side * (quote - (side === 1 ? sessionHigh : sessionLow)) <= 0) continue;
+            if (side === 1) sessionHigh = quote;
+            else sessionLow = quote;
+            const size = extremeSize(rng);
+            lastNs += 1;
+            out.push(lastNs, TRADE, quote, size, drawExchange(rng, listing, false), COND(size < 100 ? "@I" : "@"));
+            impact += priceImpact(book, size, meanSize, side);
+          }
+        }
         continue;
       }
       if (kind === EVENT_OPEN_AUCTION || kind === EVENT_CLOSE_AUCTION) {

@@ -10,18 +10,10 @@ import { Rng } from "../rng.ts";
 import { tickSize } from "../securities.ts";
 import type { NbboBook } from "./nbboBook.ts";
 
-/**
- * Shares of TRF prints in a steady market at the quote, at the midpoint, with sub-penny retail
- * improvement; the rest print inside at a whole cent when the spread allows. While the price is
- * running in the trade's direction, midpoint and improved fills step aside (dark pools and
- * wholesalers protect themselves against a moving quote) and TRF prints are at the quote, so
- * the day's highs and lows print on whole cents as in real data.
- */
-const TRF_AT_QUOTE = 0.35;
-const TRF_AT_MID = 0.2;
-const TRF_RETAIL = 0.35;
-/** The price runs in a trade's direction when the efficient price is this share of the spread past the midpoint. */
-const RUNNING = 0.25;
+/** Shares of TRF prints at the quote, at the midpoint, with sub-penny retail improvement; the rest print inside at a whole cent when the spread allows. */
+const TRF_AT_QUOTE = 0.55;
+const TRF_AT_MID = 0.12;
+const TRF_RETAIL = 0.28;
 /** Largest retail price improvement, dollars per share (wholesalers give tenths of a cent). */
 const RETAIL_IMPROVEMENT_MAX = 0.002;
 /** An exchange trade sweeps through a stale quote (the efficient price already beyond it) this often. */
@@ -30,7 +22,7 @@ const STALE_SWEEP = 0.5;
  * Permanent impact of a trade of the mean emitted size, as a share of the half spread; it grows
  * with the square root of size (the square-root law), so a block moves the quote most.
  */
-const IMPACT_PER_MEAN_TRADE = 0.3;
+const IMPACT_PER_MEAN_TRADE = 0.12;
 
 const round4 = (p: number) => Math.round(p * 1e4) / 1e4;
 
@@ -64,8 +56,7 @@ export function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolea
   const widthTicks = Math.round(width / tick);
   const mid = (bid + ask) / 2;
   if (isTrf) {
-    const running = side * (fair - mid) > RUNNING * width;
-    if (running || u < TRF_AT_QUOTE) return { price: round4(touch), sweep: false, side };
+    if (u < TRF_AT_QUOTE) return { price: round4(touch), sweep: false, side };
     if (u < TRF_AT_QUOTE + TRF_AT_MID) return { price: round4(mid), sweep: false, side };
     if (u < TRF_AT_QUOTE + TRF_AT_MID + TRF_RETAIL || widthTicks < 2) {
       // Retail improvement: a fraction of a cent better than the quote, never past the midpoint.

@@ -105,3 +105,18 @@ export function minuteTradeSizes(rng: Rng, count: number, meanSize: number, out:
   for (let i = 0, k = 0; i < count; i++) if (out[i] === 0) out[i] = roundLots(carried * weights[k++] / total);
   return out;
 }
+
+/**
+ * The size of a print that takes a quote at a new high or low of the session: an odd lot or a
+ * round lot or a few, as the body of the real shape (no block).
+ *
+ * @example
+ * ```ts
+ * extremeSize(Rng.for(42, "x")); // e.g. 37, 100 or 300
+ * ```
+ */
+export function extremeSize(rng: Rng): number {
+  let size = 0;
+  while (size === 0) size = bodyOrBlock(rng);
+  return size;
+}
