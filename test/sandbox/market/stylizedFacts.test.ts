@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   absReturnAutocorrelation, barTradeSizeShape, lastTradeMinute, lockedMinuteShare, minuteKurtosis, minuteVolumeSmoothness, oneTickMinuteShare,
 } from "../../../sandbox/market/realism/equityFacts.ts";
-import { relativeVolume } from "../../../sandbox/market/realism/marketFacts.ts";
+import { relativeVolume, subPennyExtremes } from "../../../sandbox/market/realism/marketFacts.ts";
+import { signTrades } from "../../../workbench/research/leeReady.ts";
+import pl from "nodejs-polars";
 import { marketBarDays, marketDailyRows } from "../../../sandbox/market/realism/minuteData.ts";
-import { readManifest, tinyMarketDir } from "./support/market.ts";
+import { readManifest, readTicks, tinyMarketDir } from "./support/market.ts";
 
 // The stylized facts that tiny's six days can show (bench/realism.ts measures all of them on demo).
 describe("the tiny market has the stylized facts of a real one", () => {
@@ -39,6 +41,19 @@ describe("the tiny market has the stylized facts of a real one", () => {
       expect(s.medianOverMean, t).toBeGreaterThan(0.5);
       expect(s.zeroShare, t).toBeLessThanOrEqual(0.01);
     }
+  });
+
+  it("prints off-exchange trades inside the spread often (midpoint, sub-penny improvement), yet keeps daily highs and lows on whole cents", () => {
+    for (const t of liquid) {
+      const trf = pl.concat(manifest.tradingDays.map((d) => signTrades(readTicks(d.date, t))))
+        .filter(pl.col("Exchange").eq(pl.lit("D")).and(pl.col("Excluded").isNull()));
+      const inside = trf.filter(pl.col("Price").gt(pl.col("Bid")).and(pl.col("Price").lt(pl.col("Ask")))).height / trf.height;
+      expect(inside, t).toBeGreaterThan(0.3);
+      expect(inside, t).toBeLessThan(0.6);
+    }
+    const sub = subPennyExtremes(marketDailyRows(tinyMarketDir()), liquid);
+    expect(sub.bars).toBeGreaterThan(15);
+    expect(sub.subPenny).toBeLessThanOrEqual(0.1 * sub.bars);
   });
 
   it("has fat-tailed 1-minute returns and clustered volatility", () => {
