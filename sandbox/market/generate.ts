@@ -26,7 +26,7 @@ import { generateDayTicks } from "./ticks/generateDay.ts";
 import { buildPricePaths } from "./ticks/pricePath.ts";
 
 /** Bumped whenever generated data changes for the same profile and seed. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /** What a generated market holds, written to `manifest.json` beside the data. */
 export interface Manifest {

@@ -62,8 +62,12 @@ export function quoteAround(rng: Rng, fair: number, cls: SpreadClass, tickClass:
   const rawBid = centre - half, rawAsk = centre + half;
   const bidTick = optionTick(tickClass, rawBid), askTick = optionTick(tickClass, rawAsk);
   // Each side goes to its nearest tick (a quote narrower than a tick widens to one tick below).
-  const bid = rawBid <= 0 ? 0 : cents(Math.max(0, Math.round(rawBid / bidTick)) * bidTick);
+  let bid = rawBid <= 0 ? 0 : cents(Math.max(0, Math.round(rawBid / bidTick)) * bidTick);
   let ask = cents(Math.round(rawAsk / askTick) * askTick);
+  // Rounding to the grid must not leave the model price outside the quote (parity would then
+  // break across a call and its put by more than their spreads).
+  if (bid > fair) bid = cents(Math.max(0, Math.floor(fair / bidTick)) * bidTick);
+  if (ask < fair) ask = cents(Math.ceil(fair / askTick) * askTick);
   if (ask <= bid) ask = cents(bid + optionTick(tickClass, bid));
   return { bid, ask, mid: Math.round(((bid + ask) / 2) * 1e4) / 1e4 };
 }

@@ -1,8 +1,8 @@
 /**
  * Generates one security-day of ticks as a market would produce them: NBBO updates that
  * follow the efficient price with a time-of-day spread, trades that hit the quotes (or print
- * inside them off-exchange), opening and closing auctions on the listing market, and rare
- * trade cancels. Every later dataset (1-minute bars, daily bars) is derived from these ticks.
+ * inside them off-exchange) and move the price in their direction, opening and closing auctions
+ * on the listing market, and rare trade cancels. Every later dataset (1-minute bars, daily bars) is derived from these ticks.
  */
 import type { TradingDay } from "../../../calendar/calendar.ts";
 import { Rng } from "../rng.ts";
@@ -31,7 +31,8 @@ import {
   TRADE_CANCEL,
   TRF_EXCHANGE,
 } from "./tickColumns.ts";
-import { drawTradeSize, REAL_MEAN_TRADE_SIZE } from "./tradeSizes.ts";
+import { extremeSize, minuteTradeSizes, REAL_MEAN_TRADE_SIZE } from "./tradeSizes.ts";
+import { priceImpact, tradePrice } from "./tradePrice.ts";
 import { drawExchange } from "./venues.ts";
 
 const NS_PER_MINUTE = 60e9;
@@ -102,12 +103,19 @@ export function generateDayTicks(input: DayInput): TickColumns {
   let lastNs = FIRST_MINUTE_OF_DAY * NS_PER_MINUTE;
 
   lastNs = book.open(lastNs + 100, path.price[0], spreadTicks(sec, FIRST_MINUTE_OF_DAY, close, rng));
-  const batch: number[] = [];
+  const batch: number[] = [], sizes: number[] = [];
+  // Permanent price impact of the day's trades so far: quotes and later trades see the efficient price plus it.
+  let impact = 0;
+  let sessionHigh = -Infinity, sessionLow = Infinity;
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minuteOfDay = FIRST_MINUTE_OF_DAY + m;
     const startNs = minuteOfDay * NS_PER_MINUTE;
-    const mean = tradesPerActivity * intensity[m] * rng.gammaUnitMean(6);
-    const nTrades = rng.poisson(mean);
+    const expectedTrades = tradesPerActivity * intensity[m];
+    const mean = expectedTrades * rng.gammaUnitMean(6);
+    // A name that prints every minute on average trades in every regular-hours minute.
+    const nTrades = Math.max(rng.poisson(mean), isRegularHours(minuteOfDay, close) && expectedTrades >= 1 ? 1 : 0);
+    minuteTradeSizes(rng, nTrades, meanSize, sizes);
+    let nextSize = 0;
     const nQuotes = rng.poisson(mean * quotesPerTrade(minuteOfDay, close));
     batch.length = 0;
     // Each event is packed as time * 4 + kind so one numeric sort orders the minute.
@@ -120,9 +128,26 @@ export function generateDayTicks(input: DayInput): TickColumns {
     for (const packed of batch) {
       const kind = packed % 4;
       const ns = Math.max(startNs + (packed - kind) / 4, lastNs + 1);
-      const fair = efficientPrice(path, ns);
+      const fair = efficientPrice(path, ns) + impact;
       if (kind === EVENT_QUOTE) {
         lastNs = book.update(ns, fair, spreadTicks(sec, minuteOfDay, close, rng));
+        // The session's running high and low are printed: a buyer lifts an offer at a new high of
+        // the session (a seller hits a bid at a new low) on an exchange. The real tape has many
+        // prints at every level, so its extremes are whole-cent prints at the quote; the generator
+        // emits a fraction of them and would otherwise leave a level's only print to a TRF
+        // midpoint or sub-penny fill.
+        if (!extended && book.bid < book.ask) {
+          for (const side of [1, -1]) {
+            const quote = side === 1 ? book.ask : book.bid;
+            if (side * (quote - (side === 1 ? sessionHigh : sessionLow)) <= 0) continue;
+            if (side === 1) sessionHigh = quote;
+            else sessionLow = quote;
+            const size = extremeSize(rng);
+            lastNs += 1;
+            out.push(lastNs, TRADE, quote, size, drawExchange(rng, listing, false), COND(size < 100 ? "@I" : "@"));
+            impact += priceImpact(book, size, meanSize, side);
+          }
+        }
         continue;
       }
       if (kind === EVENT_OPEN_AUCTION || kind === EVENT_CLOSE_AUCTION) {
@@ -135,8 +160,9 @@ export function generateDayTicks(input: DayInput): TickColumns {
         continue;
       }
       const isTrf = rng.chance(trfProbability(minuteOfDay, close, sec.finraShare));
-      const size = drawTradeSize(rng, meanSize);
-      const { price, sweep } = tradePrice(rng, book, fair, isTrf);
+      const size = sizes[nextSize++];
+      const { price, sweep, side } = tradePrice(rng, book, fair, isTrf);
+      impact += priceImpact(book, size, meanSize, side);
       const exchange = isTrf ? TRF_EXCHANGE : drawExchange(rng, listing, extended);
       const oddLot = size < 100;
       const condition = extended ? COND(oddLot ? "TI" : "T") : sweep ? COND(oddLot ? "FI" : "F") : COND(oddLot ? "@I" : "@");
@@ -154,34 +180,6 @@ export function generateDayTicks(input: DayInput): TickColumns {
 /** NBBO spread in ticks for a quote update: one tick plus a Poisson number more, the security's typical spread shaped by time of day. */
 function spreadTicks(sec: Security, minuteOfDay: number, close: number, rng: Rng): number {
   return 1 + rng.poisson(Math.max(0, sec.spreadTicks * spreadMultiplier(minuteOfDay, close) - 1));
-}
-
-/** Price of a continuous trade against the current NBBO; buyers lean the way the efficient price moved. */
-function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolean): { price: number; sweep: boolean } {
-  const { bid, ask } = book;
-  const tick = tickSize(fair);
-  const width = ask - bid;
-  const buy = rng.chance(0.5 + 0.35 * Math.tanh((fair - (bid + ask) / 2) / (Math.abs(width) + tick)));
-  const touch = buy ? ask : bid;
-  const u = rng.uniform();
-  if (width <= 0) return { price: round4(touch), sweep: false };
-  if (isTrf) {
-    // Most off-exchange prints are at the quote; midpoint crosses and retail price improvement
-    // (a fraction of a cent) are the only sub-penny prices.
-    if (u < 0.92) return { price: round4(touch), sweep: false };
-    const mid = (bid + ask) / 2;
-    if (u < 0.97) return { price: round4(mid), sweep: false };
-    const improvement = 0.0001 * rng.int(1, 20);
-    return { price: round4(buy ? Math.max(mid, ask - improvement) : Math.min(mid, bid + improvement)), sweep: false };
-  }
-  const widthTicks = Math.round(width / tick);
-  if (u < 0.86 || (u < 0.94 && widthTicks < 2)) return { price: round4(touch), sweep: false };
-  if (u < 0.94) {
-    const inside = rng.int(1, widthTicks - 1) * tick;
-    return { price: round4(buy ? ask - inside : bid + inside), sweep: false };
-  }
-  const through = rng.int(1, 2) * tick;
-  return { price: round4(buy ? ask + through : Math.max(tick, bid - through)), sweep: true };
 }
 
 /** Adds the cancels in time order; times stay strictly increasing. */

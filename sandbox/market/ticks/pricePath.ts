@@ -6,7 +6,8 @@
  * with Student-t shocks. Factor moves reach a security with a short lag (price discovery), so
  * correlations rise with the sampling interval (Epps). A fifth of daily variance falls overnight.
  * Earnings move the price at the report (before the open, or just after the close) and lift the
- * name's volatility for days; ex-dividend days open lower by the dividend; splits rescale the
+ * name's volatility for days; other company news gaps a stock overnight now and then;
+ * ex-dividend days open lower by the dividend; splits rescale the
  * level at the ex-date's open; a merger target trades at the deal value less a closing spread.
  * Activity (the multiplier of trade and quote intensity) follows the variance, minute by minute.
  */
@@ -26,6 +27,22 @@ const TRADING_DAYS_PER_YEAR = 252;
 const EARNINGS_VOL_LIFT = 0.7;
 /** Activity rises with variance to this power (volume follows volatility, about one-for-one in sd). */
 const ACTIVITY_ELASTICITY = 0.85;
+/**
+ * Price discovery at the open: the first minutes' variance is lifted by up to these factors over
+ * their trading activity, fading over OPEN_DISCOVERY_MINUTES. It is mostly company-specific (the
+ * night's news reaching each name), so a single stock's own part is lifted most and the market
+ * and sector factors less: 09:30-09:34 is 5-8x midday's volatility for a stock, less for an index.
+ */
+const OPEN_DISCOVERY_FACTORS = 3;
+const OPEN_DISCOVERY_OWN = 10;
+const OPEN_DISCOVERY_MINUTES = 5;
+/**
+ * Company news outside earnings (guidance, analyst calls, deals): a common stock or ADR gaps
+ * overnight on about one day in 33, by a normal move with this many daily sd, and trades busier
+ * after the open. Overnight, so the day's realized intraday variance does not carry it.
+ */
+const NEWS_PROBABILITY = 0.03;
+const NEWS_SD = 4;
 
 /** One security-day: prices at each minute boundary (index m is 04:00 + m minutes, 0..960) and activity per minute (mean about 1). */
 export interface DayPath {
@@ -37,12 +54,12 @@ export interface DayPath {
 export type PricePaths = Map<number, Map<string, DayPath>>;
 
 /** Per-minute weights (sum 1) of intraday variance: trading activity, with the open's price discovery on top. */
-function varianceWeights(day: TradingDay): Float64Array {
+function varianceWeights(day: TradingDay, openDiscovery: number): Float64Array {
   const w = new Float64Array(MINUTES_PER_DAY);
   let sum = 0;
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minute = FIRST_MINUTE_OF_DAY + m, sinceOpen = minute - OPEN_MINUTE_OF_DAY;
-    w[m] = dayActivity(day, minute) * (sinceOpen >= 0 && minute < day.closeMinute ? 1 + 1.2 * Math.exp(-sinceOpen / 5) : 1);
+    w[m] = dayActivity(day, minute) * (sinceOpen >= 0 && minute < day.closeMinute ? 1 + openDiscovery * Math.exp(-sinceOpen / OPEN_DISCOVERY_MINUTES) : 1);
     sum += w[m];
   }
   for (let m = 0; m < MINUTES_PER_DAY; m++) w[m] /= sum;
@@ -99,7 +116,7 @@ export function buildPricePaths(
   let lastMarketShock = 0;
 
   for (const [dayIndex, day] of days.entries()) {
-    const weights = varianceWeights(day);
+    const weights = varianceWeights(day, OPEN_DISCOVERY_FACTORS), ownWeights = varianceWeights(day, OPEN_DISCOVERY_OWN);
     const stateRng = Rng.for(seed, "vol-state", day.date);
     if (dayIndex > 0) {
       marketState.step(stateRng, lastMarketShock, LEVERAGE);
@@ -131,6 +148,8 @@ export function buildPricePaths(
       const sectorDay = sectorDays.get(sec.sector)!;
       const jumpAt = reaction?.e.date === day.date ? (reaction.e.timing === "after-close" ? day.closeMinute + 5 : 7 * 60) - FIRST_MINUTE_OF_DAY : -1;
       const jump = jumpAt >= 0 ? (rng.chance(0.5) ? 1 : -1) * (EARNINGS_JUMP_MIN + EARNINGS_JUMP_SD * Math.abs(rng.normal())) * dailyVol : 0;
+      const hasNews = (sec.kind === "common" || sec.kind === "adr") && jumpAt < 0 && rng.chance(NEWS_PROBABILITY);
+      const news = hasNews ? NEWS_SD * rng.normal() * dailyVol : 0;
 
       const price = new Float64Array(MINUTES_PER_DAY + 1), activity = new Float64Array(MINUTES_PER_DAY);
       const baseline = systematic * systematic + residualVar;
@@ -139,11 +158,12 @@ export function buildPricePaths(
       const follow = 1 - Math.exp(-1 / sec.lagMinutes);
       for (let m = 0; m <= MINUTES_PER_DAY; m++) {
         const w = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * weights[m - 1];
+        const wOwn = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * ownWeights[m - 1];
         const marketPart = systematic * Math.sqrt(w * market.scales[m]) * market.shocks[m];
         const sectorPart = sectorLoad * Math.sqrt(w * sectorDay.scales[m]) * sectorDay.shocks[m];
-        const ownPart = ownVol * Math.sqrt(w * ownDay.scales[m]) * ownDay.shocks[m];
+        const ownPart = ownVol * Math.sqrt(wOwn * ownDay.scales[m]) * ownDay.shocks[m];
         if (m === 0) {
-          x += MARKET_DAILY_DRIFT * sec.beta + marketPart + sectorPart + ownPart;
+          x += MARKET_DAILY_DRIFT * sec.beta + marketPart + sectorPart + ownPart + news;
           price[0] = x;
           continue;
         }
@@ -158,6 +178,8 @@ export function buildPricePaths(
       }
       // News brings a burst of trading that fades over the next hour.
       if (jumpAt >= 0) for (let m = jumpAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 8 * Math.exp(-(m - jumpAt) / 45);
+      const openAt = OPEN_MINUTE_OF_DAY - FIRST_MINUTE_OF_DAY;
+      if (hasNews) for (let m = openAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 2 * Math.exp(-(m - openAt) / 90);
       x += factor - seen; // what the lag had not yet passed on arrives overnight
       level.set(sec.asid, x);
       if (lift) own.x -= lift * 0.5; // the lift fades with the state from here

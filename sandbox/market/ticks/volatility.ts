@@ -37,8 +37,8 @@ export class DailyVolState {
   }
 }
 
-/** A burst lifts intraday volatility at most about this factor's log (e^1.1 = 3x) above the day's level. */
-const MINUTE_LOG_VOL_BOUND = 1.1;
+/** A burst lifts intraday volatility at most about this factor's log (e^1 = 2.7x) above the day's level. */
+const MINUTE_LOG_VOL_BOUND = 1;
 
 /**
  * Intraday variance multipliers for `n` minutes, averaging 1 over the day: a clustered,
