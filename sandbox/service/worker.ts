@@ -5,7 +5,7 @@
  * every core serves. Quotas stay exact across workers because admission and counting are
  * SQLite transactions on the one state file (state/usage.ts).
  *
- * Messages: in `{ type: "start", options }` then `{ type: "stop" }`; out `{ type: "listening",
+ * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker) then `{ type: "stop" }`; out `{ type: "listening",
  * port }`, `{ type: "failed", message }` and `{ type: "stopped" }`.
  */
 /// <reference lib="deno.ns" />
@@ -13,6 +13,7 @@
 import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { shareFaultArrivals } from "./middleware/faults.ts";
+import { adoptWrittenResult, shareWrittenResults, type WrittenMessage } from "./query/writtenResults.ts";
 import { openState } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
 
@@ -33,9 +34,19 @@ export interface WorkerOptions {
 
 let stop: (() => Promise<void>) | undefined;
 
-function start(options: WorkerOptions): void {
+/** Results this worker writes go to its peers, and theirs come here (see query/writtenResults.ts). */
+function joinPeers(peers: MessagePort[]): void {
+  if (peers.length === 0) return;
+  shareWrittenResults((message) => {
+    for (const peer of peers) peer.postMessage(message);
+  });
+  for (const peer of peers) peer.onmessage = (e: MessageEvent<WrittenMessage>) => adoptWrittenResult(e.data);
+}
+
+function start(options: WorkerOptions, peers: MessagePort[]): void {
   const db = openState(options.statePath);
   shareFaultArrivals(options.faultArrivals);
+  joinPeers(peers);
   const app = createApp({
     db,
     market: loadMarket(options.marketDir),
@@ -60,13 +71,14 @@ function start(options: WorkerOptions): void {
   );
   stop = async () => {
     await server.shutdown();
+    for (const peer of peers) peer.close();
     db.close();
   };
 }
 
-self.onmessage = async (event: MessageEvent<{ type: "start"; options: WorkerOptions } | { type: "stop" }>) => {
+self.onmessage = async (event: MessageEvent<{ type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop" }>) => {
   try {
-    if (event.data.type === "start") start(event.data.options);
+    if (event.data.type === "start") start(event.data.options, event.data.peers);
     else {
       await stop?.();
       self.postMessage({ type: "stopped" });
