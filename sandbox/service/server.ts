@@ -125,7 +125,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const shared = wanted > 1 && canSharePort(hostname);
   const count = shared ? wanted : 1;
   shareFrameCache(count);
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4) };
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
   const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
   const first = await startWorker({ ...base, index: 1, port: options.port }, peers[0]);

@@ -14,7 +14,7 @@ import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { shareFaultArrivals } from "./middleware/faults.ts";
 import { adoptWrittenResult, shareWrittenResults, type WrittenMessage } from "./query/writtenResults.ts";
-import { openState } from "./state/db.ts";
+import { openState, shareWriteLock } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
 
 export interface WorkerOptions {
@@ -30,6 +30,8 @@ export interface WorkerOptions {
   log: boolean;
   /** The fault-injection arrival counter every worker shares. */
   faultArrivals: SharedArrayBuffer;
+  /** The state's in-process write lock every worker shares (state/db.ts). */
+  stateLock: SharedArrayBuffer;
 }
 
 let stop: (() => Promise<void>) | undefined;
@@ -46,6 +48,7 @@ function joinPeers(peers: MessagePort[]): void {
 function start(options: WorkerOptions, peers: MessagePort[]): void {
   const db = openState(options.statePath);
   shareFaultArrivals(options.faultArrivals);
+  shareWriteLock(options.stateLock);
   joinPeers(peers);
   const app = createApp({
     db,
