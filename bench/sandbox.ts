@@ -19,6 +19,7 @@
  *   node_modules/.bin/deno run -A bench/sandbox.ts [--samples N] [--seconds S]
  */
 import { loadavg } from "node:os";
+import process from "node:process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { minuteFiles, readTickerDay, readTickerPage } from "./support/sandboxBaseline.ts";
@@ -33,6 +34,11 @@ const SAMPLES = Number(values.samples);
 const MAX_MS = Number(values.seconds) * 1000;
 const log = (line: string) => console.error(`bench: ${line}`);
 const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
+/** CPU seconds this process (the benchmark's clients) has used: it shares the 2 cores with the sandbox. */
+const clientCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 const demoDir = join(REPO_ROOT, "data", "demo");
 const bigDir = join(REPO_ROOT, "data", "bench-8x");
@@ -91,20 +97,24 @@ try {
   // /account/my every 20 ms during the floor run: a stall shows as one long latency.
   const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`);
   const single = await startSandboxProcess(demoDir, {}, ["--workers", "1"]);
-  let oneWorker, oneWorkerCpu;
+  let oneWorker, oneWorkerCpu, oneWorkerClientCpu;
+  const oneWorkerLoad = load();
   try {
-    const cpu0 = single.cpuSeconds();
-    oneWorker = await measureThroughput(walkers(single.baseUrl), 8, 10_000, MAX_MS);
+    const [cpu0, client0] = [single.cpuSeconds(), clientCpuSeconds()];
+    oneWorker = await measureThroughput(walkers(single.baseUrl), 8, 20_000, MAX_MS);
     oneWorkerCpu = (single.cpuSeconds() - cpu0) * 1000 / oneWorker.requests;
+    oneWorkerClientCpu = (clientCpuSeconds() - client0) * 1000 / oneWorker.requests;
   } finally {
     await single.stop();
   }
   const probe = startProbe(`${sb.baseUrl}/api/v1/account/my`, KEY, 20);
   const floor = await measureThroughput(() => () => fetchAll(`${sb.baseUrl}/api/v1/account/my`), 8, 40_000, MAX_MS / 2);
   const probed = await probe.stop();
-  const cpu0 = sb.cpuSeconds();
+  const walksLoad = load();
+  const [cpu0, client0] = [sb.cpuSeconds(), clientCpuSeconds()];
   const walks = await measureThroughput(walkers(sb.baseUrl), 8, 20_000, MAX_MS);
   const walksCpu = (sb.cpuSeconds() - cpu0) * 1000 / walks.requests;
+  const walksClientCpu = (clientCpuSeconds() - client0) * 1000 / walks.requests;
   let next = 0;
   const scattered = await measureThroughput(() => () => {
     const i = next++;
@@ -146,6 +156,14 @@ try {
     baseline: `${oneWorkerCpu.toFixed(2)} ms 1 worker`,
     ratio: (walksCpu / oneWorkerCpu).toFixed(2),
   });
+  rows.push({
+    measure: `client CPU per 100-row page (8 clients, this process), ${sb.workers} workers`,
+    figure: `${walksClientCpu.toFixed(2)} ms`,
+    target: "-",
+    baseline: `${oneWorkerClientCpu.toFixed(2)} ms 1 worker`,
+    ratio: (walksClientCpu / oneWorkerClientCpu).toFixed(2),
+  });
+  rows.push({ measure: "load average (1, 5, 15 min) as each walk started", figure: walksLoad, target: "-", baseline: `${oneWorkerLoad} 1 worker`, ratio: "-" });
   rows.push({ measure: `  so ${cores} cores wholly the sandbox's could serve at most`, figure: `${(cores * 1000 / walksCpu).toFixed(0)} req/s`, target: "-", baseline: "-", ratio: "-" });
   rows.push({ measure: "100-row pages, walks p99", figure: `${fmt(p99(walks.latency))} ms`, target: "< 60 ms", baseline: `${fmt(p99(oneWorker.latency))} ms 1 worker`, ratio: (p99(walks.latency) / p99(oneWorker.latency)).toFixed(2), ok: p99(walks.latency) < 60 });
   rows.push({
@@ -183,7 +201,7 @@ try {
   await Promise.all([small.stop(), big.stop()]);
 }
 
-const widths = [62, 16, 14, 20, 6];
+const widths = [62, 16, 14, 24, 6];
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
 console.log(line(["measure", "figure", "target", "same-run baseline", "ratio"]) + "  verdict");
 for (const r of rows) console.log(line([r.measure, r.figure, r.target, r.baseline, r.ratio]) + `  ${r.ok === undefined ? "" : r.ok ? "ok" : "MISSED"}`);

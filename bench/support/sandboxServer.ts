@@ -26,7 +26,6 @@ export async function startSandboxProcess(marketDir: string, env: Record<string,
   return {
     baseUrl: sb.baseUrl,
     workers: Number(/^workers: (\d+)/m.exec(sb.stdout)?.[1] ?? "1"),
-    stderr: sb.stderr,
     cpuSeconds: () => {
       // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second).
       const fields = readFileSync(`/proc/${sb.pid}/stat`, "utf8").split(") ")[1].split(" ");
