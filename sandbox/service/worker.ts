@@ -3,10 +3,13 @@
  * connection, market index, decoded-file cache and HTTP server, listening with SO_REUSEPORT
  * on the port every worker shares, so the kernel spreads connections over the workers and
  * every core serves. Quotas stay exact across workers because admission and counting are
- * SQLite transactions on the one state file (state/usage.ts).
+ * SQLite transactions on the one state file (state/usage.ts), taken in turn through a lock
+ * the workers share (state/db.ts). The results workers write for small pages are shared with
+ * the others over a MessagePort to each (query/writtenResults.ts).
  *
- * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker) then `{ type: "stop" }`; out `{ type: "listening",
- * port }`, `{ type: "failed", message }` and `{ type: "stopped" }`.
+ * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker) then
+ * `{ type: "stop" }`; out `{ type: "listening", port }`, `{ type: "failed", message }` and
+ * `{ type: "stopped" }`.
  */
 /// <reference lib="deno.ns" />
 /// <reference lib="deno.worker" />
