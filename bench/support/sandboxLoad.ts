@@ -96,6 +96,59 @@ export async function measureThroughput(client: (c: number) => Step, clients: nu
   return { requests: ms.length, seconds, perSecond: ms.length / seconds, latency: { ms: ms.sort((a, b) => a - b), bytes: 0 } };
 }
 
+/** A load run against one target in rounds: throughput, and what the server and the clients spent in CPU. */
+export interface Rounds extends Throughput {
+  /** Server CPU milliseconds per request (all its threads). */
+  serverCpuMs: number;
+  /** This process's CPU milliseconds per request (the clients). */
+  clientCpuMs: number;
+}
+
+/** A target of `alternateRounds`: its clients (made once, so walks go on from round to round) and its process's CPU seconds. */
+export interface RoundTarget {
+  steps: Step[];
+  cpuSeconds: () => number;
+}
+
+/**
+ * Runs closed-loop load on two targets in alternating rounds (A B, B A, A B, ...), each round
+ * `roundMs` long or `maxRequests` requests, so drift in a shared machine's load falls on
+ * both alike; sums each target's rounds.
+ *
+ * @example
+ * ```ts
+ * const [one, two] = await alternateRounds(oneWorker, twoWorkers, 4, 5_000, 10_000, process.cpuUsage);
+ * ```
+ */
+export async function alternateRounds(a: RoundTarget, b: RoundTarget, rounds: number, roundMs: number, maxRequests: number, clientCpu: () => { user: number; system: number }): Promise<[Rounds, Rounds]> {
+  const totals = [a, b].map(() => ({ requests: 0, seconds: 0, ms: [] as number[], server: 0, client: 0 }));
+  const clientSeconds = () => {
+    const { user, system } = clientCpu();
+    return (user + system) / 1e6;
+  };
+  for (let r = 0; r < rounds; r++) {
+    for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      const target = [a, b][i];
+      const [server0, client0] = [target.cpuSeconds(), clientSeconds()];
+      const run = await measureThroughput((c) => target.steps[c], target.steps.length, maxRequests, roundMs);
+      const t = totals[i];
+      t.server += target.cpuSeconds() - server0;
+      t.client += clientSeconds() - client0;
+      t.requests += run.requests;
+      t.seconds += run.seconds;
+      t.ms.push(...run.latency.ms);
+    }
+  }
+  return totals.map((t) => ({
+    requests: t.requests,
+    seconds: t.seconds,
+    perSecond: t.requests / t.seconds,
+    latency: { ms: t.ms.sort((x, y) => x - y), bytes: 0 },
+    serverCpuMs: (t.server * 1000) / t.requests,
+    clientCpuMs: (t.client * 1000) / t.requests,
+  })) as [Rounds, Rounds];
+}
+
 /**
  * A client walking pages by X-Pagination-Next-Offset: `pathAt(k)` is its k-th query (without
  * offset); when a query has no next page the client moves on to the next one.

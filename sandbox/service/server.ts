@@ -46,7 +46,7 @@ function canSharePort(hostname: string): boolean {
   }
 }
 
-function startWorker(options: WorkerOptions): Promise<{ worker: Worker; port: number }> {
+function startWorker(options: WorkerOptions, peers: MessagePort[]): Promise<{ worker: Worker; port: number }> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   return new Promise((resolve, reject) => {
     worker.onmessage = (e: MessageEvent<{ type: string; port?: number; message?: string }>) => {
@@ -57,7 +57,7 @@ function startWorker(options: WorkerOptions): Promise<{ worker: Worker; port: nu
       e.preventDefault();
       reject(new Error(`sandbox worker ${options.index} failed: ${e.message}`));
     };
-    worker.postMessage({ type: "start", options });
+    worker.postMessage({ type: "start", options, peers }, peers);
   });
 }
 
@@ -80,6 +80,23 @@ function shareFrameCache(workers: number): void {
   const mb = total === undefined || total === "" ? 512 : Number(total);
   if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${total}' is not a number of megabytes (0 turns the cache off)`);
   Deno.env.set("SANDBOX_FRAME_CACHE_MB", String(mb / workers));
+}
+
+/**
+ * A channel between every two workers: `ports[i]` are worker i's ends. Workers tell each other
+ * over them what they have written (query/writtenResults.ts), directly, without a hop through
+ * this thread, so the message usually arrives before the client's next request does.
+ */
+function peerPorts(count: number): MessagePort[][] {
+  const ports: MessagePort[][] = Array.from({ length: count }, () => []);
+  for (let i = 0; i < count; i++) {
+    for (let j = i + 1; j < count; j++) {
+      const channel = new MessageChannel();
+      ports[i].push(channel.port1);
+      ports[j].push(channel.port2);
+    }
+  }
+  return ports;
 }
 
 /**
@@ -108,10 +125,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const shared = wanted > 1 && canSharePort(hostname);
   const count = shared ? wanted : 1;
   shareFrameCache(count);
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4) };
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
+  const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
-  const first = await startWorker({ ...base, index: 1, port: options.port });
-  const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port })));
+  const first = await startWorker({ ...base, index: 1, port: options.port }, peers[0]);
+  const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port }, peers[i + 1])));
   const workers = [first.worker, ...rest.map((r) => r.worker)];
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   const workerLine = shared || wanted === 1

@@ -3,17 +3,21 @@
  * connection, market index, decoded-file cache and HTTP server, listening with SO_REUSEPORT
  * on the port every worker shares, so the kernel spreads connections over the workers and
  * every core serves. Quotas stay exact across workers because admission and counting are
- * SQLite transactions on the one state file (state/usage.ts).
+ * SQLite transactions on the one state file (state/usage.ts), taken in turn through a lock
+ * the workers share (state/db.ts). The results workers write for small pages are shared with
+ * the others over a MessagePort to each (query/writtenResults.ts).
  *
- * Messages: in `{ type: "start", options }` then `{ type: "stop" }`; out `{ type: "listening",
- * port }`, `{ type: "failed", message }` and `{ type: "stopped" }`.
+ * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker) then
+ * `{ type: "stop" }`; out `{ type: "listening", port }`, `{ type: "failed", message }` and
+ * `{ type: "stopped" }`.
  */
 /// <reference lib="deno.ns" />
 /// <reference lib="deno.worker" />
 import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { shareFaultArrivals } from "./middleware/faults.ts";
-import { openState } from "./state/db.ts";
+import { adoptWrittenResult, shareWrittenResults, type WrittenMessage } from "./query/writtenResults.ts";
+import { openState, shareWriteLock } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
 
 export interface WorkerOptions {
@@ -29,13 +33,26 @@ export interface WorkerOptions {
   log: boolean;
   /** The fault-injection arrival counter every worker shares. */
   faultArrivals: SharedArrayBuffer;
+  /** The state's in-process write lock every worker shares (state/db.ts). */
+  stateLock: SharedArrayBuffer;
 }
 
 let stop: (() => Promise<void>) | undefined;
 
-function start(options: WorkerOptions): void {
+/** Results this worker writes go to its peers, and theirs come here (see query/writtenResults.ts). */
+function joinPeers(peers: MessagePort[]): void {
+  if (peers.length === 0) return;
+  shareWrittenResults((message) => {
+    for (const peer of peers) peer.postMessage(message);
+  });
+  for (const peer of peers) peer.onmessage = (e: MessageEvent<WrittenMessage>) => adoptWrittenResult(e.data);
+}
+
+function start(options: WorkerOptions, peers: MessagePort[]): void {
   const db = openState(options.statePath);
   shareFaultArrivals(options.faultArrivals);
+  shareWriteLock(options.stateLock);
+  joinPeers(peers);
   const app = createApp({
     db,
     market: loadMarket(options.marketDir),
@@ -60,13 +77,14 @@ function start(options: WorkerOptions): void {
   );
   stop = async () => {
     await server.shutdown();
+    for (const peer of peers) peer.close();
     db.close();
   };
 }
 
-self.onmessage = async (event: MessageEvent<{ type: "start"; options: WorkerOptions } | { type: "stop" }>) => {
+self.onmessage = async (event: MessageEvent<{ type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop" }>) => {
   try {
-    if (event.data.type === "start") start(event.data.options);
+    if (event.data.type === "start") start(event.data.options, event.data.peers);
     else {
       await stop?.();
       self.postMessage({ type: "stopped" });

@@ -129,3 +129,39 @@ export function filterQuery(column: Column, op: string, name: string, where: "qu
   });
   return where === "query" ? schema.optional().meta(meta) : schema.meta(meta);
 }
+
+/**
+ * Makes `schema` (an object of optional query parameters) validate only the parameters a
+ * request gives, each with its own schema, instead of walking every key of the object: a
+ * dataset's route describes some 400 filter parameters, and zod's walk over all of them
+ * was a fifth of what a small page cost the service. The answer is what zod's own parse of
+ * the object gives (absent parameters stay absent, unknown ones are dropped, each issue's
+ * path starts with its parameter); the object itself still describes the route in
+ * /openapi.json. Returns `schema`.
+ *
+ * @example
+ * ```ts
+ * const query = presentKeysOnly(z.object({ limit: integerQuery("limit", 0, 100, 10, "Rows") }));
+ * await query.safeParseAsync({ limit: "5" }); // { success: true, data: { limit: 5 } }
+ * ```
+ */
+export function presentKeysOnly<T extends z.ZodObject>(schema: T): T {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const order = new Map(Object.keys(shape).map((key, i) => [key, i]));
+  const parse = (input: unknown) => {
+    const parsed: [number, string, unknown][] = [];
+    const issues: z.core.$ZodIssue[] = [];
+    for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+      const at = order.get(key);
+      if (at === undefined) continue;
+      const result = shape[key].safeParse(value);
+      if (!result.success) issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })));
+      else if (result.data !== undefined) parsed.push([at, key, result.data]);
+    }
+    if (issues.length > 0) return { success: false as const, error: new z.ZodError(issues) };
+    // In the object's order, as zod gives them.
+    return { success: true as const, data: Object.fromEntries(parsed.sort((a, b) => a[0] - b[0]).map(([, key, value]) => [key, value])) };
+  };
+  Object.assign(schema, { safeParse: parse, safeParseAsync: (input: unknown) => Promise.resolve(parse(input)) });
+  return schema;
+}

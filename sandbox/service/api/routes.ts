@@ -20,7 +20,7 @@ import {
 } from "../../../contract/mod.ts";
 import type { Dataset } from "../../market/catalog.ts";
 import { DEFAULT_LIMIT, FORMATS, MAX_LIMIT } from "../query/parse.ts";
-import { columnListQuery, enumQuery, filterQuery, integerQuery, operatorsOf } from "./params.ts";
+import { columnListQuery, enumQuery, filterQuery, integerQuery, operatorsOf, presentKeysOnly } from "./params.ts";
 
 const error = (description: string) => ({ description, content: { "application/json": { schema: HTTPError } } });
 
@@ -97,7 +97,7 @@ function dataQuery(dataset: Dataset) {
     shape[column.name] = filterQuery(column, "eq", column.name);
     for (const op of operatorsOf(column.type)) shape[`${column.name}.${op}`] = filterQuery(column, op, `${column.name}.${op}`);
   }
-  return z.object(shape);
+  return presentKeysOnly(z.object(shape));
 }
 
 /** The route of one dataset's pages. */

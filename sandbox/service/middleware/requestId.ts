@@ -10,5 +10,6 @@ export const requestId: MiddlewareHandler<Env> = async (c, next) => {
   c.set("requestId", id);
   c.header("X-Request-ID", id);
   await next();
-  c.header("X-Request-ID", id);
+  // Error answers are built after the first header was set; a handler's own Response may carry it already.
+  if (c.res.headers.get("X-Request-ID") !== id) c.header("X-Request-ID", id);
 };

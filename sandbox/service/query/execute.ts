@@ -13,7 +13,7 @@ import { gatewayTimeout } from "../errors.ts";
 import type { Constraints } from "./entitlement.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
 import { memoized } from "./exprMemo.ts";
-import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames } from "./frameCache.ts";
+import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, FRAME_CACHE_BYTES } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
 import { cachedResult, RESULT_CACHE_MAX_LIMIT, type ResultSlice } from "./resultCache.ts";
@@ -58,6 +58,27 @@ export function rowPredicate(dataset: Dataset, query: DataQuery, constraints: Co
     return predicates.length > 0 ? predicates.reduce((a, b) => a.and(b)) : null;
   });
   return { key, predicate };
+}
+
+/** The columns a query returns, and the key naming them for the expression memo. */
+function returnedColumns(dataset: Dataset, query: DataQuery): { columns: string[]; key: string } {
+  const columns = query.columns ?? dataset.columns.map((c) => c.name);
+  return { columns, key: `${dataset.textId}\u0000${columns.join("\u0000")}` };
+}
+
+/**
+ * The key of a query's whole result when its pages are cut from it (a small page of a query
+ * of a few files, answered from decoded files: see resultCache.ts and writtenResults.ts), or
+ * undefined when its pages are read on their own. `pruned` are the query's files (pruneFiles).
+ *
+ * @example
+ * ```ts
+ * const key = wholeResultKey(dataset, query, constraints, pruneFiles(files, dataset, query, constraints));
+ * ```
+ */
+export function wholeResultKey(dataset: Dataset, query: DataQuery, constraints: Constraints, pruned: readonly MarketFile[]): string | undefined {
+  if (query.limit > RESULT_CACHE_MAX_LIMIT || query.offset >= MAX_ROWS || pruned.length === 0 || pruned.length > CACHED_FILES_PER_QUERY || FRAME_CACHE_BYTES === 0) return undefined;
+  return `${rowPredicate(dataset, query, constraints).key}\u0000${pruned.map((f) => f.path).join("\u0000")}\u0000${returnedColumns(dataset, query).key}\u0000${JSON.stringify(query.sort)}`;
 }
 
 /**
@@ -105,7 +126,7 @@ export async function executePage(
   constraints: Constraints,
   budgetMs: number,
 ): Promise<PageResult> {
-  const columns = query.columns ?? dataset.columns.map((c) => c.name);
+  const { columns, key } = returnedColumns(dataset, query);
   // Polars counts rows in u32 and panics, aborting the whole process, on a slice offset past
   // that; no result can hold so many rows, so such a page is empty without asking the engine.
   if (query.offset >= MAX_ROWS) return { frame: emptyFrame(dataset).select(...columns), nextOffset: null, bytesScanned: 0 };
@@ -128,7 +149,6 @@ export async function executePage(
     const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
     // Dates and date-times become text here, on the engine's threads, rather than on the page.
-    const key = `${dataset.textId}\u0000${columns.join("\u0000")}`;
     const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
     const shaped = (lazy: pl.LazyDataFrame) => {
       const selected = lazy.select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
@@ -136,10 +156,12 @@ export async function executePage(
     };
     let collected: pl.DataFrame;
     let slice: ResultSlice | undefined;
-    if (frames && !only && query.limit <= RESULT_CACHE_MAX_LIMIT) {
+    const resultKey = frames && !only ? wholeResultKey(dataset, query, constraints, scanned) : undefined;
+    if (resultKey !== undefined) {
       // A small page of a query over decoded files: cut it from the query's whole result.
-      const resultKey = `${rowPredicate(dataset, query, constraints).key}\u0000${scanned.map((f) => f.path).join("\u0000")}\u0000${key}\u0000${JSON.stringify(query.sort)}`;
-      const whole = await Promise.race([cachedResult(resultKey, () => shaped(plan).collect()), timeout]);
+      // On this thread: the result of a few decoded files is small, and handing it to the
+      // engine's pool and back cost more CPU than computing it (about 10% of a first page).
+      const whole = await Promise.race([cachedResult(resultKey, () => Promise.resolve().then(() => shaped(plan).collectSync())), timeout]);
       collected = whole.slice(offset, query.limit + 1);
       slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
     } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1)).collect(), timeout]);

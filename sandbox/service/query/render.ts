@@ -9,7 +9,8 @@ import { Buffer } from "node:buffer";
 import { gzipSync } from "node:zlib";
 import type { Dataset } from "../../market/catalog.ts";
 import type { ResponseFormat } from "./parse.ts";
-import { cachedLines, type ResultSlice } from "./resultCache.ts";
+import type { ResultSlice } from "./resultCache.ts";
+import { csvPage, jsonPage, type WrittenResult, writeResult, writtenResult } from "./writtenResults.ts";
 
 export interface Rendered {
   body: Uint8Array;
@@ -60,21 +61,47 @@ function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean): pl.Dat
 /** The Content-Type of each response format. */
 export const CONTENT_TYPES: Record<ResponseFormat, string> = { json: "application/json", csv: "text/csv; charset=utf-8", csv_gzip: "application/gzip" };
 
-/** The page's rows written: JSON records (an array) or CSV with its header line. */
-function pageRows(frame: pl.DataFrame, dataset: Dataset, json: boolean, slice?: ResultSlice): Uint8Array {
-  if (json && frame.height === 0) return Buffer.from("[]");
-  if (!slice) return json ? textual(frame, dataset, false).writeJSON({ format: "json" }) : textual(frame, dataset, true).writeCSV();
-  // Cut from the whole result's written lines: the same bytes as writing the page alone.
-  const lines = cachedLines(
-    `${slice.key}\u0000${json ? "json" : "csv"}`,
-    () => (json ? textual(slice.whole, dataset, false).writeJSON({ format: "lines" }) : textual(slice.whole, dataset, true).writeCSV()),
-    !json,
-  );
-  if (json) return Buffer.concat([Buffer.from("["), ...lines.slice(slice.from, slice.from + frame.height).flatMap((l, i) => (i === 0 ? [l] : [COMMA, l])), Buffer.from("]")]);
-  return Buffer.concat([lines[0], ...lines.slice(1 + slice.from, 1 + slice.from + frame.height)]);
+/** The whole result of `slice`, written in the format's lines (from `whole` when this worker has not written it yet). */
+export function writtenLines(slice: { key: string; whole?: pl.DataFrame }, dataset: Dataset, json: boolean): WrittenResult | undefined {
+  const key = `${slice.key}\u0000${json ? "json" : "csv"}`;
+  const { whole } = slice;
+  if (!whole) return writtenResult(key);
+  return writeResult(key, () => (json ? textual(whole, dataset, false).writeJSON({ format: "lines" }) : textual(whole, dataset, true).writeCSV()), json ? 0 : 1);
 }
 
-const COMMA = Buffer.from(",");
+/**
+ * A page cut from its query's written whole result, as the body of its answer.
+ *
+ * @example
+ * ```ts
+ * const written = writtenLines({ key }, dataset, false);
+ * if (written) renderWritten(written, dataset, "csv", { from: 0, rows: 100 }, { offset: 0, limit: 100, next_offset: 100 });
+ * ```
+ */
+export function renderWritten(
+  written: WrittenResult,
+  dataset: Dataset,
+  format: ResponseFormat,
+  slice: { from: number; rows: number },
+  pagination: { offset: number; limit: number; next_offset: number | null },
+): Rendered {
+  if (format === "json") {
+    const after = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
+    return { body: jsonPage(written, slice.from, slice.rows, DATA_OPEN, after), contentType: CONTENT_TYPES.json, headers: {} };
+  }
+  return csvBody(csvPage(written, slice.from, slice.rows), dataset, format);
+}
+
+const DATA_OPEN = Buffer.from('{"data":');
+
+function csvBody(csv: Uint8Array, dataset: Dataset, format: ResponseFormat): Rendered {
+  if (format === "csv") return { body: csv, contentType: CONTENT_TYPES.csv, headers: {} };
+  return {
+    body: new Uint8Array(gzipSync(csv)),
+    contentType: CONTENT_TYPES.csv_gzip,
+    headers: { "Content-Disposition": `attachment; filename="${dataset.textId}.csv.gz"` },
+  };
+}
 
 /**
  * A page as the body of its answer, in `format`; `slice` says where it lies in its query's
@@ -93,16 +120,16 @@ export function renderPage(
   pagination: { offset: number; limit: number; next_offset: number | null },
   slice?: ResultSlice,
 ): Rendered {
+  if (slice) {
+    // Cut from the whole result's written lines: the same bytes as writing the page alone.
+    const written = writtenLines(slice, dataset, format === "json")!;
+    return renderWritten(written, dataset, format, { from: slice.from, rows: frame.height }, pagination);
+  }
   if (format === "json") {
     // Bytes end to end: decoding megabytes of JSON to a string and encoding it back costs more than writing it.
-    const body = Buffer.concat([Buffer.from('{"data":'), pageRows(frame, dataset, true, slice), Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
+    const rows = frame.height === 0 ? Buffer.from("[]") : textual(frame, dataset, false).writeJSON({ format: "json" });
+    const body = Buffer.concat([DATA_OPEN, rows, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
     return { body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: CONTENT_TYPES.json, headers: {} };
   }
-  const csv = pageRows(frame, dataset, false, slice);
-  if (format === "csv") return { body: new Uint8Array(csv), contentType: CONTENT_TYPES.csv, headers: {} };
-  return {
-    body: new Uint8Array(gzipSync(csv)),
-    contentType: CONTENT_TYPES.csv_gzip,
-    headers: { "Content-Disposition": `attachment; filename="${dataset.textId}.csv.gz"` },
-  };
+  return csvBody(new Uint8Array(textual(frame, dataset, true).writeCSV()), dataset, format);
 }

@@ -1,0 +1,48 @@
+/**
+ * One page of a data request as the body of its answer. A page of a query whose whole result
+ * this worker holds written (writtenResults.ts: written here or by another worker) is cut
+ * from those bytes at once, without the engine; any other page is run (execute.ts) and
+ * written (render.ts).
+ */
+import type { Dataset } from "../../market/catalog.ts";
+import type { Constraints } from "./entitlement.ts";
+import { executePage, wholeResultKey } from "./execute.ts";
+import { type MarketFile, pruneFiles } from "./marketFiles.ts";
+import type { DataQuery } from "./parse.ts";
+import { type Rendered, renderPage, renderWritten, writtenLines } from "./render.ts";
+import { rowCount } from "./writtenResults.ts";
+
+export interface AnsweredPage {
+  rendered: Rendered;
+  nextOffset: number | null;
+  /** Bytes of the Parquet files the query reads. */
+  bytesScanned: number;
+}
+
+/**
+ * The page a checked query asks for, written in its format.
+ *
+ * @example
+ * ```ts
+ * const { rendered, nextOffset } = await answerPage(market.files.get("eq-taq-1min")!, dataset, query, constraints, 30_000);
+ * ```
+ */
+export async function answerPage(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints, budgetMs: number): Promise<AnsweredPage> {
+  const pruned = pruneFiles(files, dataset, query, constraints);
+  const key = wholeResultKey(dataset, query, constraints, pruned);
+  const written = key === undefined ? undefined : writtenLines({ key }, dataset, query.format === "json");
+  if (written) {
+    const total = rowCount(written);
+    const rows = Math.max(0, Math.min(query.limit, total - query.offset));
+    const nextOffset = total > query.offset + query.limit ? query.offset + query.limit : null;
+    const pagination = { offset: query.offset, limit: query.limit, next_offset: nextOffset };
+    return {
+      rendered: renderWritten(written, dataset, query.format, { from: Math.min(query.offset, total), rows }, pagination),
+      nextOffset,
+      bytesScanned: pruned.reduce((sum, f) => sum + f.bytes, 0),
+    };
+  }
+  const page = await executePage(files, dataset, query, constraints, budgetMs);
+  const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
+  return { rendered: renderPage(page.frame, dataset, query.format, pagination, page.slice), nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
+}

@@ -1,0 +1,67 @@
+/**
+ * Small pages cut from a query's written whole result, shared between workers: a walk whose
+ * pages land on different workers (fresh connections, so the kernel spreads them) gets the
+ * same bytes as a sandbox with the caches off, and the store's page cutting gives what
+ * writing each page alone gives, CSV and JSON, first, middle, last and past-the-end pages.
+ */
+import pl from "nodejs-polars";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { csvPage, jsonPage, rowCount, writeResult } from "../../../sandbox/service/query/writtenResults.ts";
+import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+
+describe("pages cut from written results", () => {
+  const frame = pl.DataFrame({ Ticker: ["A", "B", "C", "D", "E"], Price: [1.5, null, 3.25, 4, 5], Size: [10, 20, null, 40, 50] });
+  const csv = writeResult("test\u0000csv", () => frame.writeCSV(), 1);
+  const json = writeResult("test\u0000json", () => frame.writeJSON({ format: "lines" }), 0);
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  const pages: [number, number][] = [[0, 2], [2, 2], [4, 1], [0, 5], [5, 0]];
+
+  it("counts the rows, not the header", () => {
+    expect(rowCount(csv)).toBe(5);
+    expect(rowCount(json)).toBe(5);
+  });
+
+  for (const [from, rows] of pages) {
+    it(`cuts rows ${from} to ${from + rows - 1} as writing them alone does`, () => {
+      const alone = frame.slice(from, rows);
+      expect(text(csvPage(csv, from, rows))).toBe(text(alone.writeCSV()));
+      const open = new TextEncoder().encode('{"data":');
+      const close = new TextEncoder().encode("}");
+      const page = JSON.parse(text(jsonPage(json, from, rows, open, close)));
+      expect(page.data).toEqual(rows === 0 ? [] : JSON.parse(text(alone.writeJSON({ format: "json" }))));
+    });
+  }
+
+  it("keeps the bytes in shared memory, so other workers can take them without a copy", () => {
+    expect(csv.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(csv.starts.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
+describe("a walk spread over two workers", () => {
+  let shared: TestSandbox, uncached: TestSandbox;
+  beforeAll(async () => {
+    [shared, uncached] = await Promise.all([startSandbox({ args: ["--workers", "2"] }), startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } })]);
+  });
+  afterAll(() => Promise.all([shared, uncached].map((s) => s?.stop())));
+
+  for (const format of ["csv", "json", "csv_gzip"]) {
+    it(`gets the uncached sandbox's pages, ${format}, whichever worker answers`, async () => {
+      const path = "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate=2023-11-22&limit=50&response_format=" + format;
+      const workers = new Set<string | null>();
+      let pages = 0;
+      for (let offset: number | null = 0; offset !== null; pages++) {
+        const [a, b] = await Promise.all([shared.get(`${path}&offset=${offset}`, "demo-full-access", { Connection: "close" }), uncached.get(`${path}&offset=${offset}`, "demo-full-access")]);
+        expect(a.status).toBe(200);
+        workers.add(a.headers.get("X-Sandbox-Worker"));
+        const [bodyA, bodyB] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
+        expect(new Uint8Array(bodyA)).toEqual(new Uint8Array(bodyB));
+        expect(a.headers.get("X-Pagination-Next-Offset")).toBe(b.headers.get("X-Pagination-Next-Offset"));
+        const next = a.headers.get("X-Pagination-Next-Offset");
+        offset = next ? Number(next) : null;
+      }
+      expect(pages).toBeGreaterThan(5);
+      expect(workers.size).toBe(2);
+    });
+  }
+});
