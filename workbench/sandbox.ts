@@ -129,7 +129,10 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
   mkdirSync(join(REPO_ROOT, ".cache"), { recursive: true });
   const logPath = join(REPO_ROOT, ".cache", `sandbox-${profile}-${Date.now()}.log`);
   const log = openSync(logPath, "w");
-  const child = spawn(denoExecutable(), ["run", "-A", "--unstable-net", join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
+  // The same flags as `npm run sandbox`: workers share the port (--unstable-net), and V8 counts
+  // Polars' memory in its own budget instead of collecting fully every 64 MB (README, service).
+  const flags = ["--unstable-net", "--v8-flags=--external-memory-accounted-in-global-limit"];
+  const child = spawn(denoExecutable(), ["run", "-A", ...flags, join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     detached: true,
     stdio: ["ignore", log, log],
