@@ -12,7 +12,7 @@ import { CallProgress } from "../fetch/callProgress.ts";
 import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
 import type { ProgressListener } from "../fetch/progress.ts";
-import { emptyPartWarnings, rangeText } from "../fetch/emptyParts.ts";
+import { emptyPartWarnings, rangeText, unjudgedWarnings } from "../fetch/emptyParts.ts";
 import { QuotaJudge } from "../fetch/quotaJudge.ts";
 import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
@@ -23,7 +23,8 @@ import type { Transport } from "../http/transport.ts";
 import { checkPathArgs, checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
-import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
+import { checkTickersUpfront, EQUITY_TICKER_DATASETS, explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
+import { NotEntitledError } from "../errors/http.ts";
 import type { Query } from "../query/query.ts";
 import type { CallTap, ProvenanceRecorder } from "../provenance/recorder.ts";
 import type { FrameCache } from "../store/cache.ts";
@@ -97,13 +98,33 @@ export class DataApi {
     rules: () => this.account.rules(),
     lookup: () => this.get("eq-lookup-files"),
     probe: async (dataset, ticker) => {
-      const params = dataEndpoint(dataset).pathParams;
-      if (params.includes("trade_date")) return true; // no row at any date cannot be asked without a date: left unjudged
-      const path = params.includes("ticker") ? [ticker] : [];
+      // A dataset asked per trade date (eq-taq) cannot be asked "any row at any date": an equity
+      // dataset of the same tickers that can is asked instead, if the identity may read one.
+      const readable = new Set((await this.account.rules()).map((r) => r.dataset_text_id));
+      const candidates = EQUITY_TICKER_DATASETS.includes(dataset) ? [dataset, "eq-daily-ohlc", "eq-taq-1min"] : [dataset];
+      const target = candidates.find((id) => readable.has(id) && !dataEndpoint(id).pathParams.includes("trade_date"));
+      if (!target) return undefined;
+      const path = dataEndpoint(target).pathParams.includes("ticker") ? [ticker] : [];
       const filters = path.length ? undefined : { Ticker: ticker };
-      return (await this.get(dataset, path, { filters, maxRows: 1 })).height > 0;
+      try {
+        return (await this.get(target, path, { filters, maxRows: 1 })).height > 0;
+      } catch (error) {
+        if (error instanceof NotEntitledError) return undefined; // outside the identity's universe there: cannot say
+        throw error;
+      }
     },
   };
+
+  /**
+   * Judges the tickers of a call of several requests before sending any (see
+   * checkTickersUpfront): a misspelt ticker then costs no empty page. Used by `get` and
+   * `wb.download`.
+   *
+   * @internal
+   */
+  checkTickersUpfront(dataset: string, requests: readonly PreparedRequest[]): Promise<void> {
+    return checkTickersUpfront(this.tickers, dataset, requests.map((r) => r.tickers));
+  }
 
   /**
    * Any dataset by id. Each path value may be a list (a universe: one request per ticker, or
@@ -133,15 +154,18 @@ export class DataApi {
     // A universe is judged before sending (every request is known), so its requests need not
     // wait behind the first answer; one request is judged on its first answer.
     const upfront = units.length > 1 && !force;
-    const fetched = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    const judged = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    // Several requests: the tickers are judged before any is sent (the lookup files cost one request per session).
+    const fetched = units.length > 1 ? judged.then(async (pass) => (await this.checkTickersUpfront(dataset, requests), pass)) : judged;
     const done: (pl.DataFrame | undefined)[] = units.map(() => undefined); // not sparse: flatMap skips holes
+    let unjudged: string[] = [];
     const assemble = () => {
       const frames = done as pl.DataFrame[];
       const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
-      return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+      return addFrameWarnings(frame, [...emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
     };
     await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress, tap }, (i, frame) => (done[i] = frame)))
-      .then(() => this.explainAbsent(dataset, requests, done as pl.DataFrame[])).catch((error) => {
+      .then(async () => void (unjudged = await this.explainAbsent(dataset, requests, done as pl.DataFrame[]))).catch((error) => {
       // Going on after the guard stopped the call means running it anyway.
       if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
       else if (units.length > 1 && error instanceof WorkbenchError) {
@@ -165,10 +189,12 @@ export class DataApi {
    * Raises for an asked ticker that is absent from its answer when the service does not know
    * it (a misspelling: "did you mean ...?"); known tickers with no row get warnings instead.
    */
-  private async explainAbsent(dataset: string, requests: PreparedRequest[], frames: pl.DataFrame[]): Promise<void> {
+  private async explainAbsent(dataset: string, requests: PreparedRequest[], frames: pl.DataFrame[]): Promise<string[]> {
+    const unjudged = new Set<string>();
     for (const [i, request] of requests.entries()) {
-      if (request.tickers) await explainAbsentTickers(this.tickers, dataset, request.tickers, frames[i], request.maxRows);
+      if (request.tickers) for (const t of await explainAbsentTickers(this.tickers, dataset, request.tickers, frames[i], request.maxRows)) unjudged.add(t);
     }
+    return [...unjudged];
   }
 
   /**

@@ -55,17 +55,10 @@ function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: 
   renameSync(tmp, file);
 }
 
-/** The frame's rows by date, as slices of its runs of equal dates (the service sends them sorted by date). */
+/** The frame's rows by date, in their order, split by Polars (no per-row JavaScript). */
 function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFrame> {
-  const out = new Map<string, pl.DataFrame[]>();
-  const dates = frame.getColumn(column).toArray().map(isoOf);
-  for (let start = 0; start < dates.length;) {
-    let end = start + 1;
-    while (end < dates.length && dates[end] === dates[start]) end++;
-    out.set(dates[start], [...(out.get(dates[start]) ?? []), frame.slice(start, end - start)]);
-    start = end;
-  }
-  return new Map([...out].map(([d, parts]) => [d, parts.length === 1 ? parts[0] : pl.concat(parts)]));
+  const parts = frame.partitionBy([column], true, true);
+  return new Map(parts.map((part) => [isoOf(part.getColumn(column).get(0)), part]));
 }
 
 export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
@@ -125,6 +118,8 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
     rows += frame.height;
   };
   if (!force) await data.guardUpfront(endpoint, requests, pathValues);
+  // A misspelt ticker would be recorded as empty partitions: judged before any request.
+  await data.checkTickersUpfront(dataset, requests);
   if (units.length > 0) await data.fetchPrepared(endpoint, requests, pathValues, { force, onProgress }, record);
   writeManifest(dir, manifest);
   const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
