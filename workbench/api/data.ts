@@ -96,7 +96,8 @@ export class DataApi {
   /** Where ticker checks resolve tickers: the rules, and the lookup files (one request per session). */
   readonly tickers: TickerSource = {
     rules: () => this.account.rules(),
-    lookup: () => this.get("eq-lookup-files"),
+    // The workbench's own reads, not the notebook's: left out of the provenance manifest.
+    lookup: () => this.run("eq-lookup-files", [], {}, false),
     probe: async (dataset, ticker) => {
       // A dataset asked per trade date (eq-taq) cannot be asked "any row at any date": an equity
       // dataset of the same tickers that can is asked instead, if the identity may read one.
@@ -107,7 +108,7 @@ export class DataApi {
       const path = dataEndpoint(target).pathParams.includes("ticker") ? [ticker] : [];
       const filters = path.length ? undefined : { Ticker: ticker };
       try {
-        return (await this.get(target, path, { filters, maxRows: 1 })).height > 0;
+        return (await this.run(target, path, { filters, maxRows: 1 }, false)).height > 0;
       } catch (error) {
         if (error instanceof NotEntitledError) return undefined; // outside the identity's universe there: cannot say
         throw error;
@@ -136,7 +137,12 @@ export class DataApi {
    * const week = await wb.data.get("eq-daily-ohlc", [], { start: "2023-11-20", end: "2023-11-24" });
    * ```
    */
-  async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+  get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+    return this.run(dataset, pathValues, query, true);
+  }
+
+  /** `get`, recorded for provenance or not (the workbench's own checks: lookup files, probes). */
+  private async run(dataset: DatasetId | string, pathValues: readonly PathArg[], query: DataQuery, record: boolean): Promise<pl.DataFrame> {
     const endpoint = dataEndpoint(dataset);
     // The call's shape first, in the single-call words: a mistake is named before any request.
     checkPathArgs(endpoint, pathValues);
@@ -144,7 +150,7 @@ export class DataApi {
     const range = dateRange(start, end);
     const base = withRange(endpoint, rest, range);
     const units = planUnits(endpoint, pathValues, range);
-    const tap = this.options.recorder?.begin(dataset, pathValues, query);
+    const tap = record ? this.options.recorder?.begin(dataset, pathValues, query) : undefined;
     if (units.length === 0) {
       const frame = emptyFrame(await this.meta.schema(dataset));
       const warned = addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
@@ -167,7 +173,7 @@ export class DataApi {
     await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress, tap }, (i, frame) => (done[i] = frame)))
       .then(async () => void (unjudged = await this.explainAbsent(dataset, requests, done as pl.DataFrame[]))).catch((error) => {
       // Going on after the guard stopped the call means running it anyway.
-      if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
+      if (error instanceof QuotaGuardError) error.resume = () => this.run(dataset, pathValues, { ...query, force: true }, record);
       else if (units.length > 1 && error instanceof WorkbenchError) {
         // A universe cut short keeps the tickers finished before the first unfinished one, in
         // the order asked, and resume() fetches only the unfinished ones.

@@ -39,8 +39,6 @@ export interface DownloadResult {
   resumed: boolean;
 }
 
-const isoOf = (d: unknown) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d));
-
 function hasParquet(dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? hasParquet(join(dir, e.name)) : e.name.endsWith(".parquet")));
 }
@@ -58,7 +56,7 @@ function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: 
 /** The frame's rows by date, in their order, split by Polars (no per-row JavaScript). */
 function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFrame> {
   const parts = frame.partitionBy([column], true, true);
-  return new Map(parts.map((part) => [isoOf(part.getColumn(column).get(0)), part]));
+  return new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part]));
 }
 
 export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
