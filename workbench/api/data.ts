@@ -23,8 +23,8 @@ import type { Transport } from "../http/transport.ts";
 import { checkPathArgs, checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
-import { checkTickersUpfront, EQUITY_TICKER_DATASETS, explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
-import { NotEntitledError } from "../errors/http.ts";
+import { checkTickersUpfront, explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
+import { tickerSource } from "../query/tickerSource.ts";
 import type { Query } from "../query/query.ts";
 import type { CallTap, ProvenanceRecorder } from "../provenance/recorder.ts";
 import type { FrameCache } from "../store/cache.ts";
@@ -66,6 +66,7 @@ export class DataApi {
   ) {
     this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta }, recorder: options?.recorder };
     this.judge = new QuotaJudge(this.options.guardReads, this.options.quotaGuard);
+    this.tickers = tickerSource(account, (id, path, query) => this.run(id, path, query, false));
   }
 
   /**
@@ -93,28 +94,8 @@ export class DataApi {
     return request;
   }
 
-  /** Where ticker checks resolve tickers: the rules, and the lookup files (one request per session). */
-  readonly tickers: TickerSource = {
-    rules: () => this.account.rules(),
-    // The workbench's own reads, not the notebook's: left out of the provenance manifest.
-    lookup: () => this.run("eq-lookup-files", [], {}, false),
-    probe: async (dataset, ticker) => {
-      // A dataset asked per trade date (eq-taq) cannot be asked "any row at any date": an equity
-      // dataset of the same tickers that can is asked instead, if the identity may read one.
-      const readable = new Set((await this.account.rules()).map((r) => r.dataset_text_id));
-      const candidates = EQUITY_TICKER_DATASETS.includes(dataset) ? [dataset, "eq-daily-ohlc", "eq-taq-1min"] : [dataset];
-      const target = candidates.find((id) => readable.has(id) && !dataEndpoint(id).pathParams.includes("trade_date"));
-      if (!target) return undefined;
-      const path = dataEndpoint(target).pathParams.includes("ticker") ? [ticker] : [];
-      const filters = path.length ? undefined : { Ticker: ticker };
-      try {
-        return (await this.run(target, path, { filters, maxRows: 1 }, false)).height > 0;
-      } catch (error) {
-        if (error instanceof NotEntitledError) return undefined; // outside the identity's universe there: cannot say
-        throw error;
-      }
-    },
-  };
+  /** Where ticker checks resolve tickers: the rules, the lookup files (one request per session), a probe. */
+  readonly tickers: TickerSource;
 
   /**
    * Judges the tickers of a call of several requests before sending any (see
