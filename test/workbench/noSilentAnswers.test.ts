@@ -188,6 +188,21 @@ describe("calls of several requests judge their tickers before sending", () => {
     }
   });
 
+  it("a probe outside the identity's universe in one dataset asks the next", async () => {
+    // eq-daily-ohlc lists only AAPL for this identity: MSFTT is probed in eq-taq-1min instead.
+    const rules = (all: { dataset_text_id: string; universe_identifiers: string[] }[]) =>
+      all.filter((r) => r.dataset_text_id !== "eq-lookup-files").map((r) => (r.dataset_text_id === "eq-daily-ohlc" ? { ...r, universe_identifiers: ["AAPL"] } : r));
+    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": rules });
+    try {
+      const narrow = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
+      const error = await narrow.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
+      expect(error).toBeInstanceOf(UnknownTickerError);
+      expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it("when nothing can judge an absent eq-taq ticker, the frame says so", async () => {
     const onlyTicks = (rules: { dataset_text_id: string }[]) => rules.filter((r) => r.dataset_text_id === "eq-taq");
     const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": onlyTicks });

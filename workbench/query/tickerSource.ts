@@ -16,7 +16,8 @@ export type OwnRead = (dataset: string, pathValues: string[], query: Query) => P
 /**
  * The ticker source of a session. The probe asks the dataset itself, or, for one asked per
  * trade date (eq-taq, where "any row at any date" cannot be asked), an equity dataset of the
- * same tickers the identity may read; undefined when there is none to ask.
+ * same tickers the identity may read (the next one when the ticker is outside its universe
+ * there); undefined when there is none to ask.
  *
  * @example
  * ```ts
@@ -31,16 +32,16 @@ export function tickerSource(account: AccountApi, read: OwnRead): TickerSource {
     probe: async (dataset, ticker) => {
       const readable = new Set((await account.rules()).map((r) => r.dataset_text_id));
       const candidates = EQUITY_TICKER_DATASETS.includes(dataset) ? [dataset, "eq-daily-ohlc", "eq-taq-1min"] : [dataset];
-      const target = candidates.find((id) => readable.has(id) && !dataEndpoint(id).pathParams.includes("trade_date"));
-      if (!target) return undefined;
-      const path = dataEndpoint(target).pathParams.includes("ticker") ? [ticker] : [];
-      const filters = path.length ? undefined : { Ticker: ticker };
-      try {
-        return (await read(target, path, { filters, maxRows: 1 })).height > 0;
-      } catch (error) {
-        if (error instanceof NotEntitledError) return undefined; // outside the identity's universe there: cannot say
-        throw error;
+      for (const target of candidates.filter((id) => readable.has(id) && !dataEndpoint(id).pathParams.includes("trade_date"))) {
+        const path = dataEndpoint(target).pathParams.includes("ticker") ? [ticker] : [];
+        const filters = path.length ? undefined : { Ticker: ticker };
+        try {
+          return (await read(target, path, { filters, maxRows: 1 })).height > 0;
+        } catch (error) {
+          if (!(error instanceof NotEntitledError)) throw error; // outside the identity's universe there: try the next
+        }
       }
+      return undefined;
     },
   };
 }
