@@ -8,6 +8,7 @@ import pl from "nodejs-polars";
 import { holidayName, isTradingDay, tradingDays as calendarDays } from "../calendar/calendar.ts";
 import { nyEpochMs } from "../calendar/nyTime.ts";
 import { QueryError } from "./errors/base.ts";
+import { NEW_YORK } from "./frames.ts";
 import { type DateLike, isoDate } from "./fetch/universe.ts";
 
 /** One trading day's sessions; bounds are instants (show them in New York time). */
@@ -62,6 +63,29 @@ export function session(date: DateLike): Session {
   return { date: day, earlyClose: d.earlyClose, preOpen: at(d.preOpenMinute), open: at(d.openMinute), close: at(d.closeMinute), postClose: at(d.postCloseMinute) };
 }
 
+/**
+ * The calendar as a frame to join on `TradeDate`: one row per trading day from `start` to
+ * `end`, with `EarlyClose`, the session bounds `PreOpen`, `Open`, `Close` and `PostClose`
+ * (Datetime in America/New_York) and the regular session's `OpenMinute` and `CloseMinute`
+ * (minutes after New York midnight, as `MinuteOfDay` counts them: 780 on a 13:00 close).
+ *
+ * @example
+ * ```ts
+ * import { sessionTable, withMinuteOfDay } from "./workbench/mod.ts";
+ * const bars = withMinuteOfDay(await wb.data.eqTaq1Min("SPY", { start: "2023-11-22", end: "2023-11-24" }));
+ * const auction = bars.join(sessionTable("2023-11-22", "2023-11-24"), { on: "TradeDate" })
+ *   .filter(pl.col("MinuteOfDay").eq(pl.col("CloseMinute"))); // each day's closing-auction bar
+ * ```
+ */
+export function sessionTable(start: DateLike, end: DateLike): pl.DataFrame {
+  const days = tradingDays(start, end).map(session);
+  const instants = (name: string, pick: (s: Session) => Date) =>
+    pl.Series(name, days.map(pick), pl.Datetime("ms")).toFrame().select(pl.col(name).dt.replaceTimeZone("UTC").dt.convertTimeZone(NEW_YORK)).getColumn(name);
+  const bounds = [instants("PreOpen", (s) => s.preOpen), instants("Open", (s) => s.open), instants("Close", (s) => s.close), instants("PostClose", (s) => s.postClose)];
+  return pl.DataFrame([pl.Series("TradeDate", days.map((s) => new Date(`${s.date}T00:00:00Z`)), pl.Date), pl.Series("EarlyClose", days.map((s) => s.earlyClose), pl.Bool), ...bounds])
+    .withColumns(minuteOf("Open").alias("OpenMinute"), minuteOf("Close").alias("CloseMinute"));
+}
+
 /** The frame's New York date-time column: the one named, else the first Datetime column. */
 function timeColumn(frame: pl.DataFrame, column?: string): string {
   const name = column ?? frame.columns.find((_, i) => String(frame.dtypes[i]).includes("Datetime"));
@@ -76,7 +100,7 @@ function timeColumn(frame: pl.DataFrame, column?: string): string {
 }
 
 /** Minutes after New York midnight of the column's instants. */
-const minuteOf = (c: string) => pl.col(c).dt.hour().cast(pl.Int32).mul(60).add(pl.col(c).dt.minute().cast(pl.Int32));
+const minuteOf = (c: string) => pl.col(c).dt.hour().cast(pl.Int32).mul(60).add(pl.col(c).dt.minute().cast(pl.Int32)).cast(pl.Int32); // a JS number literal would make it Float64
 
 /**
  * Adds `MinuteOfDay` (Int32, minutes after New York midnight: 570 is 09:30) from a New York

@@ -97,11 +97,16 @@ function castExpr(column: ColumnInfo, arrived: DataType): pl.Expr {
 
 /** Types a frame by the schema, in the schema's column order (only the columns present). */
 export function typeFrame(frame: pl.DataFrame, columns: readonly ColumnInfo[]): pl.DataFrame {
-  const present = columns.filter((c) => frame.columns.includes(c.name));
-  const unknown = frame.columns.filter((name) => !columns.some((c) => c.name === name));
+  // Names and types are read once: each `frame.columns` or `getColumn` crosses into Polars.
+  const [names, dtypes] = [frame.columns, frame.dtypes];
+  const arrived = new Map(names.map((name, i) => [name, dtypes[i]]));
+  const present = columns.filter((c) => arrived.has(c.name));
+  const unknown = names.filter((name) => !columns.some((c) => c.name === name));
   if (unknown.length > 0) throw new Error(`The answer has columns the dataset's schema does not list: ${unknown.join(", ")}`);
   if (frame.height === 0) return emptyFrame(present);
-  return frame.select(...present.map((c) => castExpr(c, frame.getColumn(c.name).dtype)));
+  // A page the reader typed whole, in schema order (CSV without lists), is returned as it is.
+  const typed = present.length === names.length && present.every((c, i) => c.name === names[i] && arrived.get(c.name)!.equals(dtypeOf(c)));
+  return typed ? frame : frame.select(...present.map((c) => castExpr(c, arrived.get(c.name)!)));
 }
 
 /**

@@ -33,7 +33,7 @@ export { DATA_ENDPOINTS, type DatasetId } from "./endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK } from "./frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
-export { type Session, session, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
+export { type Session, session, sessionTable, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
 export { frameHash, hashScheme } from "./provenance/frameHash.ts";
 export { compareRuns, type Verdict as RunComparison } from "./provenance/compareRuns.ts";
 export { type CallRecord, type DownloadRecord, type ProvenanceManifest, type RunManifest } from "./provenance/manifest.ts";

@@ -5,7 +5,7 @@
  */
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { QueryError, session, tradingDays, withMinuteOfDay, withSessionColumns } from "../../workbench/mod.ts";
+import { QueryError, session, sessionTable, tradingDays, withMinuteOfDay, withSessionColumns } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const ny = (d: Date) => d.toLocaleString("en-US", { timeZone: "America/New_York", hourCycle: "h23" });
@@ -28,6 +28,19 @@ describe("trading days and sessions", () => {
     expect(session("2023-07-03").close.toISOString()).toBe("2023-07-03T17:00:00.000Z");
   });
 
+  it("gives the calendar as a frame to join on TradeDate, with the close's minute of day (780 after Thanksgiving)", () => {
+    const table = sessionTable("2023-11-22", "2023-11-27");
+    expect(table.columns).toEqual(["TradeDate", "EarlyClose", "PreOpen", "Open", "Close", "PostClose", "OpenMinute", "CloseMinute"]);
+    expect(table.dtypes.map(String)).toEqual(["Date", "Bool", ...Array(4).fill("Datetime(ms,America/New_York)"), "Int32", "Int32"].map((t) => `DataType(${t})`));
+    const rows = table.toRecords().map((r) => [(r.TradeDate as Date).toISOString().slice(0, 10), r.EarlyClose, ny(r.Close as Date), r.OpenMinute, r.CloseMinute]);
+    expect(rows).toEqual([
+      ["2023-11-22", false, "11/22/2023, 16:00:00", 570, 960],
+      ["2023-11-24", true, "11/24/2023, 13:00:00", 570, 780],
+      ["2023-11-27", false, "11/27/2023, 16:00:00", 570, 960],
+    ]);
+    expect(sessionTable("2023-11-23", "2023-11-23").height).toBe(0);
+  });
+
   it("refuses a holiday or a weekend, naming it", () => {
     expect(() => session("2023-11-23")).toThrow(/2023-11-23 is not a trading day \(Thanksgiving Day\)/);
     expect(() => session("2023-11-25")).toThrow(/not a trading day \(a weekend\)/);
@@ -47,6 +60,7 @@ describe("session columns on minute bars", () => {
     expect(rows).toEqual(["2023-11-22 post 240", "2023-11-22 pre 330", "2023-11-22 regular 390", "2023-11-24 null 180", "2023-11-24 post 240", "2023-11-24 pre 330", "2023-11-24 regular 210"]);
     const first = bars.filter(pl.col("Session").eq(pl.lit("regular"))).row(0);
     expect(first[3]).toBe(570);
+    expect(String(bars.getColumn("MinuteOfDay").dtype)).toBe("DataType(Int32)");
   });
 
   it("names the column it needs when the frame has no New York date-time", async () => {

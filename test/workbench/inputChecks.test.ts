@@ -49,6 +49,15 @@ const BAD_CALLS: [string, () => Promise<unknown>, RegExp][] = [
   ["a date-time without two-digit hours", () => wb.data.eqTaq1Min("AAPL", { filters: { BarDateTime: { ge: "2023-11-21 9:30" } } }), /Cannot filter eq-taq-1min\.BarDateTime by '2023-11-21 9:30': expected an ISO 8601 date-time/],
   ["an integer in hex", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: { gt: "0x10" } } }), /Cannot filter eq-daily-ohlc\.DailyVolume by '0x10': expected a whole number written in decimal/],
   ["an integer padded with spaces", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: " 170 " } }), /by ' 170 ': expected a whole number/],
+  ["an integer in exponent form", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: { gt: "1e3" } } }), /DailyVolume by '1e3': expected a whole number written in decimal digits \(an optional sign, no spaces\)/],
+  ["an integer with a separator", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: { gt: "1_000" } } }), /by '1_000': expected a whole number/],
+  ["an integer with a fraction", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: "170.0" } }), /by '170\.0': expected a whole number/],
+  ["an integer as a JS fraction", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: { ge: 1.5 } } }), /by '1\.5': expected a whole number/],
+  ["an integer in full-width digits", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: "\uff11\uff17\uff10" } }), /expected a whole number written in decimal digits/],
+  ["an integer after a tab", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: "\t170" } }), /expected a whole number/],
+  ["an integer with two signs", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: { gt: "+-1" } } }), /by '\+-1': expected a whole number/],
+  ["an integer past Int64", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: { lt: "9223372036854775808" } } }), /from -9223372036854775808 to 9223372036854775807/],
+  ["a bad member of an integer list", () => wb.data.eqDailyOhlc({ filters: { DailyVolume: ["170", "0x10"] } }), /DailyVolume by '0x10'/],
   ["a price in hex", () => wb.data.eqDailyOhlc({ filters: { ClosePrice: { gt: "0x10" } } }), /ClosePrice by '0x10': expected a number written in decimal/],
 ];
 
@@ -69,6 +78,18 @@ describe("mistakes refused before sending, as QueryErrors naming the value", () 
     expect((error as UnknownDatasetError).known).toEqual(Object.keys(DATA_ENDPOINTS));
     expect(await refused(() => wb.data.get("nope"))).toBeInstanceOf(UnknownDatasetError);
     expect(await refused(() => wb.estimate("nope"))).toBeInstanceOf(UnknownDatasetError);
+  });
+
+  it("strict integers the rule allows pass the checks: a sign, and Int64 values beyond 2^53", async () => {
+    await wb.meta.availability("eq-daily-ohlc");
+    const before = wb.transport.requestsSent;
+    const got = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21", DailyVolume: { ge: "+0", lt: 9007199254740991n } } });
+    expect(got.height).toBe(1);
+    expect(wb.transport.requestsSent - before).toBe(1);
+    // Beyond 2^53 is checked and built exactly (the sandbox itself stops at 2^53; a real service reads Int64).
+    const big = await wb.data.prepare("eq-daily-ohlc", [], { filters: { DailyVolume: { lt: 9007199254740993n, gt: "-9223372036854775808" } } });
+    expect(big.params.get("DailyVolume.lt")).toBe("9007199254740993");
+    expect(big.params.get("DailyVolume.gt")).toBe("-9223372036854775808");
   });
 
   it("well-formed values the service accepts still pass: date-only, Z and naive date-times, exponents", async () => {

@@ -4,8 +4,11 @@
  * any data request, naming the value and what is available. The tiny market runs 2023-11-20
  * to 2023-11-28; SQ became XYZ on 2023-11-27.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, NotEntitledError, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { connect, frameWarnings, NotEntitledError, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
 import { resolveTickers } from "../../workbench/query/tickers.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { startRewritingProxy } from "./support/rewritingProxy.ts";
@@ -131,6 +134,88 @@ describe("without the lookup files", () => {
       const empty = await blind.data.eqDailyOhlc({ filters: { Ticker: "SQ", TradeDate: "2023-11-28" } });
       expect(empty.height).toBe(0);
     } finally {
+      await proxy.stop();
+    }
+  });
+});
+
+describe("calls of several requests judge their tickers before sending", () => {
+  /** Data requests the month counted during `call` (account and metadata reads are free). */
+  async function monthlyRequests(session: Workbench, call: () => Promise<unknown>): Promise<[number, unknown]> {
+    const used = async () => (await session.account.quotasRaw()).quotas_usage.monthly_requests;
+    const before = await used();
+    const outcome = await call().then((v) => v, (e) => e);
+    return [(await used()) - before, outcome];
+  }
+
+  it("a universe with a misspelt member costs only the lookup files, once per session, and no empty page", async () => {
+    const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const [spent, error] = await monthlyRequests(fresh, () => fresh.data.eqTaq1Min(["SPY", "APPL", "MSFT"], { start: "2023-11-20", end: "2023-11-21" }));
+    expect(error).toBeInstanceOf(UnknownTickerError);
+    expect((error as Error).message).toMatch(/eq-taq-1min: unknown ticker APPL \(did you mean 'AAPL'\?\)/);
+    expect(spent).toBe(1); // the lookup files' one page
+    // One ticker over many days is several requests too: refused with the book already loaded, for nothing.
+    const [again, ticks] = await monthlyRequests(fresh, () => fresh.data.eqTaq(null, "MSFTT", { start: "2023-11-20", end: "2023-11-22" }));
+    expect(ticks).toBeInstanceOf(UnknownTickerError);
+    expect(again).toBe(0);
+  });
+
+  it("a download with a misspelt ticker is refused before it writes empty partitions", async () => {
+    const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const dir = mkdtempSync(join(tmpdir(), "wb-misspelt-"));
+    try {
+      const [spent, error] = await monthlyRequests(fresh, () => fresh.download("eq-taq-1min", { tickers: ["AAPL", "MSFTT"], start: "2023-11-20", end: "2023-11-21" }, join(dir, "lake")));
+      expect(error).toBeInstanceOf(UnknownTickerError);
+      expect((error as Error).message).toMatch(/unknown ticker MSFTT \(did you mean 'MSFT'\?\)/);
+      expect(spent).toBe(1);
+      expect(readdirSync(join(dir, "lake")).filter((f) => f.startsWith("Ticker="))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("without the lookup files, an unknown eq-taq ticker is judged by a probe of eq-daily-ohlc", async () => {
+    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
+    try {
+      const blind = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
+      const error = await blind.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
+      expect(error).toBeInstanceOf(UnknownTickerError);
+      expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date: the service does not know it/);
+      // A known ticker without rows that day is not an error (XYZ starts after its rename).
+      expect((await blind.data.eqTaq("2023-11-21", "XYZ")).height).toBe(0);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it("a probe outside the identity's universe in one dataset asks the next", async () => {
+    // eq-daily-ohlc lists only AAPL for this identity: MSFTT is probed in eq-taq-1min instead.
+    const rules = (all: { dataset_text_id: string; universe_identifiers: string[] }[]) =>
+      all.filter((r) => r.dataset_text_id !== "eq-lookup-files").map((r) => (r.dataset_text_id === "eq-daily-ohlc" ? { ...r, universe_identifiers: ["AAPL"] } : r));
+    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": rules });
+    try {
+      const narrow = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
+      const error = await narrow.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
+      expect(error).toBeInstanceOf(UnknownTickerError);
+      expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it("when nothing can judge an absent eq-taq ticker, the frame says so", async () => {
+    const onlyTicks = (rules: { dataset_text_id: string }[]) => rules.filter((r) => r.dataset_text_id === "eq-taq");
+    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": onlyTicks });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const ticksOnly = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
+      const frame = await ticksOnly.data.eqTaq("2023-11-21", "MSFTT");
+      expect(frame.height).toBe(0);
+      expect(frameWarnings(frame)).toContain(
+        "MSFTT has no rows in eq-taq, and whether the service knows MSFTT cannot be judged: this account reads neither eq-lookup-files nor a dataset that lists tickers at any date (check the spelling)",
+      );
+    } finally {
+      warn.mockRestore();
       await proxy.stop();
     }
   });

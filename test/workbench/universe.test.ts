@@ -68,7 +68,8 @@ describe("universe calls", () => {
 describe("a universe cut short", () => {
   it("keeps the tickers finished, in order, and resume() fetches only the rest", async () => {
     const key = "wb-universe-month";
-    createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 3 });
+    // Four requests: the lookup files (a universe judges its tickers before sending), then SPY, AAPL and MSFT.
+    createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 4 });
     const wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: key });
     const tickers = ["SPY", "AAPL", "MSFT", "JPM", "ODFL"];
     const range = { start: "2023-11-20", end: "2023-11-21" };

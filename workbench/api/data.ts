@@ -12,7 +12,7 @@ import { CallProgress } from "../fetch/callProgress.ts";
 import { addFrameWarnings } from "../fetch/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
 import type { ProgressListener } from "../fetch/progress.ts";
-import { emptyPartWarnings, rangeText } from "../fetch/emptyParts.ts";
+import { emptyPartWarnings, rangeText, unjudgedWarnings } from "../fetch/emptyParts.ts";
 import { QuotaJudge } from "../fetch/quotaJudge.ts";
 import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
@@ -23,7 +23,8 @@ import type { Transport } from "../http/transport.ts";
 import { checkPathArgs, checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import { checkWithService } from "../query/serviceChecks.ts";
-import { explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
+import { checkTickersUpfront, explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
+import { tickerSource } from "../query/tickerSource.ts";
 import type { Query } from "../query/query.ts";
 import type { FetchTap } from "../provenance/callTap.ts";
 import type { ProvenanceRecorder } from "../provenance/recorder.ts";
@@ -66,6 +67,7 @@ export class DataApi {
   ) {
     this.options = { gate: options?.gate ?? new RateGate(), quotaGuard: options?.quotaGuard ?? {}, guardReads: options?.guardReads ?? { account, meta }, recorder: options?.recorder };
     this.judge = new QuotaJudge(this.options.guardReads, this.options.quotaGuard);
+    this.tickers = tickerSource(account, (id, path, query) => this.run(id, path, query, false));
   }
 
   /**
@@ -93,18 +95,19 @@ export class DataApi {
     return request;
   }
 
-  /** Where ticker checks resolve tickers: the rules, and the lookup files (one request per session). */
-  readonly tickers: TickerSource = {
-    rules: () => this.account.rules(),
-    lookup: () => this.get("eq-lookup-files"),
-    probe: async (dataset, ticker) => {
-      const params = dataEndpoint(dataset).pathParams;
-      if (params.includes("trade_date")) return true; // no row at any date cannot be asked without a date: left unjudged
-      const path = params.includes("ticker") ? [ticker] : [];
-      const filters = path.length ? undefined : { Ticker: ticker };
-      return (await this.get(dataset, path, { filters, maxRows: 1 })).height > 0;
-    },
-  };
+  /** Where ticker checks resolve tickers: the rules, the lookup files (one request per session), a probe. */
+  readonly tickers: TickerSource;
+
+  /**
+   * Judges the tickers of a call of several requests before sending any (see
+   * checkTickersUpfront): a misspelt ticker then costs no empty page. Used by `get` and
+   * `wb.download`.
+   *
+   * @internal
+   */
+  checkTickersUpfront(dataset: string, requests: readonly PreparedRequest[]): Promise<void> {
+    return checkTickersUpfront(this.tickers, dataset, requests.map((r) => r.tickers));
+  }
 
   /**
    * Any dataset by id. Each path value may be a list (a universe: one request per ticker, or
@@ -116,7 +119,12 @@ export class DataApi {
    * const week = await wb.data.get("eq-daily-ohlc", [], { start: "2023-11-20", end: "2023-11-24" });
    * ```
    */
-  async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+  get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+    return this.run(dataset, pathValues, query, true);
+  }
+
+  /** `get`, recorded for provenance or not (the workbench's own checks: lookup files, probes). */
+  private async run(dataset: DatasetId | string, pathValues: readonly PathArg[], query: DataQuery, record: boolean): Promise<pl.DataFrame> {
     const endpoint = dataEndpoint(dataset);
     // The call's shape first, in the single-call words: a mistake is named before any request.
     checkPathArgs(endpoint, pathValues);
@@ -124,7 +132,7 @@ export class DataApi {
     const range = dateRange(start, end);
     const base = withRange(endpoint, rest, range);
     const units = planUnits(endpoint, pathValues, range);
-    const tap = this.options.recorder?.begin(dataset, pathValues, query);
+    const tap = record ? this.options.recorder?.begin(dataset, pathValues, query) : undefined;
     if (units.length === 0) {
       const frame = emptyFrame(await this.meta.schema(dataset));
       const warned = addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
@@ -137,17 +145,20 @@ export class DataApi {
     // A universe is judged before sending (every request is known), so its requests need not
     // wait behind the first answer; one request is judged on its first answer.
     const upfront = units.length > 1 && !force;
-    const fetched = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    const judged = upfront ? this.judge.upfront(endpoint, requests, units).then(() => true) : Promise.resolve(force);
+    // Several requests: the tickers are judged before any is sent (the lookup files cost one request per session).
+    const fetched = units.length > 1 ? judged.then(async (pass) => (await this.checkTickersUpfront(dataset, requests), pass)) : judged;
     const done: (pl.DataFrame | undefined)[] = units.map(() => undefined); // not sparse: flatMap skips holes
+    let unjudged: string[] = [];
     const assemble = () => {
       const frames = done as pl.DataFrame[];
       const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
-      return addFrameWarnings(frame, emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows));
+      return addFrameWarnings(frame, [...emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
     };
     await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress, tap }, (i, frame) => (done[i] = frame)))
-      .then(() => this.explainAbsent(dataset, requests, done as pl.DataFrame[])).catch((error) => {
+      .then(async () => void (unjudged = await this.explainAbsent(dataset, requests, done as pl.DataFrame[]))).catch((error) => {
       // Going on after the guard stopped the call means running it anyway.
-      if (error instanceof QuotaGuardError) error.resume = () => this.get(dataset, pathValues, { ...query, force: true });
+      if (error instanceof QuotaGuardError) error.resume = () => this.run(dataset, pathValues, { ...query, force: true }, record);
       else if (units.length > 1 && error instanceof WorkbenchError) {
         // A universe cut short keeps the tickers finished before the first unfinished one, in
         // the order asked, and resume() fetches only the unfinished ones.
@@ -172,10 +183,12 @@ export class DataApi {
    * Raises for an asked ticker that is absent from its answer when the service does not know
    * it (a misspelling: "did you mean ...?"); known tickers with no row get warnings instead.
    */
-  private async explainAbsent(dataset: string, requests: PreparedRequest[], frames: pl.DataFrame[]): Promise<void> {
+  private async explainAbsent(dataset: string, requests: PreparedRequest[], frames: pl.DataFrame[]): Promise<string[]> {
+    const unjudged = new Set<string>();
     for (const [i, request] of requests.entries()) {
-      if (request.tickers) await explainAbsentTickers(this.tickers, dataset, request.tickers, frames[i], request.maxRows);
+      if (request.tickers) for (const t of await explainAbsentTickers(this.tickers, dataset, request.tickers, frames[i], request.maxRows)) unjudged.add(t);
     }
+    return [...unjudged];
   }
 
   /**

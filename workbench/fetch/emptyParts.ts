@@ -38,3 +38,19 @@ export function emptyPartWarnings(endpoint: DataEndpoint, units: string[][], fra
   }
   return warnings;
 }
+
+/**
+ * Warnings for absent tickers nothing could judge: without the lookup files and without a
+ * dataset that lists tickers at any date, an absent ticker may be misspelt or merely quiet.
+ *
+ * @example
+ * ```ts
+ * unjudgedWarnings("eq-taq", ["APPL"]);
+ * // ["APPL has no rows in eq-taq, and whether the service knows APPL cannot be judged: ..."]
+ * ```
+ */
+export function unjudgedWarnings(dataset: string, tickers: readonly string[]): string[] {
+  return tickers.map((t) =>
+    `${t} has no rows in ${dataset}, and whether the service knows ${t} cannot be judged: this account reads neither eq-lookup-files nor a dataset that lists tickers at any date (check the spelling)`
+  );
+}

@@ -36,10 +36,23 @@ export interface PreparedRequest {
 /** Decimal notation only: no hex ("0x10"), no surrounding spaces (" 170 "), no "Infinity". */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+const [INT64_MIN, INT64_MAX] = [-(2n ** 63n), 2n ** 63n - 1n];
+
+/**
+ * The strict integer rule: ASCII decimal digits with an optional sign, nothing else (no hex
+ * "0x10", no spaces " 170 ", no "1e3", "1_000" or "170.0"), within Int64 (beyond 2^53 too:
+ * the service's integers are 64-bit).
+ */
+function isInt64Text(text: string): boolean {
+  if (!/^[+-]?[0-9]+$/.test(text)) return false;
+  const n = BigInt(text);
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
+
 function checkValue(dataset: string, column: ColumnInfo, text: string): void {
   const bad = (what: string) => new QueryError(`Cannot filter ${dataset}.${column.name} by '${text}': ${what}`);
   if (column.data_type === "date" && !isWireDate(text)) throw bad("expected a real date as YYYY-MM-DD");
-  if (column.data_type === "int64" && !(/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)))) throw bad("expected a whole number written in decimal digits, such as 170");
+  if (column.data_type === "int64" && !isInt64Text(text)) throw bad(`expected a whole number written in decimal digits (an optional sign, no spaces), such as 170, from ${INT64_MIN} to ${INT64_MAX}`);
   if (column.data_type === "float64" && !(DECIMAL.test(text) && Number.isFinite(Number(text)))) throw bad("expected a number written in decimal, such as 189.5");
   if (column.data_type.startsWith("datetime") && !isWireDate(text) && wireDateTimeToEpochNs(text) === undefined) {
     throw bad("expected an ISO 8601 date-time such as 2023-11-21T09:30:00 (New York time), 2023-11-21T09:30:00-05:00 or 2023-11-21T14:30:00Z, or a date");

@@ -76,27 +76,36 @@ export interface TickerSource {
   rules(): Promise<readonly AccessRule[]>;
   /** Every row of `eq-lookup-files` (spends one request, once per session). */
   lookup(): Promise<pl.DataFrame>;
-  /** Whether a dataset has any row of a ticker at any date (one request): the judge without the lookup files. */
-  probe?(dataset: string, ticker: string): Promise<boolean>;
+  /**
+   * Whether the service has any row of a ticker at any date (one request): the judge without
+   * the lookup files; undefined when no dataset the identity may read can say.
+   */
+  probe?(dataset: string, ticker: string): Promise<boolean | undefined>;
 }
 
-/** Tickers being probed, so the probe's own (empty) answer is not judged again. */
+/** Tickers being probed, so the probe's own (empty) answer is not judged again, in any dataset. */
 const probing = new WeakMap<TickerSource, Set<string>>();
 
 /**
- * Without the lookup files: a ticker with no row at any date is unknown to the dataset; the
- * nearest tickers come from the identity's universe when it has one.
+ * Without the lookup files: a ticker with no row at any date is unknown (an UnknownTickerError
+ * with the nearest tickers of the identity's universe, when it has one). Returns the tickers
+ * no probe could judge, for a warning that says so.
  */
-async function judgeByProbe(source: TickerSource, dataset: string, absent: readonly string[]): Promise<void> {
+async function judgeByProbe(source: TickerSource, dataset: string, absent: readonly string[]): Promise<string[]> {
   const mine = probing.get(source) ?? new Set<string>();
   probing.set(source, mine);
-  const todo = absent.filter((t) => !mine.has(`${dataset}/${t}`));
-  if (!source.probe || todo.length === 0) return;
-  todo.forEach((t) => mine.add(`${dataset}/${t}`));
+  const todo = absent.filter((t) => !mine.has(t));
+  if (!source.probe || todo.length === 0) return source.probe ? [] : [...absent];
+  todo.forEach((t) => mine.add(t));
   try {
     const unknown: string[] = [];
-    for (const t of todo) if (!(await source.probe(dataset, t))) unknown.push(t);
-    if (unknown.length === 0) return;
+    const unjudged: string[] = [];
+    for (const t of todo) {
+      const known = await source.probe(dataset, t);
+      if (known === undefined) unjudged.push(t);
+      else if (!known) unknown.push(t);
+    }
+    if (unknown.length === 0) return unjudged;
     const universe = (await source.rules()).find((r) => r.dataset_text_id === dataset)?.universe_identifiers ?? [];
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, universe)]));
     throw new UnknownTickerError(
@@ -106,7 +115,7 @@ async function judgeByProbe(source: TickerSource, dataset: string, absent: reado
       suggestions,
     );
   } finally {
-    todo.forEach((t) => mine.delete(`${dataset}/${t}`));
+    todo.forEach((t) => mine.delete(t));
   }
 }
 
@@ -187,23 +196,47 @@ export interface TickerAsk {
 }
 
 /**
+ * Before sending a call of several requests (a universe, or one ticker over many days): loads
+ * the lookup files where the identity may read them (one request, once per session: less than
+ * the empty pages a misspelt ticker would cost) and judges every asked ticker with them. An
+ * identity without them keeps the judgement from the answer (explainAbsentTickers).
+ *
+ * @example
+ * ```ts
+ * await checkTickersUpfront(wb.data.tickers, "eq-taq-1min", [{ asked: ["SPY", "APPL"], from: "2023-11-20" }]);
+ * // UnknownTickerError: eq-taq-1min: unknown ticker APPL (did you mean 'AAPL'?); ...
+ * ```
+ */
+export async function checkTickersUpfront(source: TickerSource, dataset: string, asks: readonly (TickerAsk | undefined)[]): Promise<void> {
+  const given = asks.filter((a): a is TickerAsk => a !== undefined);
+  if (given.length === 0 || !EQUITY_TICKER_DATASETS.includes(dataset)) return;
+  const book = await tickerBook(source);
+  if (!book) return;
+  for (const ask of given) checkInBook(book, dataset, ask.asked, ask.from);
+}
+
+/**
  * Judges tickers from the answer: when an asked ticker has no row (and the answer was not cut
  * by maxRows), the lookup files (loaded once per session) say whether it is unknown (an
  * UnknownTickerError with the nearest ones) or ended before the range (renamed: what it trades
- * as now); without them, a one-row probe at any date says whether the dataset knows it. A
- * known ticker without rows in the range is not an error here.
+ * as now); without them, a one-row probe at any date says whether the service knows it. A
+ * known ticker without rows in the range is not an error here. Returns the absent tickers
+ * nothing could judge (no lookup files, and no dataset to probe), for a warning that says so.
  *
  * @example
  * ```ts
  * await explainAbsentTickers(wb.data.tickers, "eq-taq-1min", { asked: ["APPL"] }, frame, Infinity);
  * ```
  */
-export async function explainAbsentTickers(source: TickerSource, dataset: string, ask: TickerAsk, frame: pl.DataFrame, maxRows: number): Promise<void> {
-  if (!EQUITY_TICKER_DATASETS.includes(dataset) || frame.height >= maxRows) return;
+export async function explainAbsentTickers(source: TickerSource, dataset: string, ask: TickerAsk, frame: pl.DataFrame, maxRows: number): Promise<string[]> {
+  if (!EQUITY_TICKER_DATASETS.includes(dataset) || frame.height >= maxRows) return [];
   const present = new Set(frame.columns.includes("Ticker") ? (frame.getColumn("Ticker").unique().toArray() as string[]) : frame.height > 0 ? ask.asked : []);
   const absent = ask.asked.filter((t) => !present.has(t));
-  if (absent.length === 0) return;
+  if (absent.length === 0) return [];
   const book = await tickerBook(source);
-  if (book) checkInBook(book, dataset, absent, ask.from);
-  else await judgeByProbe(source, dataset, absent);
+  if (book) {
+    checkInBook(book, dataset, absent, ask.from);
+    return [];
+  }
+  return await judgeByProbe(source, dataset, absent);
 }
