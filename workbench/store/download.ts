@@ -50,7 +50,9 @@ function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: 
   mkdirSync(dirname(file), { recursive: true });
   // Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run.
   const tmp = join(dirname(file), `.part.${process.pid}.tmp`);
-  (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp);
+  // Snappy, as Spark writes by default: half the bytes of nodejs-polars' uncompressed default at
+  // the same write time (zstd is a third smaller again but writes at half the speed).
+  (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp, { compression: "snappy" });
   renameSync(tmp, file);
 }
 
