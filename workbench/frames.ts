@@ -50,6 +50,26 @@ export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
   return pl.DataFrame(columns.map(emptySeries));
 }
 
+/**
+ * Frames of one schema stacked in order, their chunks kept (no copy). One native concat:
+ * nodejs-polars' `pl.concat(frames)` stacks them pairwise, which re-appends every chunk so far
+ * at each step (88 ms for 13 pages of minute bars, about 430 chunks, against 12 ms this way).
+ * Frames whose column names or types differ are refused, as a vertical concat refuses them.
+ *
+ * @example
+ * ```ts
+ * const both = stackFrames([monday, tuesday]);
+ * ```
+ */
+export function stackFrames(frames: readonly pl.DataFrame[]): pl.DataFrame {
+  if (frames.length === 1) return frames[0];
+  const schema = (f: pl.DataFrame) => f.columns.join("\u0000") + "\u0001" + f.dtypes.map(String).join("\u0000");
+  const first = schema(frames[0]);
+  const odd = frames.findIndex((f) => schema(f) !== first);
+  if (odd >= 0) throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${schema(frames[odd]).replace(/\u0000/g, ", ").replace("\u0001", " of types ")}`);
+  return pl.concat(frames.map((f) => f.lazy()), { how: "vertical", rechunk: false }).collectSync();
+}
+
 /** `Z`, `+HH:MM`, `+HHMM` or `+HH` at the end of a date-time text. */
 const OFFSET_RE = "(Z|[+-]\\d{2}(?::?\\d{2})?)$";
 
