@@ -63,10 +63,10 @@ export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
  */
 export function stackFrames(frames: readonly pl.DataFrame[]): pl.DataFrame {
   if (frames.length === 1) return frames[0];
-  const schema = (f: pl.DataFrame) => f.columns.join("\u0000") + "\u0001" + f.dtypes.map(String).join("\u0000");
+  const schema = (f: pl.DataFrame) => f.dtypes.map((t, i) => `${f.columns[i]}: ${String(t).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
   const first = schema(frames[0]);
   const odd = frames.findIndex((f) => schema(f) !== first);
-  if (odd >= 0) throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${schema(frames[odd]).replace(/\u0000/g, ", ").replace("\u0001", " of types ")}`);
+  if (odd >= 0) throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${schema(frames[odd])} where frame 0 has ${first}`);
   return pl.concat(frames.map((f) => f.lazy()), { how: "vertical", rechunk: false }).collectSync();
 }
 
