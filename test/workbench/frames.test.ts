@@ -6,7 +6,7 @@
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, type Workbench } from "../../workbench/mod.ts";
-import { pageToFrame } from "../../workbench/frames.ts";
+import { pageToFrame, stackFrames } from "../../workbench/frames.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame, schemaOf } from "./support/frames.ts";
 import { marketFrame, serviceSort } from "./support/market.ts";
@@ -170,6 +170,17 @@ describe("CSV text read by the column schema", () => {
     expect(epochNs.getColumn("EventDateTime").toArray()).toEqual(["1709908200000000001", "1710163800000000000", null]);
     expect(epochNs.getColumn("Quantity").toArray()).toEqual(["9007199254740993", null, "1"]);
     expect(frame.select(pl.col("EventDateTime").dt.hour()).getColumn("EventDateTime").toArray()).toEqual([9, 9, null]);
+  });
+
+  it("pages are stacked in order with their types and nanoseconds; pages of another schema are refused", () => {
+    const rows = ["2024-03-08T09:30:00.000000001-05:00,2024-03-08,9007199254740993", "2024-03-11T09:30:00-04:00,2024-03-11,", ",2024-03-11,1"];
+    const pages = rows.map((row) => pageToFrame(csv([row]), "csv", columns));
+    const stacked = stackFrames(pages);
+    expect(stacked.frameEqual(pageToFrame(csv(rows), "csv", columns), true)).toBe(true);
+    expect(schemaOf(stacked)).toEqual(["EventDateTime: Datetime(ns,America/New_York)", "TradeDate: Date", "Quantity: Int64"]);
+    expect(stackFrames([pages[0]])).toBe(pages[0]);
+    expect(() => stackFrames([pages[0], pages[1].select("TradeDate", "Quantity")])).toThrow(/Cannot stack frames of different schemas: frame 1 has TradeDate: Date, Quantity: Int64 where frame 0 has EventDateTime: Datetime/);
+    expect(() => stackFrames([pages[0], pages[1].withColumns(pl.col("Quantity").cast(pl.Float64))])).toThrow(/frame 1 has .*Quantity: Float64/);
   });
 
   it("a value that does not parse as its column's type is an error naming the value, not a null", () => {

@@ -18,7 +18,7 @@ import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quo
 import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
 import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
 import { WorkbenchError } from "../errors/base.ts";
-import { emptyFrame } from "../frames.ts";
+import { emptyFrame, stackFrames } from "../frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { checkPathArgs, checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
@@ -152,7 +152,7 @@ export class DataApi {
     let unjudged: string[] = [];
     const assemble = () => {
       const frames = done as pl.DataFrame[];
-      const frame = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical", rechunk: false });
+      const frame = stackFrames(frames);
       return addFrameWarnings(frame, [...emptyPartWarnings(endpoint, units, frames, base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
     };
     await fetched.then((pass) => this.fetchPrepared(endpoint, requests, units, { force: pass, onProgress: rest.onProgress, tap }, (i, frame) => (done[i] = frame)))
@@ -164,7 +164,7 @@ export class DataApi {
         // the order asked, and resume() fetches only the unfinished ones.
         const firstMissing = done.findIndex((f) => f === undefined);
         const prefix = done.slice(0, firstMissing < 0 ? done.length : firstMissing) as pl.DataFrame[];
-        error.partial = prefix.length ? pl.concat(prefix) : emptyFrame(requests[0].columns);
+        error.partial = prefix.length ? stackFrames(prefix) : emptyFrame(requests[0].columns);
         error.resume = async () => {
           const missing = done.flatMap((f, i) => (f ? [] : [i]));
           await this.fetchPrepared(endpoint, missing.map((i) => requests[i]), missing.map((i) => units[i]), { force: true, onProgress: rest.onProgress }, (k, frame) => (done[missing[k]] = frame));

@@ -13,7 +13,7 @@
 import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
 import { GatewayTimeoutError } from "../errors/http.ts";
-import { emptyFrame, jsonNextOffset, pageToFrame } from "../frames.ts";
+import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames.ts";
 import { checkedNextOffset } from "../http/contractCheck.ts";
 import type { Transport } from "../http/transport.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
@@ -128,7 +128,7 @@ export class Pager {
     const had = prefix.reduce((n, f) => n + f.height, 0);
     if (had >= maxRows) {
       tracker.finish();
-      return prefix.length ? pl.concat(prefix).head(maxRows) : emptyFrame(this.request.columns);
+      return prefix.length ? stackFrames(prefix).head(maxRows) : emptyFrame(this.request.columns);
     }
     const stop = start + (maxRows - had); // offset past the last row wanted (Infinity without maxRows)
     const pages = new Map<number, Page>();
@@ -175,7 +175,7 @@ export class Pager {
     }
     const ordered = contiguous(pages, start);
     // Pages stay separate chunks: copying them into one buffer would cost a tenth of a long fetch.
-    let frame = ordered.length + prefix.length === 0 ? emptyFrame(this.request.columns) : pl.concat([...prefix, ...ordered.map((p) => p.frame)], { rechunk: false, how: "vertical" });
+    let frame = ordered.length + prefix.length === 0 ? emptyFrame(this.request.columns) : stackFrames([...prefix, ...ordered.map((p) => p.frame)]);
     if (frame.height > maxRows) frame = frame.head(maxRows);
     if (failure !== undefined) {
       const error = failure instanceof WorkbenchError ? failure : new WorkbenchError(String(failure));
