@@ -33,10 +33,10 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    */
   quotaGuard?: QuotaGuardOptions | false;
   /**
-   * Records each data call and download for `wb.provenance()`. On by default: each page's rows
-   * are hashed as the page arrives, which adds about 3% to a fetch (bench/provenance.ts), and a
-   * notebook user expects `wb.provenance()` to know what the session did. `false`, or
-   * `MARKETDATA_PROVENANCE=0` in the environment, turns it off.
+   * Records each data call and download for `wb.provenance()`. Off by default; on when
+   * `MARKETDATA_PROVENANCE=1` is set, which `npm run notebook` does for the kernels it runs (so
+   * every run's manifest has its calls). Each page's rows are hashed as the page arrives, so
+   * recording adds little to a fetch (see bench/provenance.ts).
    */
   provenance?: boolean;
 }
@@ -81,7 +81,7 @@ export class Workbench {
    *
    * @example
    * ```ts
-   * const wb = await connect();   // records by default
+   * const wb = await connect({ provenance: true });
    * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
    * const m = wb.provenance();
    * m.calls[0].frameHash; // "rows:…", the same as frameHash(daily)
@@ -90,7 +90,7 @@ export class Workbench {
   provenance(): ProvenanceManifest {
     if (!this.recording && !this.warnedNotRecording) {
       this.warnedNotRecording = true;
-      console.warn("This workbench does not record its data calls, so its provenance has none: it was made with connect({ provenance: false }) or MARKETDATA_PROVENANCE=0; connect() records them.");
+      console.warn("This workbench does not record its data calls, so its provenance has none: connect({ provenance: true }) records them (npm run notebook turns recording on).");
     }
     return { ...this.recorder.manifest(), recording: this.recording };
   }
@@ -188,5 +188,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0"));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") === "1"));
 }

@@ -106,7 +106,7 @@ export interface ProvenanceManifest {
   hash?: HashSchemeRecord;
   calls: CallRecord[];
   downloads?: DownloadRecord[];
-  /** Whether the workbench recorded its calls (the default; `connect({ provenance: false })` turns it off): false, no calls. */
+  /** Whether the workbench recorded its calls (`connect({ provenance: true })`); false: no calls. */
   recording?: boolean;
 }
 

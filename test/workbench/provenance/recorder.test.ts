@@ -97,30 +97,10 @@ describe("wb.provenance()", () => {
   });
 });
 
-describe("recording is on by default and can be turned off", () => {
-  it("connect() with MARKETDATA_PROVENANCE unset records the call", async () => {
-    const saved = process.env.MARKETDATA_PROVENANCE;
-    delete process.env.MARKETDATA_PROVENANCE;
-    try {
-      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false });
-      await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
-      expect(wb.recording).toBe(true);
-      const [call] = wb.provenance().calls;
-      expect(call).toMatchObject({ dataset: "eq-daily-ohlc", rows: 2 });
-      expect(call.frameHash).toMatch(/^rows:[0-9a-f]{64}$/);
-    } finally {
-      if (saved === undefined) delete process.env.MARKETDATA_PROVENANCE;
-      else process.env.MARKETDATA_PROVENANCE = saved;
-    }
-  });
-
-  for (const [name, options, env] of [["connect({ provenance: false })", { provenance: false }, undefined], ["connect() with MARKETDATA_PROVENANCE=0", {}, "0"]] as const) {
+describe("a workbench that does not record (the default outside npm run notebook)", () => {
+  for (const [name, options] of [["connect({ provenance: false })", { provenance: false }], ["connect() with MARKETDATA_PROVENANCE unset", {}]] as const) {
     it(`${name} records nothing, hashes nothing, and says so when asked`, async () => {
-      const saved = process.env.MARKETDATA_PROVENANCE;
-      if (env !== undefined) process.env.MARKETDATA_PROVENANCE = env;
       const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, ...options });
-      if (saved === undefined) delete process.env.MARKETDATA_PROVENANCE;
-      else process.env.MARKETDATA_PROVENANCE = saved;
       const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
       expect(daily.height).toBe(2);
       expect(wb.recording).toBe(false);
@@ -129,7 +109,7 @@ describe("recording is on by default and can be turned off", () => {
         const m = wb.provenance();
         expect(m.calls).toEqual([]);
         expect(m.recording).toBe(false);
-        expect(String(warn.mock.calls[0]?.[0])).toMatch(/does not record its data calls.*provenance: false.*MARKETDATA_PROVENANCE=0/);
+        expect(String(warn.mock.calls[0]?.[0])).toMatch(/does not record its data calls.*connect\(\{ provenance: true \}\)/);
       } finally {
         warn.mockRestore();
       }
