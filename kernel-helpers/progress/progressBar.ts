@@ -80,8 +80,7 @@ export function progressBar(options: ProgressBarOptions = {}): SharedListener {
   const render = withCountdown(renderer(options.write));
   const parts = options.parts ?? 1;
   const combine = parts > 1 ? combiner(options.label ?? "progress", parts, options.expectedRows) : undefined;
-  const single: ProgressListener = (event: ProgressEvent) => {
-    const e = event as RichProgressEvent;
+  const single: ProgressListener = (e: ProgressEvent) => {
     render({ ...e, dataset: options.label ?? e.dataset, expectedRows: e.expectedRows ?? options.expectedRows });
   };
   const listener = (combine ? (event: ProgressEvent) => render(combine("", event)) : single) as SharedListener;

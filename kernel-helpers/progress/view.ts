@@ -8,15 +8,8 @@ import { formatBytes } from "../display/bytes.ts";
 import { escapeHtml } from "../display/html.ts";
 import type { MediaBundle } from "../display/jupyter.ts";
 
-/** The event with the optional fields the workbench adds when it knows them (contract 3). */
-export type RichProgressEvent = ProgressEvent & {
-  expectedRows?: number;
-  expectedBytes?: number;
-  etaSeconds?: number;
-  tickers?: { done: number; total: number };
-  waiting?: { seconds: number; reason: string };
-  percent?: number;
-};
+/** The workbench's progress event; its optional fields (totals, ETA, tickers, waits) are shown when present. Kept as a name for existing imports. */
+export type RichProgressEvent = ProgressEvent;
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
