@@ -7,7 +7,7 @@ import type pl from "nodejs-polars";
 import type { Transport } from "../http/transport.ts";
 import { failureOf, jsonable } from "./callTap.ts";
 import type { DownloadRecord, StatusAtCall } from "./manifest.ts";
-import { rowHashBytes, rowsDigest } from "./rowHashes.ts";
+import { frameHash } from "./frameHash.ts";
 import { WireTally } from "./wireTally.ts";
 
 export class DownloadTap {
@@ -36,7 +36,7 @@ export class DownloadTap {
 
   /** A partition this run wrote (with no rows: a fetched empty partition). */
   partition(path: string, frame: pl.DataFrame | undefined): void {
-    this.fetched.push(frame ? { path, rows: frame.height, frameHash: rowsDigest(frame, [rowHashBytes(frame)]) } : { path, rows: 0 });
+    this.fetched.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame) } : { path, rows: 0 });
   }
 
   /** Records the run, failed with `error` when given. */

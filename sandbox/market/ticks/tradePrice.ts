@@ -84,7 +84,7 @@ export function tradePrice(rng: Rng, book: NbboBook, fair: number, isTrf: boolea
  *
  * @example
  * ```ts
- * priceImpact(book, 20_000, 5_000, 1); // a buy block four times the mean print: +0.6 half spreads
+ * priceImpact(book, 20_000, 5_000, 1); // a buy block four times the mean print: +0.24 half spreads
  * ```
  */
 export function priceImpact(book: NbboBook, size: number, meanSize: number, side: number): number {
