@@ -9,6 +9,8 @@ import { spawnSandbox } from "../../sandbox/service/spawn.ts";
 
 export interface BenchSandbox {
   baseUrl: string;
+  /** The CLI's process id (e.g. to pin it to a core with taskset). */
+  pid: number;
   /** Workers serving, from the start-up line. */
   workers: number;
   /** CPU seconds the process has used so far (all its threads: workers, Polars, HTTP). */
@@ -25,6 +27,7 @@ export async function startSandboxProcess(marketDir: string, env: Record<string,
   const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite"), ...args], { env });
   return {
     baseUrl: sb.baseUrl,
+    pid: sb.pid,
     workers: Number(/^workers: (\d+)/m.exec(sb.stdout)?.[1] ?? "1"),
     cpuSeconds: () => {
       // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second).

@@ -2,13 +2,14 @@
  * One data call being recorded. The data API opens it when the call starts (so calls keep
  * their starting order however concurrently they finish); it sees every answer through
  * `wrap(transport)` (request id, body bytes: no copy, no parse) and every parsed page through
- * `pageListener` (its row hashes, taken while later pages are on the wire); `finish` digests
- * the returned frame's row hashes, `fail` records the error instead.
+ * `pageListener` (its row hashes, taken in the waits for later pages); `finish` digests the
+ * returned frame's row hashes once the call has returned it, `fail` records the error instead.
  */
 import type pl from "nodejs-polars";
 import type { Transport } from "../http/transport.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { CallFailure, CallRecord, RequestRecord, StatusAtCall } from "./manifest.ts";
+import { defer } from "./deferred.ts";
 import { PageHashes } from "./pageHashes.ts";
 import { rowBlocksOf } from "./rowBlocks.ts";
 import { rowsDigest } from "./rowHashes.ts";
@@ -103,19 +104,22 @@ export class CallTap implements FetchTap {
     };
   }
 
-  /** Records the call with the frame it returns, and hands the frame back. */
+  /**
+   * Records the call with the frame it returns, and hands the frame back at once: the hashing
+   * that completes the record is deferred to the next waits (deferred.ts), and done at the
+   * latest when the manifest is read. It hashes a clone, so a change made to the returned
+   * frame in place cannot reach the record.
+   */
   async finish(requests: readonly PreparedRequest[], frame: pl.DataFrame): Promise<pl.DataFrame> {
-    const rowHashes = this.hashes.of(frame, this.units);
-    const record: CallRecord = {
-      ...(await this.base(requests)),
-      rows: frame.height,
-      columns: frame.width,
-      frameHash: rowsDigest(frame, [rowHashes]),
-      rowBlocks: rowBlocksOf(rowHashes, frame.height),
-    };
-    if (this.cached) record.cached = true;
-    if (this.resumes !== undefined) record.resumes = this.resumes;
-    this.sink.add(record);
+    const base = await this.base(requests);
+    const kept = frame.clone();
+    defer(() => {
+      const rowHashes = this.hashes.of(kept, this.units);
+      const record: CallRecord = { ...base, rows: kept.height, columns: kept.width, frameHash: rowsDigest(kept, [rowHashes]), rowBlocks: rowBlocksOf(rowHashes, kept.height) };
+      if (this.cached) record.cached = true;
+      if (this.resumes !== undefined) record.resumes = this.resumes;
+      this.sink.add(record);
+    });
     return frame;
   }
 

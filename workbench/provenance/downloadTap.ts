@@ -7,6 +7,7 @@ import type pl from "nodejs-polars";
 import type { Transport } from "../http/transport.ts";
 import { failureOf, jsonable } from "./callTap.ts";
 import type { DownloadRecord, StatusAtCall } from "./manifest.ts";
+import { defer } from "./deferred.ts";
 import { frameHash } from "./frameHash.ts";
 import { WireTally } from "./wireTally.ts";
 
@@ -34,26 +35,39 @@ export class DownloadTap {
     this.reused = partitions;
   }
 
-  /** A partition this run wrote (with no rows: a fetched empty partition). */
+  /**
+   * A partition this run wrote (with no rows: a fetched empty partition). Its hash is taken in
+   * the download's next wait (deferred.ts), from a clone of the frame.
+   */
   partition(path: string, frame: pl.DataFrame | undefined): void {
-    this.fetched.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame) } : { path, rows: 0 });
+    if (!frame) return void this.fetched.push({ path, rows: 0 });
+    const entry: DownloadRecord["fetched"][number] = { path, rows: frame.height };
+    const kept = frame.clone();
+    this.fetched.push(entry);
+    defer(() => void (entry.frameHash = frameHash(kept)));
   }
 
-  /** Records the run, failed with `error` when given. */
+  /** Records the run (once its partitions are hashed), failed with `error` when given. */
   async end(error?: unknown): Promise<void> {
+    const seconds = (performance.now() - this.started) / 1000;
+    const status = await this.status;
+    defer(() => this.record(status, seconds, error));
+  }
+
+  private record(status: StatusAtCall, seconds: number, error?: unknown): void {
     const record: DownloadRecord = {
       seq: this.seq,
       dataset: this.run.dataset,
       query: jsonable(this.run.query),
       dir: this.run.dir,
-      status: await this.status,
+      status,
       reused: this.reused,
       fetched: [...this.fetched].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       rows: this.fetched.reduce((n, p) => n + p.rows, 0),
       requestIds: this.wire.requestIds,
       bytes: this.wire.bytes,
       startedAt: this.startedAt,
-      seconds: (performance.now() - this.started) / 1000,
+      seconds,
     };
     if (error !== undefined) record.error = failureOf(error, this.sink.secrets);
     this.sink.addDownload(record);

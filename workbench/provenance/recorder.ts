@@ -11,6 +11,7 @@ import { appendFileSync } from "node:fs";
 import { envVar } from "../env.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
+import { runDeferred } from "./deferred.ts";
 import { hashScheme } from "./frameHash.ts";
 import { type CallRecord, type DownloadRecord, type HashSchemeRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, type StatusAtCall } from "./manifest.ts";
 
@@ -122,8 +123,9 @@ export class ProvenanceRecorder implements ManifestSource {
     appendFileSync(this.journal, `${JSON.stringify(entry)}\n`);
   }
 
-  /** The manifest so far: calls (and downloads) in the order they started. */
+  /** The manifest so far: calls (and downloads) in the order they started, each finished one complete. */
   manifest(): ProvenanceManifest {
+    runDeferred(); // the hashing that finished calls left for the event loop's waits
     const manifest: ProvenanceManifest = {
       version: MANIFEST_VERSION,
       createdAt: this.createdAt,

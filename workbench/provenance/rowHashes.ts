@@ -10,9 +10,8 @@
  *
  * A row's hash depends only on its values (nulls, NaN and text included) and the dtypes, not on
  * how the frame is chunked: the row hashes of a fetch's pages, put end to end, are the row
- * hashes of the whole frame. So the recorder hashes each page as it arrives, while the next
- * pages are still on the wire, and the frame's hash costs one SHA-256 over 8 bytes a row at the
- * end. Row hashes are Polars' own: another nodejs-polars build may hash differently, so the
+ * hashes of the whole frame. So the recorder hashes each page on its own, in the waits for the
+ * service (deferred.ts), and the frame's hash costs one SHA-256 over 8 bytes a row at the end. Row hashes are Polars' own: another nodejs-polars build may hash differently, so the
  * manifest names the scheme and the nodejs-polars version (`HASH_SCHEME`, `hashScheme()`), and
  * the portable `canonical` scheme (canonicalHash.ts) remains for hashes that must outlive a
  * library upgrade. Polars folds -0.0 into +0.0 and every NaN into one, as its equality does.
@@ -63,7 +62,8 @@ export function rowsDigest(frame: pl.DataFrame, rowHashes: readonly Uint8Array[]
   counts.writeBigUInt64LE(BigInt(frame.height), 0);
   counts.writeBigUInt64LE(BigInt(frame.width), 8);
   hash.update(MAGIC).update(counts);
-  for (const series of frame.getColumns()) hash.update(text(series.name)).update(text(dtypeText(series.dtype)));
+  const dtypes = frame.dtypes; // names and dtypes only: getColumns() would wrap every column (1.7 ms at 62)
+  frame.columns.forEach((name, i) => hash.update(text(name)).update(text(dtypeText(dtypes[i]))));
   for (const piece of rowHashes) hash.update(piece);
   return `rows:${hash.digest("hex")}`;
 }
