@@ -1,12 +1,13 @@
 /**
  * One `wb.download` run being recorded: the partitions it fetched (each with its rows and the
- * `frameHash` of its rows), how many the folder already held (reused), the answers' request
- * ids and bytes, and the error when it failed (the partitions written before stay recorded).
+ * `frameHash` of its rows), how many the folder already held (reused; for those of the
+ * run's range, their hashes from the files read back), the answers' request ids and bytes,
+ * and the error when it failed (the partitions written before stay recorded).
  */
 import type pl from "nodejs-polars";
 import type { Transport } from "../http/transport.ts";
 import { failureOf, jsonable } from "./callTap.ts";
-import type { DownloadRecord, StatusAtCall } from "./manifest.ts";
+import type { DownloadRecord, PartitionRecord, StatusAtCall } from "./manifest.ts";
 import { frameHash } from "./frameHash.ts";
 import { WireTally } from "./wireTally.ts";
 
@@ -15,6 +16,7 @@ export class DownloadTap {
   private readonly startedAt = new Date().toISOString();
   private readonly wire = new WireTally();
   private readonly fetched: DownloadRecord["fetched"] = [];
+  private readonly kept: PartitionRecord[] = [];
   private reused = 0;
 
   constructor(
@@ -39,6 +41,19 @@ export class DownloadTap {
     this.fetched.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame) } : { path, rows: 0 });
   }
 
+  /**
+   * A partition of the run's range the folder already held: `read` gives its rows as fetched
+   * (undefined: recorded empty), hashed here; a file that cannot be read is recorded with why.
+   */
+  reusedPartition(path: string, rows: number, read: () => pl.DataFrame | undefined): void {
+    try {
+      const frame = read();
+      this.kept.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame) } : { path, rows: 0 });
+    } catch (error) {
+      this.kept.push({ path, rows, error: (error as Error).message });
+    }
+  }
+
   /** Records the run, failed with `error` when given. */
   async end(error?: unknown): Promise<void> {
     const record: DownloadRecord = {
@@ -49,6 +64,7 @@ export class DownloadTap {
       status: await this.status,
       reused: this.reused,
       fetched: [...this.fetched].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      reusedPartitions: [...this.kept].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       rows: this.fetched.reduce((n, p) => n + p.rows, 0),
       requestIds: this.wire.requestIds,
       bytes: this.wire.bytes,
