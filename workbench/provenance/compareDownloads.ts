@@ -66,6 +66,16 @@ function difference(before: DownloadRecord, after: DownloadRecord, hashes: { bef
 }
 
 /**
+ * A note for a re-run that found its partitions in the folder although the service's data was
+ * updated since the manifest: the folder matches the manifest, the service may no longer.
+ */
+function staleReuse(before: DownloadRecord, after: DownloadRecord): string {
+  const reused = after.reusedPartitions?.length ?? 0;
+  if (reused === 0 || before.status.last_updated === after.status.last_updated) return "";
+  return `; note: ${before.dataset} was updated ${before.status.last_updated} then, ${after.status.last_updated} now, and the ${plural(reused, "reused partition")} were not fetched again (download into an empty folder to check them against the service)`;
+}
+
+/**
  * Compares the downloads of a manifest (`before`) and its re-run (`after`), in order: one line
  * each (`download 1 eq-daily-ohlc: same (3 partitions, 6 rows; fetched then, reused from the folder now)`).
  *
@@ -87,7 +97,7 @@ export function compareDownloads(before: DownloadRecord[], after: DownloadRecord
     else if (!b) why = `not in the manifest (${size(a)} in the re-run)`;
     else why = difference(b, a, hashes);
     if (why) differences++;
-    lines.push(why ? `${name}: DIFFERENT: ${why}` : `${name}: same (${a.error ? `failed both times: ${a.error.name}` : `${size(a)}; ${source(b)} then, ${source(a)} now`})`);
+    lines.push(why ? `${name}: DIFFERENT: ${why}` : `${name}: same (${a.error ? `failed both times: ${a.error.name}` : `${size(a)}; ${source(b)} then, ${source(a)} now`})${staleReuse(b, a)}`);
   }
   return { lines, differences };
 }
