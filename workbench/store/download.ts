@@ -63,7 +63,7 @@ function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFr
   return new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part]));
 }
 
-/** `tap` records the run for the provenance manifest (partitions fetched, with their hashes, and reused). */
+/** `tap` records the run for the provenance manifest (partitions fetched and those of the range reused, with their hashes). */
 export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20, tap?: DownloadTap): Promise<DownloadResult> {
   const endpoint = dataEndpoint(dataset);
   const layout = lakeLayout(endpoint);
