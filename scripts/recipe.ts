@@ -8,9 +8,9 @@
  * they are, with the run's provenance manifest `<name>.provenance.json` (every data call's
  * request, dataset status and frame hash; see scripts/provenance/). `--verify <manifest>`
  * re-runs with the manifest's parameters, writes `<name>.rerun.provenance.json` and compares
- * every call's frame hash in order. Exits 2 on a bad command line (unknown notebook, unknown
- * parameter, badly typed value, unreadable manifest), 1 when the notebook fails or a verified
- * call differs.
+ * every call's frame hash in order, then every download's partitions (rows and hash each).
+ * Exits 2 on a bad command line (unknown notebook, unknown parameter, badly typed value,
+ * unreadable manifest), 1 when the notebook fails or a verified call or download differs.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -141,6 +141,9 @@ if (verified) {
   const verdict = compareRuns(verified, rerun);
   for (const line of verdict.lines) console.log(`verify: ${line}`);
   differences = verdict.differences;
-  console.log(`verify: ${differences === 0 ? `identical: all ${rerun.calls.length} calls gave the same frames` : `${differences} of ${Math.max(verified.calls.length, rerun.calls.length)} calls differ from ${args.verify}`}`);
+  const downloads = Math.max(verified.downloads?.length ?? 0, rerun.downloads?.length ?? 0);
+  const calls = Math.max(verified.calls.length, rerun.calls.length);
+  const compared = [calls || !downloads ? `${calls} calls` : "", downloads ? `${downloads} downloads` : ""].filter(Boolean).join(" and ");
+  console.log(`verify: ${differences === 0 ? `identical: all ${compared} gave the same frames` : `${differences} of ${compared} differ from ${args.verify}`}`);
 }
 process.exit(result.errors.length === 0 && differences === 0 ? 0 : 1);

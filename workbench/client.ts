@@ -15,7 +15,7 @@ import { type QuotaGuardOptions } from "./fetch/quotaGuard.ts";
 import { RateGate } from "./fetch/rateGate.ts";
 import { Transport, type TransportOptions } from "./http/transport.ts";
 import type { Query } from "./query/query.ts";
-import { FrameCache } from "./store/cache.ts";
+import { FrameCache, NoCache } from "./store/cache.ts";
 import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 import { type Estimate, estimateDownload } from "./store/estimate.ts";
 import { envVar } from "./env.ts";
@@ -45,7 +45,11 @@ export class Workbench {
   readonly account: AccountApi;
   readonly meta: MetaApi;
   readonly data: DataApi;
-  readonly cache?: FrameCache;
+  /**
+   * The on-disk cache (`connect({ cache: dir })`): `enabled`, `hits`, `misses`, `verify()`.
+   * Always there: without a cache folder it is a `NoCache`, whose `verify()` says how to get one.
+   */
+  readonly cache: FrameCache | NoCache;
 
   /** The per-minute request window, shared by every call of this workbench. */
   readonly gate = new RateGate();
@@ -66,10 +70,11 @@ export class Workbench {
     // The status at each call (and each cached frame) comes from the guard's cached free read:
     // it adds no request to `transport`; the cache's verify() asks for the status afresh.
     const statusAtCall = (id: string) => guardReads.meta.availability(id);
-    this.cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => guardReads.meta.status(id) }) : undefined;
+    const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => guardReads.meta.status(id) }) : undefined;
+    this.cache = cache ?? new NoCache();
     this.recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
     this.recording = recording;
-    this.data = new DataApi(transport, this.meta, this.account, this.cache, { gate: this.gate, quotaGuard, guardReads, recorder: recording ? this.recorder : undefined });
+    this.data = new DataApi(transport, this.meta, this.account, cache, { gate: this.gate, quotaGuard, guardReads, recorder: recording ? this.recorder : undefined });
   }
 
   /**

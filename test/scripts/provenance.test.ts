@@ -4,7 +4,7 @@
  * frames on the same market and different ones on a market generated with another seed.
  * Real runs: the Deno kernel, the sandbox, the fixture notebook.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -20,13 +20,20 @@ const dir = mkdtempSync(join(tmpdir(), "provenance-run-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fixture = "test/scripts/fixtures/tiny-recipe.ipynb";
 
-function notebook(args: string[], market = inject("tinyMarketDir")) {
-  return run(denoPath(), ["run", "-A", "scripts/recipe.ts", fixture, "--profile", "tiny", "--data", market, ...args], {
+function notebook(args: string[], market = inject("tinyMarketDir"), path = fixture) {
+  return run(denoPath(), ["run", "-A", "scripts/recipe.ts", path, "--profile", "tiny", "--data", market, ...args], {
     timeoutMs: 180_000,
     env: { ...process.env, npm_lifecycle_event: "notebook" },
   });
 }
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+/** The tiny market generated with another seed (once per file). */
+function otherMarket(): string {
+  const other = join(dir, "other-market");
+  if (!existsSync(other)) generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
+  return other;
+}
 
 describe("npm run notebook writes a provenance manifest", () => {
   const out = join(dir, "first");
@@ -81,9 +88,7 @@ describe("npm run notebook writes a provenance manifest", () => {
   });
 
   it("--verify against a market generated with another seed: caught as different, exit 1", async () => {
-    const other = join(dir, "other-market");
-    generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED + 1, outDir: other });
-    const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], other);
+    const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], otherMarket());
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/);
     expect(result.stdout).toContain("verify: 1 of 1 calls differ");
@@ -114,6 +119,49 @@ describe("npm run notebook writes a provenance manifest", () => {
     const notOne = await notebook(["--verify", join(out, "tiny-recipe.ipynb")]);
     expect(notOne.status).toBe(2);
     expect(notOne.stderr).toContain("is not a provenance manifest");
+  });
+});
+
+describe("--verify compares downloads partition by partition", () => {
+  const download = "test/scripts/fixtures/tiny-download.ipynb";
+  const out = join(dir, "download");
+  const lake = join(dir, "lake");
+  const path = join(out, "tiny-download.provenance.json");
+  let first: RunManifest;
+  beforeAll(async () => {
+    const result = await notebook(["--out", out, "--param", `lake=${lake}`], inject("tinyMarketDir"), download);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    first = readJson(path);
+  });
+
+  it("the first run fetched every partition of its range, each with its rows and hash", () => {
+    const [d] = first.downloads!;
+    expect(first.downloads).toHaveLength(1);
+    expect(d).toMatchObject({ dataset: "eq-taq-1min", dir: lake, reused: 0, reusedPartitions: [] });
+    expect(d.fetched.map((p) => p.path)).toEqual(["Ticker=AAPL/TradeDate=2023-11-20", "Ticker=AAPL/TradeDate=2023-11-21"]);
+    for (const p of d.fetched) expect(p.frameHash).toMatch(/^rows:[0-9a-f]{64}$/);
+    expect(d.rows).toBe(d.fetched[0].rows + d.fetched[1].rows);
+  });
+
+  it("a re-run into the same folder reuses the partitions, hashes their files read back, and says identical", async () => {
+    const result = await notebook(["--out", out, "--verify", path], inject("tinyMarketDir"), download);
+    expect(result.status).toBe(0);
+    const rerun: RunManifest = readJson(join(out, "tiny-download.rerun.provenance.json"));
+    expect(rerun.downloads![0]).toMatchObject({ fetched: [], reused: 2, reusedPartitions: first.downloads![0].fetched, requestIds: [] });
+    const rows = (first.downloads![0].rows).toLocaleString("en-US");
+    expect(result.stdout).toContain(`verify: download 1 eq-taq-1min: same (2 partitions, ${rows} rows; fetched then, reused from the folder now)`);
+    expect(result.stdout).toContain("verify: identical: all 1 downloads gave the same frames");
+  });
+
+  it("a re-run against a market generated with another seed (the folder gone): DIFFERENT, the partitions named, exit 1", async () => {
+    rmSync(lake, { recursive: true, force: true });
+    const result = await notebook(["--out", join(dir, "download-other"), "--verify", path], otherMarket(), download);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(
+      /verify: download 1 eq-taq-1min: DIFFERENT: 2 of 2 partitions differ \(Ticker=AAPL\/TradeDate=2023-11-20, Ticker=AAPL\/TradeDate=2023-11-21\), [\d,]+ rows then, [\d,]+ rows now \(fetched then, fetched now\); first differing: Ticker=AAPL\/TradeDate=2023-11-20: [\d,]+ rows (both times, other values|then, [\d,]+ rows now) \(rows:[0-9a-f]{12}… then, rows:[0-9a-f]{12}… now\)/,
+    );
+    expect(result.stdout).toContain(`verify: 1 of 1 downloads differ from ${path}`);
   });
 });
 

@@ -13,7 +13,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { connect, type Workbench } from "../../workbench/mod.ts";
+import { connect, QueryError, type Workbench } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 
@@ -124,5 +124,27 @@ describe("a folder that cannot be written", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("a workbench connected without a cache", () => {
+  it("has wb.cache all the same: not enabled, and verify() says there is no cache and how to get one, before any request", async () => {
+    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    expect(wb.cache.enabled).toBe(false);
+    const error = await wb.cache.verify().catch((e) => e);
+    expect(error).toBeInstanceOf(QueryError);
+    expect(error.message).toMatch(/^This workbench has no cache, so there is nothing to verify: connect\(\{ cache: "<dir>" \}\) keeps each fetched frame on disk/);
+    await expect(wb.cache.verify({ remove: true })).rejects.toThrow(QueryError);
+    expect(wb.transport.requestsSent).toBe(0);
+  });
+
+  it("fetches every call, counting no hit", async () => {
+    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const used = await monthlyRequests(wb);
+    await wb.data.eqDailyOhlc({ filters: { Ticker: "MSFT" } });
+    await wb.data.eqDailyOhlc({ filters: { Ticker: "MSFT" } });
+    expect(await monthlyRequests(wb)).toBe(used + 2);
+    expect([wb.cache.hits, wb.cache.misses, wb.cache.dir]).toEqual([0, 0, undefined]);
+    expect((await session(join(scratch, "enabled"))).cache.enabled).toBe(true);
   });
 });

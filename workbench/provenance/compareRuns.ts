@@ -2,24 +2,21 @@
  * `--verify`: compares a re-run's calls with a manifest's, in order. A call is the same when it
  * asked the same dataset with the same requests and got a frame of the same hash (or failed
  * with the same error both times); anything else (another frame, another request, another
- * outcome, a call missing or added, hashes of another scheme) is a difference.
+ * outcome, a call missing or added, hashes of another scheme) is a difference. Downloads
+ * follow, compared partition by partition (compareDownloads.ts).
  */
-import type { CallRecord, HashSchemeRecord, RequestRecord } from "./manifest.ts";
+import type { CallRecord, DownloadRecord, HashSchemeRecord, RequestRecord } from "./manifest.ts";
 import { firstDifference } from "./rowBlocks.ts";
+import { outcome, rows, sameFailure, schemeClash, short } from "./compareText.ts";
+import { compareDownloads } from "./compareDownloads.ts";
 
 export interface Verdict {
-  /** One line per call: `call 1 eq-daily-ohlc: same (4 rows)`. */
+  /** One line per call, then per download: `call 1 eq-daily-ohlc: same (4 rows, rows:…)`. */
   lines: string[];
   differences: number;
 }
 
-/** A hash shortened for a line: its scheme prefix and the first hex digits. */
-const short = (hash?: string) => (hash ? `${hash.slice(0, hash.indexOf(":") + 13)}…` : "no hash");
-const rows = (n: number) => `${n.toLocaleString("en-US")} row${n === 1 ? "" : "s"}`;
 const asked = (c: CallRecord) => JSON.stringify([c.dataset, c.requests]);
-
-const outcome = (c: CallRecord) => (c.error ? `failed (${c.error.name}: ${c.error.message})` : `returned ${rows(c.rows)}`);
-const schemeText = (h?: HashSchemeRecord) => (h ? `${h.scheme} under nodejs-polars ${h.nodejsPolars}` : "sha256 canonical (manifest version 1)");
 
 /**
  * What changed between two calls' requests, told by the first request that differs: its
@@ -41,14 +38,10 @@ function requestChange(before: CallRecord, after: CallRecord): string {
 /** Why two calls at the same place differ, or undefined when they are the same. */
 function difference(before: CallRecord, after: CallRecord, hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord }): string | undefined {
   if (asked(before) !== asked(after)) return `another call: ${requestChange(before, after)}`;
-  if (before.error || after.error) {
-    const same = before.error && after.error && before.error.name === after.error.name && before.error.message === after.error.message;
-    return same ? undefined : `${outcome(before)} then, ${outcome(after)} now`;
-  }
+  if (before.error || after.error) return sameFailure(before.error, after.error) ? undefined : `${outcome(before)} then, ${outcome(after)} now`;
   if (before.frameHash === after.frameHash) return undefined;
-  if (schemeText(hashes.before) !== schemeText(hashes.after)) {
-    return `cannot compare the frames: hashed with ${schemeText(hashes.before)} then, ${schemeText(hashes.after)} now (${rows(before.rows)} then, ${rows(after.rows)} now; re-run the manifest's notebook under the same nodejs-polars)`;
-  }
+  const clash = schemeClash(hashes);
+  if (clash) return `cannot compare the frames: ${clash} (${rows(before.rows)} then, ${rows(after.rows)} now; re-run the manifest's notebook under the same nodejs-polars)`;
   const count = before.rows === after.rows ? `${rows(before.rows)} both times, other values` : `${rows(before.rows)} then, ${rows(after.rows)} now`;
   const where = firstDifference(before.rowBlocks, after.rowBlocks);
   const updated = before.status.last_updated !== after.status.last_updated ? `; the dataset was updated ${before.status.last_updated} then, ${after.status.last_updated} now` : "";
@@ -56,10 +49,11 @@ function difference(before: CallRecord, after: CallRecord, hashes: { before?: Ha
 }
 
 /** What can be compared: a run manifest, or a workbench's `wb.provenance()`. */
-export type Comparable = { calls: CallRecord[]; hash?: HashSchemeRecord };
+export type Comparable = { calls: CallRecord[]; downloads?: DownloadRecord[]; hash?: HashSchemeRecord };
 
 /**
- * Compares the calls of `before` (the manifest) and `after` (the re-run), in order.
+ * Compares the calls of `before` (the manifest) and `after` (the re-run), in order, then their
+ * `wb.download` runs (partition by partition: see compareDownloads.ts).
  *
  * @example
  * const saved = wb.provenance();            // or JSON.parse(await Deno.readTextFile("x.provenance.json"))
@@ -80,6 +74,7 @@ export function compareRuns(before: Comparable, after: Comparable): Verdict {
     if (why) differences++;
     lines.push(why ? `${name}: DIFFERENT: ${why}` : `${name}: same (${a.error ? `failed both times: ${a.error.name}` : `${rows(a.rows)}, ${short(a.frameHash)}`})`);
   }
-  if (n === 0) lines.push("no data call in the manifest nor in the re-run");
-  return { lines, differences };
+  const downloads = compareDownloads(before.downloads ?? [], after.downloads ?? [], { before: before.hash, after: after.hash });
+  if (n === 0 && downloads.lines.length === 0) lines.push("no data call in the manifest nor in the re-run");
+  return { lines: [...lines, ...downloads.lines], differences: differences + downloads.differences };
 }

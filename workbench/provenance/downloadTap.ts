@@ -1,13 +1,14 @@
 /**
  * One `wb.download` run being recorded: the partitions it fetched (each with its rows and the
- * `frameHash` of its rows), how many the folder already held (reused), the answers' request
- * ids and bytes, and the error when it failed (the partitions written before stay recorded).
+ * `frameHash` of its rows), how many the folder already held (reused; for those of the
+ * run's range, their hashes from the files read back), the answers' request ids and bytes,
+ * and the error when it failed (the partitions written before stay recorded).
  */
 import type pl from "nodejs-polars";
 import type { Transport } from "../http/transport.ts";
 import { failureOf, jsonable } from "./callTap.ts";
-import type { DownloadRecord, StatusAtCall } from "./manifest.ts";
 import { defer } from "./deferred.ts";
+import type { DownloadRecord, PartitionRecord, StatusAtCall } from "./manifest.ts";
 import { frameHash } from "./frameHash.ts";
 import { WireTally } from "./wireTally.ts";
 
@@ -16,6 +17,7 @@ export class DownloadTap {
   private readonly startedAt = new Date().toISOString();
   private readonly wire = new WireTally();
   private readonly fetched: DownloadRecord["fetched"] = [];
+  private readonly kept: PartitionRecord[] = [];
   private reused = 0;
 
   constructor(
@@ -47,6 +49,22 @@ export class DownloadTap {
     defer(() => void (entry.frameHash = frameHash(kept)));
   }
 
+  /**
+   * A partition of the run's range the folder already held: `read` gives its rows as fetched
+   * (undefined: recorded empty), read back and hashed in the download's next wait; a file
+   * that cannot be read is recorded with why.
+   */
+  reusedPartition(path: string, rows: number, read: () => pl.DataFrame | undefined): void {
+    defer(() => {
+      try {
+        const frame = read();
+        this.kept.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame) } : { path, rows: 0 });
+      } catch (error) {
+        this.kept.push({ path, rows, error: (error as Error).message });
+      }
+    });
+  }
+
   /** Records the run (once its partitions are hashed), failed with `error` when given. */
   async end(error?: unknown): Promise<void> {
     const seconds = (performance.now() - this.started) / 1000;
@@ -63,6 +81,7 @@ export class DownloadTap {
       status,
       reused: this.reused,
       fetched: [...this.fetched].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      reusedPartitions: [...this.kept].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       rows: this.fetched.reduce((n, p) => n + p.rows, 0),
       requestIds: this.wire.requestIds,
       bytes: this.wire.bytes,

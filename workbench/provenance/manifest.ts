@@ -70,6 +70,17 @@ export interface CallRecord {
   seconds: number;
 }
 
+/** One partition of a download: its path in the folder, rows and the `frameHash` of its rows. */
+export interface PartitionRecord {
+  /** e.g. `Ticker=AAPL/TradeDate=2023-11-21` (`""` for an undated dataset's single file). */
+  path: string;
+  rows: number;
+  /** Absent for an empty partition, or when a reused partition's file could not be read (`error`). */
+  frameHash?: string;
+  /** Why a reused partition could not be hashed (its file is missing or unreadable). */
+  error?: string;
+}
+
 /** One `wb.download` run: what it fetched and what the folder already held. */
 export interface DownloadRecord {
   /** Order among the session's calls and downloads, from 1. */
@@ -82,7 +93,13 @@ export interface DownloadRecord {
   /** Partitions the folder held before this run (reused, not fetched again). */
   reused: number;
   /** Partitions this run fetched, each with its rows and the `frameHash` of its rows. */
-  fetched: { path: string; rows: number; frameHash?: string }[];
+  fetched: PartitionRecord[];
+  /**
+   * Partitions of this run's range the folder already held, each hashed from its file read
+   * back (partition columns restored: the same hash as the fetch that wrote it), so a re-run
+   * into the same folder can be compared. Absent in manifests written before they were hashed.
+   */
+  reusedPartitions?: PartitionRecord[];
   rows: number;
   requestIds: string[];
   bytes: number;

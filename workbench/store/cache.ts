@@ -18,8 +18,11 @@ import { publicBaseUrl } from "../provenance/manifest.ts";
 import { type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, verifyCache, type CacheCheck } from "./cacheEntries.ts";
 
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
+export { NoCache } from "./noCache.ts";
 
 export class FrameCache {
+  /** True: frames are cached in `dir` (`wb.cache` of a workbench without a cache is a `NoCache`). */
+  readonly enabled = true as const;
   private writable: boolean | undefined;
   hits = 0;
   misses = 0;
@@ -103,9 +106,9 @@ export class FrameCache {
    * @example
    * ```ts
    * const wb = await connect({ cache: ".cache/frames" });
-   * const check = await wb.cache!.verify();   // a card in a notebook
-   * check.stale.map((e) => e.dataset);        // datasets updated since their frames were cached
-   * await wb.cache!.verify({ remove: true }); // and drop those frames
+   * const check = await wb.cache.verify();   // a card in a notebook
+   * check.stale.map((e) => e.dataset);       // datasets updated since their frames were cached
+   * await wb.cache.verify({ remove: true }); // and drop those frames
    * ```
    */
   verify(options: { remove?: boolean } = {}): Promise<CacheCheck> {

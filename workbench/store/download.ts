@@ -15,7 +15,8 @@ import { dataEndpoint } from "../endpoints.ts";
 import { QueryError } from "../errors/base.ts";
 import { dateRange } from "../fetch/universe.ts";
 import { emptyFrame } from "../frames.ts";
-import { lakeLayout, type LakeChunk, partitionPath, planChunks } from "./lakePlan.ts";
+import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
+import { readLakePartition } from "./lakePartition.ts";
 import type { DownloadTap } from "../provenance/downloadTap.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
 
@@ -62,7 +63,7 @@ function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFr
   return new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part]));
 }
 
-/** `tap` records the run for the provenance manifest (partitions fetched, with their hashes, and reused). */
+/** `tap` records the run for the provenance manifest (partitions fetched and those of the range reused, with their hashes). */
 export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20, tap?: DownloadTap): Promise<DownloadResult> {
   const endpoint = dataEndpoint(dataset);
   const layout = lakeLayout(endpoint);
@@ -94,6 +95,12 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
   const resumed = Object.keys(manifest.partitions).length > 0;
   tap?.reusing(Object.keys(manifest.partitions).length);
   const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
+  // What the run's range finds in the folder, read back and hashed, so a re-run that reuses it still compares (--verify).
+  if (tap) {
+    for (const path of wantedPartitions(layout, tickers, days).filter((p) => p in manifest.partitions)) {
+      tap.reusedPartition(path, manifest.partitions[path].rows, () => readLakePartition(dir, manifest, path));
+    }
+  }
   writeManifest(dir, manifest);
 
   const chunkQuery = (c: LakeChunk) => (c.dates.length && !endpoint.pathParams.includes("trade_date") ? { ...base, filters: { ...base.filters, [endpoint.dateColumn!]: { ge: c.dates[0], le: c.dates.at(-1)! } } } : base);

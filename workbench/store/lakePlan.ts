@@ -19,6 +19,19 @@ export function partitionPath(layout: readonly string[], values: { ticker?: stri
   return layout.map((column, i) => `${column}=${encodeURIComponent((layout.length === 2 && i === 0 ? values.ticker : values.date) ?? "")}`).join("/");
 }
 
+/**
+ * Every partition a download of `tickers` over `days` covers, in plan order (tickers, then days).
+ *
+ * @example
+ * ```ts
+ * wantedPartitions(["TradeDate"], [], ["2023-11-20", "2023-11-21"]); // ["TradeDate=2023-11-20", "TradeDate=2023-11-21"]
+ * ```
+ */
+export function wantedPartitions(layout: readonly string[], tickers: readonly string[], days: readonly string[]): string[] {
+  if (layout.length === 0) return [""];
+  return (layout.length === 2 ? tickers : [undefined]).flatMap((ticker) => days.map((date) => partitionPath(layout, { ticker, date })));
+}
+
 /** A piece of work: one ticker (or none) over consecutive trading days, fetched as one request. */
 export interface LakeChunk {
   ticker?: string;

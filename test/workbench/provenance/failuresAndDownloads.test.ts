@@ -83,10 +83,24 @@ describe("wb.download runs are recorded", () => {
     expect(a.bytes).toBeGreaterThan(0);
     expect(b).toMatchObject({ seq: 2, reused: 4, rows: second.rows });
     expect(b.fetched.map((p) => p.path)).toEqual(["Ticker=AAPL/TradeDate=2023-11-22", "Ticker=MSFT/TradeDate=2023-11-22"]);
+    // The reused partitions, read back from their files, hash as when they were fetched.
+    expect(b.reusedPartitions).toEqual(a.fetched);
     // A partition's hash is the hash of the same rows asked for directly.
     const day = await wb.data.eqTaq1Min("MSFT", { start: "2023-11-22", end: "2023-11-22" });
     expect(b.fetched[1]).toEqual({ path: "Ticker=MSFT/TradeDate=2023-11-22", rows: day.height, frameHash: frameHash(day) });
     expect(JSON.stringify(wb.provenance())).not.toContain(key);
+  });
+
+  it("a re-run of a narrower range records only its range's partitions; a partition file gone is recorded with why", async () => {
+    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, provenance: true });
+    rmSync(join(dir, "Ticker=MSFT/TradeDate=2023-11-21/part.parquet"));
+    await wb.download("eq-taq-1min", { tickers: ["MSFT"], start: "2023-11-21", end: "2023-11-22" }, dir);
+    const [d] = wb.provenance().downloads!;
+    expect(d).toMatchObject({ reused: 6, fetched: [], requestIds: [] });
+    expect(d.reusedPartitions!.map((p) => [p.path, p.frameHash?.slice(0, 5), p.error])).toEqual([
+      ["Ticker=MSFT/TradeDate=2023-11-21", undefined, expect.stringContaining("its file is missing")],
+      ["Ticker=MSFT/TradeDate=2023-11-22", "rows:", undefined],
+    ]);
   });
 
   it("a failed download is recorded with its error", async () => {
