@@ -33,10 +33,11 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    */
   quotaGuard?: QuotaGuardOptions | false;
   /**
-   * Records each data call and download for `wb.provenance()`. Off by default; on when
-   * `MARKETDATA_PROVENANCE=1` is set, which `npm run notebook` does for the kernels it runs (so
-   * every run's manifest has its calls). Each page's rows are hashed as the page arrives, so
-   * recording adds little to a fetch (see bench/provenance.ts).
+   * Records each data call and download for `wb.provenance()`. On by default; off with
+   * `false` or with `MARKETDATA_PROVENANCE=0` in the environment. Each page's rows are hashed in
+   * the waits for the service's next answer, so recording adds about 2% to a large fetch from a
+   * service on other cores (5-6% when the sandbox shares this machine's two cores; see
+   * bench/provenance.ts).
    */
   provenance?: boolean;
 }
@@ -95,7 +96,7 @@ export class Workbench {
   provenance(): ProvenanceManifest {
     if (!this.recording && !this.warnedNotRecording) {
       this.warnedNotRecording = true;
-      console.warn("This workbench does not record its data calls, so its provenance has none: connect({ provenance: true }) records them (npm run notebook turns recording on).");
+      console.warn("This workbench does not record its data calls, so its provenance has none: it was connected with provenance: false or MARKETDATA_PROVENANCE=0; connect({ provenance: true }) records them.");
     }
     return { ...this.recorder.manifest(), recording: this.recording };
   }
@@ -193,5 +194,5 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") === "1"));
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0"));
 }

@@ -97,10 +97,23 @@ describe("wb.provenance()", () => {
   });
 });
 
-describe("a workbench that does not record (the default outside npm run notebook)", () => {
-  for (const [name, options] of [["connect({ provenance: false })", { provenance: false }], ["connect() with MARKETDATA_PROVENANCE unset", {}]] as const) {
+describe("recording is on by default, off when asked", () => {
+  it("connect() with MARKETDATA_PROVENANCE unset records its calls", async () => {
+    vi.stubEnv("MARKETDATA_PROVENANCE", undefined);
+    try {
+      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false });
+      const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
+      expect(wb.recording).toBe(true);
+      expect(wb.provenance().calls.map((c) => [c.dataset, c.rows, c.frameHash])).toEqual([["eq-daily-ohlc", 2, frameHash(daily)]]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  for (const [name, options, env] of [["connect({ provenance: false })", { provenance: false }, undefined], ["connect() with MARKETDATA_PROVENANCE=0", {}, "0"]] as const) {
     it(`${name} records nothing, hashes nothing, and says so when asked`, async () => {
-      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, ...options });
+      vi.stubEnv("MARKETDATA_PROVENANCE", env);
+      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, ...options }).finally(() => vi.unstubAllEnvs());
       const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
       expect(daily.height).toBe(2);
       expect(wb.recording).toBe(false);
@@ -109,7 +122,7 @@ describe("a workbench that does not record (the default outside npm run notebook
         const m = wb.provenance();
         expect(m.calls).toEqual([]);
         expect(m.recording).toBe(false);
-        expect(String(warn.mock.calls[0]?.[0])).toMatch(/does not record its data calls.*connect\(\{ provenance: true \}\)/);
+        expect(String(warn.mock.calls[0]?.[0])).toMatch(/does not record its data calls.*provenance: false or MARKETDATA_PROVENANCE=0.*connect\(\{ provenance: true \}\)/);
       } finally {
         warn.mockRestore();
       }
