@@ -19,7 +19,7 @@ import { rowHashBytes } from "./rowHashes.ts";
  * shorter tasks saved.) `frame` is kept as a clone until hashed, so a user's in-place change to
  * the returned frame cannot reach it, and is let go once hashed.
  */
-class LazyRowHashes {
+export class LazyRowHashes {
   readonly rows: number;
   private frame?: pl.DataFrame;
   private bytes?: Uint8Array;

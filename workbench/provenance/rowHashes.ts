@@ -48,6 +48,9 @@ const text = (s: string) => {
   return Buffer.concat([length, bytes]);
 };
 
+/** What the digest reads of a frame besides its row hashes (a part of a frame: its height, the frame's columns). */
+export type FrameShape = Pick<pl.DataFrame, "height" | "width" | "columns" | "dtypes">;
+
 /**
  * The `rows:` hash of a frame whose row hashes are already known (in row order, in pieces).
  *
@@ -56,7 +59,7 @@ const text = (s: string) => {
  * rowsDigest(frame, [rowHashBytes(frame.head(10)), rowHashBytes(frame.tail(frame.height - 10))]) === frameHash(frame); // true
  * ```
  */
-export function rowsDigest(frame: pl.DataFrame, rowHashes: readonly Uint8Array[]): string {
+export function rowsDigest(frame: FrameShape, rowHashes: readonly Uint8Array[]): string {
   const hash = createHash("sha256");
   const counts = Buffer.allocUnsafe(16);
   counts.writeBigUInt64LE(BigInt(frame.height), 0);

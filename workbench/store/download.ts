@@ -58,9 +58,14 @@ function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: 
 }
 
 /** The frame's rows by date, in their order, split by Polars (no per-row JavaScript). */
-function splitByDate(frame: pl.DataFrame, column: string): Map<string, pl.DataFrame> {
+function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string, pl.DataFrame>; contiguous: boolean } {
   const parts = frame.partitionBy([column], true, true);
-  return new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part]));
+  // Each date is one run of rows (the usual case: rows come sorted by date) when the date
+  // changes between neighbours one time fewer than there are dates: the parts, in the order
+  // given (first appearance), then lie end to end in the frame.
+  const changes = Number(frame.select(pl.col(column).neq(pl.col(column).shift(1)).sum().alias("changes")).getColumn("changes").get(0) ?? 0);
+  const byDate = new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part]));
+  return { byDate, contiguous: changes + 1 === parts.length };
 }
 
 /** `tap` records the run for the provenance manifest (partitions fetched and those of the range reused, with their hashes). */
@@ -114,18 +119,20 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
       writePartition(dir, "", frame, layout);
       manifest.partitions[""] = { rows: frame.height };
       recordPartition(dir, "", frame.height);
-      tap?.partition("", frame);
+      tap?.unitPartitions(frame, [{ path: "", frame }], true);
     } else {
-      const byDate = new Map<string, pl.DataFrame>();
-      for (const [date, part] of splitByDate(frame, endpoint.dateColumn!)) byDate.set(date, part);
+      const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
+      const pathOf = (date: string) => partitionPath(layout, { ticker: c.ticker, date });
       for (const date of c.dates) {
-        const path = partitionPath(layout, { ticker: c.ticker, date });
         const part = byDate.get(date);
-        if (part) writePartition(dir, path, part, layout);
-        manifest.partitions[path] = { rows: part?.height ?? 0 };
-        recordPartition(dir, path, part?.height ?? 0);
-        tap?.partition(path, part);
+        if (part) writePartition(dir, pathOf(date), part, layout);
+        manifest.partitions[pathOf(date)] = { rows: part?.height ?? 0 };
+        recordPartition(dir, pathOf(date), part?.height ?? 0);
       }
+      // For the record, in the unit's row order (the parts' own; a date not asked, never
+      // written, is not recorded), then the asked dates with no row.
+      const parts = [...byDate].map(([date, part]) => ({ path: c.dates.includes(date) ? pathOf(date) : undefined, frame: part }));
+      tap?.unitPartitions(frame, [...parts, ...c.dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous);
     }
     rows += frame.height;
   };
