@@ -86,6 +86,8 @@ describe("mistakes refused before sending, as QueryErrors naming the value", () 
     const got = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21", DailyVolume: { ge: "+0", lt: 9007199254740991n } } });
     expect(got.height).toBe(1);
     expect(wb.transport.requestsSent - before).toBe(1);
+    // Recorded (on by default) with the big integer as its decimal text.
+    expect(wb.provenance().calls.at(-1)!.query).toMatchObject({ filters: { DailyVolume: { ge: "+0", lt: "9007199254740991" } } });
     // Beyond 2^53 is checked and built exactly (the sandbox itself stops at 2^53; a real service reads Int64).
     const big = await wb.data.prepare("eq-daily-ohlc", [], { filters: { DailyVolume: { lt: 9007199254740993n, gt: "-9223372036854775808" } } });
     expect(big.params.get("DailyVolume.lt")).toBe("9007199254740993");

@@ -18,9 +18,14 @@ import { WireTally } from "./wireTally.ts";
 /** Pager-only parameters: the same data asked in another way must record the same request. */
 const WIRE_ONLY = new Set(["offset", "limit", "response_format"]);
 
-/** The call's arguments as JSON: dates as ISO text, callbacks (onProgress) left out. */
+/** The call's arguments as JSON: dates as ISO text, big integers (`123n`) as decimal text, callbacks (onProgress) left out. */
 export function jsonable(value: unknown): unknown {
-  return value === undefined ? null : JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" ? undefined : v)));
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" ? undefined : typeof v === "bigint" ? v.toString() : v)));
+  } catch (error) {
+    return `(not recordable as JSON: ${(error as Error).message})`; // e.g. a circular object: the call goes on
+  }
 }
 
 /** A request as the manifest writes it: path and parameters without the pager's. */
