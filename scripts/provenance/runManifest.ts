@@ -6,8 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { hashScheme } from "../../workbench/provenance/frameHash.ts";
+import { hashScheme, nodejsPolarsVersion } from "../../workbench/provenance/frameHash.ts";
 import { MANIFEST_VERSION, type RunManifest } from "../../workbench/provenance/manifest.ts";
 import { repoRoot } from "../paths.mjs";
 import type { KernelProvenance } from "./cell.ts";
@@ -19,14 +18,6 @@ function gitVersion(): RunManifest["workbench"] {
     return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no").length > 0 };
   } catch {
     return {};
-  }
-}
-
-function polarsVersion(): string | undefined {
-  try {
-    return JSON.parse(readFileSync(join(repoRoot, "node_modules", "nodejs-polars", "package.json"), "utf8")).version;
-  } catch {
-    return undefined;
   }
 }
 
@@ -50,7 +41,7 @@ export function runManifest(
     ranAt: run.ranAt,
     seconds: Math.round(run.seconds * 10) / 10,
     workbench: gitVersion(),
-    versions: { deno: collected.deno, nodejsPolars: polarsVersion() },
+    versions: { deno: collected.deno, nodejsPolars: nodejsPolarsVersion() },
     services: [...new Set(collected.manifests.filter((m) => m.calls.length + (m.downloads?.length ?? 0) > 0).map((m) => m.service.baseUrl))],
     hash: collected.manifests.find((m) => m.hash)?.hash ?? hashScheme(),
     outcome: run.failedCell ? "failed" : "completed",

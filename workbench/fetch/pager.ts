@@ -42,7 +42,7 @@ export class Pager {
   /** Bumped at each change of `size`: a 504 halves the size only if no change came since its page was asked. */
   private generation = 0;
 
-  /** `onPage` sees each page parsed (the provenance recorder hashes its rows while later pages are on the wire). */
+  /** `onPage` sees each page parsed (the provenance recorder queues the hashing of its rows for the waits). */
   constructor(private readonly transport: Transport, private readonly request: PreparedRequest, private readonly onPage?: (offset: number, frame: pl.DataFrame) => void) {
     this.size = request.pageSize;
   }

@@ -54,7 +54,8 @@ const u64 = (n: number) => {
   b.writeBigUInt64LE(BigInt(n));
   return b;
 };
-const text = (s: string) => {
+/** Text as its u32 UTF-8 byte length and the bytes (the `rows` scheme writes names and dtypes so too). */
+export const lengthPrefixed = (s: string) => {
   const bytes = Buffer.from(s, "utf8");
   return Buffer.concat([u32(bytes.byteLength), bytes]);
 };
@@ -110,7 +111,7 @@ function hashValues(hash: Hash, series: pl.Series, type: string, parts: pl.DataF
     const chunks: Buffer[] = [];
     for (const row of series.toArray() as unknown as (string[] | null)[]) {
       chunks.push(u32(row?.length ?? 0));
-      if (row) for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : text(item));
+      if (row) for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : lengthPrefixed(item));
     }
     hash.update(Buffer.concat(chunks));
   } else {
@@ -139,8 +140,8 @@ export function canonicalFrameHash(frame: pl.DataFrame): string {
   const exprs = columns.flatMap((series, i) => canonicalParts(series, i, types[i]));
   const parts = exprs.length > 0 ? frame.select(...exprs).rechunk() : pl.DataFrame({});
   columns.forEach((series, i) => {
-    hash.update(text(series.name));
-    hash.update(text(types[i]));
+    hash.update(lengthPrefixed(series.name));
+    hash.update(lengthPrefixed(types[i]));
     const nulls = series.nullCount();
     hash.update(u64(nulls));
     if (nulls > 0) hash.update(bytesOf(parts.getColumn(`m${i}`).toTypedArray()));

@@ -6,7 +6,7 @@
  * wrote it). The folder's path is not compared: a re-run may download elsewhere.
  */
 import type { DownloadRecord, HashSchemeRecord, PartitionRecord } from "./manifest.ts";
-import { outcome, rows, sameFailure, schemeClash, short } from "./compareText.ts";
+import { outcome, rows, sameFailure, schemeClash, short, sideBySide } from "./compareText.ts";
 
 /** How many differing partitions a line names before it says how many more. */
 const NAMED = 5;
@@ -86,18 +86,10 @@ function staleReuse(before: DownloadRecord, after: DownloadRecord): string {
  * ```
  */
 export function compareDownloads(before: DownloadRecord[], after: DownloadRecord[], hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord } = {}): { lines: string[]; differences: number } {
-  const lines: string[] = [];
-  let differences = 0;
-  for (let i = 0; i < Math.max(before.length, after.length); i++) {
-    const [b, a] = [before[i], after[i]];
-    const name = `download ${i + 1} ${(b ?? a).dataset}`;
-    const size = (d: DownloadRecord) => `${plural(partitionsOf(d).size, "partition")}, ${rows(total(partitionsOf(d)))}`;
-    let why: string | undefined;
-    if (!a) why = `missing from the re-run (${size(b)} in the manifest)`;
-    else if (!b) why = `not in the manifest (${size(a)} in the re-run)`;
-    else why = difference(b, a, hashes);
-    if (why) differences++;
-    lines.push(why ? `${name}: DIFFERENT: ${why}` : `${name}: same (${a.error ? `failed both times: ${a.error.name}` : `${size(a)}; ${source(b)} then, ${source(a)} now`})${staleReuse(b, a)}`);
-  }
-  return { lines, differences };
+  const size = (d: DownloadRecord) => `${plural(partitionsOf(d).size, "partition")}, ${rows(total(partitionsOf(d)))}`;
+  return sideBySide("download", before, after, {
+    size,
+    difference: (b, a) => difference(b, a, hashes),
+    same: (b, a) => `same (${a.error ? `failed both times: ${a.error.name}` : `${size(a)}; ${source(b)} then, ${source(a)} now`})${staleReuse(b, a)}`,
+  });
 }

@@ -7,7 +7,7 @@
  */
 import type { CallRecord, DownloadRecord, HashSchemeRecord, RequestRecord } from "./manifest.ts";
 import { firstDifference } from "./rowBlocks.ts";
-import { outcome, rows, sameFailure, schemeClash, short } from "./compareText.ts";
+import { outcome, rows, sameFailure, schemeClash, short, sideBySide } from "./compareText.ts";
 import { compareDownloads } from "./compareDownloads.ts";
 
 export interface Verdict {
@@ -61,20 +61,13 @@ export type Comparable = { calls: CallRecord[]; downloads?: DownloadRecord[]; ha
  * lines.forEach((l) => console.log(l));
  */
 export function compareRuns(before: Comparable, after: Comparable): Verdict {
-  const lines: string[] = [];
-  let differences = 0;
-  const n = Math.max(before.calls.length, after.calls.length);
-  for (let i = 0; i < n; i++) {
-    const [b, a] = [before.calls[i], after.calls[i]];
-    const name = `call ${i + 1} ${(b ?? a).dataset}`;
-    let why: string | undefined;
-    if (!a) why = `missing from the re-run (${rows(b.rows)} in the manifest)`;
-    else if (!b) why = `not in the manifest (${rows(a.rows)} in the re-run)`;
-    else why = difference(b, a, { before: before.hash, after: after.hash });
-    if (why) differences++;
-    lines.push(why ? `${name}: DIFFERENT: ${why}` : `${name}: same (${a.error ? `failed both times: ${a.error.name}` : `${rows(a.rows)}, ${short(a.frameHash)}`})`);
-  }
-  const downloads = compareDownloads(before.downloads ?? [], after.downloads ?? [], { before: before.hash, after: after.hash });
-  if (n === 0 && downloads.lines.length === 0) lines.push("no data call in the manifest nor in the re-run");
-  return { lines: [...lines, ...downloads.lines], differences: differences + downloads.differences };
+  const hashes = { before: before.hash, after: after.hash };
+  const calls = sideBySide("call", before.calls, after.calls, {
+    size: (c) => rows(c.rows),
+    difference: (b, a) => difference(b, a, hashes),
+    same: (_b, a) => `same (${a.error ? `failed both times: ${a.error.name}` : `${rows(a.rows)}, ${short(a.frameHash)}`})`,
+  });
+  const downloads = compareDownloads(before.downloads ?? [], after.downloads ?? [], hashes);
+  const none = calls.lines.length === 0 && downloads.lines.length === 0 ? ["no data call in the manifest nor in the re-run"] : [];
+  return { lines: [...calls.lines, ...none, ...downloads.lines], differences: calls.differences + downloads.differences };
 }

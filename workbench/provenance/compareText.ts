@@ -24,3 +24,32 @@ export function schemeClash(hashes: { before?: HashSchemeRecord; after?: HashSch
   const [then, now] = [schemeText(hashes.before), schemeText(hashes.after)];
   return then === now ? undefined : `hashed with ${then} then, ${now} now`;
 }
+
+/** How a comparison tells one kind of record: its size, why two differ, and the words when the same. */
+export interface RecordWords<T> {
+  size: (record: T) => string;
+  difference: (before: T, after: T) => string | undefined;
+  same: (before: T, after: T) => string;
+}
+
+/**
+ * Two runs' records of one kind set side by side in order, a line each (`call 2 eq-taq:
+ * DIFFERENT: …`, `download 1 eq-daily-ohlc: same (…)`), a record on one side only counted as a
+ * difference; and how many differ.
+ *
+ * @example
+ * ```ts
+ * sideBySide("call", saved.calls, again.calls, { size: (c) => rows(c.rows), difference, same: () => "same" });
+ * ```
+ */
+export function sideBySide<T extends { dataset: string }>(kind: string, before: readonly T[], after: readonly T[], words: RecordWords<T>): { lines: string[]; differences: number } {
+  const lines: string[] = [];
+  let differences = 0;
+  for (let i = 0; i < Math.max(before.length, after.length); i++) {
+    const [b, a] = [before[i], after[i]];
+    const why = !a ? `missing from the re-run (${words.size(b)} in the manifest)` : !b ? `not in the manifest (${words.size(a)} in the re-run)` : words.difference(b, a);
+    if (why) differences++;
+    lines.push(`${kind} ${i + 1} ${(b ?? a).dataset}: ${why ? `DIFFERENT: ${why}` : words.same(b, a)}`);
+  }
+  return { lines, differences };
+}

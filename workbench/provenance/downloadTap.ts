@@ -14,11 +14,13 @@ import { LazyRowHashes } from "./pageHashes.ts";
 import { rowsDigest } from "./rowHashes.ts";
 import { WireTally } from "./wireTally.ts";
 
+const byPath = (a: PartitionRecord, b: PartitionRecord) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 export class DownloadTap {
   private readonly started = performance.now();
   private readonly startedAt = new Date().toISOString();
   private readonly wire = new WireTally();
-  private readonly fetched: DownloadRecord["fetched"] = [];
+  private readonly fetched: PartitionRecord[] = [];
   private readonly kept: PartitionRecord[] = [];
   private reused = 0;
 
@@ -40,12 +42,12 @@ export class DownloadTap {
   }
 
   /**
-   * A partition this run wrote (with no rows: a fetched empty partition). Its hash is taken in
-   * the download's next wait (deferred.ts), from a clone of the frame.
+   * A partition this run wrote, hashed on its own (with no rows: a fetched empty partition).
+   * Its hash is taken in the download's next wait (deferred.ts), from a clone of the frame.
    */
-  partition(path: string, frame: pl.DataFrame | undefined): void {
+  private partition(path: string, frame: pl.DataFrame | undefined): void {
     if (!frame) return void this.fetched.push({ path, rows: 0 });
-    const entry: DownloadRecord["fetched"][number] = { path, rows: frame.height };
+    const entry: PartitionRecord = { path, rows: frame.height };
     const kept = frame.clone();
     this.fetched.push(entry);
     defer(() => void (entry.frameHash = frameHash(kept)));
@@ -112,8 +114,8 @@ export class DownloadTap {
       dir: this.run.dir,
       status,
       reused: this.reused,
-      fetched: [...this.fetched].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-      reusedPartitions: [...this.kept].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      fetched: [...this.fetched].sort(byPath),
+      reusedPartitions: [...this.kept].sort(byPath),
       rows: this.fetched.reduce((n, p) => n + p.rows, 0),
       requestIds: this.wire.requestIds,
       bytes: this.wire.bytes,

@@ -34,7 +34,27 @@ export function frameHash(frame: pl.DataFrame, options: { scheme?: HashSchemeNam
   return rowsDigest(frame, [rowHashBytes(frame)]);
 }
 
-let polarsVersion: string | undefined;
+let polarsVersion: string | null | undefined;
+
+/**
+ * The version of the nodejs-polars this process loaded, or undefined when it cannot be read.
+ *
+ * @example
+ * ```ts
+ * nodejsPolarsVersion(); // "0.26.1"
+ * ```
+ */
+export function nodejsPolarsVersion(): string | undefined {
+  if (polarsVersion === undefined) {
+    try {
+      const require = createRequire(import.meta.url);
+      polarsVersion = String(JSON.parse(readFileSync(require.resolve("nodejs-polars/package.json"), "utf8")).version);
+    } catch {
+      polarsVersion = null;
+    }
+  }
+  return polarsVersion ?? undefined;
+}
 
 /**
  * What the manifest says about its hashes: the scheme and the nodejs-polars version whose row
@@ -46,13 +66,5 @@ let polarsVersion: string | undefined;
  * ```
  */
 export function hashScheme(): { scheme: string; nodejsPolars: string } {
-  if (polarsVersion === undefined) {
-    try {
-      const require = createRequire(import.meta.url);
-      polarsVersion = String(JSON.parse(readFileSync(require.resolve("nodejs-polars/package.json"), "utf8")).version);
-    } catch {
-      polarsVersion = "unknown";
-    }
-  }
-  return { scheme: HASH_SCHEME, nodejsPolars: polarsVersion };
+  return { scheme: HASH_SCHEME, nodejsPolars: nodejsPolarsVersion() ?? "unknown" };
 }

@@ -36,6 +36,25 @@ export interface CallFailure {
   partialRows?: number;
 }
 
+/** A free read of a dataset's status (the session's cached one, or the service's now). */
+export type StatusRead = (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
+
+/**
+ * The status a record keeps of `dataset`: the three fields of `read`'s answer, or the error
+ * that read met (a record is never lost to an unreadable status).
+ *
+ * @example
+ * ```ts
+ * await statusAtCall((id) => wb.meta.availability(id), "eq-taq-1min"); // { last_updated, first_available_date, last_available_date }
+ * ```
+ */
+export function statusAtCall(read: StatusRead, dataset: string): Promise<StatusAtCall> {
+  return read(dataset).then(
+    (s): StatusAtCall => ({ last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date }),
+    (e): StatusAtCall => ({ error: (e as Error).message }),
+  );
+}
+
 /** One data call (`wb.data.get` and its shorthands): one that returned a frame, or one that failed. */
 export interface CallRecord {
   /** Order in which the call started in its session, from 1. */

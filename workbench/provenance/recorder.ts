@@ -13,7 +13,7 @@ import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
 import { runDeferred } from "./deferred.ts";
 import { hashScheme } from "./frameHash.ts";
-import { type CallRecord, type DownloadRecord, type HashSchemeRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, type StatusAtCall } from "./manifest.ts";
+import { type CallRecord, type DownloadRecord, type HashSchemeRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, statusAtCall, type StatusRead } from "./manifest.ts";
 
 export { CallTap } from "./callTap.ts";
 export { DownloadTap } from "./downloadTap.ts";
@@ -67,8 +67,6 @@ export function manifestsOfJournal(text: string): ProvenanceManifest[] {
   return [...byRecorder.values()];
 }
 
-type StatusOf = (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
-
 /** A workbench's record of its data calls and downloads. */
 export class ProvenanceRecorder implements ManifestSource {
   private readonly calls: CallRecord[] = [];
@@ -84,25 +82,18 @@ export class ProvenanceRecorder implements ManifestSource {
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
    * @param secrets text never to write (the API key), masked should an error message carry it
    */
-  constructor(private readonly baseUrl: string, private readonly statusOf: StatusOf, readonly secrets: readonly string[] = []) {
+  constructor(private readonly baseUrl: string, private readonly statusOf: StatusRead, readonly secrets: readonly string[] = []) {
     registry().push(this);
-  }
-
-  private statusAt(dataset: string): Promise<StatusAtCall> {
-    return this.statusOf(dataset).then(
-      (s): StatusAtCall => ({ last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date }),
-      (e): StatusAtCall => ({ error: (e as Error).message }),
-    );
   }
 
   /** Opens the record of a call as it starts; the status read runs alongside the fetch. */
   begin(dataset: string, pathValues: unknown, query: unknown): CallTap {
-    return new CallTap(this, ++this.seq, dataset, { pathValues, query }, this.statusAt(dataset));
+    return new CallTap(this, ++this.seq, dataset, { pathValues, query }, statusAtCall(this.statusOf, dataset));
   }
 
   /** Opens the record of a download as it starts. */
   beginDownload(dataset: string, query: unknown, dir: string): DownloadTap {
-    return new DownloadTap(this, ++this.seq, { dataset, query, dir }, this.statusAt(dataset));
+    return new DownloadTap(this, ++this.seq, { dataset, query, dir }, statusAtCall(this.statusOf, dataset));
   }
 
   /** @internal */

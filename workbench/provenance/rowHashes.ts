@@ -19,7 +19,7 @@
 import type pl from "nodejs-polars";
 import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { dtypeText } from "./canonicalHash.ts";
+import { dtypeText, lengthPrefixed } from "./canonicalHash.ts";
 
 /** The scheme's name, written before each `rows:` hash's meaning in the manifest. */
 export const HASH_SCHEME = "rows/1";
@@ -41,13 +41,6 @@ export function rowHashBytes(frame: pl.DataFrame): Uint8Array {
   return new Uint8Array(hashes.buffer, hashes.byteOffset, hashes.byteLength);
 }
 
-const text = (s: string) => {
-  const bytes = Buffer.from(s, "utf8");
-  const length = Buffer.allocUnsafe(4);
-  length.writeUInt32LE(bytes.byteLength);
-  return Buffer.concat([length, bytes]);
-};
-
 /** What the digest reads of a frame besides its row hashes (a part of a frame: its height, the frame's columns). */
 export type FrameShape = Pick<pl.DataFrame, "height" | "width" | "columns" | "dtypes">;
 
@@ -66,7 +59,7 @@ export function rowsDigest(frame: FrameShape, rowHashes: readonly Uint8Array[]):
   counts.writeBigUInt64LE(BigInt(frame.width), 8);
   hash.update(MAGIC).update(counts);
   const dtypes = frame.dtypes; // names and dtypes only: getColumns() would wrap every column (1.7 ms at 62)
-  frame.columns.forEach((name, i) => hash.update(text(name)).update(text(dtypeText(dtypes[i]))));
+  frame.columns.forEach((name, i) => hash.update(lengthPrefixed(name)).update(lengthPrefixed(dtypeText(dtypes[i]))));
   for (const piece of rowHashes) hash.update(piece);
   return `rows:${hash.digest("hex")}`;
 }

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { PreparedRequest } from "../query/prepare.ts";
 import { requestRecord } from "../provenance/callTap.ts";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
-import { publicBaseUrl } from "../provenance/manifest.ts";
+import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
 import { type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, verifyCache, type CacheCheck } from "./cacheEntries.ts";
 
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
@@ -65,7 +65,7 @@ export class FrameCache {
     }
     this.misses++;
     const fetchedAt = new Date().toISOString();
-    const status = this.origin?.statusAtFetch(request.dataset).catch((e) => ({ error: (e as Error).message }));
+    const status = this.origin ? statusAtCall(this.origin.statusAtFetch, request.dataset) : undefined;
     const frame = await fetch();
     if (this.canWrite()) {
       const entry = await this.entryOf(request, frame, fetchedAt, status);
@@ -80,15 +80,14 @@ export class FrameCache {
     return frame;
   }
 
-  private async entryOf(request: PreparedRequest, frame: pl.DataFrame, fetchedAt: string, status: Promise<unknown> | undefined): Promise<CacheEntry> {
-    const s = ((await status) ?? {}) as CacheEntry["status"];
+  private async entryOf(request: PreparedRequest, frame: pl.DataFrame, fetchedAt: string, status: Promise<StatusAtCall> | undefined): Promise<CacheEntry> {
     return {
       version: 1,
       scope: this.scope,
       service: this.origin ? publicBaseUrl(this.origin.baseUrl) : undefined,
       dataset: request.dataset,
       request: { ...requestRecord(request), maxRows: Number.isFinite(request.maxRows) ? request.maxRows : null },
-      status: s.error ? { error: s.error } : { last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date },
+      status: (await status) ?? {},
       fetchedAt,
       rows: frame.height,
       columns: frame.width,

@@ -6,11 +6,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { displayAs } from "../display/kind.ts";
-import type { HashSchemeRecord, RequestRecord, StatusAtCall } from "../provenance/manifest.ts";
+import type { HashSchemeRecord, RequestRecord, StatusAtCall, StatusRead } from "../provenance/manifest.ts";
 
 export const ENTRY_SUFFIX = ".provenance.json";
-
-type StatusRead = (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
 
 /** Where cached frames come from: the service, and its dataset statuses (free reads). */
 export interface CacheOrigin {

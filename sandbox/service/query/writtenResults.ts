@@ -23,13 +23,7 @@ export interface WrittenResult {
 }
 
 /** What a worker sends the others when it has written a result. */
-export interface WrittenMessage {
-  type: "written";
-  key: string;
-  bytes: Uint8Array;
-  starts: Uint32Array;
-  header: 0 | 1;
-}
+export type WrittenMessage = WrittenResult & { type: "written"; key: string };
 
 const NEWLINE = 10;
 const BUDGET = FRAME_CACHE_BYTES / 8;
@@ -93,7 +87,7 @@ export function writeResult(key: string, write: () => Uint8Array, header: 0 | 1)
   if (hit) return hit;
   const written = indexLines(write(), header);
   keep(key, written);
-  publish?.({ type: "written", key, bytes: written.bytes, starts: written.starts, header });
+  publish?.({ ...written, type: "written", key });
   return written;
 }
 
