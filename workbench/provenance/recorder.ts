@@ -63,7 +63,11 @@ export function manifestsOfJournal(text: string): ProvenanceManifest[] {
     if (line.call) m.calls.push(line.call);
     if (line.download) (m.downloads ??= []).push(line.download);
   }
-  for (const m of byRecorder.values()) m.calls.sort((a, b) => a.seq - b.seq);
+  // Records are journalled as they complete (hashing is deferred), not as they started: in order again, as manifest() gives them.
+  for (const m of byRecorder.values()) {
+    m.calls.sort((a, b) => a.seq - b.seq);
+    m.downloads?.sort((a, b) => a.seq - b.seq);
+  }
   return [...byRecorder.values()];
 }
 
