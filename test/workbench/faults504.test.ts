@@ -17,6 +17,8 @@ const TICK_ROWS = marketFrame(inject("tinyMarketDir"), "eq-taq", `TradeDate=${DA
 let clean: TestSandbox;
 let reference: pl.DataFrame;
 let cleanRequests: number;
+/** A clean walk's requests at most: every page, and up to four asked concurrently past the end. */
+const CLEAN_MOST = Math.ceil(TICK_ROWS / PAGE) + 4;
 
 /** Data requests (retries included) of one fetch, after the free schema and rules are cached. */
 async function fetchCounted(baseUrl: string) {
@@ -33,7 +35,7 @@ beforeAll(async () => {
   expect(reference.height).toBe(TICK_ROWS);
   // 78 pages, plus the pages asked concurrently past the end before the last page answered.
   expect(cleanRequests).toBeGreaterThanOrEqual(Math.ceil(TICK_ROWS / PAGE));
-  expect(cleanRequests).toBeLessThanOrEqual(Math.ceil(TICK_ROWS / PAGE) + 4);
+  expect(cleanRequests).toBeLessThanOrEqual(CLEAN_MOST);
 });
 afterAll(() => clean?.stop());
 
@@ -46,7 +48,9 @@ describe("the 504 rule under scattered faults", () => {
         expectSameFrame(frame, reference);
         console.log(`seed ${seed}: ${requests} requests under faults against ${cleanRequests} clean (${(requests / cleanRequests).toFixed(2)}x)`);
         expect(requests).toBeGreaterThan(cleanRequests); // the faults were met
-        expect(requests).toBeLessThanOrEqual(2 * cleanRequests);
+        // Against the clean walk at its most: how many pages it asks past the end depends on
+        // timing (69-72 here; a full suite's load gave 69 once, and 141 faulty requests failed 2 x 69).
+        expect(requests).toBeLessThanOrEqual(2 * CLEAN_MOST);
       } finally {
         await faulty.stop();
       }
