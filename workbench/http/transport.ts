@@ -28,6 +28,11 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Longest Retry-After (seconds) still waited out; longer means a monthly quota (default 120). */
   maxWaitSeconds?: number;
+  /**
+   * The `fetch` that sends each request (default: the global one). Tests hand in a service's
+   * app in-process (`app.request`), so nothing listens on a port.
+   */
+  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 }
 
 export interface RawResponse {
@@ -54,6 +59,7 @@ export class Transport {
       prefixUrl: options.baseUrl.replace(/\/+$/, ""),
       headers: { "X-API-KEY": options.apiKey },
       timeout: options.timeoutMs ?? 120_000,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       retry: {
         limit: this.retries,
         statusCodes: [429, 503],
