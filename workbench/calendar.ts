@@ -8,8 +8,8 @@ import pl from "nodejs-polars";
 import { holidayName, isTradingDay, tradingDays as calendarDays } from "../calendar/calendar.ts";
 import { nyEpochMs } from "../calendar/nyTime.ts";
 import { QueryError } from "./errors/base.ts";
-import { NEW_YORK } from "./frames.ts";
-import { type DateLike, isoDate } from "./fetch/universe.ts";
+import { NEW_YORK } from "./frames/frames.ts";
+import { type DateLike, isoDate } from "./query/plan.ts";
 
 /** One trading day's sessions; bounds are instants (show them in New York time). */
 export interface Session {

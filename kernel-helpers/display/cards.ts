@@ -6,7 +6,7 @@ import type { DatasetStatus } from "../../workbench/api/meta.ts";
 import type { WorkbenchError } from "../../workbench/errors/base.ts";
 import type { DownloadResult } from "../../workbench/store/download.ts";
 import type { CacheCheck } from "../../workbench/store/cache.ts";
-import type { Estimate } from "../../workbench/store/estimate.ts";
+import type { Estimate } from "../../workbench/guard/estimate.ts";
 import { formatBytes } from "./bytes.ts";
 import { escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";

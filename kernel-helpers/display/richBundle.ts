@@ -9,7 +9,7 @@ import type { DatasetStatus } from "../../workbench/api/meta.ts";
 import { displayKindOf } from "../../workbench/display/kind.ts";
 import { WorkbenchError } from "../../workbench/errors/base.ts";
 import type { DownloadResult } from "../../workbench/store/download.ts";
-import type { Estimate } from "../../workbench/store/estimate.ts";
+import type { Estimate } from "../../workbench/guard/estimate.ts";
 import { chartFromElement } from "../charts/chartBundle.ts";
 import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";

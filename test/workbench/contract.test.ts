@@ -7,7 +7,7 @@
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, ContractError } from "../../workbench/mod.ts";
-import { pageToFrame } from "../../workbench/frames.ts";
+import { pageToFrame } from "../../workbench/frames/frames.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 import { type Rewrite, startRewritingProxy } from "./support/rewritingProxy.ts";

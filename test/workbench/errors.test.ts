@@ -10,7 +10,7 @@ import {
   AccountDeactivatedError, connect, GatewayTimeoutError, InvalidApiKeyError, IpNotAllowedError, KeyExpiredError, NetworkError, NotEntitledError,
   NotFoundError, QueryError, QuotaExceededError, ServiceUnavailableError, UnauthenticatedError, ValidationError, type Workbench, WorkbenchError,
 } from "../../workbench/mod.ts";
-import { ACCOUNT } from "../../workbench/endpoints.ts";
+import { ACCOUNT } from "../../workbench/query/endpoints.ts";
 import { Transport } from "../../workbench/http/transport.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { setMonthlyUsage } from "./support/state.ts";

@@ -6,7 +6,7 @@
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, type Workbench } from "../../workbench/mod.ts";
-import { pageToFrame, stackFrames } from "../../workbench/frames.ts";
+import { pageToFrame, stackFrames } from "../../workbench/frames/frames.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame, schemaOf } from "./support/frames.ts";
 import { marketFrame, serviceSort } from "./support/market.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, frameWarnings, NotEntitledError, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
-import { resolveTickers } from "../../workbench/query/tickers.ts";
+import { resolveTickers } from "../../workbench/guard/tickers.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { startRewritingProxy } from "./support/rewritingProxy.ts";
 

@@ -1,7 +1,7 @@
 /** `wb.account`: GET /api/v1/account/my, /my/quotas and /my/data-access-rules. */
 import pl from "nodejs-polars";
 import * as contract from "../../contract/account.ts";
-import { ACCOUNT } from "../endpoints.ts";
+import { ACCOUNT } from "../query/endpoints.ts";
 import type { Transport } from "../http/transport.ts";
 
 /** The records as the contract (contract/account.ts) describes them. */

@@ -7,23 +7,23 @@
  * spend too much of the month unless it says `force: true`.
  */
 import pl from "nodejs-polars";
-import { dataEndpoint, type DataEndpoint, type DatasetId } from "../endpoints.ts";
-import { CallProgress } from "../fetch/callProgress.ts";
-import { addFrameWarnings } from "../fetch/frameWarnings.ts";
+import { dataEndpoint, type DataEndpoint, type DatasetId } from "../query/endpoints.ts";
+import { CallProgress } from "../progress/callProgress.ts";
+import { addFrameWarnings } from "../frames/frameWarnings.ts";
 import { Pager } from "../fetch/pager.ts";
-import type { ProgressListener } from "../fetch/progress.ts";
-import { emptyPartWarnings, rangeText, unjudgedWarnings } from "../fetch/emptyParts.ts";
-import { QuotaJudge } from "../fetch/quotaJudge.ts";
-import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../fetch/quotaGuard.ts";
-import { gatedTransport, RateGate } from "../fetch/rateGate.ts";
-import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange } from "../fetch/universe.ts";
+import type { ProgressListener } from "../progress/progress.ts";
+import { emptyPartWarnings, rangeText, unjudgedWarnings } from "../pipeline/emptyParts.ts";
+import { QuotaJudge } from "../guard/quotaJudge.ts";
+import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../guard/quotaGuard.ts";
+import { gatedTransport, RateGate } from "../http/rateWindow.ts";
+import { type DateLike, dateRange, type PathArg, planUnits, runUnits, withRange } from "../query/plan.ts";
 import { WorkbenchError } from "../errors/base.ts";
-import { emptyFrame, stackFrames } from "../frames.ts";
+import { emptyFrame, stackFrames } from "../frames/frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { checkPathArgs, checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
-import { checkWithService } from "../query/serviceChecks.ts";
-import { checkTickersUpfront, explainAbsentTickers, type TickerSource } from "../query/tickers.ts";
+import { checkWithService } from "../guard/serviceChecks.ts";
+import { checkTickersUpfront, explainAbsentTickers, type TickerSource } from "../guard/tickers.ts";
 import { tickerSource } from "../query/tickerSource.ts";
 import type { Query } from "../query/query.ts";
 import type { FetchTap } from "../provenance/callTap.ts";

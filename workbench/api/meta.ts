@@ -1,8 +1,8 @@
 /** `wb.meta`: GET /api/v1/meta/datasets, /{id}/status and /{id}/columns. */
 import pl from "nodejs-polars";
 import * as contract from "../../contract/meta.ts";
-import { META } from "../endpoints.ts";
-import type { ColumnInfo } from "../frames.ts";
+import { META } from "../query/endpoints.ts";
+import type { ColumnInfo } from "../frames/frames.ts";
 import type { Transport } from "../http/transport.ts";
 import { displayAs } from "../display/kind.ts";
 

@@ -13,11 +13,11 @@
 import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
 import { GatewayTimeoutError } from "../errors/http.ts";
-import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames.ts";
+import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames/frames.ts";
 import { checkedNextOffset } from "../http/contractCheck.ts";
 import type { Transport } from "../http/transport.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
-import { type ProgressListener, ProgressTracker } from "./progress.ts";
+import { type ProgressListener, ProgressTracker } from "../progress/progress.ts";
 
 export interface Page {
   offset: number;

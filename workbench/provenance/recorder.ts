@@ -8,7 +8,7 @@
  * manifest (marked failed) is built from that journal.
  */
 import { appendFileSync } from "node:fs";
-import { envVar } from "../env.ts";
+import { envVar } from "../runtime/env.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
 import { runDeferred } from "./deferred.ts";

@@ -4,9 +4,9 @@
  * values. A mistake is a QueryError naming the option or value and what is allowed, never a
  * TypeError from deep inside, a request sent with "null" in it, or a filter silently dropped.
  */
-import type { DataEndpoint } from "../endpoints.ts";
+import type { DataEndpoint } from "./endpoints.ts";
 import { QueryError } from "../errors/base.ts";
-import { didYouMean } from "./nearest.ts";
+import { didYouMean } from "../errors/nearest.ts";
 import { OPERATORS, type Query } from "./query.ts";
 
 /** The options a data call takes (a call adding options adds their names here). */

@@ -6,13 +6,13 @@
  * rules (dataset, date window, ticker universe).
  */
 import { isWireDate, wireDateTimeToEpochNs } from "../../contract/mod.ts";
-import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "../endpoints.ts";
+import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "./endpoints.ts";
 import { QueryError } from "../errors/base.ts";
 import { NotEntitledError } from "../errors/http.ts";
-import type { ColumnInfo, WireFormat } from "../frames.ts";
+import type { ColumnInfo, WireFormat } from "../frames/frames.ts";
 import type { AccessRule } from "../api/account.ts";
-import { didYouMean } from "./nearest.ts";
-import type { TickerAsk } from "./tickers.ts";
+import { didYouMean } from "../errors/nearest.ts";
+import type { TickerAsk } from "../guard/tickers.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
 export const MAX_PAGE_SIZE = 100_000;

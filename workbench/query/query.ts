@@ -3,8 +3,8 @@
  * service's query parameters.
  */
 import { QueryError } from "../errors/base.ts";
-import type { WireFormat } from "../frames.ts";
-import type { ProgressEvent } from "../fetch/progress.ts";
+import type { WireFormat } from "../frames/frames.ts";
+import type { ProgressEvent } from "../progress/progress.ts";
 
 /** A filter value: text, a number, or a JS Date (a date column takes its UTC calendar date). */
 export type FilterValue = string | number | bigint | Date;

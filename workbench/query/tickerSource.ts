@@ -5,10 +5,10 @@
  */
 import type pl from "nodejs-polars";
 import type { AccountApi } from "../api/account.ts";
-import { dataEndpoint } from "../endpoints.ts";
+import { dataEndpoint } from "./endpoints.ts";
 import { NotEntitledError } from "../errors/http.ts";
 import type { Query } from "./query.ts";
-import { EQUITY_TICKER_DATASETS, type TickerSource } from "./tickers.ts";
+import { EQUITY_TICKER_DATASETS, type TickerSource } from "../guard/tickers.ts";
 
 /** A data read of the workbench's own: a dataset, its path values and a query. */
 export type OwnRead = (dataset: string, pathValues: string[], query: Query) => Promise<pl.DataFrame>;

@@ -8,7 +8,7 @@
 import pl from "nodejs-polars";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { dtypeOf } from "../frames.ts";
+import { dtypeOf } from "../frames/frames.ts";
 import type { Manifest } from "./manifest.ts";
 
 /** The partition column values a path carries: `Ticker=AAPL/TradeDate=2023-11-21` gives AAPL and 2023-11-21. */

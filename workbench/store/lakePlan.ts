@@ -5,7 +5,7 @@
  * Missing partitions are grouped into chunks of consecutive trading days per ticker, so a
  * chunk is one paged request of the service, not one request per day.
  */
-import type { DataEndpoint } from "../endpoints.ts";
+import type { DataEndpoint } from "../query/endpoints.ts";
 
 /** Partition columns of a dataset, outermost first. */
 export function lakeLayout(endpoint: DataEndpoint): string[] {

@@ -9,7 +9,7 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { QueryError } from "../errors/base.ts";
-import type { ColumnInfo } from "../frames.ts";
+import type { ColumnInfo } from "../frames/frames.ts";
 
 export const MANIFEST = "_manifest.json";
 const JOURNAL = "_partitions.jsonl";

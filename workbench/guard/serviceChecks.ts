@@ -5,10 +5,10 @@
  * unknown or renamed.
  */
 import type { DatasetStatus } from "../api/meta.ts";
-import { type DataEndpoint, PATH_PARAM_COLUMNS } from "../endpoints.ts";
-import type { ColumnInfo } from "../frames.ts";
-import { checkDates, checkReversed, requestedDates, type SentCondition } from "./dateRange.ts";
-import type { PreparedRequest } from "./prepare.ts";
+import { type DataEndpoint, PATH_PARAM_COLUMNS } from "../query/endpoints.ts";
+import type { ColumnInfo } from "../frames/frames.ts";
+import { checkDates, checkReversed, requestedDates, type SentCondition } from "./dateChecks.ts";
+import type { PreparedRequest } from "../query/prepare.ts";
 import { checkTickersBeforeSending, type TickerAsk, type TickerSource } from "./tickers.ts";
 
 /** The filter conditions a prepared request sends, path values included (as `eq`). */

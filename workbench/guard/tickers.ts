@@ -11,7 +11,7 @@ import { addDays } from "../../calendar/nyTime.ts";
 import type { AccessRule } from "../api/account.ts";
 import { QueryError } from "../errors/base.ts";
 import { UnknownTickerError } from "../errors/unknown.ts";
-import { didYouMean, nearestNames } from "./nearest.ts";
+import { didYouMean, nearestNames } from "../errors/nearest.ts";
 
 /** One row of `eq-lookup-files`: the ticker maps to the security until `endDate`. */
 interface Mapping {

@@ -9,8 +9,8 @@
 import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { type ColumnRecord, DataEnvelope, wireDateTimeToEpochNs } from "../contract/mod.ts";
-import { checkAnswer } from "./http/contractCheck.ts";
+import { type ColumnRecord, DataEnvelope, wireDateTimeToEpochNs } from "../../contract/mod.ts";
+import { checkAnswer } from "../http/contractCheck.ts";
 
 export type WireFormat = "json" | "csv" | "csv_gzip";
 

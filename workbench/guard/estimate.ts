@@ -7,8 +7,8 @@
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { Quotas, QuotaValues } from "../api/account.ts";
 import type { DatasetStatus } from "../api/meta.ts";
-import type { DataEndpoint } from "../endpoints.ts";
-import type { ColumnInfo } from "../frames.ts";
+import type { DataEndpoint } from "../query/endpoints.ts";
+import type { ColumnInfo } from "../frames/frames.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 
 export interface Estimate {

@@ -5,9 +5,9 @@
  * filter, or (for a dataset whose trade date is in the path) the NYSE trading days between.
  */
 import { tradingDays } from "../../calendar/calendar.ts";
-import type { DataEndpoint } from "../endpoints.ts";
+import type { DataEndpoint } from "./endpoints.ts";
 import { QueryError } from "../errors/base.ts";
-import { type FilterSpec, type Query } from "../query/query.ts";
+import { type FilterSpec, type Query } from "./query.ts";
 
 export type DateLike = string | Date;
 /** One path value, a list of them, or nothing (a trade date filled from `start`/`end`). */

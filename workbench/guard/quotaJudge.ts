@@ -5,10 +5,10 @@
  */
 import type { AccountApi } from "../api/account.ts";
 import type { DatasetStatus, MetaApi } from "../api/meta.ts";
-import type { DataEndpoint } from "../endpoints.ts";
+import type { DataEndpoint } from "../query/endpoints.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
-import { estimateDownload } from "../store/estimate.ts";
-import type { CallProgress } from "./callProgress.ts";
+import { estimateDownload } from "./estimate.ts";
+import type { CallProgress } from "../progress/callProgress.ts";
 import { type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "./quotaGuard.ts";
 
 export class QuotaJudge {

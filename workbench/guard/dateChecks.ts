@@ -8,7 +8,7 @@ import { isWireDate, wireDateTimeToEpochNs } from "../../contract/mod.ts";
 import { holidayName, isTradingDay, tradingDays } from "../../calendar/calendar.ts";
 import { addDays } from "../../calendar/nyTime.ts";
 import { QueryError } from "../errors/base.ts";
-import type { ColumnInfo } from "../frames.ts";
+import type { ColumnInfo } from "../frames/frames.ts";
 
 /** One filter condition with its values as sent. */
 export interface SentCondition {

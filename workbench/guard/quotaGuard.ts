@@ -7,7 +7,7 @@
  */
 import type { Quotas, QuotaValues } from "../api/account.ts";
 import { WorkbenchError } from "../errors/base.ts";
-import { headerNextOffset } from "./pager.ts";
+import { headerNextOffset } from "../fetch/pager.ts";
 
 export interface QuotaGuardOptions {
   /** Largest share of any remaining monthly quota one call may take (default 0.1). */

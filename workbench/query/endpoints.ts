@@ -2,9 +2,9 @@
  * The one place that knows the service's URLs: account, metadata and the eight data
  * endpoints with their asset class and path parameters.
  */
-import { QueryError } from "./errors/base.ts";
-import { UnknownDatasetError } from "./errors/unknown.ts";
-import { didYouMean } from "./query/nearest.ts";
+import { QueryError } from "../errors/base.ts";
+import { UnknownDatasetError } from "../errors/unknown.ts";
+import { didYouMean } from "../errors/nearest.ts";
 
 export const ACCOUNT = {
   identity: "/api/v1/account/my",

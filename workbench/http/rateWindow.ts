@@ -4,7 +4,7 @@
  * 429 or stalling without a word. The window is read from the RateLimit-Remaining and
  * RateLimit-Reset headers of each answer.
  */
-import type { RawResponse, Transport } from "../http/transport.ts";
+import type { RawResponse, Transport } from "./transport.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const RATE_HEADERS = ["RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Limit"];

@@ -3,9 +3,9 @@
  * of a universe with no rows, and tickers a Ticker filter lists that the result lacks.
  */
 import type pl from "nodejs-polars";
-import type { DataEndpoint } from "../endpoints.ts";
+import type { DataEndpoint } from "../query/endpoints.ts";
 import { conditions, type Query } from "../query/query.ts";
-import type { DateRange } from "./universe.ts";
+import type { DateRange } from "../query/plan.ts";
 
 /** " from A to B" for a range, "" without one. */
 export const rangeText = (r: DateRange) => (r.start || r.end ? ` from ${r.start ?? "the first date"} to ${r.end ?? "the last date"}` : "");
