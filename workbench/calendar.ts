@@ -5,11 +5,13 @@
  * to a frame with a New York date-time column.
  */
 import pl from "nodejs-polars";
-import { holidayName, isTradingDay, tradingDays as calendarDays } from "../calendar/calendar.ts";
+import { holidayName, isTradingDay, type TradingDay, tradingDays as calendarDays } from "../calendar/calendar.ts";
+
+export type { TradingDay } from "../calendar/calendar.ts";
 import { nyEpochMs } from "../calendar/nyTime.ts";
 import { QueryError } from "./errors/base.ts";
 import { NEW_YORK } from "./frames/frames.ts";
-import { type DateLike, isoDate } from "./query/plan.ts";
+import { type DateLike, isoDate } from "./query/dates.ts";
 
 /** One trading day's sessions; bounds are instants (show them in New York time). */
 export interface Session {
@@ -39,6 +41,22 @@ export function tradingDays(start: DateLike, end: DateLike): string[] {
   const from = isoDate(start, "start"), to = isoDate(end, "end");
   if (from > to) throw new QueryError(`The range is reversed: start ${from} is after end ${to}; swap them`);
   return calendarDays(from, to).map((d) => d.date);
+}
+
+/**
+ * The trading days from `start` to `end` with their session minutes (pre-open, open, close,
+ * post-close, minutes after New York midnight) and early closes: what charts shade.
+ *
+ * @example
+ * ```ts
+ * import { tradingSessions } from "./workbench/mod.ts";
+ * tradingSessions("2023-11-24", "2023-11-24")[0].closeMinute; // 780 (13:00)
+ * ```
+ */
+export function tradingSessions(start: DateLike, end: DateLike): TradingDay[] {
+  const [from, to] = [isoDate(start, "start"), isoDate(end, "end")];
+  if (from > to) throw new QueryError(`The range is reversed: start ${from} is after end ${to}; swap them`);
+  return calendarDays(from, to);
 }
 
 /**

@@ -9,19 +9,23 @@ import { AccountApi } from "./api/account.ts";
 import { DataApi } from "./api/data.ts";
 import { Entitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
-import { dataEndpoint } from "./query/endpoints.ts";
-import { QueryError } from "./errors/base.ts";
-import { type QuotaGuardOptions } from "./guard/quotaGuard.ts";
-import { RateGate } from "./http/rateWindow.ts";
-import { Transport, type TransportOptions } from "./http/transport.ts";
-import type { Query } from "./query/query.ts";
-import { FrameCache, NoCache } from "./store/cache.ts";
-import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
-import { type Estimate, estimateDownload } from "./guard/estimate.ts";
-import { envVar } from "./runtime/env.ts";
 import { displayAs } from "./display/kind.ts";
+import { QueryError } from "./errors/base.ts";
+import { describeValue } from "./query/checkInput.ts";
+import { estimateDownload, type Estimate } from "./guard/estimate.ts";
+import { QuotaJudge } from "./guard/quotaJudge.ts";
+import type { QuotaGuardOptions } from "./guard/quotaGuard.ts";
+import { RateWindow } from "./http/rateWindow.ts";
+import { Transport, type TransportOptions } from "./http/transport.ts";
+import { Pipeline } from "./pipeline/pipeline.ts";
 import type { ProvenanceManifest } from "./provenance/manifest.ts";
 import { ProvenanceRecorder } from "./provenance/recorder.ts";
+import { dataEndpoint } from "./query/endpoints.ts";
+import type { Query } from "./query/query.ts";
+import { envVar } from "./runtime/env.ts";
+import { ServiceFacts } from "./service/facts.ts";
+import { FrameCache, NoCache } from "./store/cache.ts";
+import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
@@ -42,9 +46,23 @@ export interface ConnectOptions extends Partial<TransportOptions> {
   provenance?: boolean;
 }
 
+/**
+ * What `connect()` gives: `wb.account`, `wb.meta` and `wb.data` mirror the service's three
+ * groups of endpoints; `entitlements`, `estimate`, `download`, `scan` and `provenance` work
+ * across them.
+ *
+ * @example
+ * ```ts
+ * const wb = await connect();
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
+ * ```
+ */
 export class Workbench {
+  /** `GET /api/v1/account/...`: identity, quotas, data access rules. */
   readonly account: AccountApi;
+  /** `GET /api/v1/meta/...`: datasets, their status and their columns. */
   readonly meta: MetaApi;
+  /** `GET /api/v1/data/...`: one function per dataset, each returning a frame. */
   readonly data: DataApi;
   /**
    * The on-disk cache (`connect({ cache: dir })`): `enabled`, `hits`, `misses`, `verify()`.
@@ -52,30 +70,39 @@ export class Workbench {
    */
   readonly cache: FrameCache | NoCache;
 
-  /** The per-minute request window, shared by every call of this workbench. */
-  readonly gate = new RateGate();
-
-  /** Records every data call that returns a frame (see `provenance()`). */
-  private readonly recorder: ProvenanceRecorder;
+  /** Records every data call and download (see `provenance()`). */
+  readonly #recorder: ProvenanceRecorder;
+  readonly #facts: ServiceFacts;
+  readonly #pipeline: Pipeline;
   /** Whether data calls are recorded. */
   readonly recording: boolean;
 
+  /**
+   * A workbench on `transport` (`connect()` builds one from its options).
+   *
+   * @param transport the HTTP layer every call goes through (`transport.requestsSent` counts a call's requests)
+   * @param cacheDir folder of the on-disk result cache, off when undefined
+   * @param quotaGuard the quota guard's threshold, or false to switch it off
+   * @param recording whether data calls are recorded for `provenance()`
+   */
   constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false) {
-    this.account = new AccountApi(transport);
-    this.meta = new MetaApi(transport);
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
+    const window = new RateWindow();
     // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
     // keeps counting what a call itself sends.
-    const guardTransport = new Transport(transport.options);
-    const guardReads = { account: new AccountApi(guardTransport), meta: new MetaApi(guardTransport) };
+    const facts = new ServiceFacts(transport, new Transport(transport.options), window);
+    this.#facts = facts;
+    this.account = new AccountApi(facts);
+    this.meta = new MetaApi(facts);
     // The status at each call (and each cached frame) comes from the guard's cached free read:
     // it adds no request to `transport`; the cache's verify() asks for the status afresh.
-    const statusAtCall = (id: string) => guardReads.meta.availability(id);
-    const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => guardReads.meta.status(id) }) : undefined;
+    const statusAtCall = (id: string) => facts.guardStatus(id);
+    const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => facts.guardStatus(id, true) }) : undefined;
     this.cache = cache ?? new NoCache();
-    this.recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
+    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
     this.recording = recording;
-    this.data = new DataApi(transport, this.meta, this.account, cache, { gate: this.gate, quotaGuard, guardReads, recorder: recording ? this.recorder : undefined });
+    this.#pipeline = new Pipeline({ transport, facts, window, judge: new QuotaJudge(facts, quotaGuard), quotaGuard, cache, observers: recording ? [this.#recorder] : [] });
+    this.data = new DataApi(this.#pipeline, facts);
   }
 
   /**
@@ -94,13 +121,13 @@ export class Workbench {
    * ```
    */
   provenance(): ProvenanceManifest {
-    if (!this.recording && !this.warnedNotRecording) {
-      this.warnedNotRecording = true;
+    if (!this.recording && !this.#warnedNotRecording) {
+      this.#warnedNotRecording = true;
       console.warn("This workbench does not record its data calls, so its provenance has none: it was connected with provenance: false or MARKETDATA_PROVENANCE=0; connect({ provenance: true }) records them.");
     }
-    return { ...this.recorder.manifest(), recording: this.recording };
+    return { ...this.#recorder.manifest(), recording: this.recording };
   }
-  private warnedNotRecording = false;
+  #warnedNotRecording = false;
 
   /**
    * Identity, data access rules and quotas in one object, with `may()` to ask about a read.
@@ -128,8 +155,8 @@ export class Workbench {
    * ```
    */
   async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
-    const request = await this.data.prepare(dataset, pathValues, query);
-    const [status, quotas] = await Promise.all([this.meta.status(dataset), this.account.quotasRaw()]);
+    const request = await this.#pipeline.prepare(dataset, pathValues, query);
+    const [status, quotas] = await Promise.all([this.#facts.status(dataset), this.#facts.quotas()]);
     return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues), "estimate");
   }
 
@@ -150,15 +177,14 @@ export class Workbench {
    * ```
    */
   async download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
-    const tap = this.recording ? this.recorder.beginDownload(dataset, query, dir) : undefined;
-    try {
-      const result = await downloadLake(this.data, this.meta, dataset, query, dir, options.chunkDays, tap);
-      await tap?.end();
-      return displayAs(result, "download-result");
-    } catch (error) {
-      await tap?.end(error);
-      throw error;
+    if (typeof dir !== "string" || dir.trim() === "") {
+      throw new QueryError(`wb.download needs a folder to write the lake into as its third argument, got ${describeValue(dir)}: e.g. wb.download("${String(dataset)}", { tickers: ["AAPL"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars")`);
     }
+    const chunkDays = options?.chunkDays;
+    if (chunkDays !== undefined && !(Number.isInteger(chunkDays) && chunkDays >= 1)) {
+      throw new QueryError(`chunkDays is ${describeValue(chunkDays)}: give a whole number of trading days per request, 1 or more (default 20)`);
+    }
+    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, chunkDays), "download-result");
   }
 
   /**
@@ -189,6 +215,11 @@ export class Workbench {
  * ```
  */
 export function connect(options: ConnectOptions = {}): Promise<Workbench> {
+  if (options === null || typeof options !== "object") return Promise.reject(new QueryError(`connect takes an object of options such as { baseUrl, apiKey }, not ${describeValue(options)}`));
+  for (const name of ["baseUrl", "apiKey", "cache"] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== "string") return Promise.reject(new QueryError(`${name} is ${describeValue(value)}: give it as text`));
+  }
   const baseUrl = options.baseUrl ?? envVar("MARKETDATA_BASE_URL");
   const apiKey = options.apiKey ?? envVar("MARKETDATA_API_KEY");
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));

@@ -6,27 +6,23 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEMO_KEYS } from "../contract/demoKeys.ts";
 import { envVar } from "./runtime/env.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
+/** A running local sandbox: where it answers and the demo keys it knows. */
 export interface LocalSandbox {
   baseUrl: string;
   /** The documented demo keys. */
-  keys: {
-    fullAccess: string;
-    restricted: string;
-    ipRestricted: string;
-    deactivated: string;
-    expired: string;
-    tinyQuota: string;
-  };
+  keys: typeof DEMO_KEYS;
   /** Process id of the sandbox (when this call or an earlier one started it). */
   pid?: number;
   /** Stops the sandbox process. */
   stop: () => void;
 }
 
+/** How `sandbox()` starts the local sandbox. */
 export interface SandboxOptions {
   profile?: "demo" | "tiny";
   /** Market folder (default data/<profile>). */
@@ -37,14 +33,7 @@ export interface SandboxOptions {
   timeoutSeconds?: number;
 }
 
-const KEYS = {
-  fullAccess: "demo-full-access",
-  restricted: "demo-restricted",
-  ipRestricted: "demo-ip-restricted",
-  deactivated: "demo-deactivated",
-  expired: "demo-expired",
-  tinyQuota: "demo-tiny-quota",
-};
+const KEYS = DEMO_KEYS;
 
 function denoExecutable(): string {
   const g = globalThis as { Deno?: { execPath(): string } };

@@ -2,10 +2,10 @@
  * Regular-session shading from the one calendar (calendar/): 09:30-16:00 New York, 13:00 on
  * early-close days, nothing on holidays and weekends.
  */
-import { type TradingDay, tradingDays } from "../../calendar/calendar.ts";
+import { type TradingDay, tradingSessions } from "../../workbench/mod.ts";
 
 /** The trading days from `first` to `last` (YYYY-MM-DD, inclusive). */
-export const sessionsBetween = (first: string, last: string): TradingDay[] => tradingDays(first, last);
+export const sessionsBetween = (first: string, last: string): TradingDay[] => tradingSessions(first, last);
 
 /** "YYYY-MM-DD" of a wall-clock UTC instant. */
 export const dayOf = (d: Date) => d.toISOString().slice(0, 10);

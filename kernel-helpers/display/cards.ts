@@ -2,11 +2,7 @@
  * Cards for the workbench's plain objects: a download estimate, a dataset's status, a download
  * result, and errors with the service's detail list. Small key-value tables, same look as frames.
  */
-import type { DatasetStatus } from "../../workbench/api/meta.ts";
-import type { WorkbenchError } from "../../workbench/errors/base.ts";
-import type { DownloadResult } from "../../workbench/store/download.ts";
-import type { CacheCheck } from "../../workbench/store/cache.ts";
-import type { Estimate } from "../../workbench/guard/estimate.ts";
+import type { CacheCheck, DatasetStatus, DownloadResult, Estimate, WorkbenchError } from "../../workbench/mod.ts";
 import { formatBytes } from "./bytes.ts";
 import { escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";

@@ -7,7 +7,7 @@
 import pl from "nodejs-polars";
 import { columnTexts } from "./cellText.ts";
 import { dtypeLabel } from "./dtypeLabel.ts";
-import { frameWarnings } from "../../workbench/frames/frameWarnings.ts";
+import { frameWarnings } from "../../workbench/mod.ts";
 import { count, escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
 

@@ -4,17 +4,11 @@
  * keeps the kernel's own display (undefined).
  */
 import type pl from "nodejs-polars";
-import { Entitlements } from "../../workbench/api/entitlements.ts";
-import type { DatasetStatus } from "../../workbench/api/meta.ts";
-import { displayKindOf } from "../../workbench/display/kind.ts";
-import { WorkbenchError } from "../../workbench/errors/base.ts";
-import type { DownloadResult } from "../../workbench/store/download.ts";
-import type { Estimate } from "../../workbench/guard/estimate.ts";
+import { type CacheCheck, type DatasetStatus, displayKindOf, type DownloadResult, Entitlements, type Estimate, WorkbenchError } from "../../workbench/mod.ts";
 import { chartFromElement } from "../charts/chartBundle.ts";
 import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";
 import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle } from "./cards.ts";
-import type { CacheCheck } from "../../workbench/store/cache.ts";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
 import type { MediaBundle } from "./jupyter.ts";
 import { lazyBundle, polarsKind, seriesBundle } from "./polarsValues.ts";

@@ -3,6 +3,8 @@
  * option or value and what is allowed; empty answers of every dataset are correctly typed
  * empty frames (an empty opt-sec-master answer used to crash on its List(String) columns).
  */
+import { dataEndpoint } from "../../workbench/query/endpoints.ts";
+import { prepareRequest, requestParams } from "../../workbench/query/prepare.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, DATA_ENDPOINTS, QueryError, UnknownDatasetError, ValidationError, type Workbench, WorkbenchError } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
@@ -89,9 +91,10 @@ describe("mistakes refused before sending, as QueryErrors naming the value", () 
     // Recorded (on by default) with the big integer as its decimal text.
     expect(wb.provenance().calls.at(-1)!.query).toMatchObject({ filters: { DailyVolume: { ge: "+0", lt: "9007199254740991" } } });
     // Beyond 2^53 is checked and built exactly (the sandbox itself stops at 2^53; a real service reads Int64).
-    const big = await wb.data.prepare("eq-daily-ohlc", [], { filters: { DailyVolume: { lt: 9007199254740993n, gt: "-9223372036854775808" } } });
-    expect(big.params.get("DailyVolume.lt")).toBe("9007199254740993");
-    expect(big.params.get("DailyVolume.gt")).toBe("-9223372036854775808");
+    const [schema, rules] = await Promise.all([wb.meta.schema("eq-daily-ohlc"), wb.account.rules()]);
+    const big = requestParams(prepareRequest(dataEndpoint("eq-daily-ohlc"), [], { filters: { DailyVolume: { lt: 9007199254740993n, gt: "-9223372036854775808" } } }, schema, rules));
+    expect(big.get("DailyVolume.lt")).toBe("9007199254740993");
+    expect(big.get("DailyVolume.gt")).toBe("-9223372036854775808");
   });
 
   it("well-formed values the service accepts still pass: date-only, Z and naive date-times, exponents", async () => {

@@ -9,7 +9,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, frameWarnings, NotEntitledError, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
-import { resolveTickers } from "../../workbench/guard/tickers.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { startRewritingProxy } from "./support/rewritingProxy.ts";
 
@@ -20,7 +19,8 @@ beforeAll(async () => {
   wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
   // The lookup files are loaded once per session, when a ticker first needs judging: load them
   // here, so each case below can show it sent no data request.
-  await resolveTickers(wb.data.tickers, "eq-daily-ohlc", ["AAPL"]);
+  // (a universe call judges its tickers before sending, with the lookup files).
+  await wb.data.eqTaq1Min(["AAPL", "MSFT"], { start: "2023-11-21", end: "2023-11-21", maxRows: 1 });
 });
 afterAll(() => sb?.stop());
 
@@ -43,7 +43,7 @@ describe("tickers", () => {
 
   it("in a fresh session a misspelt ticker is judged from the answer: one data request, then the lookup files once", async () => {
     const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-    await fresh.data.prepare("eq-taq-1min", ["AAPL"], { filters: { TradeDate: "2023-11-21" } });
+    await fresh.estimate("eq-taq-1min", { filters: { TradeDate: "2023-11-21" } }, ["AAPL"]); // the free metadata: rules, schema, status
     const before = fresh.transport.requestsSent;
     const error = await fresh.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } }).catch((e) => e);
     expect(error).toBeInstanceOf(UnknownTickerError);
@@ -57,7 +57,7 @@ describe("tickers", () => {
     // A correct call never loads the lookup files.
     const correct = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
     const valid = { filters: { Ticker: ["AAPL", "MSFT"], TradeDate: "2023-11-21" } };
-    await correct.data.prepare("eq-daily-ohlc", [], valid); // the free metadata: rules, schema, status
+    await correct.estimate("eq-daily-ohlc", valid); // the free metadata: rules, schema, status
     const start = correct.transport.requestsSent;
     await correct.data.eqDailyOhlc(valid);
     expect(correct.transport.requestsSent - start).toBe(1);

@@ -1,18 +1,34 @@
 /** `wb.account`: GET /api/v1/account/my, /my/quotas and /my/data-access-rules. */
 import pl from "nodejs-polars";
-import * as contract from "../../contract/account.ts";
-import { ACCOUNT } from "../query/endpoints.ts";
-import type { Transport } from "../http/transport.ts";
+import type * as contract from "../../contract/account.ts";
+import type { ServiceFacts } from "../service/facts.ts";
 
-/** The records as the contract (contract/account.ts) describes them. */
+/** The identity behind an API key, as the contract (contract/account.ts) describes it. */
 export type Identity = contract.Identity;
+/** Quota limits and usage, as the service sends them. */
 export type Quotas = contract.Quotas;
+/** One value per quota (per-minute requests, monthly requests, data scanned, data returned). */
 export type QuotaValues = contract.QuotaValues;
+/** A data access rule: a dataset, a date window and a ticker universe (empty: every ticker). */
 export type AccessRule = contract.MetaDatasetAccessRuleOut;
 
+/**
+ * `wb.account`: who the key belongs to, what it may read, and its quotas. Account reads spend
+ * no quota.
+ *
+ * @example
+ * ```ts
+ * const me = await wb.account.identity();
+ * const quotas = await wb.account.quotas();
+ * ```
+ */
 export class AccountApi {
-  private rulesCache?: Promise<AccessRule[]>;
-  constructor(private readonly transport: Transport) {}
+  readonly #facts: ServiceFacts;
+
+  /** @param facts the session's service facts (the rules read here are the ones the checks use) */
+  constructor(facts: ServiceFacts) {
+    this.#facts = facts;
+  }
 
   /**
    * The identity behind the API key (sends GET /api/v1/account/my).
@@ -23,7 +39,7 @@ export class AccountApi {
    * ```
    */
   identity(): Promise<Identity> {
-    return this.transport.getJson(ACCOUNT.identity, contract.Identity);
+    return this.#facts.identity();
   }
 
   /**
@@ -38,9 +54,16 @@ export class AccountApi {
     return quotasFrame(await this.quotasRaw());
   }
 
-  /** The quotas as the service sends them. */
+  /**
+   * The quotas as the service sends them (limits and usage).
+   *
+   * @example
+   * ```ts
+   * const { quotas_limit, quotas_usage } = await wb.account.quotasRaw();
+   * ```
+   */
   quotasRaw(): Promise<Quotas> {
-    return this.transport.getJson(ACCOUNT.quotas, contract.Quotas);
+    return this.#facts.quotas();
   }
 
   /**
@@ -55,17 +78,21 @@ export class AccountApi {
     return rulesFrame(await this.rules(true));
   }
 
-  /** The rules as records, fetched once per session unless `refresh`. */
+  /**
+   * The rules as records, fetched once per session unless `refresh`.
+   *
+   * @example
+   * ```ts
+   * const rules = await wb.account.rules(true); // read afresh
+   * ```
+   */
   rules(refresh = false): Promise<AccessRule[]> {
-    if (refresh || !this.rulesCache) {
-      this.rulesCache = this.transport.getJson(ACCOUNT.dataAccessRules, contract.AccessRules);
-      this.rulesCache.catch(() => (this.rulesCache = undefined));
-    }
-    return this.rulesCache;
+    return this.#facts.rules(refresh);
   }
 }
 
-export function quotasFrame(q: Quotas): pl.DataFrame {
+/** The quotas as a frame, one row per quota: quota, used, limit, remaining. */
+function quotasFrame(q: Quotas): pl.DataFrame {
   const names = Object.keys(q.quotas_limit) as (keyof QuotaValues)[];
   return pl.DataFrame({
     quota: names,
@@ -75,7 +102,8 @@ export function quotasFrame(q: Quotas): pl.DataFrame {
   }).withColumns(pl.col("used").cast(pl.Int64), pl.col("limit").cast(pl.Int64), pl.col("remaining").cast(pl.Int64));
 }
 
-export function rulesFrame(rules: AccessRule[]): pl.DataFrame {
+/** The rules as a frame, one row per dataset, dates typed. */
+function rulesFrame(rules: AccessRule[]): pl.DataFrame {
   if (rules.length === 0) {
     return pl.DataFrame([
       pl.Series("dataset_text_id", [], pl.String), pl.Series("dataset_id", [], pl.String), pl.Series("dataset_name", [], pl.String),

@@ -3,16 +3,37 @@ import pl from "nodejs-polars";
 import * as contract from "../../contract/meta.ts";
 import { META } from "../query/endpoints.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
-import type { Transport } from "../http/transport.ts";
 import { displayAs } from "../display/kind.ts";
+import { QueryError } from "../errors/base.ts";
+import type { ServiceFacts } from "../service/facts.ts";
 
 /** A dataset's availability, as the contract (contract/meta.ts) describes it. */
 export type DatasetStatus = contract.DatasetStatus;
 
+/** A dataset id given to `wb.meta`: text that is not empty, else a QueryError before any request. */
+function checkedId(id: unknown): string {
+  if (typeof id !== "string" || id.trim() === "") {
+    throw new QueryError(`The dataset id is ${typeof id === "string" ? "empty" : String(id)}: give one such as "eq-taq-1min" (wb.meta.datasets() lists them)`);
+  }
+  return id;
+}
+
+/**
+ * `wb.meta`: the datasets, their availability and their column schemas. Metadata reads spend
+ * no quota.
+ *
+ * @example
+ * ```ts
+ * const cols = await wb.meta.columns("eq-daily-ohlc");
+ * ```
+ */
 export class MetaApi {
-  private readonly schemas = new Map<string, Promise<ColumnInfo[]>>();
-  private readonly statuses = new Map<string, Promise<DatasetStatus>>();
-  constructor(private readonly transport: Transport) {}
+  readonly #facts: ServiceFacts;
+
+  /** @param facts the session's service facts (schemas and availability are cached there) */
+  constructor(facts: ServiceFacts) {
+    this.#facts = facts;
+  }
 
   /**
    * The datasets this identity may reach (sends GET /api/v1/meta/datasets).
@@ -23,7 +44,7 @@ export class MetaApi {
    * ```
    */
   async datasets(): Promise<pl.DataFrame> {
-    const rows = await this.transport.getJson(META.datasets, contract.DatasetList);
+    const rows = await this.#facts.transport.getJson(META.datasets, contract.DatasetList);
     const names = ["dataset_id", "dataset_text_id", "dataset_name", "data_group", "vendor"] as const;
     return pl.DataFrame(Object.fromEntries(names.map((n) => [n, pl.Series(n, rows.map((r) => r[n]), pl.String)])));
   }
@@ -37,7 +58,7 @@ export class MetaApi {
    * ```
    */
   status(id: string): Promise<DatasetStatus> {
-    return this.transport.getJson(META.status(id), contract.DatasetStatus).then((s) => displayAs(s, "dataset-status"));
+    return Promise.resolve().then(() => this.#facts.status(checkedId(id))).then((s) => displayAs(s, "dataset-status"));
   }
 
   /**
@@ -50,13 +71,7 @@ export class MetaApi {
    * ```
    */
   availability(id: string): Promise<DatasetStatus> {
-    let s = this.statuses.get(id);
-    if (!s) {
-      s = this.status(id);
-      s.catch(() => this.statuses.delete(id));
-      this.statuses.set(id, s);
-    }
-    return s;
+    return Promise.resolve().then(() => this.#facts.availability(checkedId(id))).then((s) => displayAs(s, "dataset-status"));
   }
 
   /**
@@ -77,14 +92,15 @@ export class MetaApi {
     });
   }
 
-  /** The schema as records, cached for the session. */
+  /**
+   * The schema as records, cached for the session.
+   *
+   * @example
+   * ```ts
+   * const types = (await wb.meta.schema("eq-daily-ohlc")).map((c) => c.data_type);
+   * ```
+   */
   schema(id: string): Promise<ColumnInfo[]> {
-    let s = this.schemas.get(id);
-    if (!s) {
-      s = this.transport.getJson(META.columns(id), contract.ColumnList);
-      s.catch(() => this.schemas.delete(id));
-      this.schemas.set(id, s);
-    }
-    return s;
+    return Promise.resolve().then(() => this.#facts.schema(checkedId(id)));
   }
 }

@@ -7,17 +7,31 @@
  * time out together; each page answered without one doubles it back towards the one
  * asked for, so scattered 504s (an overloaded moment rather than a query too heavy) cost a
  * few extra requests and never leave a long fetch crawling one row at a time. `maxRows` stops
- * early. A failure keeps the contiguous rows fetched so far on the error (`partial`) with a
- * `resume()` that goes on.
+ * early. A failure keeps the contiguous rows fetched so far on the error (`partial`); the
+ * pipeline resumes from there (`fetchAll(partial.height, [partial])`).
+ *
+ * The pager sends through a `Send` function the pipeline gives it (the rate window, the quota
+ * guard and the event stream sit there), and derives each page's URL parameters only then.
  */
 import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
 import { GatewayTimeoutError } from "../errors/http.ts";
 import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames/frames.ts";
 import { checkedNextOffset } from "../http/contractCheck.ts";
-import type { Transport } from "../http/transport.ts";
-import type { PreparedRequest } from "../query/prepare.ts";
-import { type ProgressListener, ProgressTracker } from "../progress/progress.ts";
+import type { RawResponse } from "../http/transport.ts";
+import { type PreparedRequest, requestParams } from "../query/prepare.ts";
+import { backoffDelay, sleep } from "../runtime/timers.ts";
+
+/** Sends one GET and returns the raw answer; `onHeaders` hears a successful answer's headers before its body. */
+export type Send = (path: string, params: URLSearchParams, onHeaders?: (headers: Headers) => void) => Promise<RawResponse>;
+
+/** What a pager is told and tells. */
+export interface PagerOptions {
+  /** Retries of a one-row page's 504 (the transport's retry count). */
+  retries: number;
+  /** Hears each page once parsed, with the bytes of its body. */
+  onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void;
+}
 
 export interface Page {
   offset: number;
@@ -26,48 +40,47 @@ export interface Page {
   next: number | null;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Pages answered after which a halved page size doubles again (one: scattered 504s cost one extra request each). */
 const GROW_AFTER = 1;
 
+/**
+ * Every page of one prepared request.
+ *
+ * @example
+ * ```ts
+ * const frame = await new Pager(send, request, { retries: 8 }).fetchAll();
+ * ```
+ */
 export class Pager {
   /** Current page size (halved after a 504). */
-  size: number;
-  /** Requests the per-minute window still allows, from the last RateLimit-Remaining seen. */
-  private remaining = Number.POSITIVE_INFINITY;
-  private resetAt = 0;
+  #size: number;
   /** Pages answered since the last 504 or the last growth. */
-  private calm = 0;
+  #calm = 0;
   /** Bumped at each change of `size`: a 504 halves the size only if no change came since its page was asked. */
-  private generation = 0;
+  #generation = 0;
+  readonly #params: URLSearchParams;
 
-  /** `onPage` sees each page parsed (the provenance recorder queues the hashing of its rows for the waits). */
-  constructor(private readonly transport: Transport, private readonly request: PreparedRequest, private readonly onPage?: (offset: number, frame: pl.DataFrame) => void) {
-    this.size = request.pageSize;
+  constructor(private readonly send: Send, private readonly request: PreparedRequest, private readonly options: PagerOptions) {
+    this.#size = request.pageSize;
+    this.#params = requestParams(request);
   }
 
   /**
-   * One page at `offset` (public so a download can stream page by page). After a 504 only the
+   * One page at `offset`. After a 504 only the
    * first half of the page is asked again, so the page may come back short (the caller asks
    * for the rest, as after a capped page), and later pages shrink; a one-row page that gets a 504 is retried
    * with backoff, as often as the transport retries a 503. `onNext` hears the next page's
    * offset from the answer's headers (when the service sends X-Pagination-Next-Offset), before
    * the body is read and parsed; a page split after a 504 does not call it.
    */
-  async page(offset: number, size: number, tracker: ProgressTracker, attempt = 0, onNext?: (next: number | null) => void): Promise<Page> {
-    const generation = this.generation;
-    const params = new URLSearchParams(this.request.params);
+  async #page(offset: number, size: number, attempt = 0, onNext?: (next: number | null) => void): Promise<Page> {
+    const generation = this.#generation;
+    const params = new URLSearchParams(this.#params);
     params.set("offset", String(offset));
     params.set("limit", String(size));
     params.set("response_format", this.request.format);
     try {
-      const r = await this.transport.get(this.request.path, params, (headers) => {
-        const remaining = headers.get("RateLimit-Remaining");
-        if (remaining !== null) {
-          this.remaining = Number(remaining);
-          this.resetAt = Date.now() + Number(headers.get("RateLimit-Reset") ?? "60") * 1000;
-        }
+      const r = await this.send(this.request.path, params, (headers) => {
         const next = headerNextOffset(headers);
         if (next !== undefined) onNext?.(next);
       });
@@ -77,37 +90,31 @@ export class Pager {
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
       // null means "no next page", so a known answer is told from an absent one by undefined.
       const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : frame.height === size ? offset + size : null;
-      tracker.page(frame.height, r.body.byteLength);
-      this.onPage?.(offset, frame);
-      if (++this.calm >= GROW_AFTER && this.size < this.request.pageSize) {
-        this.size = Math.min(this.request.pageSize, this.size * 2);
-        this.calm = 0;
-        this.generation++;
+      this.options.onPage?.(offset, frame, r.body.byteLength);
+      if (++this.#calm >= GROW_AFTER && this.#size < this.request.pageSize) {
+        this.#size = Math.min(this.request.pageSize, this.#size * 2);
+        this.#calm = 0;
+        this.#generation++;
       }
       return { offset, frame, next };
     } catch (error) {
       if (!(error instanceof GatewayTimeoutError)) throw error;
-      this.calm = 0;
+      this.#calm = 0;
       if (size <= 1) {
-        if (attempt >= (this.transport.options.retries ?? 8)) throw error;
-        await sleep(Math.random() * Math.min(10_000, 300 * 2 ** attempt));
-        return this.page(offset, size, tracker, attempt + 1, onNext);
+        if (attempt >= this.options.retries) throw error;
+        await sleep(backoffDelay(attempt));
+        return this.#page(offset, size, attempt + 1, onNext);
       }
       // Halve the shared size once per wave: concurrent pages asked at the same size that all
       // time out halve it once, not once each (which collapsed it to one row under scattered 504s).
-      if (generation === this.generation) {
-        this.size = Math.max(1, Math.floor(this.size / 2));
-        this.generation++;
+      if (generation === this.#generation) {
+        this.#size = Math.max(1, Math.floor(this.#size / 2));
+        this.#generation++;
       }
       // Ask again for the first half of the page that timed out only; the caller asks for the
       // rest at the size current by then (a short page is completed like a capped one).
-      return this.page(offset, Math.min(Math.floor(size / 2), this.size), tracker);
+      return this.#page(offset, Math.min(Math.floor(size / 2), this.#size));
     }
-  }
-
-  /** Waits while the per-minute window is used up, so concurrency never causes a 429 storm. */
-  private async slot(): Promise<void> {
-    while (this.remaining <= 0 && Date.now() < this.resetAt) await sleep(Math.min(1000, this.resetAt - Date.now()));
   }
 
   /**
@@ -116,18 +123,11 @@ export class Pager {
    * they overlap the first page's transfer and parsing. A page that comes back shorter than
    * asked without ending the data (a service capping `limit`) has the rest of its range asked
    * again, so no row is skipped.
-   *
-   * @example
-   * ```ts
-   * const frame = await new Pager(transport, request).fetchAll();
-   * ```
    */
-  async fetchAll(onProgress?: ProgressListener, start = 0, prefix: pl.DataFrame[] = []): Promise<pl.DataFrame> {
+  async fetchAll(start = 0, prefix: pl.DataFrame[] = []): Promise<pl.DataFrame> {
     const { maxRows, concurrency } = this.request;
-    const tracker = new ProgressTracker(this.request.dataset, onProgress, Number.isFinite(maxRows) ? maxRows : undefined);
     const had = prefix.reduce((n, f) => n + f.height, 0);
     if (had >= maxRows) {
-      tracker.finish();
       return prefix.length ? stackFrames(prefix).head(maxRows) : emptyFrame(this.request.columns);
     }
     const stop = start + (maxRows - had); // offset past the last row wanted (Infinity without maxRows)
@@ -138,7 +138,7 @@ export class Pager {
     let failure: unknown;
     const inflight = new Set<Promise<void>>();
     const launch = (offset: number, size: number, onNext?: (next: number | null) => void) => {
-      const task = this.page(offset, size, tracker, 0, onNext).then(
+      const task = this.#page(offset, size, 0, onNext).then(
         (p) => {
           pages.set(p.offset, p);
           const reached = p.offset + p.frame.height;
@@ -154,20 +154,20 @@ export class Pager {
 
     let announce!: (next: number | null) => void;
     const announced = new Promise<number | null>((resolve) => (announce = resolve));
-    const firstSize = Math.min(this.size, stop - start);
+    const firstSize = Math.min(this.#size, stop - start);
     const first = launch(start, firstSize, announce);
     const firstNext = await Promise.race([announced, first.then(() => (pages.has(start) ? pages.get(start)!.next : null))]);
     if (firstNext === null) lastAsked = true;
     let nextOffset = start + firstSize;
     const more = () => failure === undefined && !lastAsked && (retake.some((r) => r.offset < end) || (nextOffset < end && nextOffset < stop));
     while (more() || inflight.size > 0) {
-      while (more() && inflight.size < concurrency && (await this.slot(), more())) {
+      while (more() && inflight.size < concurrency) {
         const again = retake.shift();
         if (again) {
           if (again.offset < end) launch(again.offset, again.size);
           continue;
         }
-        const size = Math.min(this.size, stop - nextOffset);
+        const size = Math.min(this.#size, stop - nextOffset);
         launch(nextOffset, size);
         nextOffset += size;
       }
@@ -179,12 +179,9 @@ export class Pager {
     if (frame.height > maxRows) frame = frame.head(maxRows);
     if (failure !== undefined) {
       const error = failure instanceof WorkbenchError ? failure : new WorkbenchError(String(failure));
-      const resumeAt = ordered.length ? ordered.at(-1)!.offset + ordered.at(-1)!.frame.height : start;
-      error.partial = frame;
-      error.resume = () => this.fetchAll(onProgress, resumeAt, frame.height ? [frame] : []);
+      error.partial = frame; // every row from the request's first, in order: it resumes at frame.height
       throw error;
     }
-    tracker.finish();
     return frame;
   }
 }

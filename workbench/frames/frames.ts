@@ -10,6 +10,7 @@ import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { type ColumnRecord, DataEnvelope, wireDateTimeToEpochNs } from "../../contract/mod.ts";
+import { polarsTypeOf, WIRE_TIME_ZONE } from "../../contract/polarsTypes.ts";
 import { checkAnswer } from "../http/contractCheck.ts";
 
 export type WireFormat = "json" | "csv" | "csv_gzip";
@@ -17,26 +18,20 @@ export type WireFormat = "json" | "csv" | "csv_gzip";
 /** A column as `/columns` describes it (the contract's column record). */
 export type ColumnInfo = ColumnRecord;
 
-export const NEW_YORK = "America/New_York";
+/** The time zone of every date-time column of a frame. */
+export const NEW_YORK = WIRE_TIME_ZONE;
 
-/** The Polars type of a column. */
-export function dtypeOf(column: ColumnInfo): DataType {
-  switch (column.data_type) {
-    case "date":
-      return pl.Date;
-    case "datetime_ns":
-      return pl.Datetime("ns", NEW_YORK);
-    case "datetime_ms":
-      return pl.Datetime("ms", NEW_YORK);
-    case "int64":
-      return pl.Int64;
-    case "float64":
-      return pl.Float64;
-    case "string":
-      return pl.String;
-    case "list_string":
-      return pl.List(pl.String);
-  }
+/**
+ * The Polars type of a column (the contract's one map).
+ *
+ * @example
+ * ```ts
+ * import { dtypeOf } from "./workbench/mod.ts";
+ * dtypeOf({ name: "TradeDate", data_type: "date" }); // Date
+ * ```
+ */
+export function dtypeOf(column: Pick<ColumnInfo, "data_type">): DataType {
+  return polarsTypeOf(column.data_type);
 }
 
 /** An empty Series of a type; nodejs-polars cannot build an empty List(String) directly. */

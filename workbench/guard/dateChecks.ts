@@ -9,13 +9,10 @@ import { holidayName, isTradingDay, tradingDays } from "../../calendar/calendar.
 import { addDays } from "../../calendar/nyTime.ts";
 import { QueryError } from "../errors/base.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
+import type { WireCondition } from "../query/prepare.ts";
 
 /** One filter condition with its values as sent. */
-export interface SentCondition {
-  column: string;
-  op: string;
-  texts: string[];
-}
+type SentCondition = WireCondition;
 
 /** The dates a call asks for on its trade-date column: a list of exact dates, or bounds. */
 export interface RequestedDates {

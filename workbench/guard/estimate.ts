@@ -5,8 +5,7 @@
  * an estimate, not a count.
  */
 import { tradingDays } from "../../calendar/calendar.ts";
-import type { Quotas, QuotaValues } from "../api/account.ts";
-import type { DatasetStatus } from "../api/meta.ts";
+import type { DatasetStatus, Quotas, QuotaValues } from "../../contract/mod.ts";
 import type { DataEndpoint } from "../query/endpoints.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
@@ -29,6 +28,15 @@ const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetim
 /** NYSE trading days from a to b, both inclusive (0 when b is before a). */
 const days = (a: string, b: string) => (a > b ? 0 : tradingDays(a, b).length);
 
+/**
+ * The estimate of one request from free metadata.
+ *
+ * @example
+ * ```ts
+ * const e = estimateDownload(dataEndpoint("eq-taq-1min"), request, status, quotas, ["AAPL"]);
+ * e.rows; e.requests; e.fitsMonthlyQuota;
+ * ```
+ */
 export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas, pathValues: readonly string[] = []): Estimate {
   let rows = status.row_count;
   const first = status.first_available_date, last = status.last_available_date;
@@ -37,10 +45,10 @@ export function estimateDownload(endpoint: DataEndpoint, request: PreparedReques
     let low = first, high = last;
     let listed: number | undefined; // dates named one by one (eq, in, or the trade_date path)
     const pathDate = pathValues[endpoint.pathParams.indexOf("trade_date")];
-    for (const [name, value] of [...request.params, ...(pathDate ? [[dateColumn, pathDate]] : [])]) {
-      const [column, op = "eq"] = name.split(".");
+    const pathCondition = pathDate ? [{ column: dateColumn, op: "eq", texts: [pathDate] }] : [];
+    for (const { column, op, texts } of [...request.conditions, ...pathCondition]) {
       if (column !== dateColumn) continue;
-      const values = value.split(",").sort();
+      const values = [...texts].sort();
       if (op === "eq" || op === "in") listed = Math.min(listed ?? values.length, values.length);
       if (op === "ge" || op === "gt") low = values[0] > low ? values[0] : low;
       if (op === "le" || op === "lt") high = values[0] < high ? values[0] : high;
@@ -49,9 +57,9 @@ export function estimateDownload(endpoint: DataEndpoint, request: PreparedReques
     rows = listed !== undefined ? (rows * listed) / all : (rows * days(low, high)) / all;
   }
   const tickers = typeof status.ticker_count === "number" ? status.ticker_count : undefined;
-  const tickerFilter = request.params.get(endpoint.tickerColumn ?? "") ?? request.params.get(`${endpoint.tickerColumn}.in`);
+  const tickerFilter = request.conditions.find((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in"));
   const pathTicker = endpoint.pathParams.includes("ticker");
-  if (tickers && (pathTicker || tickerFilter)) rows = (rows * (pathTicker ? 1 : tickerFilter!.split(",").length)) / tickers;
+  if (tickers && (pathTicker || tickerFilter)) rows = (rows * (pathTicker ? 1 : tickerFilter!.texts.length)) / tickers;
   return finish(endpoint, request, rows, quotas);
 }
 

@@ -5,7 +5,7 @@
  * 10% of any remaining monthly quota, or more than 1 GB) the call stops before its second
  * request with an error giving the figures, unless the call says `force: true`.
  */
-import type { Quotas, QuotaValues } from "../api/account.ts";
+import type { Quotas, QuotaValues } from "../../contract/mod.ts";
 import { WorkbenchError } from "../errors/base.ts";
 import { headerNextOffset } from "../fetch/pager.ts";
 

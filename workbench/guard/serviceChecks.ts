@@ -4,29 +4,16 @@
  * outside the dataset's availability or with no trading day, and tickers that are lowercase,
  * unknown or renamed.
  */
-import type { DatasetStatus } from "../api/meta.ts";
-import { type DataEndpoint, PATH_PARAM_COLUMNS } from "../query/endpoints.ts";
+import type { DatasetStatus } from "../../contract/mod.ts";
+import type { DataEndpoint } from "../query/endpoints.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
-import { checkDates, checkReversed, requestedDates, type SentCondition } from "./dateChecks.ts";
-import type { PreparedRequest } from "../query/prepare.ts";
-import { checkTickersBeforeSending, type TickerAsk, type TickerSource } from "./tickers.ts";
-
-/** The filter conditions a prepared request sends, path values included (as `eq`). */
-export function sentConditions(endpoint: DataEndpoint, pathValues: readonly string[], request: PreparedRequest, schema: readonly ColumnInfo[]): SentCondition[] {
-  const names = new Set(schema.map((c) => c.name));
-  const out: SentCondition[] = endpoint.pathParams.map((p, i) => ({ column: PATH_PARAM_COLUMNS[p] ?? p, op: "eq", texts: [pathValues[i]] }));
-  for (const [key, value] of request.params) {
-    const dot = key.lastIndexOf(".");
-    const [column, op] = names.has(key) ? [key, "eq"] : dot > 0 ? [key.slice(0, dot), key.slice(dot + 1)] : [key, ""];
-    if (!names.has(column) || op === "") continue;
-    out.push({ column, op, texts: op === "in" ? value.split(",") : [value] });
-  }
-  return out;
-}
+import { type PreparedRequest, sentConditions, type TickerAsk } from "../query/prepare.ts";
+import type { TickerSource } from "../service/facts.ts";
+import { checkDates, checkReversed, requestedDates } from "./dateChecks.ts";
+import { checkTickersBeforeSending } from "./tickers.ts";
 
 export interface ServiceCheckContext {
   endpoint: DataEndpoint;
-  pathValues: readonly string[];
   request: PreparedRequest;
   /** The dataset's full column schema. */
   schema: readonly ColumnInfo[];
@@ -41,12 +28,12 @@ export interface ServiceCheckContext {
  *
  * @example
  * ```ts
- * await checkWithService({ endpoint, pathValues, request, schema, status: () => wb.meta.status(id), tickers });
+ * await checkWithService({ endpoint, request, schema, status: () => facts.availability(id), tickers: facts });
  * ```
  */
 export async function checkWithService(ctx: ServiceCheckContext): Promise<TickerAsk | undefined> {
   const { endpoint, request, schema } = ctx;
-  const conditions = sentConditions(endpoint, ctx.pathValues, request, schema);
+  const conditions = sentConditions(endpoint, request);
   checkReversed(endpoint.dataset, schema, conditions);
   const dates = endpoint.dateColumn ? requestedDates(endpoint.dateColumn, conditions) : undefined;
   if (dates && endpoint.dateColumn) checkDates(endpoint.dataset, endpoint.dateColumn, dates, await ctx.status());

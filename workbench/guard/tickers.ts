@@ -8,7 +8,8 @@
 
 import pl from "nodejs-polars";
 import { addDays } from "../../calendar/nyTime.ts";
-import type { AccessRule } from "../api/account.ts";
+import type { TickerAsk } from "../query/prepare.ts";
+import { EQUITY_TICKER_DATASETS, type TickerSource } from "../service/facts.ts";
 import { QueryError } from "../errors/base.ts";
 import { UnknownTickerError } from "../errors/unknown.ts";
 import { didYouMean, nearestNames } from "../errors/nearest.ts";
@@ -71,18 +72,6 @@ export class TickerBook {
   }
 }
 
-/** Where tickers are resolved from: the identity's rules and the lookup files, loaded on demand. */
-export interface TickerSource {
-  rules(): Promise<readonly AccessRule[]>;
-  /** Every row of `eq-lookup-files` (spends one request, once per session). */
-  lookup(): Promise<pl.DataFrame>;
-  /**
-   * Whether the service has any row of a ticker at any date (one request): the judge without
-   * the lookup files; undefined when no dataset the identity may read can say.
-   */
-  probe?(dataset: string, ticker: string): Promise<boolean | undefined>;
-}
-
 /** Tickers being probed, so the probe's own (empty) answer is not judged again, in any dataset. */
 const probing = new WeakMap<TickerSource, Set<string>>();
 
@@ -132,9 +121,6 @@ export function tickerBook(source: TickerSource): Promise<TickerBook | undefined
   }
   return book;
 }
-
-/** Datasets whose tickers are equity tickers (the lookup files' tickers); option datasets use roots. */
-export const EQUITY_TICKER_DATASETS: readonly string[] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"];
 
 /** Lowercase tickers, refused with the right spelling (every dataset). */
 function checkCase(dataset: string, tickers: readonly string[]): void {
@@ -187,12 +173,6 @@ export function checkTickersBeforeSending(source: TickerSource, dataset: string,
   checkCase(dataset, tickers);
   const book = loaded.get(source);
   if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
-}
-
-/** The tickers a call asked for, and the first date it asked for. */
-export interface TickerAsk {
-  asked: string[];
-  from?: string;
 }
 
 /**

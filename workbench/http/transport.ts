@@ -18,6 +18,7 @@ import { NetworkError, NotTheServiceError, ServiceUnreachableError } from "../er
 import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 import { QuotaWarnings } from "./quotaWarning.ts";
+import { backoffDelay, sleep } from "../runtime/timers.ts";
 
 export interface TransportOptions {
   baseUrl: string;
@@ -42,8 +43,6 @@ export interface RawResponse {
   url: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export class Transport {
   /** HTTP requests sent so far, retries included: lets tests prove a check sent nothing. */
   requestsSent = 0;
@@ -64,8 +63,8 @@ export class Transport {
         limit: this.retries,
         statusCodes: [429, 503],
         afterStatusCodes: [429, 503],
-        backoffLimit: 10_000,
-        jitter: true,
+        // The same backoff as every other retry of the workbench (ky adds no jitter of its own).
+        delay: (attemptCount) => backoffDelay(attemptCount - 1),
         retryOnTimeout: true,
         shouldRetry: ({ error }) => {
           if (!(error instanceof HTTPError) && permanentNetworkCause(error, options.baseUrl)) return false;
@@ -110,7 +109,7 @@ export class Transport {
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
         if (attempt >= this.retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${(error as Error).message})`, { url });
-        await sleep(Math.random() * Math.min(10_000, 300 * 2 ** attempt));
+        await sleep(backoffDelay(attempt));
       }
     }
   }

@@ -5,7 +5,7 @@
 import type pl from "nodejs-polars";
 import type { DataEndpoint } from "../query/endpoints.ts";
 import { conditions, type Query } from "../query/query.ts";
-import type { DateRange } from "../query/plan.ts";
+import type { DateRange } from "../query/dates.ts";
 
 /** " from A to B" for a range, "" without one. */
 export const rangeText = (r: DateRange) => (r.start || r.end ? ` from ${r.start ?? "the first date"} to ${r.end ?? "the last date"}` : "");

@@ -11,6 +11,16 @@ interface UnitCount {
   bytes: number;
 }
 
+/**
+ * Sums a call's progress over its units and reports it to the call's listener.
+ *
+ * @example
+ * ```ts
+ * const progress = new CallProgress("eq-taq-1min", 2, (e) => console.log(e.rows));
+ * progress.page(0, 960, 120_000);
+ * progress.unitDone(0, 960);
+ * ```
+ */
 export class CallProgress {
   private readonly counts: UnitCount[];
   private unitsDone = 0;
@@ -23,13 +33,12 @@ export class CallProgress {
     this.counts = Array.from({ length: units }, () => ({ rows: 0, pages: 0, bytes: 0 }));
   }
 
-  /** The listener a unit's pager reports to (its own cumulative counts). */
-  unitListener(index: number): ProgressListener {
-    return (e) => {
-      this.counts[index] = { rows: e.rows, pages: e.pages, bytes: e.bytes };
-      this.waiting = undefined;
-      this.emit(false);
-    };
+  /** Unit `index` received a page of `rows` rows in `bytes` bytes. */
+  page(index: number, rows: number, bytes: number): void {
+    const c = this.counts[index];
+    this.counts[index] = { rows: c.rows + rows, pages: c.pages + 1, bytes: c.bytes + bytes };
+    this.waiting = undefined;
+    this.emit(false);
   }
 
   /** A unit finished (fetched or read from the cache), with its final counts when known. */

@@ -1,13 +1,13 @@
 /**
- * One data call being recorded. The data API opens it when the call starts (so calls keep
- * their starting order however concurrently they finish); it sees every answer through
- * `wrap(transport)` (request id, body bytes: no copy, no parse) and every parsed page through
- * `pageListener` (its row hashes, taken in the waits for later pages); `finish` digests the
- * returned frame's row hashes once the call has returned it, `fail` records the error instead.
+ * One data call being recorded. The recorder opens it when the call starts (so calls keep
+ * their starting order however concurrently they finish); it hears the call's events: every
+ * answer (request id, body bytes: no copy, no parse), every parsed page (its row hashes, taken
+ * in the waits for later pages), each unit done; on `ended` it digests the returned frame's row
+ * hashes once the call has returned it, on `failed` it records the error instead.
  */
 import type pl from "nodejs-polars";
-import type { Transport } from "../http/transport.ts";
-import type { PreparedRequest } from "../query/prepare.ts";
+import type { CallEvent } from "../events/callEvents.ts";
+import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 import type { CallFailure, CallRecord, RequestRecord, StatusAtCall } from "./manifest.ts";
 import { defer } from "./deferred.ts";
 import { PageHashes } from "./pageHashes.ts";
@@ -29,7 +29,7 @@ export function jsonable(value: unknown): unknown {
 }
 
 /** A request as the manifest writes it: path and parameters without the pager's. */
-export const requestRecord = (r: PreparedRequest): RequestRecord => ({ path: r.path, params: [...r.params].filter(([k]) => !WIRE_ONLY.has(k)) });
+export const requestRecord = (r: PreparedRequest): RequestRecord => ({ path: r.path, params: [...requestParams(r)].filter(([k]) => !WIRE_ONLY.has(k)) });
 
 /**
  * An error as the manifest writes it: class, message, status, request id, partial rows; any
@@ -45,21 +45,22 @@ export function failureOf(error: unknown, secrets: readonly string[]): CallFailu
   return failure;
 }
 
-/** What a fetch tells a recording about its transport, its pages and its units (calls and downloads). */
-export interface FetchTap {
-  wrap(transport: Transport): Transport;
-  pageListener?(unit: number): (offset: number, frame: pl.DataFrame) => void;
-  unitDone?(unit: number, frame: pl.DataFrame, fromCache: boolean): void;
-}
-
-/** Where a finished or failed call goes, and where a resumed one starts its own record. */
+/** Where a finished or failed call's record goes. */
 export interface CallSink {
   add(record: CallRecord): void;
-  begin(dataset: string, pathValues: unknown, query: unknown): CallTap;
   readonly secrets: readonly string[];
 }
 
-export class CallTap implements FetchTap {
+/**
+ * The record of one call in the making.
+ *
+ * @example
+ * ```ts
+ * const tap = new CallTap(recorder, 1, "eq-daily-ohlc", { pathValues: [], query: {} }, status);
+ * await tap.hear({ type: "ended", requests, frame });
+ * ```
+ */
+export class CallTap {
   private readonly started = performance.now();
   private readonly startedAt = new Date().toISOString();
   private readonly wire = new WireTally();
@@ -69,25 +70,33 @@ export class CallTap implements FetchTap {
 
   constructor(
     private readonly sink: CallSink,
-    private readonly seq: number,
+    readonly seq: number,
     private readonly dataset: string,
     private readonly args: { pathValues: unknown; query: unknown },
     private readonly status: Promise<StatusAtCall>,
   ) {}
 
-  /** The transport the call's pages go through, seen by this tap (a thin wrapper, like the rate gate's). */
-  wrap(transport: Transport): Transport {
-    return this.wire.wrap(transport);
-  }
-
-  /** What unit `unit`'s pager calls with each parsed page. */
-  pageListener(unit: number): (offset: number, frame: pl.DataFrame) => void {
-    this.units = Math.max(this.units, unit + 1);
-    return this.hashes.listener(unit);
+  /** Hears one event of the call; the promise of `ended` and `failed` settles once the record is kept. */
+  hear(event: CallEvent): void | Promise<void> {
+    switch (event.type) {
+      case "prepared":
+        this.units = Math.max(this.units, event.requests.length);
+        return;
+      case "answer":
+        return this.wire.answer(event.requestId, event.bytes);
+      case "page":
+        return this.hashes.page(event.unit, event.offset, event.frame);
+      case "unit-done":
+        return this.unitDone(event.unit, event.frame, event.fromCache);
+      case "ended":
+        return event.frame ? this.finish(event.requests, event.frame).then(() => {}) : undefined;
+      case "failed":
+        return this.fail(event.requests, event.error);
+    }
   }
 
   /** Unit `unit` is complete (`fromCache`: read from the on-disk cache, no request sent). */
-  unitDone(unit: number, frame: pl.DataFrame, fromCache = false): void {
+  private unitDone(unit: number, frame: pl.DataFrame, fromCache = false): void {
     this.units = Math.max(this.units, unit + 1);
     this.cached ||= fromCache;
     this.hashes.unitDone(unit, frame);
@@ -129,20 +138,11 @@ export class CallTap implements FetchTap {
   }
 
   /**
-   * Records the call as failed with `error` (class, message, partial rows; never the key). The
-   * error's `resume()` then records the frame it returns as a call of its own that `resumes`
-   * this one (a quota guard's resume runs the call again, which records itself).
+   * Records the call as failed with `error` (class, message, partial rows; never the key). A
+   * resumed call is recorded as a call of its own that `resumes` this one.
    */
   async fail(requests: readonly PreparedRequest[], error: unknown): Promise<void> {
     this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.secrets) });
-    const e = error as { name?: string; resume?: () => Promise<pl.DataFrame> };
-    const resume = e?.resume;
-    if (typeof resume !== "function" || e.name === "QuotaGuardError") return;
-    e.resume = async () => {
-      const tap = this.sink.begin(this.dataset, this.args.pathValues, this.args.query);
-      tap.resumes = this.seq;
-      return tap.finish(requests, await resume());
-    };
   }
 
   /** The `seq` of the failed call this one resumes. */

@@ -10,7 +10,7 @@ import { firstDifference } from "./rowBlocks.ts";
 import { outcome, rows, sameFailure, schemeClash, short, sideBySide } from "./compareText.ts";
 import { compareDownloads } from "./compareDownloads.ts";
 
-export interface Verdict {
+export interface RunComparison {
   /** One line per call, then per download: `call 1 eq-daily-ohlc: same (4 rows, rows:…)`. */
   lines: string[];
   differences: number;
@@ -60,7 +60,7 @@ export type Comparable = { calls: CallRecord[]; downloads?: DownloadRecord[]; ha
  * const { lines, differences } = compareRuns(saved, again.provenance());
  * lines.forEach((l) => console.log(l));
  */
-export function compareRuns(before: Comparable, after: Comparable): Verdict {
+export function compareRuns(before: Comparable, after: Comparable): RunComparison {
   const hashes = { before: before.hash, after: after.hash };
   const calls = sideBySide("call", before.calls, after.calls, {
     size: (c) => rows(c.rows),

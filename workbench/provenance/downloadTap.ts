@@ -5,7 +5,7 @@
  * and the error when it failed (the partitions written before stay recorded).
  */
 import type pl from "nodejs-polars";
-import type { Transport } from "../http/transport.ts";
+import type { CallEvent } from "../events/callEvents.ts";
 import { failureOf, jsonable } from "./callTap.ts";
 import { defer } from "./deferred.ts";
 import type { DownloadRecord, PartitionRecord, StatusAtCall } from "./manifest.ts";
@@ -16,6 +16,15 @@ import { WireTally } from "./wireTally.ts";
 
 const byPath = (a: PartitionRecord, b: PartitionRecord) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
+/**
+ * The record of one download in the making; it hears the download's events.
+ *
+ * @example
+ * ```ts
+ * const tap = new DownloadTap(recorder, 2, { dataset: "eq-taq-1min", query: {}, dir: "lake/bars" }, status);
+ * await tap.hear({ type: "ended", requests: [] });
+ * ```
+ */
 export class DownloadTap {
   private readonly started = performance.now();
   private readonly startedAt = new Date().toISOString();
@@ -31,13 +40,26 @@ export class DownloadTap {
     private readonly status: Promise<StatusAtCall>,
   ) {}
 
-  /** The transport the download's pages go through, counted here. */
-  wrap(transport: Transport): Transport {
-    return this.wire.wrap(transport);
+  /** Hears one event of the download; the promise of `ended` and `failed` settles once its record is queued. */
+  hear(event: CallEvent): void | Promise<void> {
+    switch (event.type) {
+      case "answer":
+        return this.wire.answer(event.requestId, event.bytes);
+      case "reusing":
+        return this.reusing(event.partitions);
+      case "reused-partition":
+        return this.reusedPartition(event.path, event.rows, event.read);
+      case "partitions":
+        return this.unitPartitions(event.frame, event.parts, event.contiguous);
+      case "ended":
+        return this.end();
+      case "failed":
+        return this.end(event.error);
+    }
   }
 
   /** How many partitions the folder held before this run. */
-  reusing(partitions: number): void {
+  private reusing(partitions: number): void {
     this.reused = partitions;
   }
 
@@ -62,7 +84,7 @@ export class DownloadTap {
    * instead of one a partition (about 1 ms of overhead each). Otherwise each partition is
    * hashed on its own. Either way in the download's next waits.
    */
-  unitPartitions(unit: pl.DataFrame, parts: readonly { path?: string; frame?: pl.DataFrame }[], contiguous: boolean): void {
+  private unitPartitions(unit: pl.DataFrame, parts: readonly { path?: string; frame?: pl.DataFrame }[], contiguous: boolean): void {
     if (!contiguous) return parts.forEach((p) => p.path !== undefined && this.partition(p.path, p.frame));
     const hashes = new LazyRowHashes(unit);
     const shape = { width: unit.width, columns: unit.columns, dtypes: unit.dtypes };
@@ -88,7 +110,7 @@ export class DownloadTap {
    * (undefined: recorded empty), read back and hashed in the download's next wait; a file
    * that cannot be read is recorded with why.
    */
-  reusedPartition(path: string, rows: number, read: () => pl.DataFrame | undefined): void {
+  private reusedPartition(path: string, rows: number, read: () => pl.DataFrame | undefined): void {
     defer(() => {
       try {
         const frame = read();
@@ -100,7 +122,7 @@ export class DownloadTap {
   }
 
   /** Records the run (once its partitions are hashed), failed with `error` when given. */
-  async end(error?: unknown): Promise<void> {
+  private async end(error?: unknown): Promise<void> {
     const seconds = (performance.now() - this.started) / 1000;
     const status = await this.status;
     defer(() => this.record(status, seconds, error));

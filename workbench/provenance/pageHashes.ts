@@ -52,11 +52,11 @@ export class PageHashes {
   /** Units whose row hashes came from their pages (the others were hashed from their frame). */
   fromPages = 0;
 
-  /** What the pager calls with each page of unit `unit` it parsed. */
-  listener(unit: number): (offset: number, frame: pl.DataFrame) => void {
-    const byOffset = new Map<number, LazyRowHashes>();
-    this.pages.set(unit, byOffset);
-    return (offset, frame) => void byOffset.set(offset, new LazyRowHashes(frame));
+  /** A page of unit `unit`, parsed: its rows are hashed in the next waits. */
+  page(unit: number, offset: number, frame: pl.DataFrame): void {
+    let byOffset = this.pages.get(unit);
+    if (!byOffset) this.pages.set(unit, (byOffset = new Map<number, LazyRowHashes>()));
+    byOffset.set(offset, new LazyRowHashes(frame));
   }
 
   /** Unit `unit` returned `frame`: its row hashes are fixed from its pages (or from the frame). */

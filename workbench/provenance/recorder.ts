@@ -1,6 +1,7 @@
 /**
- * Records a session's data calls and downloads for its provenance manifest: `begin` opens a
- * `CallTap` as a call starts, `beginDownload` a `DownloadTap`. Each recorder also joins a
+ * Records a session's data calls and downloads for its provenance manifest: it observes every
+ * call of the workbench's pipeline, opening a `CallTap` as a call starts (a `DownloadTap` for a
+ * download) that hears the call's events. Each recorder also joins a
  * registry on `globalThis[Symbol.for("market-workbench.provenance")]`, so the notebook runner
  * can collect the calls of every workbench a kernel made. When `MARKETDATA_PROVENANCE_JOURNAL`
  * names a file (the runner sets it), each record is also appended there as it is made, one JSON
@@ -8,6 +9,7 @@
  * manifest (marked failed) is built from that journal.
  */
 import { appendFileSync } from "node:fs";
+import type { CallInfo, CallListener, CallObserver } from "../events/callEvents.ts";
 import { envVar } from "../runtime/env.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
@@ -71,8 +73,18 @@ export function manifestsOfJournal(text: string): ProvenanceManifest[] {
   return [...byRecorder.values()];
 }
 
-/** A workbench's record of its data calls and downloads. */
-export class ProvenanceRecorder implements ManifestSource {
+/**
+ * A workbench's record of its data calls and downloads.
+ *
+ * @example
+ * ```ts
+ * const recorder = new ProvenanceRecorder("http://127.0.0.1:8000", (id) => facts.guardStatus(id), [apiKey]);
+ * // given to the pipeline as an observer; recorder.manifest() is what wb.provenance() returns
+ * ```
+ */
+export class ProvenanceRecorder implements ManifestSource, CallObserver {
+  /** The tap behind each listener handed out, so a resumed call can name the seq of the call it resumes. */
+  readonly #taps = new WeakMap<object, CallTap>();
   private readonly calls: CallRecord[] = [];
   private readonly downloads: DownloadRecord[] = [];
   private readonly createdAt = new Date().toISOString();
@@ -90,23 +102,28 @@ export class ProvenanceRecorder implements ManifestSource {
     registry().push(this);
   }
 
-  /** Opens the record of a call as it starts; the status read runs alongside the fetch. */
-  begin(dataset: string, pathValues: unknown, query: unknown): CallTap {
-    return new CallTap(this, ++this.seq, dataset, { pathValues, query }, statusAtCall(this.statusOf, dataset));
+  /** Opens the record of a call (or download) as it starts; the status read runs alongside the fetch. */
+  observe(call: CallInfo): CallListener {
+    const status = statusAtCall(this.statusOf, call.dataset);
+    if (call.kind === "download") {
+      const tap = new DownloadTap(this, ++this.seq, { dataset: call.dataset, query: call.query, dir: call.dir ?? "" }, status);
+      return (event) => tap.hear(event);
+    }
+    const tap = new CallTap(this, ++this.seq, call.dataset, { pathValues: call.pathValues, query: call.query }, status);
+    const resumed = Array.isArray(call.resumes) ? call.resumes.map((l) => (l ? this.#taps.get(l) : undefined)).find(Boolean) : undefined;
+    if (resumed) tap.resumes = resumed.seq;
+    const listener: CallListener = (event) => tap.hear(event);
+    this.#taps.set(listener, tap);
+    return listener;
   }
 
-  /** Opens the record of a download as it starts. */
-  beginDownload(dataset: string, query: unknown, dir: string): DownloadTap {
-    return new DownloadTap(this, ++this.seq, { dataset, query, dir }, statusAtCall(this.statusOf, dataset));
-  }
-
-  /** @internal */
+  /** Keeps a finished (or failed) call's record, and journals it. */
   add(record: CallRecord): void {
     this.calls.push(record);
     this.write({ call: record });
   }
 
-  /** @internal */
+  /** Keeps a download's record, and journals it. */
   addDownload(record: DownloadRecord): void {
     this.downloads.push(record);
     this.write({ download: record });

@@ -16,6 +16,7 @@ export const QUERY_OPTIONS: string[] = ["filters", "columns", "sort", "maxRows",
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === "string") return `'${value}'`;
+  if (typeof value === "number" && !Number.isFinite(value)) return `${value} (number)`; // JSON would say null
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an Invalid Date" : value.toISOString();
   if (typeof value === "function") return "a function";
   let text: string;
@@ -98,6 +99,7 @@ export function checkQuery(query: unknown): Query {
   if (q.sort !== undefined) checkNameList("sort", q.sort, true);
   for (const n of ["maxRows", "pageSize", "concurrency"]) if (q[n] !== undefined) checkNumber(n, q[n]);
   for (const n of ["aggregation", "format"]) if (q[n] !== undefined && typeof q[n] !== "string") throw new QueryError(`${n} is ${describeValue(q[n])}: give its name as text`);
+  if (q.force !== undefined && typeof q.force !== "boolean") throw new QueryError(`force is ${describeValue(q.force)}: give true (run past the quota guard) or false`);
   if (q.onProgress !== undefined && typeof q.onProgress !== "function") throw new QueryError(`onProgress is ${describeValue(q.onProgress)}: give a function (event) => ...`);
   return query as Query;
 }

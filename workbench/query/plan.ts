@@ -8,39 +8,51 @@ import { tradingDays } from "../../calendar/calendar.ts";
 import type { DataEndpoint } from "./endpoints.ts";
 import { QueryError } from "../errors/base.ts";
 import { type FilterSpec, type Query } from "./query.ts";
+import { type DateLike, type DateRange, dateRange, isoDate } from "./dates.ts";
+import { checkPathArgs, checkQuery } from "./checkInput.ts";
 
-export type DateLike = string | Date;
+/** A data call: the query, plus a `start`/`end` range and `force` (past the quota guard). */
+export interface DataQuery extends Query {
+  /** First trade date, inclusive (`"2023-11-20"` or a Date: its UTC date). */
+  start?: DateLike;
+  /** Last trade date, inclusive. */
+  end?: DateLike;
+  /** Run even when the quota guard judges the call too large for the month. */
+  force?: boolean;
+}
+
+/** A data call planned: its units (one path-value list per request) and the query each is asked with. */
+export interface CallPlan {
+  endpoint: DataEndpoint;
+  /** One path-value list per single request, in the order asked. */
+  units: string[][];
+  /** The query of every unit: the call's, with the range as a trade-date filter. */
+  base: Query;
+  range: DateRange;
+  force: boolean;
+  /** A query per unit where units differ by more than their path values (a download's date chunks). */
+  unitQueries?: Query[];
+}
+
+/**
+ * Plans a data call: checks its shape (before any request, in the single-call words), turns
+ * `start`/`end` into a filter or trade dates, and lists its units.
+ *
+ * @example
+ * ```ts
+ * planCall(dataEndpoint("eq-taq-1min"), [["SPY", "QQQ"]], { start: "2023-11-20", end: "2023-11-24" }).units; // [["SPY"], ["QQQ"]]
+ * ```
+ */
+export function planCall(endpoint: DataEndpoint, pathArgs: readonly PathArg[], query: DataQuery): CallPlan {
+  checkPathArgs(endpoint, pathArgs);
+  const { start, end, force, ...rest } = checkQuery(query) as DataQuery;
+  const range = dateRange(start, end);
+  const base = withRange(endpoint, rest, range);
+  return { endpoint, units: planUnits(endpoint, pathArgs, range), base, range, force: force ?? false };
+}
+
 /** One path value, a list of them, or nothing (a trade date filled from `start`/`end`). */
 export type PathArg = DateLike | readonly DateLike[] | null | undefined;
-
-/** A `start`/`end` range as dates, both inclusive. */
-export interface DateRange {
-  start?: string;
-  end?: string;
-}
-
-/** A date as `YYYY-MM-DD`: a `Date` gives its UTC calendar date (as filter values do). */
-export function isoDate(value: DateLike, what: string): string {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new QueryError(`${what} is an invalid Date: give a valid Date or a date as YYYY-MM-DD`);
-    return value.toISOString().slice(0, 10);
-  }
-  const ok = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
-  if (!ok) throw new QueryError(`${what} '${String(value)}' is not a date: use YYYY-MM-DD (such as "2023-11-21") or a Date`);
-  return value;
-}
-
-/** Checks `start`/`end` and returns them as dates; a reversed range is refused. */
-export function dateRange(start: DateLike | undefined, end: DateLike | undefined): DateRange {
-  const range: DateRange = {
-    start: start === undefined ? undefined : isoDate(start, "start"),
-    end: end === undefined ? undefined : isoDate(end, "end"),
-  };
-  if (range.start && range.end && range.start > range.end) {
-    throw new QueryError(`The range is reversed: start ${range.start} is after end ${range.end}; swap them`);
-  }
-  return range;
-}
 
 const hasRange = (r: DateRange) => r.start !== undefined || r.end !== undefined;
 
@@ -105,25 +117,3 @@ export function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], 
   return units;
 }
 
-/**
- * Runs `count` tasks, at most `concurrency` at once, results in index order. After the first
- * failure no new task starts; the tasks under way finish, then the first error is thrown.
- */
-export async function runUnits<T>(count: number, concurrency: number, run: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (failure === undefined && next < count) {
-      const i = next++;
-      try {
-        results[i] = await run(i);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-  if (failure) throw failure.error;
-  return results;
-}

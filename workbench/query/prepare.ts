@@ -10,19 +10,40 @@ import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "./endpoints.ts"
 import { QueryError } from "../errors/base.ts";
 import { NotEntitledError } from "../errors/http.ts";
 import type { ColumnInfo, WireFormat } from "../frames/frames.ts";
-import type { AccessRule } from "../api/account.ts";
+import type { MetaDatasetAccessRuleOut as AccessRule } from "../../contract/mod.ts";
 import { didYouMean } from "../errors/nearest.ts";
-import type { TickerAsk } from "../guard/tickers.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
 export const MAX_PAGE_SIZE = 100_000;
 const FORMATS: readonly WireFormat[] = ["csv", "json", "csv_gzip"];
 
+/** One filter condition as the service reads it: a column, an operator, and its values as text. */
+export interface WireCondition {
+  column: string;
+  op: string;
+  texts: string[];
+}
+
+/** The tickers a call asked for, and the first date it asked for (judged from the answer when absent from it). */
+export interface TickerAsk {
+  asked: string[];
+  from?: string;
+}
+
+/** A checked request of one unit: what to ask, typed; its URL parameters are derived only when it is sent. */
 export interface PreparedRequest {
   dataset: string;
+  /** The path values (ticker, trade date), checked, in URL order. */
+  pathValues: string[];
   path: string;
-  /** Filters, columns, sort and variant; the pager adds offset, limit and format. */
-  params: URLSearchParams;
+  /** The filter conditions, in the order written (path values are not among them). */
+  conditions: WireCondition[];
+  /** The `columns` the call chose, when it chose. */
+  chosenColumns?: string[];
+  /** Sort columns, `-` for descending. */
+  sort: string[];
+  /** The variant parameter and value (`aggregation_logic=no_finra_trf`), when chosen. */
+  variant?: [string, string];
   /** The columns the frame will have, in order. */
   columns: ColumnInfo[];
   format: WireFormat;
@@ -31,6 +52,37 @@ export interface PreparedRequest {
   concurrency: number;
   /** The tickers asked for (set by the service checks), judged from the answer when absent from it. */
   tickers?: TickerAsk;
+}
+
+/**
+ * The request's query parameters, without the pager's (offset, limit, format): filters in the
+ * order written, then columns, sort and variant.
+ *
+ * @example
+ * ```ts
+ * requestParams(request).toString(); // "Ticker=AAPL&TradeDate.ge=2023-11-21"
+ * ```
+ */
+export function requestParams(request: PreparedRequest): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const c of request.conditions) params.append(c.op === "eq" ? c.column : `${c.column}.${c.op}`, c.texts.join(","));
+  if (request.chosenColumns) params.set("columns", request.chosenColumns.join(","));
+  if (request.sort.length > 0) params.set("sort", request.sort.join(","));
+  if (request.variant) params.set(request.variant[0], request.variant[1]);
+  return params;
+}
+
+/**
+ * The conditions a request sends, its path values included (as `eq` on their columns).
+ *
+ * @example
+ * ```ts
+ * sentConditions(dataEndpoint("eq-taq-1min"), request); // [{ column: "Ticker", op: "eq", texts: ["AAPL"] }, ...]
+ * ```
+ */
+export function sentConditions(endpoint: DataEndpoint, request: PreparedRequest): WireCondition[] {
+  const path = endpoint.pathParams.map((p, i) => ({ column: PATH_PARAM_COLUMNS[p] ?? p, op: "eq", texts: [request.pathValues[i]] }));
+  return [...path, ...request.conditions];
 }
 
 /** Decimal notation only: no hex ("0x10"), no surrounding spaces (" 170 "), no "Infinity". */
@@ -102,7 +154,7 @@ export function prepareRequest(
 ): PreparedRequest {
   const dataset = endpoint.dataset;
   if (rules && !rules.some((r) => r.dataset_text_id === dataset)) checkEntitlement(endpoint, rules, []);
-  const params = new URLSearchParams();
+  const wireConditions: WireCondition[] = [];
   const checked: { column: string; op: string; text: string }[] = [];
   endpoint.pathParams.forEach((p, i) => {
     const column = knownColumn(dataset, schema, PATH_PARAM_COLUMNS[p] ?? p, "the path");
@@ -120,18 +172,17 @@ export function prepareRequest(
     if (c.op !== "like" && c.op !== "ilike") texts.forEach((t) => checkValue(dataset, column, t));
     if (c.op === "in" && texts.some((t) => t.includes(","))) throw new QueryError(`Filter ${c.column}.in values cannot contain a comma: ${texts.find((t) => t.includes(","))}`);
     texts.forEach((text) => checked.push({ column: column.name, op: c.op, text }));
-    params.append(c.op === "eq" ? c.column : `${c.column}.${c.op}`, texts.join(","));
+    wireConditions.push({ column: column.name, op: c.op, texts });
   }
   const columns = (query.columns ?? schema.map((s) => s.name)).map((n) => knownColumn(dataset, schema, n, "columns"));
   if (new Set(columns.map((c) => c.name)).size !== columns.length) throw new QueryError(`columns lists a column twice: ${query.columns!.join(", ")}`);
-  if (query.columns) params.set("columns", query.columns.join(","));
   const sort = sortList(query.sort);
   for (const s of sort) knownColumn(dataset, schema, s.replace(/^[+-]/, ""), "sort");
-  if (sort.length > 0) params.set("sort", sort.join(","));
+  let variant: [string, string] | undefined;
   if (query.aggregation !== undefined) {
     if (!endpoint.variant) throw new QueryError(`${dataset} has no aggregation variants; 'aggregation' applies to eq-taq-1min`);
     if (!endpoint.variant.values.includes(query.aggregation)) throw new QueryError(`Unknown aggregation '${query.aggregation}' for ${dataset}: use ${endpoint.variant.values.join(" or ")}`);
-    params.set(endpoint.variant.param, query.aggregation);
+    variant = [endpoint.variant.param, query.aggregation];
   }
   const format = query.format ?? "csv";
   if (!FORMATS.includes(format)) throw new QueryError(`Unknown format '${format}': use ${FORMATS.join(", ")}`);
@@ -142,5 +193,6 @@ export function prepareRequest(
   const concurrency = query.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
   if (rules) checkEntitlement(endpoint, rules, checked);
-  return { dataset, path: dataPath(endpoint, pathValues.map(String)), params, columns, format, pageSize, maxRows, concurrency };
+  const values = pathValues.map(String);
+  return { dataset, pathValues: values, path: dataPath(endpoint, values), conditions: wireConditions, chosenColumns: query.columns ? [...query.columns] : undefined, sort, variant, columns, format, pageSize, maxRows, concurrency };
 }

@@ -11,7 +11,7 @@ import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PreparedRequest } from "../query/prepare.ts";
+import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 import { requestRecord } from "../provenance/callTap.ts";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
@@ -20,6 +20,16 @@ import { type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, verifyCache, type Cach
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
 export { NoCache } from "./noCache.ts";
 
+/**
+ * The on-disk cache of whole results (`connect({ cache: dir })`).
+ *
+ * @example
+ * ```ts
+ * const wb = await connect({ cache: ".cache/frames" });
+ * await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } }); // fetched, then cached
+ * wb.cache.hits; // 0, then 1 after the same call again
+ * ```
+ */
 export class FrameCache {
   /** True: frames are cached in `dir` (`wb.cache` of a workbench without a cache is a `NoCache`). */
   readonly enabled = true as const;
@@ -36,7 +46,7 @@ export class FrameCache {
 
   /** The cache file of a request. */
   pathFor(request: PreparedRequest): string {
-    const params = [...request.params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const params = [...requestParams(request)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const key = JSON.stringify({ scope: this.scope, path: request.path, params, maxRows: request.maxRows, columns: request.columns.map((c) => c.name) });
     return join(this.dir, `${request.dataset}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.parquet`);
   }

@@ -9,15 +9,18 @@ import pl from "nodejs-polars";
 import { mkdirSync, readdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
-import type { DataApi, DataQuery } from "../api/data.ts";
-import type { MetaApi } from "../api/meta.ts";
+import type { CallEvent } from "../events/callEvents.ts";
+import { progressListener } from "../events/progressListener.ts";
 import { dataEndpoint } from "../query/endpoints.ts";
 import { QueryError } from "../errors/base.ts";
-import { dateRange } from "../query/plan.ts";
+import { dateRange } from "../query/dates.ts";
+import type { DataQuery } from "../query/plan.ts";
+import { requestParams } from "../query/prepare.ts";
 import { emptyFrame } from "../frames/frames.ts";
+import type { Pipeline } from "../pipeline/pipeline.ts";
+import type { ServiceFacts } from "../service/facts.ts";
 import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { readLakePartition } from "./lakePartition.ts";
-import type { DownloadTap } from "../provenance/downloadTap.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
 
 /** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
@@ -26,6 +29,7 @@ export interface LakeQuery extends DataQuery {
   tickers?: string | readonly string[];
 }
 
+/** What a download did: the folder, its layout, and the partitions it holds and fetched. */
 export interface DownloadResult {
   dir: string;
   dataset: string;
@@ -68,8 +72,16 @@ function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string,
   return { byDate, contiguous: changes + 1 === parts.length };
 }
 
-/** `tap` records the run for the provenance manifest (partitions fetched and those of the range reused, with their hashes). */
-export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string, query: LakeQuery, dir: string, chunkDays = 20, tap?: DownloadTap): Promise<DownloadResult> {
+/**
+ * Downloads `dataset` into `dir` through the pipeline, with the lake as its sink: each unit's
+ * frame is cut into partitions and written as it arrives.
+ *
+ * @example
+ * ```ts
+ * const result = await downloadLake(pipeline, facts, "eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-24" }, "lake/bars");
+ * ```
+ */
+export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
   const endpoint = dataEndpoint(dataset);
   const layout = lakeLayout(endpoint);
   const { tickers: asked, start, end, force, onProgress, maxRows, ...rest } = query;
@@ -83,7 +95,7 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
   let days: string[] = [];
   if (endpoint.dateColumn) {
     const range = dateRange(start, end);
-    const status = await meta.status(dataset);
+    const status = await facts.status(dataset);
     const first = [range.start, status.first_available_date].filter(Boolean).sort().at(-1)!;
     const last = [range.end, status.last_available_date].filter(Boolean).sort()[0]!;
     days = first && last && first <= last ? tradingDays(first, last).map((d) => d.date) : [];
@@ -92,34 +104,26 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
   // The folder's identity: the query without its dates and per-ticker path values.
   const tickerFilter = layout.length < 2 && tickers.length ? { [endpoint.tickerColumn!]: tickers } : {};
   const base = { ...rest, filters: { ...rest.filters, ...tickerFilter } };
-  const sample = await data.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
-  const fingerprint = [...sample.params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sample = await pipeline.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
+  const fingerprint = [...requestParams(sample)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   mkdirSync(dir, { recursive: true });
   if (!readManifest(dir) && hasParquet(dir)) throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
   const manifest: Manifest = openManifest(dir, { dataset, layout, query: fingerprint, columns: sample.columns });
-  const resumed = Object.keys(manifest.partitions).length > 0;
-  tap?.reusing(Object.keys(manifest.partitions).length);
+  const held = Object.keys(manifest.partitions).length;
   const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
-  // What the run's range finds in the folder, read back and hashed, so a re-run that reuses it still compares (--verify).
-  if (tap) {
-    for (const path of wantedPartitions(layout, tickers, days).filter((p) => p in manifest.partitions)) {
-      tap.reusedPartition(path, manifest.partitions[path].rows, () => readLakePartition(dir, manifest, path));
-    }
-  }
   writeManifest(dir, manifest);
 
   const chunkQuery = (c: LakeChunk) => (c.dates.length && !endpoint.pathParams.includes("trade_date") ? { ...base, filters: { ...base.filters, [endpoint.dateColumn!]: { ge: c.dates[0], le: c.dates.at(-1)! } } } : base);
   const units = chunks.flatMap((c) => (endpoint.pathParams.includes("trade_date") ? c.dates.map((d) => ({ ...c, dates: [d] })) : [c]));
   const pathValues = units.map((c) => endpoint.pathParams.map((p) => (p === "ticker" ? c.ticker! : c.dates[0])));
-  const requests = await Promise.all(units.map((c, i) => data.prepare(dataset, pathValues[i], chunkQuery(c))));
   let rows = 0;
-  const record = (i: number, frame: pl.DataFrame) => {
+  const write = (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
     const c = units[i];
     if (layout.length === 0) {
       writePartition(dir, "", frame, layout);
       manifest.partitions[""] = { rows: frame.height };
       recordPartition(dir, "", frame.height);
-      tap?.unitPartitions(frame, [{ path: "", frame }], true);
+      emit({ type: "partitions", unit: i, frame, parts: [{ path: "", frame }], contiguous: true });
     } else {
       const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
       const pathOf = (date: string) => partitionPath(layout, { ticker: c.ticker, date });
@@ -132,17 +136,33 @@ export async function downloadLake(data: DataApi, meta: MetaApi, dataset: string
       // For the record, in the unit's row order (the parts' own; a date not asked, never
       // written, is not recorded), then the asked dates with no row.
       const parts = [...byDate].map(([date, part]) => ({ path: c.dates.includes(date) ? pathOf(date) : undefined, frame: part }));
-      tap?.unitPartitions(frame, [...parts, ...c.dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous);
+      emit({ type: "partitions", unit: i, frame, parts: [...parts, ...c.dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous });
     }
     rows += frame.height;
   };
-  if (!force) await data.guardUpfront(endpoint, requests, pathValues);
-  // A misspelt ticker would be recorded as empty partitions: judged before any request.
-  await data.checkTickersUpfront(dataset, requests);
-  if (units.length > 0) await data.fetchPrepared(endpoint, requests, pathValues, { force, onProgress, tap }, record);
-  writeManifest(dir, manifest);
-  const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
-  return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed };
+  const plan = { endpoint, units: pathValues, base, range: {}, force: force ?? false, unitQueries: units.map(chunkQuery) };
+  const reusing = (emit: (event: CallEvent) => void) => {
+    emit({ type: "reusing", partitions: held });
+    // What the run's range finds in the folder, read back and hashed, so a re-run that reuses it still compares (--verify).
+    for (const path of wantedPartitions(layout, tickers, days).filter((p) => p in manifest.partitions)) {
+      emit({ type: "reused-partition", path, rows: manifest.partitions[path].rows, read: () => readLakePartition(dir, manifest, path) });
+    }
+  };
+  const result = await pipeline.run({
+    plan,
+    info: { kind: "download", dataset, pathValues: [], query, dir },
+    listeners: onProgress ? [progressListener(dataset, onProgress)] : [],
+    upfront: true,
+  }, {
+    start: reusing,
+    unit: write,
+    result: async () => {
+      writeManifest(dir, manifest);
+      const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
+      return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0 };
+    },
+  });
+  return result;
 }
 
 /**

@@ -4,6 +4,7 @@
  * README; like every key, only their digests are stored.
  */
 import type { DatabaseSync } from "node:sqlite";
+import { DEMO_KEYS } from "../../../contract/demoKeys.ts";
 import type { Dataset } from "../../market/catalog.ts";
 import { transaction } from "./db.ts";
 import { hashKey } from "./keys.ts";
@@ -23,19 +24,19 @@ interface DemoAccount {
 const GENEROUS: DemoAccount["quotas"] = [100_000, 10_000_000, 10 * 2 ** 40, 2 ** 40];
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { key: "demo-full-access", name: "Demo full access", quotas: GENEROUS },
+  { key: DEMO_KEYS.fullAccess, name: "Demo full access", quotas: GENEROUS },
   {
-    key: "demo-restricted",
+    key: DEMO_KEYS.restricted,
     name: "Demo restricted",
     quotas: [30, 100_000, 10 * 2 ** 30, 2 ** 30],
     datasets: ["eq-daily-ohlc", "eq-taq-1min"],
     window: ["2023-11-21", "2023-11-27"],
     universe: ["AAPL", "MSFT"],
   },
-  { key: "demo-ip-restricted", name: "Demo IP restricted", quotas: GENEROUS, ipSubnets: ["10.0.0.0/8", "fd00::/8"] },
-  { key: "demo-deactivated", name: "Demo deactivated", quotas: GENEROUS, deactivated: true },
-  { key: "demo-expired", name: "Demo expired", quotas: GENEROUS, expiresAt: "2024-01-01T00:00:00.000Z" },
-  { key: "demo-tiny-quota", name: "Demo tiny quota", quotas: [5, 50, 10 * 2 ** 30, 2 ** 30] },
+  { key: DEMO_KEYS.ipRestricted, name: "Demo IP restricted", quotas: GENEROUS, ipSubnets: ["10.0.0.0/8", "fd00::/8"] },
+  { key: DEMO_KEYS.deactivated, name: "Demo deactivated", quotas: GENEROUS, deactivated: true },
+  { key: DEMO_KEYS.expired, name: "Demo expired", quotas: GENEROUS, expiresAt: "2024-01-01T00:00:00.000Z" },
+  { key: DEMO_KEYS.tinyQuota, name: "Demo tiny quota", quotas: [5, 50, 10 * 2 ** 30, 2 ** 30] },
 ];
 
 const EARLIEST = "2000-01-01";

@@ -60,7 +60,7 @@ describe("PageHashes", () => {
   it("lays pages that arrived out of order end to end, with a short page's rest asked again, and cuts to the frame", () => {
     const whole = frame(1000);
     const hashes = new PageHashes();
-    const onPage = hashes.listener(0);
+    const onPage = (offset: number, page: pl.DataFrame) => hashes.page(0, offset, page);
     // Pages of 300 asked concurrently; the one at 300 came back short (240 rows) and its rest was asked again.
     onPage(600, whole.slice(600, 300));
     onPage(0, whole.slice(0, 300));
@@ -77,8 +77,7 @@ describe("PageHashes", () => {
   it("hashes the frame itself when its pages do not cover it (a cache hit, a gap)", () => {
     const whole = frame(500);
     const hashes = new PageHashes();
-    hashes.listener(0)(0, whole.slice(0, 200)); // the page at 200 never came
-    hashes.listener(1); // unit 1: a cache hit, no page at all
+    hashes.page(0, 0, whole.slice(0, 200)); // the page at 200 never came; unit 1: a cache hit, no page at all
     hashes.unitDone(0, whole);
     hashes.unitDone(1, whole.head(10));
     expect(hashes.fromPages).toBe(0);

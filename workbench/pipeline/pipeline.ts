@@ -1,0 +1,237 @@
+/**
+ * One pipeline for every data call: plan (arguments to units, query/plan.ts) -> prepare (typed
+ * conditions checked against the schema, the rules and the service's facts) -> guard (quota,
+ * tickers) -> fetch units (pager, retries, the rate window, the cache) -> sink. A frame is one
+ * sink (frameSink.ts), lake partitions another (store/lakeSink.ts). Progress, provenance and any
+ * other observer hear the call's event stream; the pipeline knows none of them. A call cut short
+ * is resumed here and only here.
+ */
+import type pl from "nodejs-polars";
+import { WorkbenchError } from "../errors/base.ts";
+import { type CallEvent, CallEvents, type CallInfo, type CallListener, type CallObserver } from "../events/callEvents.ts";
+import { Pager, type Send } from "../fetch/pager.ts";
+import { runUnits } from "../fetch/runUnits.ts";
+import { checkWithService } from "../guard/serviceChecks.ts";
+import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../guard/quotaGuard.ts";
+import type { QuotaJudge } from "../guard/quotaJudge.ts";
+import { checkTickersUpfront } from "../guard/tickers.ts";
+import type { RateWindow } from "../http/rateWindow.ts";
+import type { Transport } from "../http/transport.ts";
+import { checkPathValues, checkQuery } from "../query/checkInput.ts";
+import { dataEndpoint } from "../query/endpoints.ts";
+import type { CallPlan } from "../query/plan.ts";
+import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
+import type { Query } from "../query/query.ts";
+import type { ServiceFacts } from "../service/facts.ts";
+
+/** Where whole unit results may come from instead of the service (the on-disk cache). */
+export interface UnitCache {
+  getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame>;
+}
+
+/** Where a call's units go: a frame, or lake partitions. */
+export interface UnitSink<T> {
+  /** Hears the call start, once its requests are prepared (a lake tells what it already holds). */
+  start?(emit: (event: CallEvent) => void): void;
+  /** Takes unit `index`'s frame as it completes (a lake writes its partitions here). */
+  unit(index: number, frame: pl.DataFrame, emit: (event: CallEvent) => void): void | Promise<void>;
+  /** The call's result once every unit is in (`frames` in unit order). */
+  result(frames: readonly pl.DataFrame[], requests: readonly PreparedRequest[]): Promise<T>;
+  /** What a failed call keeps, from the units done (in order) and the rows of the first unfinished one. */
+  partial?(kept: readonly pl.DataFrame[], requests: readonly PreparedRequest[]): pl.DataFrame;
+}
+
+/** What the pipeline works with: one per workbench. */
+export interface PipelineParts {
+  transport: Transport;
+  facts: ServiceFacts;
+  window: RateWindow;
+  judge: QuotaJudge;
+  quotaGuard: QuotaGuardOptions | false;
+  cache?: UnitCache;
+  /** Observers of every call (the provenance recorder). */
+  observers: readonly CallObserver[];
+}
+
+/** One call through the pipeline: its plan, what its observers are told, and its own listeners. */
+export interface PipelineCall {
+  plan: CallPlan;
+  info: Omit<CallInfo, "resumes">;
+  /** Listeners of this call only (its progress). */
+  listeners?: readonly CallListener[];
+  /** Judge every request (quota, tickers) before sending any: a universe or a download. */
+  upfront: boolean;
+}
+
+/** The state of a call's units: done frames, and rows of units cut short. */
+interface Units {
+  done: (pl.DataFrame | undefined)[];
+  partial: (pl.DataFrame | undefined)[];
+}
+
+/**
+ * Runs data calls.
+ *
+ * @example
+ * ```ts
+ * const pipeline = new Pipeline({ transport, facts, window, judge, quotaGuard: {}, observers: [] });
+ * const frame = await pipeline.run(call, frameSink);
+ * ```
+ */
+export class Pipeline {
+  constructor(private readonly parts: PipelineParts) {}
+
+  /**
+   * Checks one unit and builds its request; sends no data request (the rules, the schema and
+   * the availability are free reads, each once per session).
+   */
+  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}): Promise<PreparedRequest> {
+    const endpoint = dataEndpoint(dataset);
+    // The call's shape first: a mistake is named before any request, even a free one.
+    query = checkQuery(query);
+    const values = checkPathValues(endpoint, pathValues);
+    // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
+    const facts = this.parts.facts;
+    const rules = await facts.rules();
+    if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, values, query, [], rules);
+    const schema = await facts.schema(dataset);
+    const request = prepareRequest(endpoint, values, query, schema, rules);
+    request.tickers = await checkWithService({ endpoint, request, schema, status: () => facts.availability(dataset), tickers: facts });
+    return request;
+  }
+
+  /** Runs a call into `sink` and returns the sink's result; a failure carries `partial` and `resume()` where the sink keeps rows. */
+  run<T>(call: PipelineCall, sink: UnitSink<T>): Promise<T> {
+    return this.#run(call, sink, undefined);
+  }
+
+  async #run<T>(call: PipelineCall, sink: UnitSink<T>, resumes: unknown): Promise<T> {
+    const { plan } = call;
+    const info: CallInfo = { ...call.info, resumes };
+    const observed = this.parts.observers.map((o) => o.observe(info));
+    const events = new CallEvents([...observed, ...(call.listeners ?? [])]);
+    let requests: PreparedRequest[] = [];
+    try {
+      if (plan.units.length > 0) {
+        requests = await Promise.all(plan.units.map((u, i) => this.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base)));
+      }
+      events.emit({ type: "prepared", requests });
+      sink.start?.((event) => events.emit(event));
+      let force = plan.force;
+      if (call.upfront && plan.units.length > 0) {
+        // Every request is known: judged before any is sent, so none waits behind the first answer.
+        if (!force) await this.parts.judge.upfront(plan.endpoint, requests, plan.units);
+        force = true;
+        // A misspelt ticker would cost an empty page each: judged before sending (the lookup files cost one request per session).
+        await checkTickersUpfront(this.parts.facts, plan.endpoint.dataset, requests.map((r) => r.tickers));
+      }
+      const units: Units = { done: plan.units.map(() => undefined), partial: plan.units.map(() => undefined) };
+      await this.#fetch(plan, requests, plan.units.map((_, i) => i), force, events, units, sink);
+      return await this.#finish(requests, units, events, sink);
+    } catch (error) {
+      this.#resumable(call, sink, error, observed);
+      events.emit({ type: "failed", requests, error });
+      await events.settled();
+      throw error;
+    }
+  }
+
+  /** The sink's result, told to the observers. */
+  async #finish<T>(requests: readonly PreparedRequest[], units: Units, events: CallEvents, sink: UnitSink<T>): Promise<T> {
+    const result = await sink.result(units.done as pl.DataFrame[], requests);
+    events.emit({ type: "ended", requests, frame: isFrame(result) ? result : undefined });
+    await events.settled();
+    return result;
+  }
+
+  /** Gives a failed call what it keeps and how to go on: the one place a call is resumed. */
+  #resumable<T>(call: PipelineCall, sink: UnitSink<T>, error: unknown, observed: readonly unknown[]): void {
+    if (!(error instanceof WorkbenchError)) return;
+    if (error instanceof QuotaGuardError) {
+      // Going on after the guard stopped the call means running it anyway (a call of its own).
+      if (sink.partial) error.resume = () => this.run({ ...call, plan: { ...call.plan, force: true } }, sink) as Promise<pl.DataFrame>;
+      return;
+    }
+    const state = (error as { [UNITS]?: { units: Units; requests: PreparedRequest[] } })[UNITS];
+    if (!state || !sink.partial) return;
+    const { units, requests } = state;
+    const firstMissing = units.done.findIndex((f) => f === undefined);
+    const prefix = units.done.slice(0, firstMissing < 0 ? units.done.length : firstMissing) as pl.DataFrame[];
+    const cut = firstMissing >= 0 ? units.partial[firstMissing] : undefined;
+    error.partial = sink.partial(cut && cut.height > 0 ? [...prefix, cut] : prefix, requests);
+    error.resume = async () => {
+      // The rest, as a call of its own that names the failed one (its record says what it resumes).
+      const events = new CallEvents([...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })), ...(call.listeners ?? [])]);
+      const missing = units.done.flatMap((f, i) => (f ? [] : [i]));
+      try {
+        events.emit({ type: "prepared", requests });
+        await this.#fetch(call.plan, requests, missing, true, events, units, sink);
+        return (await this.#finish(requests, units, events, sink)) as pl.DataFrame;
+      } catch (again) {
+        this.#resumable(call, sink, again, observed);
+        events.emit({ type: "failed", requests, error: again });
+        await events.settled();
+        throw again;
+      }
+    };
+  }
+
+  /**
+   * Fetches the units `todo` concurrently within the per-minute window, behind the quota guard
+   * (judged on the first answer unless `force`), each from the cache where it holds it; a unit
+   * cut short before resumes from its rows.
+   */
+  async #fetch<T>(plan: CallPlan, requests: PreparedRequest[], todo: number[], force: boolean, events: CallEvents, units: Units, sink: UnitSink<T>): Promise<void> {
+    if (todo.length === 0) return;
+    const { transport, window, judge, quotaGuard, cache } = this.parts;
+    const emit = (event: CallEvent) => events.emit(event);
+    const guard = force || quotaGuard === false
+      ? undefined
+      : new CallGuard((first) => judge.firstAnswer(plan.endpoint, requests, plan.units, first, (rows, bytes) => emit({ type: "expected", rows, bytes })));
+    const maxWait = transport.options.maxWaitSeconds ?? 120;
+    const retries = transport.options.retries ?? 8;
+    try {
+      await runUnits(todo.length, requests[0]?.concurrency ?? 4, async (k) => {
+        const i = todo[k];
+        const send: Send = async (path, params, onHeaders) => {
+          await guard?.beforeSend();
+          await window.acquire((seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }), maxWait);
+          try {
+            const r = await transport.get(path, params, (headers) => {
+              window.observe(headers);
+              guard?.onHeaders(headers);
+              onHeaders?.(headers);
+            });
+            emit({ type: "answer", unit: i, requestId: r.headers.get("X-Request-ID"), bytes: r.body.byteLength });
+            return r;
+          } finally {
+            guard?.settled();
+          }
+        };
+        const pager = new Pager(send, requests[i], { retries, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
+        const cut = units.partial[i];
+        const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
+        let fromCache = false;
+        let frame: pl.DataFrame;
+        try {
+          frame = await (cache ? cache.getOrFetch(requests[i], fetch, () => (fromCache = true)) : fetch());
+        } catch (error) {
+          if (error instanceof WorkbenchError && error.partial) units.partial[i] = error.partial;
+          throw error;
+        }
+        units.partial[i] = undefined;
+        emit({ type: "unit-done", unit: i, frame, fromCache });
+        await sink.unit(i, frame, emit);
+        units.done[i] = frame;
+      });
+    } catch (error) {
+      if (error instanceof WorkbenchError) Object.defineProperty(error, UNITS, { value: { units, requests }, configurable: true });
+      throw error;
+    }
+  }
+}
+
+/** Where a failed fetch leaves its units' state for the resume (not enumerable: never in a message or a record). */
+const UNITS = Symbol("pipeline.units");
+
+const isFrame = (value: unknown): value is pl.DataFrame => typeof (value as { getColumn?: unknown } | null)?.getColumn === "function";
