@@ -29,6 +29,8 @@ export class CalendarRangeError extends RangeError {
   readonly coverageEnd: string | null;
 
   /**
+   * Builds the error and its message from the date and the coverage.
+   *
    * @param date The date asked for.
    * @param coverageStart First covered date.
    * @param coverageEnd Last covered date, or null for none.

@@ -6,8 +6,18 @@
  */
 import { epochDay } from "./nyTime.ts";
 
-/** Weekday numbers as {@link weekday} returns them. */
-export const [SUN, MON, TUE, WED, THU, FRI, SAT] = [0, 1, 2, 3, 4, 5, 6];
+/** Sunday, as {@link weekday} numbers it. */
+export const SUN = 0;
+/** Monday, as {@link weekday} numbers it. */
+export const MON = 1;
+/** Wednesday, as {@link weekday} numbers it. */
+export const WED = 3;
+/** Thursday, as {@link weekday} numbers it. */
+export const THU = 4;
+/** Friday, as {@link weekday} numbers it. */
+export const FRI = 5;
+/** Saturday, as {@link weekday} numbers it. */
+export const SAT = 6;
 
 /**
  * Day of week of an epoch day, 0 = Sunday; 1970-01-01 was a Thursday.
