@@ -21,9 +21,9 @@ export interface Session {
   preOpen: Date;
   /** Regular hours start, 09:30. */
   open: Date;
-  /** Regular hours end, 16:00 (13:00 on early-close days). */
+  /** Regular hours end, 16:00 (13:00 on early-close days; 14:00 before 1993). */
   close: Date;
-  /** Post-market end, 20:00 (17:00 on early-close days). */
+  /** Post-market end, four hours after the close: 20:00 (17:00 on 13:00 early-close days). */
   postClose: Date;
 }
 
@@ -137,7 +137,8 @@ export function withMinuteOfDay(frame: pl.DataFrame, column?: string): pl.DataFr
 
 /**
  * Adds `Session`: "pre" (04:00 to the open), "regular" (09:30 to the close, 13:00 on early-close
- * days) or "post" (the close to 20:00, 17:00 on early-close days); null outside them.
+ * days, 14:00 before 1993) or "post" (the close to four hours after it: 20:00, 17:00 after a
+ * 13:00 close); null outside them. Dates before 1990 raise the calendar's CalendarRangeError.
  *
  * @example
  * ```ts
@@ -148,12 +149,17 @@ export function withMinuteOfDay(frame: pl.DataFrame, column?: string): pl.DataFr
 export function withSession(frame: pl.DataFrame, column?: string): pl.DataFrame {
   const c = timeColumn(frame, column);
   const dates = frame.select(pl.col(c).dt.strftime("%Y-%m-%d").unique().alias("d")).getColumn("d").toArray().filter((d): d is string => d !== null);
-  const early = dates.filter((d) => isTradingDay(d) && calendarDays(d, d)[0].earlyClose);
+  const early = dates.filter(isTradingDay).map((d) => calendarDays(d, d)[0]).filter((d) => d.earlyClose);
   const day = pl.col(c).dt.strftime("%Y-%m-%d");
   const minute = minuteOf(c);
-  const isEarly = day.isIn(early.length ? early : [""]);
-  const close = pl.when(isEarly).then(pl.lit(780)).otherwise(pl.lit(960));
-  const postClose = pl.when(isEarly).then(pl.lit(1020)).otherwise(pl.lit(1200));
+  let close = pl.lit(960), postClose = pl.lit(1200);
+  // One branch per closing minute: 13:00, and 14:00 before 1993.
+  for (const closeMinute of new Set(early.map((d) => d.closeMinute))) {
+    const same = early.filter((d) => d.closeMinute === closeMinute);
+    const isEarly = day.isIn(same.map((d) => d.date));
+    close = pl.when(isEarly).then(pl.lit(closeMinute)).otherwise(close);
+    postClose = pl.when(isEarly).then(pl.lit(same[0].postCloseMinute)).otherwise(postClose);
+  }
   const label = pl.when(minute.lt(240)).then(pl.lit(null).cast(pl.String))
     .when(minute.lt(570)).then(pl.lit("pre"))
     .when(minute.lt(close)).then(pl.lit("regular"))

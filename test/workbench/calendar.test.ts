@@ -5,7 +5,9 @@
  */
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { QueryError, session, sessionTable, tradingDays, withMinuteOfDay, withSessionColumns } from "../../workbench/mod.ts";
+import { CalendarRangeError } from "../../calendar/calendar.ts";
+import { NEW_YORK } from "../../workbench/frames.ts";
+import { QueryError, session, sessionTable, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const ny = (d: Date) => d.toLocaleString("en-US", { timeZone: "America/New_York", hourCycle: "h23" });
@@ -39,6 +41,20 @@ describe("trading days and sessions", () => {
       ["2023-11-27", false, "11/27/2023, 16:00:00", 570, 960],
     ]);
     expect(sessionTable("2023-11-23", "2023-11-23").height).toBe(0);
+  });
+
+  it("gives the 14:00 close of an early-close day before 1993 and refuses dates before 1990 with a CalendarRangeError", () => {
+    const early = session("1992-11-27");
+    expect([early.earlyClose, ...[early.close, early.postClose].map(ny)]).toEqual([true, "11/27/1992, 14:00:00", "11/27/1992, 18:00:00"]);
+    expect(() => session("1989-12-29")).toThrow(CalendarRangeError);
+    expect(() => tradingDays("1985-01-01", "1990-01-05")).toThrow(/Cannot answer for start '1985-01-01': the NYSE calendar covers dates from 1990-01-01 on/);
+  });
+
+  it("labels the sessions of a 14:00 early close (1992) and a 13:00 one (2023) in one frame", () => {
+    const times = ["1992-11-27T13:59", "1992-11-27T14:00", "1992-11-27T17:59", "1992-11-27T18:00", "2023-11-24T12:59", "2023-11-24T13:00", "2023-11-24T16:59", "2023-11-24T17:00", "2023-11-22T15:59", "2023-11-22T16:00"];
+    const frame = pl.DataFrame([pl.Series("At", times.map((t) => new Date(`${t}:00Z`)), pl.Datetime("ms"))])
+      .select(pl.col("At").dt.replaceTimeZone(NEW_YORK));
+    expect(withSession(frame).getColumn("Session").toArray()).toEqual(["regular", "post", "post", null, "regular", "post", "post", null, "regular", "post"]);
   });
 
   it("refuses a holiday or a weekend, naming it", () => {
