@@ -5,7 +5,7 @@
  * raises a QueryError naming the value and what is available.
  */
 import { isWireDate, wireDateTimeToEpochNs } from "../../contract/mod.ts";
-import { holidayName, isTradingDay, tradingDays } from "../../calendar/calendar.ts";
+import { CALENDAR_COVERAGE, holidayName, isTradingDay, tradingDays } from "../../calendar/calendar.ts";
 import { addDays } from "../../calendar/nyTime.ts";
 import { QueryError } from "../errors/base.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
@@ -35,7 +35,11 @@ function whyClosed(date: string): string {
 /** The nearest trading day before and after a date (within two weeks). */
 function neighbours(date: string): string {
   const find = (step: number) => {
-    for (let i = 1; i <= 14; i++) if (isTradingDay(addDays(date, step * i))) return addDays(date, step * i);
+    for (let i = 1; i <= 14; i++) {
+      const day = addDays(date, step * i);
+      if (day < CALENDAR_COVERAGE.start) return undefined;
+      if (isTradingDay(day)) return day;
+    }
     return undefined;
   };
   const [before, after] = [find(-1), find(1)];
@@ -134,8 +138,12 @@ export function checkDates(dataset: string, column: string, asked: RequestedDate
   if (first && last && ((asked.to !== undefined && asked.to < first) || (asked.from !== undefined && asked.from > last))) {
     throw new QueryError(`${where} ${range} is wholly outside the data of ${dataset}, which runs ${available}`);
   }
-  if (asked.from !== undefined && asked.to !== undefined && asked.from <= asked.to && tradingDays(asked.from, asked.to).length === 0) {
-    const days = asked.from === asked.to ? `${asked.from} is ${whyClosed(asked.from)}` : `${range} holds no trading day`;
-    throw new QueryError(`${where} ${days}, not a trading day: the nearest are ${neighbours(asked.from)}`);
+  // Counted within the dataset's own dates only: a range from before the calendar's coverage
+  // that overlaps the data is fine.
+  const from = asked.from !== undefined && first && asked.from < first ? first : asked.from;
+  const to = asked.to !== undefined && last && asked.to > last ? last : asked.to;
+  if (from !== undefined && to !== undefined && from <= to && from >= CALENDAR_COVERAGE.start && tradingDays(from, to).length === 0) {
+    const days = from === to ? `${from} is ${whyClosed(from)}` : `${range} holds no trading day`;
+    throw new QueryError(`${where} ${days}, not a trading day: the nearest are ${neighbours(from)}`);
   }
 }
