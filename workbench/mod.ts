@@ -21,7 +21,7 @@ export { type Projection, QuotaGuardError, type QuotaGuardOptions } from "./guar
 export { type DateLike } from "./query/dates.ts";
 export { type DataQuery, type PathArg } from "./query/plan.ts";
 export { type AccessRule, AccountApi, type Identity, type Quotas, type QuotaValues } from "./api/account.ts";
-export { DataApi } from "./api/data.ts";
+export { DataApi, type SymbolQuery, type Symbols } from "./api/data.ts";
 export { MetaApi } from "./api/meta.ts";
 export { Transport, type TransportOptions } from "./http/transport.ts";
 export { type DisplayKind, displayKindOf } from "./display/kind.ts";

@@ -11,11 +11,14 @@ import { progressListener } from "../events/progressListener.ts";
 import { dataEndpoint, type DatasetId } from "../query/endpoints.ts";
 import { type DataQuery, type PathArg, planCall } from "../query/plan.ts";
 import type { DateLike } from "../query/dates.ts";
+import { QueryError } from "../errors/base.ts";
+import { callForm, symbolCall, type SymbolQuery, type Symbols } from "../query/symbols.ts";
 import { frameSink } from "../pipeline/frameSink.ts";
 import type { Pipeline } from "../pipeline/pipeline.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 
 export type { DataQuery } from "../query/plan.ts";
+export type { SymbolQuery, Symbols } from "../query/symbols.ts";
 
 /**
  * `wb.data`: the dataset functions.
@@ -56,103 +59,131 @@ export class DataApi {
     }, frameSink(this.#facts, plan));
   }
 
+  /** A dataset function's call, in its one form (symbols first or `tickers:`; `start`/`end` or `date`). */
+  #symbolCall(name: string, dataset: DatasetId, first: unknown, second: unknown): Promise<pl.DataFrame> {
+    return Promise.resolve().then(() => {
+      const { pathArgs, query } = symbolCall(name, dataEndpoint(dataset), first, second);
+      return this.get(dataset, pathArgs, query);
+    });
+  }
+
   /**
-   * 1-minute TAQ bars of one ticker or a universe (GET /api/v1/data/us-equity/eq-taq-1min/{ticker},
-   * one request per ticker, concurrently), as one frame in the order asked.
+   * 1-minute TAQ bars (GET /api/v1/data/us-equity/eq-taq-1min/{ticker}) of one ticker or a
+   * universe, one request per ticker, fetched concurrently, as one frame in the order asked.
    *
    * @example
    * ```ts
    * const bars = await wb.data.eqTaq1Min(["SPY", "QQQ"], { start: "2023-11-20", end: "2023-11-24" });
-   * const one = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }, aggregation: "no_finra_trf" });
+   * const day = await wb.data.eqTaq1Min("AAPL", { date: "2023-11-21", aggregation: "no_finra_trf" });
    * ```
    */
-  eqTaq1Min(ticker: string | readonly string[], query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("eq-taq-1min", [ticker], query);
+  eqTaq1Min(tickers: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("eqTaq1Min", "eq-taq-1min", tickers, query);
   }
 
   /**
-   * Daily OHLC bars (GET /api/v1/data/us-equity/eq-daily-ohlc).
+   * Daily OHLC bars (GET /api/v1/data/us-equity/eq-daily-ohlc), of every ticker or of those given.
    *
    * @example
    * ```ts
-   * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFT"] }, sort: ["Ticker", "TradeDate"] });
+   * const odfl = await wb.data.eqDailyOhlc("ODFL", { start: "2023-11-01", end: "2023-11-30" });
+   * const all = await wb.data.eqDailyOhlc({ date: "2023-11-21" });
    * ```
    */
-  eqDailyOhlc(query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("eq-daily-ohlc", [], query);
+  eqDailyOhlc(tickers?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("eqDailyOhlc", "eq-daily-ohlc", tickers, query);
   }
 
   /**
    * Ticks (GET /api/v1/data/us-equity/eq-taq/{trade_date}/{ticker}) of one ticker or a list, on
-   * one day, a list of days, or (with `null` and `start`/`end`) every trading day between.
+   * one day (`date`) or every trading day from `start` to `end`: one request per ticker and day.
+   * The REST order, `eqTaq(date, ticker, query)`, is still taken.
    *
    * @example
    * ```ts
-   * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL", { filters: { EventType: "TRADE" } });
-   * const week = await wb.data.eqTaq(null, ["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-24", filters: { EventType: "TRADE" } });
+   * const ticks = await wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: "TRADE" } });
+   * const week = await wb.data.eqTaq(["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-24" });
    * ```
    */
-  eqTaq(tradeDate: DateLike | readonly DateLike[] | null, ticker: string | readonly string[], query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("eq-taq", [tradeDate, ticker], query);
+  eqTaq(tickers: Symbols | SymbolQuery | DateLike | readonly DateLike[] | null, query?: SymbolQuery | Symbols, rest?: DataQuery): Promise<pl.DataFrame> {
+    if (isRestOrder(tickers, query)) return this.get("eq-taq", [tickers as PathArg, query as Symbols], rest ?? {});
+    if (rest !== undefined) return Promise.reject(new QueryError(`eqTaq takes (tickers, options): call ${callForm("eqTaq", dataEndpoint("eq-taq"))}`));
+    return this.#symbolCall("eqTaq", "eq-taq", tickers, query);
   }
 
   /**
-   * End-of-day option analytics (GET /api/v1/data/us-equity-opt/opt-greeks-daily).
+   * End-of-day option analytics (GET /api/v1/data/us-equity-opt/opt-greeks-daily) of the option
+   * roots given, or of every root.
    *
    * @example
    * ```ts
-   * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
+   * const greeks = await wb.data.optGreeksDaily("AAPL", { date: "2023-11-21" });
    * ```
    */
-  optGreeksDaily(query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("opt-greeks-daily", [], query);
+  optGreeksDaily(roots?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("optGreeksDaily", "opt-greeks-daily", roots, query);
   }
 
   /**
-   * Daily open interest per contract (GET /api/v1/data/us-equity-opt/opt-open-interest).
+   * Daily open interest per contract (GET /api/v1/data/us-equity-opt/opt-open-interest) of the
+   * option roots given, or of every root.
    *
    * @example
    * ```ts
-   * const oi = await wb.data.optOpenInterest({ filters: { Ticker: "SPY", TradeDate: "2023-11-21" } });
+   * const oi = await wb.data.optOpenInterest(["SPY", "QQQ"], { date: "2023-11-21" });
    * ```
    */
-  optOpenInterest(query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("opt-open-interest", [], query);
+  optOpenInterest(roots?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("optOpenInterest", "opt-open-interest", roots, query);
   }
 
   /**
-   * Option roots, listed and delisted (GET /api/v1/data/us-equity-opt-ref/opt-sec-master).
+   * Option roots, listed and delisted (GET /api/v1/data/us-equity-opt-ref/opt-sec-master): the
+   * roots given (`OptionTicker`), or every root.
    *
    * @example
    * ```ts
-   * const roots = await wb.data.optSecMaster({ filters: { UnderTicker: "ODFL" } });
+   * const odfl = await wb.data.optSecMaster({ filters: { UnderTicker: "ODFL" } });
+   * const one = await wb.data.optSecMaster("ODFL1");
    * ```
    */
-  optSecMaster(query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("opt-sec-master", [], query);
+  optSecMaster(roots?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("optSecMaster", "opt-sec-master", roots, query);
   }
 
   /**
-   * Adjusted option contracts' deliverables (GET /api/v1/data/us-equity-opt-ref/occ-eq-spec-settl).
+   * Adjusted option contracts' deliverables (GET /api/v1/data/us-equity-opt-ref/occ-eq-spec-settl)
+   * of the adjusted roots given (`OptionTicker`), or of every one.
    *
    * @example
    * ```ts
-   * const settl = await wb.data.occEqSpecSettl({ filters: { OptionTicker: "ODFL1" } });
+   * const settl = await wb.data.occEqSpecSettl("ODFL1");
    * ```
    */
-  occEqSpecSettl(query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("occ-eq-spec-settl", [], query);
+  occEqSpecSettl(roots?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("occEqSpecSettl", "occ-eq-spec-settl", roots, query);
   }
 
   /**
-   * Ticker to security id with end dates (GET /api/v1/data/us-equity-ref/eq-lookup-files).
+   * Ticker to security id with end dates (GET /api/v1/data/us-equity-ref/eq-lookup-files), of the
+   * tickers given or of every one.
    *
    * @example
    * ```ts
-   * const ids = await wb.data.eqLookupFiles({ filters: { Ticker: ["SQ", "XYZ"] } });
+   * const ids = await wb.data.eqLookupFiles(["SQ", "XYZ"]);
    * ```
    */
-  eqLookupFiles(query: DataQuery = {}): Promise<pl.DataFrame> {
-    return this.get("eq-lookup-files", [], query);
+  eqLookupFiles(tickers?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
+    return this.#symbolCall("eqLookupFiles", "eq-lookup-files", tickers, query);
   }
+}
+
+const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+const isDateArg = (v: unknown) => v instanceof Date || (typeof v === "string" && DATE_TEXT.test(v));
+
+/** `eqTaq(date, ticker, ...)`: the trade date (or null, or a list of dates) first and a ticker second. */
+function isRestOrder(first: unknown, second: unknown): boolean {
+  const symbols = typeof second === "string" || Array.isArray(second);
+  const dates = first === null || isDateArg(first) || (Array.isArray(first) && first.length > 0 && first.every(isDateArg));
+  return symbols && dates;
 }

@@ -85,10 +85,11 @@ export class Pipeline {
    * Checks one unit and builds its request; sends no data request (the rules, the schema and
    * the availability are free reads, each once per session).
    */
-  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}): Promise<PreparedRequest> {
+  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}, shapeChecked = false): Promise<PreparedRequest> {
     const endpoint = dataEndpoint(dataset);
-    // The call's shape first: a mistake is named before any request, even a free one.
-    query = checkQuery(query);
+    // The call's shape first: a mistake is named before any request, even a free one (a planned
+    // call's was checked once, when it was planned).
+    if (!shapeChecked) query = checkQuery(query);
     const values = checkPathValues(endpoint, pathValues);
     // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
     const facts = this.parts.facts;
@@ -98,6 +99,13 @@ export class Pipeline {
     const request = prepareRequest(endpoint, values, query, schema, rules);
     request.tickers = await checkWithService({ endpoint, request, schema, status: () => facts.availability(dataset), tickers: facts });
     return request;
+  }
+
+  /** Tells the observers of a call that failed before it could run (a download whose folder holds another query). */
+  async refused(info: Omit<CallInfo, "resumes">, error: unknown): Promise<void> {
+    const events = new CallEvents(this.parts.observers.map((o) => o.observe(info)));
+    events.emit({ type: "failed", requests: [], error });
+    await events.settled();
   }
 
   /** Runs a call into `sink` and returns the sink's result; a failure carries `partial` and `resume()` where the sink keeps rows. */
@@ -113,7 +121,7 @@ export class Pipeline {
     let requests: PreparedRequest[] = [];
     try {
       if (plan.units.length > 0) {
-        requests = await Promise.all(plan.units.map((u, i) => this.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base)));
+        requests = await Promise.all(plan.units.map((u, i) => this.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
       }
       events.emit({ type: "prepared", requests });
       sink.start?.((event) => events.emit(event));

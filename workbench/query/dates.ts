@@ -19,7 +19,9 @@ export function isoDate(value: DateLike, what: string): string {
     if (Number.isNaN(value.getTime())) throw new QueryError(`${what} is an invalid Date: give a valid Date or a date as YYYY-MM-DD`);
     return value.toISOString().slice(0, 10);
   }
-  const ok = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  const parsed = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
+  // An impossible date (2023-13-01, 2023-02-30) parses as Invalid Date or rolls over: refused either way.
+  const ok = parsed !== undefined && !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value as string);
   if (!ok) throw new QueryError(`${what} '${String(value)}' is not a date: use YYYY-MM-DD (such as "2023-11-21") or a Date`);
   return value;
 }

@@ -29,17 +29,22 @@ export interface DataEndpoint {
   dateColumn?: string;
   /** Column the access rule's ticker universe applies to. */
   tickerColumn?: string;
+  /**
+   * The dataset's symbol, as its function's first argument (or `tickers:`) takes it: a ticker,
+   * an option root. `path` when it is the `ticker` path value, else the column filtered.
+   */
+  symbol: { column: string; path: boolean; what: string };
 }
 
 export const DATA_ENDPOINTS = {
-  "eq-taq-1min": { dataset: "eq-taq-1min", assetClass: "us-equity", pathParams: ["ticker"], variant: { param: "aggregation_logic", values: ["core", "no_finra_trf"] }, dateColumn: "TradeDate", tickerColumn: "Ticker" },
-  "eq-daily-ohlc": { dataset: "eq-daily-ohlc", assetClass: "us-equity", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker" },
-  "eq-taq": { dataset: "eq-taq", assetClass: "us-equity", pathParams: ["trade_date", "ticker"], dateColumn: "TradeDate", tickerColumn: "Ticker" },
-  "opt-greeks-daily": { dataset: "opt-greeks-daily", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker" },
-  "opt-open-interest": { dataset: "opt-open-interest", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker" },
-  "opt-sec-master": { dataset: "opt-sec-master", assetClass: "us-equity-opt-ref", pathParams: [] },
-  "occ-eq-spec-settl": { dataset: "occ-eq-spec-settl", assetClass: "us-equity-opt-ref", pathParams: [] },
-  "eq-lookup-files": { dataset: "eq-lookup-files", assetClass: "us-equity-ref", pathParams: [] },
+  "eq-taq-1min": { dataset: "eq-taq-1min", assetClass: "us-equity", pathParams: ["ticker"], variant: { param: "aggregation_logic", values: ["core", "no_finra_trf"] }, dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: true, what: "ticker" } },
+  "eq-daily-ohlc": { dataset: "eq-daily-ohlc", assetClass: "us-equity", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "ticker" } },
+  "eq-taq": { dataset: "eq-taq", assetClass: "us-equity", pathParams: ["trade_date", "ticker"], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: true, what: "ticker" } },
+  "opt-greeks-daily": { dataset: "opt-greeks-daily", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "option root" } },
+  "opt-open-interest": { dataset: "opt-open-interest", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "option root" } },
+  "opt-sec-master": { dataset: "opt-sec-master", assetClass: "us-equity-opt-ref", pathParams: [], symbol: { column: "OptionTicker", path: false, what: "option root" } },
+  "occ-eq-spec-settl": { dataset: "occ-eq-spec-settl", assetClass: "us-equity-opt-ref", pathParams: [], symbol: { column: "OptionTicker", path: false, what: "adjusted option root" } },
+  "eq-lookup-files": { dataset: "eq-lookup-files", assetClass: "us-equity-ref", pathParams: [], symbol: { column: "Ticker", path: false, what: "ticker" } },
 } as const satisfies Record<string, DataEndpoint>;
 
 export type DatasetId = keyof typeof DATA_ENDPOINTS;

@@ -9,7 +9,7 @@ import pl from "nodejs-polars";
 import { mkdirSync, readdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
-import type { CallEvent } from "../events/callEvents.ts";
+import type { CallEvent, CallInfo } from "../events/callEvents.ts";
 import { progressListener } from "../events/progressListener.ts";
 import { dataEndpoint } from "../query/endpoints.ts";
 import { QueryError } from "../errors/base.ts";
@@ -82,6 +82,19 @@ function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string,
  * ```
  */
 export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
+  const info = { kind: "download" as const, dataset, pathValues: [], query, dir };
+  let run: () => Promise<DownloadResult>;
+  try {
+    run = await planDownload(pipeline, facts, dataset, query, dir, chunkDays, info);
+  } catch (error) {
+    await pipeline.refused(info, error); // refused before any request: recorded all the same
+    throw error;
+  }
+  return await run();
+}
+
+/** Checks a download and opens its folder; returns the run through the pipeline. */
+async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, chunkDays: number, info: CallInfo): Promise<() => Promise<DownloadResult>> {
   const endpoint = dataEndpoint(dataset);
   const layout = lakeLayout(endpoint);
   const { tickers: asked, start, end, force, onProgress, maxRows, ...rest } = query;
@@ -148,9 +161,9 @@ export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, data
       emit({ type: "reused-partition", path, rows: manifest.partitions[path].rows, read: () => readLakePartition(dir, manifest, path) });
     }
   };
-  const result = await pipeline.run({
+  return () => pipeline.run({
     plan,
-    info: { kind: "download", dataset, pathValues: [], query, dir },
+    info,
     listeners: onProgress ? [progressListener(dataset, onProgress)] : [],
     upfront: true,
   }, {
@@ -162,7 +175,6 @@ export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, data
       return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0 };
     },
   });
-  return result;
 }
 
 /**
