@@ -34,6 +34,7 @@ export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK } from "./frames/frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
+export { FolderInUseError, LakeDamagedError, StorageError } from "./errors/storage.ts";
 export { CALENDAR_COVERAGE, CalendarRangeError } from "../calendar/calendar.ts";
 export { type Session, session, sessionTable, type TradingDay, tradingDays, tradingSessions, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
 export { frameHash, hashScheme } from "./provenance/frameHash.ts";

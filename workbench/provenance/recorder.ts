@@ -8,9 +8,9 @@
  * line each: a notebook whose cell failed never runs the runner's collecting cell, and its
  * manifest (marked failed) is built from that journal.
  */
-import { appendFileSync } from "node:fs";
 import type { CallInfo, CallListener, CallObserver } from "../events/callEvents.ts";
 import { envVar } from "../runtime/env.ts";
+import { appendLine } from "../runtime/files.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
 import { runDeferred } from "./deferred.ts";
@@ -132,7 +132,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
     if (!this.journal) return;
     const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: hashScheme(), ...line };
-    appendFileSync(this.journal, `${JSON.stringify(entry)}\n`);
+    appendLine(this.journal, `${JSON.stringify(entry)}\n`); // created with the umask's mode, as every file the workbench writes
   }
 
   /** The manifest so far: calls (and downloads) in the order they started, each finished one complete. */

@@ -9,13 +9,14 @@
  */
 import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { StorageError } from "../errors/storage.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 import { requestRecord } from "../provenance/callTap.ts";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
-import { type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, verifyCache, type CacheCheck } from "./cacheEntries.ts";
+import { type CacheCheck, type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, readCachedFrame, readEntry, verifyCache } from "./cacheEntries.ts";
 
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
 export { NoCache } from "./noCache.ts";
@@ -69,9 +70,17 @@ export class FrameCache {
   async getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame> {
     const path = this.pathFor(request);
     if (existsSync(path)) {
-      this.hits++;
-      onHit?.();
-      return pl.readParquet(path);
+      const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
+      const read = readCachedFrame(path, readEntry(entryPath));
+      if ("frame" in read) {
+        this.hits++;
+        onHit?.();
+        return read.frame;
+      }
+      // Never served: removed, fetched again below, and said.
+      this.warn(`Warning: the cached ${request.dataset} frame '${path}' was damaged (${read.damage}): removed and fetched again`);
+      rmSync(path, { force: true });
+      rmSync(entryPath, { force: true });
     }
     this.misses++;
     const fetchedAt = new Date().toISOString();
@@ -79,13 +88,19 @@ export class FrameCache {
     const frame = await fetch();
     if (this.canWrite()) {
       const entry = await this.entryOf(request, frame, fetchedAt, status);
-      // The entry first: a cached frame never lacks its provenance (an entry alone is ignored).
       const partialEntry = `${path}.${process.pid}.entry.partial`;
-      writeFileSync(partialEntry, JSON.stringify(entry, null, 1));
-      renameSync(partialEntry, path.replace(/\.parquet$/, ENTRY_SUFFIX));
       const partial = `${path}.${process.pid}.partial`;
-      frame.writeParquet(partial);
-      renameSync(partial, path);
+      try {
+        // The entry first: a cached frame never lacks its provenance (an entry alone is ignored).
+        writeFileSync(partialEntry, JSON.stringify(entry, null, 1));
+        renameSync(partialEntry, path.replace(/\.parquet$/, ENTRY_SUFFIX));
+        frame.writeParquet(partial);
+        renameSync(partial, path);
+      } catch (error) {
+        // The cache is optional: the call keeps its frame, the cache keeps nothing half-written.
+        for (const p of [partialEntry, partial, path.replace(/\.parquet$/, ENTRY_SUFFIX)]) rmSync(p, { force: true });
+        this.warn(`${StorageError.of(error, "cache the frame in", path).message}; the frame is returned, not cached`);
+      }
     }
     return frame;
   }

@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import pl from "nodejs-polars";
+import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { displayAs } from "../display/kind.ts";
 import type { HashSchemeRecord, RequestRecord, StatusAtCall, StatusRead } from "../provenance/manifest.ts";
 
@@ -63,7 +65,36 @@ export interface CacheCheck {
   removed: number;
 }
 
-function readEntry(path: string): CacheEntry | undefined {
+/**
+ * Reads a cached frame if it holds what its entry recorded (rows, columns, and the frame's hash
+ * under the same hash scheme); else says why not. A truncated or replaced file is never served.
+ *
+ * @example
+ * ```ts
+ * const read = readCachedFrame(".cache/frames/eq-daily-ohlc-0f3a….parquet", entry);
+ * if ("damage" in read) console.warn(read.damage);
+ * ```
+ */
+export function readCachedFrame(file: string, entry: CacheEntry | undefined): { frame: pl.DataFrame } | { damage: string } {
+  let frame: pl.DataFrame;
+  try {
+    frame = pl.readParquet(file);
+  } catch (error) {
+    return { damage: `its file cannot be read (${(error as Error).message.split("\n")[0]})` };
+  }
+  if (!entry) return { frame };
+  if (frame.height !== entry.rows || frame.width !== entry.columns) {
+    return { damage: `its file holds ${frame.height} rows and ${frame.width} columns where ${entry.rows} and ${entry.columns} were cached` };
+  }
+  const scheme = hashScheme();
+  if (entry.frameHash && entry.hash?.scheme === scheme.scheme && entry.hash?.nodejsPolars === scheme.nodejsPolars && frameHash(frame) !== entry.frameHash) {
+    return { damage: "its rows are not the rows cached (their hash differs)" };
+  }
+  return { frame };
+}
+
+/** A cache entry's provenance, or undefined when missing or unreadable. */
+export function readEntry(path: string): CacheEntry | undefined {
   try {
     return JSON.parse(readFileSync(path, "utf8")) as CacheEntry;
   } catch {
@@ -90,7 +121,16 @@ export async function verifyCache(dir: string, scope: string, origin: CacheOrigi
     if (entry.scope !== scope) continue; // another service's or another key's frame
     const now = await statusNow(entry.dataset);
     const judged: CheckedEntry = { file, dataset: entry.dataset, path: entry.request.path, fetchedAt: entry.fetchedAt, rows: entry.rows, lastUpdatedThen: entry.status.last_updated, lastUpdatedNow: now.last_updated };
-    if (now.error || !entry.status.last_updated) {
+    const content = readCachedFrame(join(dir, file), entry);
+    if ("damage" in content) {
+      // Damaged content is never fresh: listed as stale with why, and removed like a stale frame.
+      check.stale.push({ ...judged, reason: `the cached file is damaged: ${content.damage}` });
+      if (remove) {
+        rmSync(join(dir, file), { force: true });
+        rmSync(entryPath, { force: true });
+        check.removed++;
+      }
+    } else if (now.error || !entry.status.last_updated) {
       check.unknown.push({ ...judged, reason: now.error ? `status unreadable now: ${now.error}` : `status was unreadable when cached: ${entry.status.error ?? "missing"}` });
     } else if (now.last_updated !== entry.status.last_updated) {
       check.stale.push({ ...judged, reason: `${entry.dataset} was updated ${now.last_updated}, after this frame was fetched (data then: ${entry.status.last_updated})` });

@@ -6,7 +6,7 @@
  * wider range fetches only the partitions it lacks.
  */
 import pl from "nodejs-polars";
-import { mkdirSync, readdirSync, renameSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { CallEvent, CallInfo } from "../events/callEvents.ts";
@@ -21,6 +21,9 @@ import type { Pipeline } from "../pipeline/pipeline.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { readLakePartition } from "./lakePartition.ts";
+import { partitionDamage } from "./lakeCheck.ts";
+import { lockFolder, writeAtomically } from "../runtime/files.ts";
+import { LakeDamagedError, StorageError } from "../errors/storage.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
 
 /** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
@@ -43,22 +46,29 @@ export interface DownloadResult {
   rows: number;
   /** Whether this call continued or widened an earlier download. */
   resumed: boolean;
+  /** Partitions of the range found damaged or missing (each with why) and fetched again; empty when none. */
+  warnings: string[];
 }
 
 function hasParquet(dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true }).some((e) => (e.isDirectory() ? hasParquet(join(dir, e.name)) : e.name.endsWith(".parquet")));
 }
 
-/** Writes one partition's rows (without the partition columns, which the path carries) atomically. */
-function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): void {
+/**
+ * Writes one partition's rows (without the partition columns, which the path carries)
+ * atomically; returns the size of its file, recorded to check the file when it is reused.
+ */
+function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): number {
   const file = join(dir, path, "part.parquet");
-  mkdirSync(dirname(file), { recursive: true });
-  // Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run.
-  const tmp = join(dirname(file), `.part.${process.pid}.tmp`);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw StorageError.of(error, "create the folder of", file);
+  }
   // Snappy, as Spark writes by default: half the bytes of nodejs-polars' uncompressed default at
   // the same write time (zstd is a third smaller again but writes at half the speed).
-  (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp, { compression: "snappy" });
-  renameSync(tmp, file);
+  writeAtomically(file, (tmp) => (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp, { compression: "snappy" }));
+  return statSync(file).size;
 }
 
 /** The frame's rows by date, in their order, split by Polars (no per-row JavaScript). */
@@ -83,18 +93,22 @@ function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string,
  */
 export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, chunkDays = 20): Promise<DownloadResult> {
   const info = { kind: "download" as const, dataset, pathValues: [], query, dir };
-  let run: () => Promise<DownloadResult>;
+  let planned: { run: () => Promise<DownloadResult>; release: () => void };
   try {
-    run = await planDownload(pipeline, facts, dataset, query, dir, chunkDays, info);
+    planned = await planDownload(pipeline, facts, dataset, query, dir, chunkDays, info);
   } catch (error) {
     await pipeline.refused(info, error); // refused before any request: recorded all the same
     throw error;
   }
-  return await run();
+  try {
+    return await planned.run();
+  } finally {
+    planned.release();
+  }
 }
 
 /** Checks a download and opens its folder; returns the run through the pipeline. */
-async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, chunkDays: number, info: CallInfo): Promise<() => Promise<DownloadResult>> {
+async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, chunkDays: number, info: CallInfo): Promise<{ run: () => Promise<DownloadResult>; release: () => void }> {
   const endpoint = dataEndpoint(dataset);
   const layout = lakeLayout(endpoint);
   const { tickers: asked, start, end, force, onProgress, maxRows, ...rest } = query;
@@ -119,9 +133,31 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const base = { ...rest, filters: { ...rest.filters, ...tickerFilter } };
   const sample = await pipeline.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
   const fingerprint = [...requestParams(sample)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw StorageError.of(error, "create the folder", dir);
+  }
+  const release = lockFolder(dir); // one download at a time in a folder, across processes
+  try {
+    return { run: openFolder(), release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+
+  function openFolder(): () => Promise<DownloadResult> {
   if (!readManifest(dir) && hasParquet(dir)) throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
   const manifest: Manifest = openManifest(dir, { dataset, layout, query: fingerprint, columns: sample.columns });
+  // What the range reuses is checked against what was written; a damaged or missing file is fetched again.
+  const warnings: string[] = [];
+  for (const path of wantedPartitions(layout, tickers, days).filter((p) => p in manifest.partitions)) {
+    const why = partitionDamage(dir, path, manifest.partitions[path]);
+    if (why === undefined) continue;
+    warnings.push(`Partition ${path || "(the one file)"} of '${dir}' was damaged (${why}): fetched again`);
+    delete manifest.partitions[path];
+  }
+  for (const w of warnings) console.warn(`Warning: ${w}`);
   const held = Object.keys(manifest.partitions).length;
   const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
   writeManifest(dir, manifest);
@@ -133,18 +169,18 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const write = (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
     const c = units[i];
     if (layout.length === 0) {
-      writePartition(dir, "", frame, layout);
-      manifest.partitions[""] = { rows: frame.height };
-      recordPartition(dir, "", frame.height);
+      const bytes = writePartition(dir, "", frame, layout);
+      manifest.partitions[""] = { rows: frame.height, bytes };
+      recordPartition(dir, "", manifest.partitions[""]);
       emit({ type: "partitions", unit: i, frame, parts: [{ path: "", frame }], contiguous: true });
     } else {
       const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
       const pathOf = (date: string) => partitionPath(layout, { ticker: c.ticker, date });
       for (const date of c.dates) {
         const part = byDate.get(date);
-        if (part) writePartition(dir, pathOf(date), part, layout);
-        manifest.partitions[pathOf(date)] = { rows: part?.height ?? 0 };
-        recordPartition(dir, pathOf(date), part?.height ?? 0);
+        const bytes = part ? writePartition(dir, pathOf(date), part, layout) : undefined;
+        manifest.partitions[pathOf(date)] = bytes === undefined ? { rows: 0 } : { rows: part!.height, bytes };
+        recordPartition(dir, pathOf(date), manifest.partitions[pathOf(date)]);
       }
       // For the record, in the unit's row order (the parts' own; a date not asked, never
       // written, is not recorded), then the asked dates with no row.
@@ -172,9 +208,10 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     result: async () => {
       writeManifest(dir, manifest);
       const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
-      return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0 };
+      return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0, warnings };
     },
   });
+  }
 }
 
 /**
@@ -191,6 +228,12 @@ export function scanLake(dir: string): pl.LazyDataFrame {
   const manifest = readManifest(dir);
   if (!manifest) throw new QueryError(`Folder '${dir}' holds no download (no ${MANIFEST})`);
   const files = Object.entries(manifest.partitions).filter(([, p]) => p.rows > 0);
+  for (const [path, record] of files) {
+    const why = partitionDamage(dir, path, record);
+    if (why === undefined) continue;
+    const file = join(dir, path, "part.parquet");
+    throw new LakeDamagedError(`Partition ${path || "(the one file)"} of '${dir}' is damaged: ${why} (${file}). Run the same wb.download again: it fetches damaged partitions again`, file, why);
+  }
   if (files.length === 0) return emptyFrame(manifest.columns).lazy();
   if (manifest.layout.length === 0) return pl.scanParquet(join(dir, "part.parquet"));
   const hiveSchema = Object.fromEntries(manifest.layout.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]));

@@ -6,10 +6,12 @@
  * many partitions a folder holds), folded into the manifest (written atomically) when a
  * download ends, so an interrupted download resumes from both. Neither holds the API key.
  */
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { QueryError } from "../errors/base.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
+import { appendLine, writeAtomically } from "../runtime/files.ts";
+import type { PartitionRecordOnDisk } from "./lakeCheck.ts";
 
 export const MANIFEST = "_manifest.json";
 const JOURNAL = "_partitions.jsonl";
@@ -23,10 +25,19 @@ export interface Manifest {
   /** What the folder holds besides tickers and dates: filters, columns, variant (sorted). */
   query: [string, string][];
   columns: ColumnInfo[];
-  /** Partition path (e.g. `Ticker=AAPL/TradeDate=2023-11-21`) to its rows. */
-  partitions: Record<string, { rows: number }>;
+  /** Partition path (e.g. `Ticker=AAPL/TradeDate=2023-11-21`) to its rows and the size of its file. */
+  partitions: Record<string, PartitionRecordOnDisk>;
 }
 
+/**
+ * The manifest of a lake folder with its journal folded in, or undefined when the folder holds none.
+ *
+ * @example
+ * ```ts
+ * const m = readManifest("lake/bars");
+ * Object.keys(m?.partitions ?? {}).length;
+ * ```
+ */
 export function readManifest(dir: string): Manifest | undefined {
   const path = join(dir, MANIFEST);
   if (!existsSync(path)) return undefined;
@@ -36,8 +47,8 @@ export function readManifest(dir: string): Manifest | undefined {
   if (existsSync(journal)) {
     for (const line of readFileSync(journal, "utf8").split("\n")) {
       try {
-        const { path, rows } = JSON.parse(line) as { path: string; rows: number };
-        m.partitions[path] = { rows };
+        const { path, rows, bytes } = JSON.parse(line) as { path: string; rows: number; bytes?: number };
+        m.partitions[path] = bytes === undefined ? { rows } : { rows, bytes };
       } catch {
         // an empty or torn last line: that partition is fetched again
       }
@@ -47,19 +58,24 @@ export function readManifest(dir: string): Manifest | undefined {
 }
 
 /** Records one written partition in the journal (the partition file is already in place). */
-export function recordPartition(dir: string, path: string, rows: number): void {
-  appendFileSync(join(dir, JOURNAL), `${JSON.stringify({ path, rows })}\n`);
+export function recordPartition(dir: string, path: string, record: PartitionRecordOnDisk): void {
+  appendLine(join(dir, JOURNAL), `${JSON.stringify({ path, ...record })}\n`);
 }
 
 /** Writes the whole manifest atomically; the journal it folds in is then removed. */
 export function writeManifest(dir: string, manifest: Manifest): void {
-  const tmp = join(dir, `${MANIFEST}.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(manifest, null, 1));
-  renameSync(tmp, join(dir, MANIFEST));
+  writeAtomically(join(dir, MANIFEST), (tmp) => writeFileSync(tmp, JSON.stringify(manifest, null, 1)));
   rmSync(join(dir, JOURNAL), { force: true });
 }
 
-/** A new manifest, or the folder's own after checking it holds the same query. */
+/**
+ * A new manifest, or the folder's own after checking it holds the same query.
+ *
+ * @example
+ * ```ts
+ * const m = openManifest("lake/bars", { dataset: "eq-taq-1min", layout: ["Ticker", "TradeDate"], query: [], columns });
+ * ```
+ */
 export function openManifest(dir: string, fresh: Omit<Manifest, "format" | "partitions">): Manifest {
   const found = readManifest(dir);
   if (!found) return { format: FORMAT, ...fresh, partitions: {} };

@@ -1,0 +1,101 @@
+/**
+ * Errors of the files the workbench writes and reads back (lake folders, the cache): each names
+ * the path and the cause in words, whatever layer raised it (Node's fs, Polars' Parquet writer).
+ */
+import { WorkbenchError } from "./base.ts";
+
+/** Why a file operation failed, in words, from a system error code or an `os error N` in a message. */
+function causeOf(error: unknown): { code?: string; cause: string } {
+  const e = error as { code?: string; message?: string };
+  const osError = /os error (\d+)/.exec(e?.message ?? "")?.[1];
+  const code = e?.code ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT" } as Record<string, string>)[osError ?? ""];
+  const words: Record<string, string> = {
+    ENOSPC: "the disk is full",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EROFS: "the file system is read-only",
+    ENOENT: "no such file or folder",
+    EDQUOT: "the disk quota is used up",
+  };
+  return { code, cause: (code && words[code]) ?? (e?.message ?? String(error)) };
+}
+
+/**
+ * A file could not be written or read: `path` says which, `cause` why (`code` the system's).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.download("eq-taq-1min", { tickers: ["AAPL"] }, "/full-disk/lake");
+ * } catch (e) {
+ *   if (e instanceof StorageError) console.log(e.path, e.cause);
+ * }
+ * ```
+ */
+export class StorageError extends WorkbenchError {
+  /** The file or folder. */
+  readonly path: string;
+  /** Why, in words ("the disk is full"). */
+  override readonly cause: string;
+  /** The system's code (ENOSPC, EACCES, EROFS), when known. */
+  readonly code?: string;
+
+  /**
+   * @param message what failed, naming the path
+   * @param path the file or folder
+   * @param cause why, in words
+   * @param code the system's error code
+   */
+  constructor(message: string, path: string, cause: string, code?: string) {
+    super(message);
+    this.path = path;
+    this.cause = cause;
+    this.code = code;
+  }
+
+  /**
+   * The StorageError of a failed file operation: `doing` says what ("write the partition").
+   *
+   * @example
+   * ```ts
+   * throw StorageError.of(error, "write the partition", "/lake/Ticker=AAPL/part.parquet");
+   * ```
+   */
+  static of(error: unknown, doing: string, path: string): StorageError {
+    if (error instanceof StorageError) return error;
+    const { code, cause } = causeOf(error);
+    return new StorageError(`Cannot ${doing} '${path}': ${cause}${code ? ` (${code})` : ""}`, path, cause, code);
+  }
+}
+
+/**
+ * A lake folder's file does not hold what its manifest records (truncated, replaced, missing):
+ * `path` names the file.
+ *
+ * @example
+ * ```ts
+ * try { wb.scan("lake/bars").collectSync(); } catch (e) { if (e instanceof LakeDamagedError) console.log(e.path); }
+ * ```
+ */
+export class LakeDamagedError extends StorageError {}
+
+/**
+ * Another download is writing into the folder (across processes): `path` is the folder, `pid`
+ * the process holding it.
+ *
+ * @example
+ * ```ts
+ * // while another kernel downloads into lake/bars:
+ * await wb.download("eq-taq-1min", { tickers: ["AAPL"] }, "lake/bars"); // FolderInUseError
+ * ```
+ */
+export class FolderInUseError extends StorageError {
+  /** The process writing into the folder. */
+  readonly pid: number;
+
+  /** @param folder the folder; @param pid the process holding it */
+  constructor(folder: string, pid: number) {
+    super(`Folder '${folder}' is being written by another download (process ${pid}); run this one when it ends (it then reuses what that one wrote), or choose another folder`, folder, "in use by another download");
+    this.pid = pid;
+  }
+}

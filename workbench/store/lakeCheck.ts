@@ -1,0 +1,58 @@
+/**
+ * Checks that a lake partition's file still holds what the folder recorded when it was written:
+ * its size (recorded with each partition), Parquet's magic bytes at both ends (a truncated or
+ * overwritten file fails one of them) and, for partitions recorded before sizes were, the row
+ * count in its footer. Cheap: one stat and two 4-byte reads a file.
+ */
+import pl from "nodejs-polars";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** What the folder records of a partition: its rows, and the size of its file (absent before sizes were recorded). */
+export interface PartitionRecordOnDisk {
+  rows: number;
+  bytes?: number;
+}
+
+const MAGIC = "PAR1";
+
+/** The 4 bytes of `file` at `position`, as text. */
+function fourBytes(fd: number, position: number): string {
+  const buffer = new Uint8Array(4);
+  readSync(fd, buffer, 0, 4, position);
+  return new TextDecoder().decode(buffer);
+}
+
+/**
+ * Why partition `path` of `dir` does not hold what `record` says, or undefined when it does (a
+ * partition recorded with no rows has no file).
+ *
+ * @example
+ * ```ts
+ * partitionDamage("lake/bars", "Ticker=AAPL/TradeDate=2023-11-21", { rows: 390, bytes: 61_234 });
+ * // "its file is 3,000 bytes where 61,234 were written" after a truncation
+ * ```
+ */
+export function partitionDamage(dir: string, path: string, record: PartitionRecordOnDisk): string | undefined {
+  if (record.rows === 0) return undefined;
+  const file = join(dir, path, "part.parquet");
+  if (!existsSync(file)) return "its file is missing";
+  const size = statSync(file).size;
+  if (record.bytes !== undefined && size !== record.bytes) return `its file is ${size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
+  if (size < 12) return `its file is ${size} bytes: not a Parquet file`;
+  const fd = openSync(file, "r");
+  try {
+    if (fourBytes(fd, 0) !== MAGIC || fourBytes(fd, size - 4) !== MAGIC) return "its file is not a whole Parquet file (no magic bytes at its start or end)";
+  } finally {
+    closeSync(fd);
+  }
+  if (record.bytes === undefined) {
+    try {
+      const rows = Number(pl.scanParquet(file).select(pl.len().alias("n")).collectSync().getColumn("n").get(0));
+      if (rows !== record.rows) return `its file holds ${rows.toLocaleString("en-US")} rows where ${record.rows.toLocaleString("en-US")} were written`;
+    } catch (error) {
+      return `its footer cannot be read (${(error as Error).message.split("\n")[0]})`;
+    }
+  }
+  return undefined;
+}
