@@ -88,7 +88,8 @@ export class ServiceFacts implements TickerSource {
    */
   async textId(id: unknown): Promise<unknown> {
     if (typeof id !== "string" || Object.hasOwn(DATA_ENDPOINTS, id) || !/^[A-Za-z0-9]{3,12}$/.test(id)) return id;
-    this.#datasets ??= this.transport.getJson(META.datasets, contract.DatasetList);
+    // A free read on the guard's transport: refusing an unknown id still sends none of the call's own requests.
+    this.#datasets ??= this.freeTransport.getJson(META.datasets, contract.DatasetList);
     this.#datasets.catch(() => (this.#datasets = undefined));
     const match = (await this.#datasets.catch(() => [])).find((d) => d.dataset_id.toUpperCase() === id.toUpperCase());
     return match ? match.dataset_text_id : id;
