@@ -1,9 +1,10 @@
 /**
  * The state database holds hashed API keys, access rules, quotas and usage: it is private to
- * the user who runs the sandbox. SQLite creates a new database file 0644 whatever the umask,
- * and its `-wal` and `-shm` files with the database file's mode, so the file is created (or
- * set) 0600 before SQLite opens it, which makes the other two 0600 as well; a folder made for
- * it is 0700. A folder that already exists is the user's own choice and is left as it is.
+ * the user who runs the sandbox. SQLite creates a new database file 0644 (less the umask: the
+ * usual 022 leaves it readable by all) and gives its `-wal` and `-shm` files the database
+ * file's mode, so the file is created (or set) 0600 before SQLite opens it, which makes the
+ * other two 0600 as well; a folder made for it is 0700. A folder that already exists is the
+ * user's own choice and is left as it is.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
