@@ -26,12 +26,12 @@ const error = (description: string) => ({ description, content: { "application/j
 
 /** The errors every API route may answer. */
 const ERRORS = {
-  // Deno's HTTP server refuses a longer request target before the app sees it: no body, no request id.
-  414: { description: "URI Too Long: a request target (path and query string) longer than 65,534 bytes; answered by the HTTP server before any route, with no body" },
   401: error("Not authenticated (no X-API-KEY) / Invalid API key; WWW-Authenticate: APIKey"),
   403: error("Forbidden: IP address not allowed, dataset or ticker not entitled"),
   404: error("A dataset with the id '{id}' is not found"),
   410: error("The account is deactivated / The API key access has expired"),
+  // Deno's HTTP server refuses a longer request target before the app sees it: no body, no request id.
+  414: { description: "URI Too Long: a request target (path and query string) longer than 65,534 bytes; answered by the HTTP server before any route, with no body" },
   422: { description: "Validation error (FastAPI/pydantic v2 shape)", content: { "application/json": { schema: HTTPValidationError } } },
   429: error("A quota is exhausted: Retry-After says when to come back (see the quota headers)"),
   503: error("Service unavailable (maintenance)"),
