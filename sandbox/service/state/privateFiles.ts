@@ -43,6 +43,13 @@ export function prepareStateFiles(path: string): void {
     // The mode given to mkdir is less the umask (or, under Deno, ignores it): set it exactly.
     chmodSync(folder, PRIVATE_FOLDER_MODE);
   }
-  closeSync(openSync(path, "a", PRIVATE_FILE_MODE));
+  // Only a new file is opened here: closing any descriptor of a file drops every POSIX lock
+  // this process holds on it, SQLite's included (another worker's connection), and another
+  // process could then take the database as its alone and remove the WAL in use.
+  try {
+    closeSync(openSync(path, "wx", PRIVATE_FILE_MODE));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
   for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
 }
