@@ -7,7 +7,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Hono } from "hono";
 import type { Env, Services } from "./context.ts";
 import { fastApiIssues } from "./api/params.ts";
-import { ACCOUNT_ROUTES, dataRoute, META_ROUTES } from "./api/routes.ts";
+import { ACCOUNT_ROUTES, dataRoute, META_ROUTES, METHOD_NOT_ALLOWED, OTHER_METHODS } from "./api/routes.ts";
 import { openApiDocument } from "./api/document.ts";
 import { HttpError, validationError } from "./errors.ts";
 import { auth } from "./middleware/auth.ts";
@@ -21,8 +21,6 @@ import { inQueryOrder } from "./query/parse.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { readSettings } from "./state/settings.ts";
 
-const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"];
-
 export function createApp(services: Services): Hono<Env> {
   // Parameters are validated by the routes' zod schemas; a failure is the FastAPI 422 body.
   // Problems with parameter names (found before validation) are reported with those of values.
@@ -35,7 +33,10 @@ export function createApp(services: Services): Hono<Env> {
       if (names.length + values.length > 0) throw validationError(...inQueryOrder([...names, ...values], queryParams(c.req.url)));
     },
   });
-  const document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...services.market.datasets.map(dataRoute)]);
+  const document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...services.market.datasets.map(dataRoute)], {
+    methods: OTHER_METHODS,
+    response: METHOD_NOT_ALLOWED,
+  });
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("services", services);
@@ -47,7 +48,7 @@ export function createApp(services: Services): Hono<Env> {
   });
   // Every route is read-only: any other method on a route is 405 naming the allowed ones (as
   // FastAPI answers), before authentication, like routing.
-  app.on(OTHER_METHODS, ["/openapi.json", "/api/v1/account/*", "/api/v1/meta/*", "/api/v1/data/*"], (c) => {
+  app.on([...OTHER_METHODS], ["/openapi.json", "/api/v1/account/*", "/api/v1/meta/*", "/api/v1/data/*"], (c) => {
     c.header("Allow", "GET, HEAD");
     return c.json({ detail: "Method Not Allowed" }, 405);
   });

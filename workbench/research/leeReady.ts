@@ -148,7 +148,9 @@ export function signedFrame(ticks: pl.DataFrame, t: DayTicks, s: SignedDay): pl.
     pl.Series("Bid", s.bid, pl.Float64),
     pl.Series("Ask", s.ask, pl.Float64),
     pl.Series("Mid", s.mid, pl.Float64),
-    pl.Series("Sign", s.sign, pl.Int8),
+    // Built as Float64 and cast: under Deno, an integer Series built from an array turns its
+    // nulls into 0 (Deno's Node-API), and an unsigned trade would read as signed 0.
+    pl.Series("Sign", s.sign, pl.Float64).cast(pl.Int8, true),
     pl.Series("SignedBy", s.by, pl.String),
     pl.Series("Excluded", s.excluded, pl.String),
   );

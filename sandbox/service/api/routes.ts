@@ -30,6 +30,8 @@ const ERRORS = {
   403: error("Forbidden: IP address not allowed, dataset or ticker not entitled"),
   404: error("A dataset with the id '{id}' is not found"),
   410: error("The account is deactivated / The API key access has expired"),
+  // Deno's HTTP server refuses a longer request target before the app sees it: no body, no request id.
+  414: { description: "URI Too Long: a request target (path and query string) longer than 65,534 bytes; answered by the HTTP server before any route, with no body" },
   422: { description: "Validation error (FastAPI/pydantic v2 shape)", content: { "application/json": { schema: HTTPValidationError } } },
   429: error("A quota is exhausted: Retry-After says when to come back (see the quota headers)"),
   503: error("Service unavailable (maintenance)"),
@@ -37,6 +39,16 @@ const ERRORS = {
 } as const;
 
 const header = (description: string) => z.string().meta({ description });
+
+/** Methods no route serves: each answers them 405 (app.ts), before authentication. */
+export const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"] as const;
+
+/** The 405 answer of every route to the methods it does not serve (OTHER_METHODS). */
+export const METHOD_NOT_ALLOWED = {
+  description: "Method Not Allowed: every route is read-only (GET, and HEAD for the headers alone); answered before authentication, naming the methods allowed",
+  headers: z.object({ Allow: header("The methods the route answers: GET, HEAD") }),
+  content: { "application/json": { schema: HTTPError } },
+};
 
 /** The quota headers of every data answer (a 429 too). */
 export const QUOTA_HEADERS = z.object({

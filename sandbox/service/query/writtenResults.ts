@@ -101,24 +101,32 @@ export function shareWrittenResults(post: (message: WrittenMessage) => void): vo
   publish = post;
 }
 
-/** The bytes of row lines `from` to `from + count - 1`, one contiguous range. */
-function rowRange(w: WrittenResult, from: number, count: number): Uint8Array {
-  return w.bytes.subarray(w.starts[w.header + from], w.starts[w.header + from + count]);
+/**
+ * The rows of `from` to `from + count - 1` that the result has (none for a page past its end)
+ * and their bytes, one contiguous range. Clamped here rather than trusted to callers: an index
+ * past `starts` reads undefined, and `subarray(undefined, undefined)` is the whole result.
+ */
+function rowRange(w: WrittenResult, from: number, count: number): { from: number; count: number; bytes: Uint8Array } {
+  const total = Math.max(0, rowCount(w));
+  const first = Math.min(Math.max(0, from), total);
+  const rows = Math.min(Math.max(0, count), total - first);
+  return { from: first, count: rows, bytes: w.bytes.subarray(w.starts[w.header + first] ?? 0, w.starts[w.header + first + rows] ?? 0) };
 }
 
-/** Rows `from` to `from + count - 1` of a written CSV result, after its header line. */
+/** Rows `from` to `from + count - 1` of a written CSV result, after its header line (the header alone past the end). */
 export function csvPage(w: WrittenResult, from: number, count: number): Uint8Array {
-  const header = w.bytes.subarray(0, w.starts[1]);
-  const rows = rowRange(w, from, count);
+  const header = w.bytes.subarray(0, w.starts[1] ?? 0);
+  const rows = rowRange(w, from, count).bytes;
   const page = new Uint8Array(header.length + rows.length);
   page.set(header);
   page.set(rows, header.length);
   return page;
 }
 
-/** Rows `from` to `from + count - 1` of a written JSON-lines result as a JSON array, between `before` and `after`. */
+/** Rows `from` to `from + count - 1` of a written JSON-lines result as a JSON array (`[]` past the end), between `before` and `after`. */
 export function jsonPage(w: WrittenResult, from: number, count: number, before: Uint8Array, after: Uint8Array): Uint8Array {
-  const rows = rowRange(w, from, count);
+  const range = rowRange(w, from, count);
+  const rows = range.bytes;
   // Each line but the last loses its newline to a comma; brackets go around them.
   const lastEnd = rows.length > 0 && rows[rows.length - 1] === NEWLINE ? rows.length - 1 : rows.length;
   const page = new Uint8Array(before.length + 2 + lastEnd + after.length);
@@ -126,7 +134,8 @@ export function jsonPage(w: WrittenResult, from: number, count: number, before: 
   let at = before.length;
   page[at++] = 0x5b; // [
   page.set(rows.subarray(0, lastEnd), at);
-  for (let i = 1; i < count; i++) page[at + w.starts[w.header + from + i] - w.starts[w.header + from] - 1] = 0x2c; // ,
+  const start = w.starts[w.header + range.from];
+  for (let i = 1; i < range.count; i++) page[at + w.starts[w.header + range.from + i] - start - 1] = 0x2c; // ,
   at += lastEnd;
   page[at++] = 0x5d; // ]
   page.set(after, at);

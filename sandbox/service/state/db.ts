@@ -4,6 +4,7 @@
  * survive a restart and the admin command can change things while the service runs.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { prepareStateFiles } from "./privateFiles.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS teams (
@@ -53,8 +54,13 @@ CREATE TABLE IF NOT EXISTS usage (
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
-/** Opens (creating when needed) the state database at `path` (`:memory:` for a throwaway one). */
+/**
+ * Opens (creating when needed, with its folder) the state database at `path` (`:memory:` for a
+ * throwaway one), private to the user: the file and its `-wal` and `-shm` 0600, a folder made
+ * for it 0700 (see privateFiles.ts).
+ */
 export function openState(path: string): DatabaseSync {
+  prepareStateFiles(path);
   const db = new DatabaseSync(path);
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
   db.exec(SCHEMA);

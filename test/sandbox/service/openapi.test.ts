@@ -3,12 +3,14 @@
  * (checked with @seriousme/openapi-schema-validator), nulls written the 3.1 way (never 3.0's
  * `nullable`), advertising only what can succeed (like/ilike on text columns only, no empty
  * column lists), and matching what the service answers (every answer of this suite is
- * checked against it: support/contractCheck.ts). Over real HTTP.
+ * checked against it: support/contractCheck.ts), the 405 of a method no route serves and the
+ * 414 of a request target too long for the HTTP server included. Over real HTTP.
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../../sandbox/market/catalog.ts";
 import { ContractCheck } from "./support/contractCheck.ts";
+import { rawGet, rawRequest } from "./support/fuzzRawGet.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 type Json = Record<string, any>;
@@ -79,6 +81,44 @@ describe("/openapi.json", () => {
     expect(failures[0]).toContain("identity_id");
     expect(failures[1]).toContain("ClosePrice");
     expect(failures[2]).toContain("418 is not documented");
+  });
+
+  it("describes a 405 with Allow for every other method on every route, and a 414 for every GET", () => {
+    const notAllowed = doc.components.responses.MethodNotAllowed;
+    expect(notAllowed.headers.Allow.description).toMatch(/GET, HEAD/);
+    expect(notAllowed.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/HTTPError" });
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+      expect(item.get.responses["414"]?.description, path).toMatch(/65,534 bytes/);
+      for (const method of ["post", "put", "delete", "patch", "options", "trace"]) {
+        expect(item[method]?.responses, `${method} ${path}`).toEqual({ 405: { $ref: "#/components/responses/MethodNotAllowed" } });
+        expect(item[method].security, `${method} ${path}`).toEqual([]);
+        const inPath = ((item.get.parameters ?? []) as Json[]).filter((p) => p.in === "path");
+        expect(item[method].parameters ?? [], `${method} ${path}`).toEqual(inPath);
+      }
+    }
+  });
+
+  it("validates the sandbox's real 405 and 414 answers against the document, and catches ones that do not match", async () => {
+    const tooLong = `/api/v1/account/my?pad=${"a".repeat(65_535 - "/api/v1/account/my?pad=".length)}`;
+    const answers = [
+      ["POST", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1", await rawRequest(sb.baseUrl, "POST", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1")],
+      ["DELETE", "/api/v1/meta/datasets/EQT1M/status", await rawRequest(sb.baseUrl, "DELETE", "/api/v1/meta/datasets/EQT1M/status", "demo-full-access")],
+      ["TRACE", "/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL", await rawRequest(sb.baseUrl, "TRACE", "/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL")],
+      ["GET", tooLong, await rawGet(sb.baseUrl, tooLong, "demo-full-access")],
+    ] as const;
+    expect(answers.map(([, , r]) => r.status)).toEqual([405, 405, 405, 414]);
+    const probe = await ContractCheck.load(sb.baseUrl, false);
+    for (const [method, path, r] of answers) probe.record(method, path, r.status, String(r.headers["content-type"] ?? ""), r.body);
+    expect(probe.report()).toEqual({ checked: 4, failures: [] });
+    // What the document does not allow is still caught: another body, another status, an undocumented method's success.
+    probe.record("POST", "/api/v1/account/my", 405, "application/json", JSON.stringify({ message: "no" }));
+    probe.record("PUT", "/api/v1/account/my", 404, "application/json", JSON.stringify({ detail: "Not Found" }));
+    probe.record("GET", "/api/v1/account/my", 405, "application/json", JSON.stringify({ detail: "Method Not Allowed" }));
+    const { failures } = probe.report();
+    expect(failures).toHaveLength(3);
+    expect(failures[0]).toMatch(/POST .* -> 405: .*detail/);
+    expect(failures[1]).toContain("status 404 is not documented for PUT");
+    expect(failures[2]).toContain("status 405 is not documented for GET");
   });
 
   it("answers like/ilike on a non-text column with 422, as the document leads a client to expect", async () => {

@@ -1,52 +1,16 @@
 /**
  * Lee-Ready signing and the spread measures on a hand-built tick fixture whose signs and
  * spreads are worked out by hand in the comments, plus a real-HTTP smoke on one ticker-day
- * of the tiny market (ticks and minute bars).
+ * of the tiny market (ticks and minute bars). The same day is signed under Deno too, whose
+ * Node-API gives Polars 0 for a null where Node gives null.
  */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { barSpreads, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
-
-type Event = [time: string, type: string, price: number, quantity: number, exchange?: string, condition?: string];
-
-/** 2023-11-21 (EST, UTC-5): New York `HH:MM:SS.mmm` to a tick row. */
-function fixture(events: Event[]): pl.DataFrame {
-  const ms = events.map(([time]) => Date.parse(`2023-11-21T${time}-05:00`));
-  return pl.DataFrame([
-    pl.Series("TradeDate", events.map(() => new Date("2023-11-21T00:00:00Z")), pl.Date),
-    pl.Series("EventDateTime", ms, pl.Int64),
-    pl.Series("EventType", events.map((e) => e[1]), pl.String),
-    pl.Series("Ticker", events.map(() => "TEST"), pl.String),
-    pl.Series("ASID", events.map(() => 1), pl.Int64),
-    pl.Series("Price", events.map((e) => e[2]), pl.Float64),
-    pl.Series("Quantity", events.map((e) => e[3]), pl.Int64),
-    pl.Series("Exchange", events.map((e) => e[4] ?? "Q"), pl.String),
-    pl.Series("ConditionCode", events.map((e) => e[5] ?? (e[1].startsWith("QUOTE") ? "R" : "@")), pl.String),
-  ]).withColumns(pl.col("EventDateTime").cast(pl.Datetime("ms", "UTC")).dt.convertTimeZone("America/New_York").cast(pl.Datetime("ns", "America/New_York")));
-}
-
-const TICKS = fixture([
-  ["08:00:00.000", "TRADE", 9.9, 100, "Q", "T"], // pre-market, no quote yet: unsigned, outside regular hours
-  ["09:29:00.000", "QUOTE BID", 10.0, 500],
-  ["09:29:00.100", "QUOTE ASK", 10.1, 500], // mid 10.05
-  ["09:30:00.000", "TRADE", 10.1, 1000, "Q", "O"], // opening auction print: left out
-  ["09:31:00.000", "TRADE", 10.08, 100], // above mid: buy by the quote rule; eff 2(10.08-10.05)=0.06
-  ["09:32:00.000", "TRADE", 10.05, 200], // at mid, last different price 10.08 higher: sell by tick; eff 0
-  ["09:33:00.000", "TRADE", 10.02, 100], // below mid: sell by quote; eff 0.06
-  ["09:34:00.000", "QUOTE BID", 10.05, 300], // mid 10.075
-  ["09:34:30.000", "TRADE", 10.075, 100], // at mid, last different 10.02 lower: buy by tick; eff 0
-  ["09:35:00.000", "QUOTE ASK", 10.05, 300], // locked 10.05/10.05
-  ["09:35:30.000", "TRADE", 10.05, 100], // locked: left out
-  ["09:36:00.000", "QUOTE BID", 10.06, 300], // crossed 10.06/10.05
-  ["09:36:30.000", "TRADE", 10.05, 100], // crossed: left out
-  ["09:37:00.000", "QUOTE BID", 10.0, 300], // mid 10.025
-  ["09:37:00.100", "QUOTE ASK", 10.2, 300], // mid 10.10
-  ["09:38:00.000", "TRADE", 10.2, 300], // buy by quote; eff 2(10.20-10.10)=0.20
-  ["09:38:10.000", "TRADE", 10.2, 50, "Z", "@"], // cancelled below
-  ["09:38:20.000", "TRADE CANCEL", 10.2, 50, "Z", "@"],
-  ["16:00:00.000", "TRADE", 10.1, 5000, "Q", "6"], // closing print at 16:00: after regular hours
-]);
+import { TICKS } from "./support/tickFixture.ts";
 
 describe("Lee-Ready on a hand-built day", () => {
   it("signs each trade by the quote rule or the tick test and marks locked and crossed quotes", () => {
@@ -57,6 +21,19 @@ describe("Lee-Ready on a hand-built day", () => {
     expect(s.getColumn("Excluded").toArray()).toEqual(["no quote", null, null, null, null, null, "locked", "crossed", null, null]);
     // the closing print at 10.10 meets the 10.00/10.20 book: at the mid, last different price 10.20 higher: -1
     expect(s.getColumn("Mid").toArray().at(-1)).toBeCloseTo(10.1, 12);
+  });
+
+  it("leaves Sign null, not 0, for the trades with no quote, at a locked and at a crossed book, under Deno as under Node", () => {
+    const deno = join(process.cwd(), "node_modules/.bin/deno");
+    const out = execFileSync(deno, ["run", "-A", "test/workbench/research/support/denoSign.ts"], { env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8" });
+    const report = JSON.parse(out.trim().split("\n").at(-1)!);
+    expect(report.runtime).toMatch(/^deno /);
+    const node = signTrades(TICKS);
+    for (const name of ["Bid", "Ask", "Mid", "Sign", "SignedBy", "Excluded"]) {
+      const column = node.getColumn(name);
+      expect(report.columns[name], name).toEqual({ dtype: String(column.dtype), nulls: column.nullCount(), values: column.toArray() });
+    }
+    expect(report.columns.Sign).toEqual({ dtype: "DataType(Int8)", nulls: 3, values: [null, 1, 1, -1, -1, 1, null, null, 1, -1] });
   });
 
   it("computes effective and realized spreads (+5 minutes) and price impact per regular-hours trade", () => {

@@ -1,10 +1,11 @@
 /**
  * The contract check run over the whole sandbox test suite: every response a test receives
  * from a test sandbox (through support/sandbox.ts or rawGet) is checked against that
- * sandbox's own /openapi.json: its path and status must be documented, its content type
- * listed, and a JSON body must validate (ajv, JSON Schema draft 2020-12, with formats) against
- * the documented schema. Failures are collected and reported when the sandbox stops, which
- * fails the test file.
+ * sandbox's own /openapi.json: its path, method and status must be documented (HEAD by the
+ * path's GET; an answer to any other method, such as a 405, by that method's operation), its
+ * content type listed, and a JSON body must validate (ajv, JSON Schema draft 2020-12, with
+ * formats) against the documented schema. Failures are collected and reported when the sandbox
+ * stops, which fails the test file.
  *
  * @example
  * ```ts
@@ -20,18 +21,23 @@ import addFormatsModule from "ajv-formats";
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 type Json = Record<string, unknown>;
-interface Operation {
+type Response = { content?: Record<string, { schema: Json }> } | { $ref: string };
+interface PathItem {
   pattern: RegExp;
   template: string;
-  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+  /** Each documented method's answers by status, methods in lower case. */
+  methods: Record<string, Record<string, Response>>;
 }
+
+/** Methods an OpenAPI path item can describe: an answer to any other (CONNECT) cannot be checked. */
+const DESCRIBABLE = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
 const checks = new Map<string, ContractCheck>();
 
 export class ContractCheck {
   readonly #ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   readonly #compiled = new Map<string, ValidateFunction>();
-  readonly #operations: Operation[];
+  readonly #paths: PathItem[];
   readonly #failures: string[] = [];
   #checked = 0;
 
@@ -39,11 +45,11 @@ export class ContractCheck {
     addFormats(this.#ajv);
     // Refs are `#/components/schemas/X`: the document's components, added under an id of their own.
     this.#ajv.addSchema({ $id: "openapi", components: document.components }, "openapi");
-    const paths = document.paths as Record<string, { get: { responses: Operation["responses"] } }>;
-    this.#operations = Object.entries(paths).map(([template, item]) => ({
+    const paths = document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>;
+    this.#paths = Object.entries(paths).map(([template, item]) => ({
       template,
       pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
-      responses: item.get.responses,
+      methods: Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, operation.responses])),
     }));
   }
 
@@ -61,20 +67,23 @@ export class ContractCheck {
 
   /** Checks one response (`body` as text; undefined for HEAD). */
   record(method: string, target: string, status: number, contentType: string | null, body: string | undefined): void {
-    if (method !== "GET" && method !== "HEAD") return;
+    const verb = method.toLowerCase();
+    if (!DESCRIBABLE.has(verb)) return;
     const path = target.split("?")[0];
-    const operation = this.#operations.find((o) => o.pattern.test(path));
-    if (!operation) return; // not a documented route (a 404 of an unknown path, /openapi.json)
+    const item = this.#paths.find((o) => o.pattern.test(path));
+    if (!item) return; // not a documented route (a 404 of an unknown path, /openapi.json)
     this.#checked++;
     const where = `${method} ${target.slice(0, 200)} -> ${status}`;
-    const response = operation.responses[String(status)];
-    if (!response) return void this.#failures.push(`${where}: status ${status} is not documented for ${operation.template}`);
+    const responses = item.methods[verb] ?? (verb === "head" ? item.methods.get : undefined);
+    if (!responses) return void this.#failures.push(`${where}: method ${method} is not documented for ${item.template}`);
+    const response = this.#resolve(responses[String(status)]);
+    if (!response) return void this.#failures.push(`${where}: status ${status} is not documented for ${method} ${item.template}`);
     if (body === undefined || !response.content) return;
     const type = (contentType ?? "").split(";")[0].trim();
     const media = response.content[type];
     if (!media) return void this.#failures.push(`${where}: content type '${type}' is not documented (${Object.keys(response.content).join(", ")})`);
     if (type !== "application/json") return;
-    const key = `${operation.template} ${status}`;
+    const key = `${verb} ${item.template} ${status}`;
     let validate = this.#compiled.get(key);
     if (!validate) this.#compiled.set(key, validate = this.#ajv.compile(toOpenApiRefs(media.schema)));
     let value: unknown;
@@ -84,6 +93,13 @@ export class ContractCheck {
       return void this.#failures.push(`${where}: body is not JSON: ${body.slice(0, 100)}`);
     }
     if (!validate(value)) this.#failures.push(`${where}: ${this.#ajv.errorsText(validate.errors?.slice(0, 3))}`);
+  }
+
+  /** A documented answer, its `#/components/responses/X` reference followed. */
+  #resolve(response: Response | undefined): { content?: Record<string, { schema: Json }> } | undefined {
+    if (!response || !("$ref" in response)) return response;
+    const name = response.$ref.replace("#/components/responses/", "");
+    return (this.document.components as { responses?: Record<string, Response> }).responses?.[name] as { content?: Record<string, { schema: Json }> } | undefined;
   }
 
   /** How many responses were checked, and what did not match. */
