@@ -5,13 +5,16 @@
 //
 //   node scripts/lab.mjs [--no-setup] [JUPYTER LAB OPTION ...]   e.g. --port=9999
 //
-// Options other than --no-setup go to `jupyter lab` after the project's own, so they win.
+// Options other than --no-setup go to `jupyter lab` after the project's own, so they win; a
+// --ServerApp.root_dir or --notebook-dir of the caller replaces notebooks/.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { jupyterEnv, labJupyter, repoRoot } from "./paths.mjs";
 
 const args = process.argv.slice(2);
+// Jupyter takes its root folder once only: the caller's, when given, replaces notebooks/.
+const ownRoot = args.some((arg) => /^--(ServerApp\.root_dir|notebook-dir)\b/.test(arg));
 if (!args.includes("--no-setup")) {
   const setup = spawnSync(process.execPath, [join(repoRoot, "scripts", "setup.mjs"), "--jupyter", "--lab"], { stdio: "inherit" });
   if (setup.status !== 0) process.exit(setup.status ?? 1);
@@ -20,7 +23,7 @@ if (!args.includes("--no-setup")) {
 const token = randomBytes(24).toString("hex");
 const labArgs = [
   "lab",
-  `--ServerApp.root_dir=${join(repoRoot, "notebooks")}`,
+  ...(ownRoot ? [] : [`--ServerApp.root_dir=${join(repoRoot, "notebooks")}`]),
   "--MappingKernelManager.default_kernel_name=deno",
   `--IdentityProvider.token=${token}`,
   "--no-browser",
