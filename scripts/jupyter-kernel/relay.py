@@ -30,9 +30,9 @@ import sys
 import tempfile
 import time
 
-import zmq
-
 DELIMITER = b"<IDS|MSG>"
+# How long closing waits to deliver what is still queued once Deno has exited: its last replies.
+LINGER_MS = 200
 
 
 def free_ports(ip, count):
@@ -79,28 +79,7 @@ def main(argv):
         if log_file:
             log_file.write(f"{time.time():.3f} {channel} {direction} {describe(frames)}\n")
 
-    ctx = zmq.Context()
-    # One identity for the shell and stdin connections to Deno: Deno sends an input_request on stdin
-    # to the identity its execute_request came from on shell, as every Jupyter kernel does.
-    identity = b"relay-" + os.urandom(8).hex().encode()
-    pairs = {}  # frontend socket -> (backend socket, channel name), and back
-    for channel, front_type, back_type in (("shell", zmq.ROUTER, zmq.DEALER),
-                                           ("control", zmq.ROUTER, zmq.DEALER),
-                                           ("stdin", zmq.ROUTER, zmq.DEALER),
-                                           ("iopub", zmq.PUB, zmq.SUB)):
-        front = ctx.socket(front_type)
-        front.linger = 1000
-        front.bind(url(outer[f"{channel}_port"]))
-        back = ctx.socket(back_type)
-        back.linger = 1000
-        if back_type == zmq.SUB:
-            back.setsockopt(zmq.SUBSCRIBE, b"")
-        elif channel != "control":
-            back.setsockopt(zmq.IDENTITY, identity)
-        back.connect(url(inner[f"{channel}_port"]))
-        pairs[front] = (back, channel, "client->deno")
-        pairs[back] = (front, channel, "deno->client")
-
+    # Deno first: its start-up (seconds) then overlaps with importing pyzmq and binding here.
     fd, inner_file = tempfile.mkstemp(prefix="deno-kernel-", suffix=".json")
     with os.fdopen(fd, "w") as f:
         json.dump(inner, f)
@@ -108,11 +87,35 @@ def main(argv):
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, _frame: kernel.send_signal(signum))
 
-    poller = zmq.Poller()
-    for s, (_, channel, _) in pairs.items():
-        if s.socket_type != zmq.PUB:
-            poller.register(s, zmq.POLLIN)
+    pairs, ctx = {}, None  # socket -> (the socket it relays to, channel, direction)
     try:
+        import zmq  # after the kernel's start, see above
+
+        ctx = zmq.Context()
+        # One identity for the shell and stdin connections to Deno: Deno sends an input_request on stdin
+        # to the identity its execute_request came from on shell, as every Jupyter kernel does.
+        identity = b"relay-" + os.urandom(8).hex().encode()
+        for channel, front_type, back_type in (("shell", zmq.ROUTER, zmq.DEALER),
+                                               ("control", zmq.ROUTER, zmq.DEALER),
+                                               ("stdin", zmq.ROUTER, zmq.DEALER),
+                                               ("iopub", zmq.PUB, zmq.SUB)):
+            front = ctx.socket(front_type)
+            front.linger = LINGER_MS
+            front.bind(url(outer[f"{channel}_port"]))
+            back = ctx.socket(back_type)
+            back.linger = LINGER_MS
+            if back_type == zmq.SUB:
+                back.setsockopt(zmq.SUBSCRIBE, b"")
+            elif channel != "control":
+                back.setsockopt(zmq.IDENTITY, identity)
+            back.connect(url(inner[f"{channel}_port"]))
+            pairs[front] = (back, channel, "client->deno")
+            pairs[back] = (front, channel, "deno->client")
+
+        poller = zmq.Poller()
+        for s in pairs:
+            if s.socket_type != zmq.PUB:
+                poller.register(s, zmq.POLLIN)
         while kernel.poll() is None:
             for s, _ in poller.poll(200):
                 target, channel, direction = pairs[s]
@@ -121,10 +124,13 @@ def main(argv):
                 target.send_multipart(frames)
         return kernel.returncode
     finally:
+        if kernel.poll() is None:  # the relay itself failed: do not leave Deno running unreachable
+            kernel.kill()
         os.unlink(inner_file)
         for s in pairs:
             s.close()
-        ctx.term()
+        if ctx is not None:
+            ctx.term()
 
 
 if __name__ == "__main__":
