@@ -17,6 +17,18 @@ export const cacheDir = join(repoRoot, ".cache");
 export const jupyterDataDir = join(cacheDir, "jupyter");
 
 /**
+ * The launcher that the `deno` kernelspec starts: it relays between the Jupyter server and
+ * `deno jupyter --kernel` so that the kernel answers new clients (see docs/jupyter-kernel-reload.md).
+ */
+export const kernelRelay = join(repoRoot, "scripts", "jupyter-kernel", "relay.py");
+
+/** Project-local Python virtual environment holding JupyterLab (`npm run lab` installs it). */
+export const labVenv = join(cacheDir, "jupyterlab");
+
+/** The `jupyter` of the JupyterLab environment (it may not exist yet). */
+export const labJupyter = join(labVenv, "bin", "jupyter");
+
+/**
  * The Deno executable installed by npm. Prefers the native binary that the npm package's
  * launcher links into `node_modules/deno/` on first run, so a kernel started from it is the
  * Deno process itself and not a Node wrapper around it.

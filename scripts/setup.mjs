@@ -1,16 +1,18 @@
 // Prepares a clone for `npm test` and `npm run demo`: npm dependencies, the native Polars
 // binary and Deno; with --jupyter also Debian's Jupyter and a project-local `deno` kernelspec;
-// with --chromium also Debian's Chromium (the tests open an HTML report in it, headless).
+// with --chromium also Debian's Chromium (the tests open an HTML report in it, headless); with
+// --lab also JupyterLab, with pip, in a project-local virtual environment (`npm run lab`).
 // Each step checks first and does nothing when its work is already done. Plain Node with no
 // dependencies: it runs before node_modules exists.
 //
-//   node scripts/setup.mjs [--jupyter] [--chromium]
+//   node scripts/setup.mjs [--jupyter] [--chromium] [--lab]
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync,
   writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
-import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, repoRoot, which } from "./paths.mjs";
+import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, kernelRelay, repoRoot, which } from "./paths.mjs";
+import { jupyterLab } from "./labInstall.mjs";
 import { CommandError, run, runOrThrow } from "./run.mjs";
 
 const modules = join(repoRoot, "node_modules");
@@ -118,8 +120,10 @@ async function chromium() {
 
 async function denoKernel() {
   const dir = join(jupyterDataDir, "kernels", "deno");
+  // Deno is started through the relay (Debian's Python, whose pyzmq jupyter_client needs anyway):
+  // without it the kernel stops answering after a page reload (docs/jupyter-kernel-reload.md).
   const spec = JSON.stringify({
-    argv: [denoPath(), "jupyter", "--kernel", "--conn", "{connection_file}"],
+    argv: [jupyterPython(), kernelRelay, "{connection_file}", denoPath(), "jupyter", "--kernel"],
     display_name: "Deno",
     language: "typescript",
     interrupt_mode: "message",
@@ -170,17 +174,18 @@ async function step(name, action) {
 }
 
 const args = process.argv.slice(2);
-const flags = ["--jupyter", "--chromium"];
+const flags = ["--jupyter", "--chromium", "--lab"];
 if (args.some((arg) => !flags.includes(arg))) {
   console.error(`setup: unknown argument ${args.find((a) => !flags.includes(a))}; `
-    + "usage: node scripts/setup.mjs [--jupyter] [--chromium]");
+    + "usage: node scripts/setup.mjs [--jupyter] [--chromium] [--lab]");
   process.exit(2);
 }
 await step("npm dependencies", npmDependencies);
 await step("polars native binary", polarsBinary);
 await step("deno", deno);
-if (args.includes("--jupyter")) {
+if (args.includes("--jupyter") || args.includes("--lab")) {
   await step("jupyter", jupyter);
   await step("deno kernel", denoKernel);
 }
+if (args.includes("--lab")) await step("jupyterlab", jupyterLab);
 if (args.includes("--chromium")) await step("chromium", chromium);

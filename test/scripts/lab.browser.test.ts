@@ -1,0 +1,93 @@
+/**
+ * `npm run lab` in a real browser: JupyterLab started by scripts/lab.mjs, a notebook opened in
+ * Debian's Chromium (driven by playwright-core), a cell run, the page reloaded, and a second cell
+ * that reads the first cell's variable run in the same kernel. Screenshots go to out/lab-test/.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeNotebook } from "../../scripts/jupyter.mjs";
+import { outDir, repoRoot } from "../../scripts/paths.mjs";
+import { freePort, labUnavailable } from "./support/jupyterServer.ts";
+
+const unavailable = await labUnavailable();
+if (unavailable) console.warn(`Skipping the JupyterLab browser test: JupyterLab cannot be installed.\n${unavailable}`);
+
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Starts `node scripts/lab.mjs` serving `root`; resolves with the URL it prints. */
+function startLab(root: string, port: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(repoRoot, "scripts", "lab.mjs"), "--no-setup", `--port=${port}`,
+    "--ServerApp.port_retries=0", `--ServerApp.root_dir=${root}`], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`lab.mjs printed no URL in 90 s:\n${output.slice(-3000)}`)), 90_000);
+    child.stderr!.setEncoding("utf8").on("data", (c) => (output += c));
+    child.stdout!.setEncoding("utf8").on("data", (c) => {
+      output += c;
+      const url = output.match(/http:\/\/127\.0\.0\.1:\d+\/lab\?token=\w+/);
+      if (url) {
+        clearTimeout(timer);
+        resolve({ url: url[0], child });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`lab.mjs exited (${code}):\n${output.slice(-3000)}`)));
+  });
+}
+
+/**
+ * Runs cell `index` (0-based) with Shift+Enter once the status bar shows the Deno kernel idle
+ * (keys pressed earlier can be lost while the notebook connects), and returns its output text.
+ */
+async function runCell(page: Page, index: number): Promise<string> {
+  await page.getByText("Deno | Idle").waitFor({ timeout: 90_000 });
+  const cell = page.locator(".jp-Notebook .jp-Cell").nth(index);
+  await cell.locator(".cm-content").click();
+  await page.keyboard.press("Shift+Enter");
+  const output = cell.locator(".jp-OutputArea-output");
+  await output.first().waitFor({ timeout: 90_000 });
+  return (await output.first().innerText()).trim();
+}
+
+describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
+  // Inside the repo, so that the kernel's working directory finds deno.json as in notebooks/.
+  mkdirSync(outDir, { recursive: true });
+  const root = mkdtempSync(join(outDir, "lab-test-"));
+  const shots = join(outDir, "lab-test");
+  let lab: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    writeFileSync(join(root, "reload.ipynb"), JSON.stringify(makeNotebook(["const answer = 6 * 7;\nanswer", "answer + 1"])));
+    const started = await startLab(root, await freePort());
+    lab = started.child;
+    base = started.url;
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    lab?.kill("SIGTERM");
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("runs a cell, survives a page reload, and runs the next cell in the same kernel", async () => {
+    page.on("pageerror", (error) => console.warn(`page error: ${error.message}`));
+    const notebookUrl = base.replace("/lab?", "/lab/tree/reload.ipynb?");
+    await page.goto(notebookUrl);
+    await page.locator(".jp-Notebook .jp-Cell").first().waitFor({ timeout: 90_000 });
+    expect(await runCell(page, 0)).toBe("42");
+    await page.screenshot({ path: join(shots, "1-before-reload.png") });
+
+    await page.reload();
+    await page.locator(".jp-Notebook .jp-Cell").first().waitFor({ timeout: 90_000 });
+    expect(await runCell(page, 1)).toBe("43");
+    await page.screenshot({ path: join(shots, "2-after-reload.png") });
+  }, 300_000);
+});
