@@ -1,7 +1,8 @@
 // JupyterLab for `npm run lab`: installed with pip into a project-local virtual environment
 // (.cache/jupyterlab), so it neither needs root nor touches Debian's Python packages. Plain Node,
 // no dependencies: scripts/setup.mjs imports it before node_modules exists.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { jupyterPython, labJupyter, labVenv } from "./paths.mjs";
 import { run } from "./run.mjs";
 
@@ -30,6 +31,29 @@ const tail = (text) => text.trim().split("\n").slice(-8).join("\n");
  * console.log(await jupyterLab()); // "already present" or "ok, installed jupyterlab 4.6.4"
  */
 export async function jupyterLab() {
+  if (await labWorks()) return "already present";
+  // One installer at a time (test files may ask at once): a lock folder, waited for up to 30 minutes.
+  const lock = `${labVenv}.installing`;
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(dirname(lock), { recursive: true });
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (await labWorks()) return "already present";
+      if (Date.now() > deadline) break; // a lock left by a killed install
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+  try {
+    return await installLab();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function installLab() {
   if (await labWorks()) return "already present";
   const python = jupyterPython();
   if (!python) throw new LabInstallError("No Python found to install JupyterLab with: run `node scripts/setup.mjs --jupyter` first");
