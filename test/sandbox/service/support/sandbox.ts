@@ -47,7 +47,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
   const statePath = options.statePath ?? join(scratch!, "state.sqlite");
   const sb = await spawnSandbox(
     ["--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...(options.args ?? [])],
-    { readyTimeoutMs: 30_000, env: options.env },
+    { readyTimeoutMs: 120_000, env: options.env },
   );
   const baseUrl = sb.baseUrl;
   // Every answer a test receives is checked against the sandbox's own /openapi.json (see contractCheck.ts).
