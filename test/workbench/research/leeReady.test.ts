@@ -1,12 +1,11 @@
 /**
  * Lee-Ready signing and the spread measures on a hand-built tick fixture whose signs and
- * spreads are worked out by hand in the comments, plus a real-HTTP smoke on one ticker-day
- * of the tiny market (ticks and minute bars).
+ * spreads are worked out by hand in the comments (one ticker-day of the tiny market:
+ * leeReadyMarket.test.ts).
  */
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { barSpreads, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
-import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
+import { QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
 
 type Event = [time: string, type: string, price: number, quantity: number, exchange?: string, condition?: string];
 
@@ -97,34 +96,5 @@ describe("Lee-Ready on a hand-built day", () => {
     const twoDays = pl.concat([TICKS, TICKS.withColumns(pl.lit(new Date("2023-11-22T00:00:00Z")).cast(pl.Date).alias("TradeDate"))]);
     expect(() => tradeSpreads(twoDays)).toThrow(QueryError);
     expect(() => tradeSpreads(twoDays)).toThrow(/one ticker on one day.*2 day\(s\)/);
-  });
-});
-
-describe("one ticker-day of the tiny market over HTTP", () => {
-  const connected = sandboxWorkbench();
-
-  it("AAPL on 2023-11-21: signed trades, positive spreads, effective = realized + impact, bars set against ticks", async () => {
-    const ticks = await connected.wb.data.eqTaq("2023-11-21", "AAPL");
-    const signed = signTrades(ticks);
-    const byQuote = signed.filter(pl.col("SignedBy").eq(pl.lit("quote"))).height;
-    expect(byQuote / signed.height).toBeGreaterThan(0.5);
-    const trades = tradeSpreads(ticks);
-    const minutes = trades.getColumn("MinuteOfDay").toArray() as number[];
-    expect(Math.min(...minutes)).toBeGreaterThanOrEqual(570);
-    expect(Math.max(...minutes)).toBeLessThan(960);
-    const measured = trades.filter(pl.col("Excluded").isNull());
-    expect(measured.height).toBeGreaterThan(100);
-    const gap = measured.select(pl.col("Effective").sub(pl.col("Realized")).sub(pl.col("PriceImpact")).abs().max()).getColumn("Effective").get(0);
-    expect(gap).toBeLessThan(1e-9);
-    const tick = weightedSpreads(trades).toRecords()[0] as Record<string, number>;
-    expect(tick.EffectiveBps).toBeGreaterThan(0);
-    expect(tick.EffectiveBps).toBeLessThan(50);
-    const bars = await connected.wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
-    const bar = weightedSpreads(barSpreads(bars)).toRecords()[0] as Record<string, number>;
-    expect(bar.Count).toBeGreaterThan(300);
-    expect(bar.EffectiveBps).toBeGreaterThan(0);
-    // netting buys against sells inside a minute can only shrink |P - M|
-    expect(bar.EffectiveBps).toBeLessThan(tick.EffectiveBps);
-    expect(spreadsByTimeOfDay(trades).height).toBe(13);
   });
 });
