@@ -9,15 +9,15 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../../sandbox/market/catalog.ts";
 import { ContractCheck } from "./support/contractCheck.ts";
-import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 
 type Json = Record<string, any>;
 
 describe("/openapi.json", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
   let doc: Json;
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await openAppSandbox();
     doc = await (await sb.get("/openapi.json")).json();
   });
   afterAll(() => sb.stop());
@@ -69,7 +69,7 @@ describe("/openapi.json", () => {
     await (await sb.get("/api/v1/account/my", "demo-full-access")).text();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(check.report().checked).toBe(before + 1);
-    const probe = await ContractCheck.load(sb.baseUrl, false);
+    const probe = await ContractCheck.load(sb.baseUrl, false, sb.fetch);
     probe.record("GET", "/api/v1/account/my", 200, "application/json", JSON.stringify({ identity_id: "one", name: "x", max_active_api_keys: 5, ip_subnets: [] }));
     probe.record("GET", "/api/v1/data/us-equity/eq-daily-ohlc", 200, "application/json", JSON.stringify({ data: [{ ClosePrice: "1" }], pagination: { offset: 0, limit: 1, next_offset: null } }));
     probe.record("GET", "/api/v1/data/us-equity/eq-daily-ohlc", 200, "application/json", JSON.stringify({ data: [{ TradeDate: "2023-11-21", DailyVWAP: null }], pagination: { offset: 0, limit: 1, next_offset: null } }));
