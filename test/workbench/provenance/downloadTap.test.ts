@@ -7,6 +7,7 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { frameHash } from "../../../workbench/mod.ts";
+import { runDeferred } from "../../../workbench/provenance/deferred.ts";
 import { DownloadTap } from "../../../workbench/provenance/downloadTap.ts";
 import type { DownloadRecord } from "../../../workbench/provenance/manifest.ts";
 
@@ -18,7 +19,7 @@ async function recorded(feed: (tap: DownloadTap) => void): Promise<DownloadRecor
   const tap = new DownloadTap({ addDownload: (r) => void (record = r), secrets: [] }, 1, { dataset: "eq-taq-1min", query: {}, dir: "/tmp/x" }, status);
   feed(tap);
   await tap.end();
-  await new Promise((r) => setTimeout(r, 50)); // the deferred hashing and the record
+  runDeferred(); // the hashing the tap deferred to the event loop's waits, and the record
   return record!;
 }
 
