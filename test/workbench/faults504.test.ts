@@ -7,22 +7,22 @@
 import type pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect } from "../../workbench/mod.ts";
-import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
+import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
 
 const DAY = "2023-11-21", TICKER = "ODFL", PAGE = 100;
 /** The day's ticks of the ticker as the market files hold them (the answer a fetch must equal). */
 const TICK_ROWS = marketFrame(inject("tinyMarketDir"), "eq-taq", `TradeDate=${DAY}/Ticker=${TICKER}.parquet`).height;
-let clean: AppSandbox;
+let clean: TestSandbox;
 let reference: pl.DataFrame;
 let cleanRequests: number;
 /** A clean walk's requests at most: every page, and up to four asked concurrently past the end. */
 const CLEAN_MOST = Math.ceil(TICK_ROWS / PAGE) + 4;
 
 /** Data requests (retries included) of one fetch, after the free schema and rules are cached. */
-async function fetchCounted(sb: AppSandbox) {
-  const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", retries: 12 });
+async function fetchCounted(baseUrl: string) {
+  const wb = await connect({ baseUrl, apiKey: "demo-full-access", retries: 12 });
   await wb.data.prepare("eq-taq", [DAY, TICKER]);
   const before = wb.transport.requestsSent;
   const frame = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 4 });
@@ -30,8 +30,8 @@ async function fetchCounted(sb: AppSandbox) {
 }
 
 beforeAll(async () => {
-  clean = await openAppSandbox();
-  ({ frame: reference, requests: cleanRequests } = await fetchCounted(clean));
+  clean = await startSandbox();
+  ({ frame: reference, requests: cleanRequests } = await fetchCounted(clean.baseUrl));
   expect(reference.height).toBe(TICK_ROWS);
   // 78 pages, plus the pages asked concurrently past the end before the last page answered.
   expect(cleanRequests).toBeGreaterThanOrEqual(Math.ceil(TICK_ROWS / PAGE));
@@ -42,9 +42,9 @@ afterAll(() => clean?.stop());
 describe("the 504 rule under scattered faults", () => {
   for (const seed of [3, 11, 29]) {
     it(`seed ${seed}: the clean rows, in order, with at most twice the clean request count`, async () => {
-      const faulty = await openAppSandbox({ settings: { faults: { seed, rate503: 0.1, rate504: 0.1, rate429: 0.1, rateDrop: 0.05 } } });
+      const faulty = await startSandbox({ args: ["--faults", `${seed},0.1,0.1,0.1,0.05`] });
       try {
-        const { frame, requests } = await fetchCounted(faulty);
+        const { frame, requests } = await fetchCounted(faulty.baseUrl);
         expectSameFrame(frame, reference);
         console.log(`seed ${seed}: ${requests} requests under faults against ${cleanRequests} clean (${(requests / cleanRequests).toFixed(2)}x)`);
         expect(requests).toBeGreaterThan(cleanRequests); // the faults were met
