@@ -10,7 +10,16 @@
 import { createRequire } from "node:module";
 import type pl from "nodejs-polars";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
-import { JUPYTER_DISPLAY, showBundle } from "./jupyter.ts";
+import { inKernel, JUPYTER_DISPLAY, showBundle } from "./jupyter.ts";
+
+/** Whether the kernel was started with MARKETDATA_DEBUG=1 (full stacks of workbench errors). */
+function debugStacks(): boolean {
+  try {
+    return (globalThis as { Deno?: { env: { get(n: string): string | undefined } } }).Deno?.env.get("MARKETDATA_DEBUG") === "1";
+  } catch {
+    return false;
+  }
+}
 import { hookKernel } from "./kernelHook.ts";
 import { richBundle } from "./richBundle.ts";
 
@@ -33,6 +42,8 @@ let factoryWrapped = false;
  */
 export function installDisplay(options?: FrameDisplayOptions): void {
   if (options) current = options;
+  // Workbench errors in a cell show their message and hint, not internal frames (MARKETDATA_DEBUG=1 keeps them).
+  if (inKernel() && !debugStacks()) (globalThis as Record<symbol, unknown>)[Symbol.for("market-workbench.shortStacks")] = true;
   hookKernel(() => current);
   if (factoryWrapped) return;
   factoryWrapped = true;

@@ -13,6 +13,22 @@ export interface ErrorContext {
   url?: string;
 }
 
+/**
+ * Where a notebook asks for short stacks (set by the kernel helpers in a Jupyter kernel): a
+ * workbench error then shows its message and hint, not the workbench's internal frames.
+ * `MARKETDATA_DEBUG=1` in the kernel's environment keeps the full stacks.
+ */
+export const SHORT_STACKS = Symbol.for("market-workbench.shortStacks");
+
+/**
+ * The root of every error the workbench throws: `status`, `detail`, `requestId` and `url` when
+ * the service answered, and `partial` and `resume()` when a fetch was cut short.
+ *
+ * @example
+ * ```ts
+ * try { await wb.data.eqTaq1Min("APPL"); } catch (e) { if (e instanceof WorkbenchError) console.log(e.message); }
+ * ```
+ */
 export class WorkbenchError extends Error {
   readonly status?: number;
   readonly detail?: unknown;
@@ -30,6 +46,8 @@ export class WorkbenchError extends Error {
     this.detail = context.detail;
     this.requestId = context.requestId;
     this.url = context.url;
+    // In a notebook the message says what to do; the workbench's frames only hide it.
+    if ((globalThis as Record<symbol, unknown>)[SHORT_STACKS] === true) this.stack = `${this.name}: ${this.message}`;
   }
 }
 
