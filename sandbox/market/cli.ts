@@ -4,6 +4,7 @@
  * the same for any N), and says how long it took.
  */
 import { parseArgs } from "node:util";
+import { canUseWorkers } from "./dayPool.ts";
 import { generateMarketInParallel, type Progress } from "./generate.ts";
 import { profileByName } from "./profiles.ts";
 
@@ -64,8 +65,9 @@ function show(p: Progress): void {
   }
 }
 
-const manifest = await generateMarketInParallel({ profile, seed, outDir, onProgress: show, workers });
+const threads = workers ?? (canUseWorkers() ? navigator.hardwareConcurrency : 1);
+const manifest = await generateMarketInParallel({ profile, seed, outDir, onProgress: show, workers: threads });
 if (interactive) process.stderr.write("\n");
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`market ${profile.name} seed ${seed}: ${manifest.tradingDays.length} trading days, ${manifest.securities.length} securities, written to ${outDir} in ${seconds} s`);
+console.log(`market ${profile.name} seed ${seed}: ${manifest.tradingDays.length} trading days, ${manifest.securities.length} securities, written to ${outDir} in ${seconds} s on ${threads} worker${threads === 1 ? "" : "s"}`);
 for (const [id, c] of Object.entries(manifest.datasets)) console.log(`  ${id.padEnd(26)} ${String(c.files).padStart(5)} files ${String(c.rows).padStart(12)} rows`);
