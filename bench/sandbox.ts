@@ -11,7 +11,11 @@
  *     8 requests, is reported beside it;
  *   - the same clients on /account/my (the machine's HTTP floor): p99 < 10 ms, and a 50 Hz
  *     probe in its own thread sees no answer slower than 100 ms (no stall);
- *   - a one-ticker, one-day query on the 8x market: p50 <= 1.3x the same query on demo.
+ *   - a one-ticker, one-day query on the 8x market: p50 <= 1.3x the same query on demo;
+ *   - memory (issue 22): at most 300 MB resident at rest after start, at most 600 MB at its
+ *     peak under the load above (10,000-row pages, then the 8-client walks and scattered pages),
+ *     against the sandbox as it was (640 MB of caches, C allocator at its defaults) under the
+ *     same load in the same run, the walks alternating between the two, with no fewer req/s.
  * The 8x comparison runs both sandboxes at once, with their cache of decoded files off, and
  * alternates requests between them, so drift in the machine's load falls on both alike. The
  * 8x market is kept in data/bench-8x (about 1 GB; rebuilt in about 30 s when the demo market
@@ -26,6 +30,7 @@ import { parseArgs } from "node:util";
 import { minuteFiles, readTickerDay, readTickerPage } from "./support/sandboxBaseline.ts";
 import { alternateRounds, fetchAll, KEY, measureThroughput, pageWalker, percentile, type Samples, sampleInterleaved, sampleLatency } from "./support/sandboxLoad.ts";
 import { ensureDemoMarket, ensureScaledMarket } from "./support/sandboxMarkets.ts";
+import { AS_BEFORE, residentMb } from "./support/sandboxMemory.ts";
 import { startProbe } from "./support/sandboxProbe.ts";
 import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
@@ -168,6 +173,46 @@ try {
   });
 } finally {
   await sb.stop();
+}
+
+// 2b. Memory: two fresh sandboxes, this one and one as it was (AS_BEFORE), at rest after start,
+// then under the same load (10,000-row pages in both formats, the 8-client walks in rounds
+// alternating between the two, the scattered pages); the peak is the process's high-water mark.
+{
+  const [now, before] = await Promise.all([startSandboxProcess(demoDir), startSandboxProcess(demoDir, AS_BEFORE)]);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const [restNow, restBefore] = [residentMb(now.pid), residentMb(before.pid)];
+    for (const format of ["csv", "json"]) {
+      for (let i = 0; i < 20; i++) {
+        for (const s of [now, before]) await fetchAll(`${s.baseUrl}${DATA}/AAPL?limit=10000&response_format=${format}`, { "Accept-Encoding": "identity" });
+      }
+    }
+    const walkSteps = (s: BenchSandbox) => ({ steps: Array.from({ length: 8 }, (_, c) => pageWalker(s.baseUrl, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`)), cpuSeconds: s.cpuSeconds });
+    const memoryLoad = load();
+    const [walksNow, walksBefore] = await alternateRounds(walkSteps(now), walkSteps(before), 4, MAX_MS / 4, 10_000, process.cpuUsage);
+    for (const s of [now, before]) {
+      let next = 0;
+      await measureThroughput(() => () => {
+        const i = next++;
+        return fetchAll(`${s.baseUrl}${DATA}/${TICKERS[i % 8]}?TradeDate=${dates[(i >> 3) % dates.length]}&limit=100&offset=${(i % 9) * 100}&response_format=csv`);
+      }, 8, 5_000, MAX_MS / 2);
+    }
+    const [peakNow, peakBefore] = [residentMb(now.pid), residentMb(before.pid)];
+    rows.push({ measure: "resident memory at rest after start (all workers)", figure: `${restNow.now.toFixed(0)} MB`, target: "<= 300 MB", baseline: `${restBefore.now.toFixed(0)} MB as before`, ratio: (restNow.now / restBefore.now).toFixed(2), ok: restNow.now <= 300 });
+    rows.push({ measure: "resident memory at its peak under that load", figure: `${peakNow.peak.toFixed(0)} MB`, target: "<= 600 MB", baseline: `${peakBefore.peak.toFixed(0)} MB as before`, ratio: (peakNow.peak / peakBefore.peak).toFixed(2), ok: peakNow.peak <= 600 });
+    rows.push({ measure: "resident memory after that load", figure: `${peakNow.now.toFixed(0)} MB`, target: "-", baseline: `${peakBefore.now.toFixed(0)} MB as before`, ratio: (peakNow.now / peakBefore.now).toFixed(2) });
+    rows.push({
+      measure: `100-row pages, 8 clients, walks, alternating with as before (p99 ${fmt(p99(walksNow.latency))} / ${fmt(p99(walksBefore.latency))} ms)`,
+      figure: `${walksNow.perSecond.toFixed(0)} req/s`,
+      target: ">= as before",
+      baseline: `${walksBefore.perSecond.toFixed(0)} req/s as before`,
+      ratio: (walksNow.perSecond / walksBefore.perSecond).toFixed(2),
+    });
+    rows.push({ measure: "load average (1, 5, 15 min) as the memory walks started / at their end", figure: memoryLoad, target: "-", baseline: load(), ratio: "-" });
+  } finally {
+    await Promise.all([now.stop(), before.stop()]);
+  }
 }
 
 // 3. One ticker, one day: demo against the 8x market, both served at once, requests alternated.

@@ -1,6 +1,6 @@
 /**
- * `npm run demo`: the main job. Makes sure the demo market is there (generating it takes about
- * a minute), starts the sandbox on it (or reuses the running one), executes the teaching
+ * `npm run demo`: the main job. Makes sure the demo market is there (generating it on every
+ * core, saying how far it got and how long it took), starts the sandbox on it (or reuses the running one), executes the teaching
  * notebooks and the recipes in the Deno kernel, writes the executed notebooks and their HTML
  * reports to out/, and sums each one up. Stops the sandbox if it started it; exits 1 when a
  * notebook is missing or shows an error.
@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import process from "node:process";
-import { generateMarket, GENERATOR_VERSION, type Manifest } from "../sandbox/market/generate.ts";
+import { generateMarketInParallel, GENERATOR_VERSION, type Manifest } from "../sandbox/market/generate.ts";
 import { profileByName } from "../sandbox/market/profiles.ts";
 import { type NotebookRun, runNotebook, shown, summaryLine } from "./notebookRun.ts";
 import { outDir, repoRoot } from "./paths.mjs";
@@ -27,8 +27,11 @@ const NOTEBOOKS = [
 const SEED = 42;
 const marketDir = join(repoRoot, "data", "demo");
 
+/** Seconds between progress lines while the market is generated. */
+const PROGRESS_SECONDS = 5;
+
 /** The demo market's manifest, generating the market unless this generator and seed made it. */
-function demoMarket(): Manifest {
+async function demoMarket(): Promise<Manifest> {
   const path = join(marketDir, "manifest.json");
   const existing: Manifest | undefined = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined;
   if (existing?.generatorVersion === GENERATOR_VERSION && existing.seed === SEED && existing.profile === "demo") {
@@ -36,14 +39,24 @@ function demoMarket(): Manifest {
     return existing;
   }
   const started = performance.now();
-  console.log(`demo: generating the demo market into ${shown(marketDir)} (about a minute, once)`);
-  const manifest = generateMarket({
+  const seconds = () => (performance.now() - started) / 1000;
+  const workers = navigator.hardwareConcurrency;
+  console.log(`demo: generating the demo market into ${shown(marketDir)} once, on ${workers} core${workers === 1 ? "" : "s"}; progress every ${PROGRESS_SECONDS} s`);
+  let shownAt = 0;
+  const manifest = await generateMarketInParallel({
     profile: profileByName("demo"),
     seed: SEED,
     outDir: marketDir,
-    onProgress: (p) => p.day % 10 === 0 && console.log(`demo: generated ${p.day}/${p.days} days (${p.date})`),
+    workers,
+    onProgress: (p) => {
+      if (seconds() - shownAt < PROGRESS_SECONDS || p.day === p.days) return;
+      shownAt = seconds();
+      // The time left is this run's own pace so far, not a guess made elsewhere.
+      const left = (seconds() / p.day) * (p.days - p.day);
+      console.log(`demo: generated ${p.day}/${p.days} days (${p.date}) in ${seconds().toFixed(0)} s, about ${left.toFixed(0)} s to go at this pace`);
+    },
   });
-  console.log(`demo: generated the demo market in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`demo: generated the demo market in ${seconds().toFixed(1)} s`);
   return manifest;
 }
 
@@ -54,7 +67,7 @@ function outputDir(notebook: string): string {
 }
 
 const notebooks = (process.argv.length > 2 ? process.argv.slice(2) : NOTEBOOKS).map((p) => resolve(repoRoot, p));
-const manifest = demoMarket();
+const manifest = await demoMarket();
 console.log(`demo: market ${manifest.start} to ${manifest.end}, ${manifest.tradingDays.length} trading days (seed ${manifest.seed}; tickers real, prices synthetic)`);
 
 const session = await openSandbox();

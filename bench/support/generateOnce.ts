@@ -1,20 +1,30 @@
 /**
- * Child process of bench/generation.ts: generates one profile, then, as the baseline of the
- * same run, reads back and rewrites every tick file with Polars alone (the Parquet I/O floor
- * of the same data). Prints one JSON line of figures.
+ * Child process of bench/generation.ts: generates one profile on `workers` threads (1: all in
+ * this thread, as before generation used every core), then, as the baseline of the same run,
+ * reads back and rewrites every tick file with Polars alone (the Parquet I/O floor of the same
+ * data). Prints one JSON line of figures.
+ *
+ *   deno run -A bench/support/generateOnce.ts <profile> <out> <workers> [scale]
  */
 import pl from "nodejs-polars";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { generateMarket } from "../../sandbox/market/generate.ts";
+import { generateMarketInParallel } from "../../sandbox/market/generate.ts";
 import { profileByName } from "../../sandbox/market/profiles.ts";
 
-const [name, out, scale] = process.argv.slice(2);
+const [name, out, workers, scale] = process.argv.slice(2);
 const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
 
-const t0 = performance.now();
-const manifest = generateMarket({ profile: profileByName(name, scale ? Number(scale) : undefined), seed: 42, outDir: out });
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+const t0 = performance.now(), cpu0 = cpuSeconds();
+const manifest = await generateMarketInParallel({ profile: profileByName(name, scale ? Number(scale) : undefined), seed: 42, outDir: out, workers: Number(workers) });
 const generateSeconds = (performance.now() - t0) / 1000;
+// Every thread's CPU (the workers are threads of this process): on a busy machine wall time
+// stretches, CPU time much less.
+const generateCpuSeconds = cpuSeconds() - cpu0;
 const generatePeakMb = peakRssMb();
 
 const t1 = performance.now();
@@ -28,9 +38,11 @@ rmSync(rewritten, { force: true });
 
 console.log(JSON.stringify({
   profile: name,
+  workers: Number(workers),
   days: manifest.tradingDays.length,
   ticks: manifest.datasets["eq-taq"].rows,
   generateSeconds,
+  generateCpuSeconds,
   generatePeakMb,
   baselineSeconds,
 }));

@@ -5,7 +5,9 @@
  * so stopping at any moment loses no counted request.
  */
 /// <reference lib="deno.ns" />
+import { tuneAllocator } from "./allocator.ts";
 import { loadMarket } from "./market.ts";
+import { cacheBudgetMb } from "./query/frameCache.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
 import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
@@ -71,15 +73,14 @@ function stopWorker(worker: Worker): Promise<void> {
 }
 
 /**
- * Shares the decoded-file cache's budget (SANDBOX_FRAME_CACHE_MB, 512 by default) out among
- * the workers, which read it when they start: each keeps its own cache, and together they
- * hold no more memory than one sandbox did.
+ * Shares the sandbox's one cache budget (SANDBOX_FRAME_CACHE_MB, see query/frameCache.ts) out
+ * among the workers, which read their share when they start: each keeps its own caches, and
+ * together they hold no more than the budget. Returns the start-up line that says so.
  */
-function shareFrameCache(workers: number): void {
-  const total = Deno.env.get("SANDBOX_FRAME_CACHE_MB");
-  const mb = total === undefined || total === "" ? 512 : Number(total);
-  if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${total}' is not a number of megabytes (0 turns the cache off)`);
-  Deno.env.set("SANDBOX_FRAME_CACHE_MB", String(mb / workers));
+function shareCaches(workers: number): string {
+  const mb = cacheBudgetMb(Deno.env.get("SANDBOX_FRAME_CACHE_MB"));
+  Deno.env.set("SANDBOX_WORKER_CACHE_MB", String(mb / workers));
+  return mb === 0 ? "caches: off (SANDBOX_FRAME_CACHE_MB=0)" : `caches: ${mb} MB over ${workers} worker${workers === 1 ? "" : "s"} (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`;
 }
 
 /**
@@ -111,6 +112,7 @@ function peerPorts(count: number): MessagePort[][] {
  */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const hostname = options.hostname ?? "127.0.0.1";
+  const allocator = tuneAllocator();
   const db = openState(options.statePath);
   const report = (() => {
     try {
@@ -124,7 +126,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const wanted = Math.max(1, options.workers ?? navigator.hardwareConcurrency);
   const shared = wanted > 1 && canSharePort(hostname);
   const count = shared ? wanted : 1;
-  shareFrameCache(count);
+  const caches = shareCaches(count);
   const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
   const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
@@ -138,7 +140,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   return {
     baseUrl: `http://${host}:${first.port}`,
     workers: count,
-    settingsReport: [...report, workerLine],
+    settingsReport: [...report, workerLine, caches, allocator],
     shutdown: async () => {
       await Promise.all(workers.map(stopWorker));
     },

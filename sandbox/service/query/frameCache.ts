@@ -12,13 +12,21 @@
 import pl from "nodejs-polars";
 import type { MarketFile } from "./marketFiles.ts";
 
+/** The sandbox's cache memory when SANDBOX_FRAME_CACHE_MB does not say: every worker's caches together. */
+export const DEFAULT_CACHE_MB = 192;
+
+/** Of a worker's share of the cache memory, the decoded files get this part; its whole results and written results a tenth each. */
+const FRAME_PART = 0.8;
+
 /**
- * Memory the cache may hold: 512 MiB by default, about a million minute bars with every
- * column (ten 100,000-row pages); the environment variable SANDBOX_FRAME_CACHE_MB changes it,
- * 0 turns the cache off. The service shares it out among its workers (server.ts): each
- * worker's cache is its own.
+ * Memory this worker's decoded files may hold. One budget counts every cache of every worker:
+ * SANDBOX_FRAME_CACHE_MB (192 MB by default; 0 turns the caches off) is what the whole
+ * sandbox's caches may hold, and the service gives each worker its share
+ * (SANDBOX_WORKER_CACHE_MB, set by server.ts); a process serving alone (tests) takes it all.
+ * Of a share, the decoded files get eight tenths, the whole results (resultCache.ts) and the
+ * written results (writtenResults.ts) an eighth of that each, so the three add up to the share.
  */
-export const FRAME_CACHE_BYTES = cacheBudget(environment("SANDBOX_FRAME_CACHE_MB"));
+export const FRAME_CACHE_BYTES = workerShareBytes() * FRAME_PART;
 
 /** An environment variable under Deno (workers included, where `process` may be absent) or Node. */
 function environment(name: string): string | undefined {
@@ -26,11 +34,24 @@ function environment(name: string): string | undefined {
   return g.Deno ? g.Deno.env.get(name) : g.process?.env[name];
 }
 
-function cacheBudget(megabytes: string | undefined): number {
-  if (megabytes === undefined || megabytes === "") return 512 * 2 ** 20;
+/**
+ * Megabytes of SANDBOX_FRAME_CACHE_MB (the default when unset), checked.
+ *
+ * @example
+ * ```ts
+ * cacheBudgetMb("64"); // 64
+ * ```
+ */
+export function cacheBudgetMb(megabytes: string | undefined = environment("SANDBOX_FRAME_CACHE_MB")): number {
+  if (megabytes === undefined || megabytes === "") return DEFAULT_CACHE_MB;
   const mb = Number(megabytes);
-  if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${megabytes}' is not a number of megabytes (0 turns the cache off)`);
-  return mb * 2 ** 20;
+  if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${megabytes}' is not a number of megabytes (0 turns the caches off)`);
+  return mb;
+}
+
+function workerShareBytes(): number {
+  const share = environment("SANDBOX_WORKER_CACHE_MB");
+  return (share === undefined || share === "" ? cacheBudgetMb() : Number(share)) * 2 ** 20;
 }
 
 /** A query in any order that prunes to more files than this reads them from disk. */

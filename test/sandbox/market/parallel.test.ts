@@ -1,0 +1,65 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { TEST_SEED } from "../../globalSetup.ts";
+import { tinyMarketDir } from "./support/market.ts";
+
+const deno = join(process.cwd(), "node_modules/.bin/deno");
+
+/** Runs the market CLI without blocking the test runner (two generations take a while on a busy machine). */
+async function market(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(deno, ["run", "-A", "sandbox/market/cli.ts", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    return { status: 0, stdout, stderr };
+  } catch (e) {
+    const failed = e as { code?: number; stdout?: string; stderr?: string };
+    return { status: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+/** Every file of a market (sandbox state aside) by relative path, with its bytes' hash. */
+function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!e.name.startsWith("sandbox-state")) out[relative(dir, p)] = createHash("sha256").update(readFileSync(p)).digest("hex");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("market generation on worker threads", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "market-parallel-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  /** Generates tiny under Deno (where the workers run) with `workers` threads. */
+  const generate = async (workers: number) => {
+    const out = join(scratch, `w${workers}`);
+    const r = await market("--profile", "tiny", "--seed", String(TEST_SEED), "--out", out, "--workers", String(workers));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`in [\\d.]+ s on ${workers} workers?\\n`));
+    return fingerprint(out);
+  };
+
+  it("writes every file byte for byte the same with 1 and 2 workers, and as the in-thread generator", async () => {
+    const one = await generate(1), two = await generate(2);
+    expect(Object.keys(two).length).toBeGreaterThan(100);
+    expect(two).toEqual(one);
+    expect(two).toEqual(fingerprint(tinyMarketDir()));
+  }, 600_000);
+
+  it("refuses a number of workers that is not a whole number of 1 or more, naming it", async () => {
+    for (const bad of ["0", "two", "1.5"]) {
+      const r = await market("--profile", "tiny", "--out", join(scratch, "x"), "--workers", bad);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`--workers '${bad}' is not a number of threads (1 or more)`);
+    }
+  });
+});

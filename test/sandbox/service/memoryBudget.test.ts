@@ -1,0 +1,46 @@
+/**
+ * The sandbox's memory settings at start: one cache budget shared out over every worker, and
+ * the C allocator tuned to give freed buffers back (sandbox/service/allocator.ts). What they
+ * achieve in megabytes is measured by bench/sandbox.ts against the sandbox as it was.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnSandbox } from "../../../sandbox/service/spawn.ts";
+import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/frameCache.ts";
+import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+
+describe("the sandbox's memory settings", () => {
+  const started: TestSandbox[] = [];
+  afterAll(() => Promise.all(started.map((sb) => sb.stop())));
+  const start = async (options: Parameters<typeof startSandbox>[0]) => {
+    const sb = await startSandbox(options);
+    started.push(sb);
+    return sb;
+  };
+
+  it("shares one cache budget over the workers and tunes the allocator, saying so at start", async () => {
+    const [three, small] = await Promise.all([start({ args: ["--workers", "3"] }), start({ args: ["--workers", "2"], env: { SANDBOX_FRAME_CACHE_MB: "64" } })]);
+    expect(three.stdout).toContain(`caches: ${DEFAULT_CACHE_MB} MB over 3 workers (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`);
+    expect(small.stdout).toContain("caches: 64 MB over 2 workers");
+    expect(three.stdout).toContain("memory: C allocator tuned (2 arenas, buffers from 128 KiB mapped on their own)");
+  });
+
+  it("leaves the allocator alone with SANDBOX_ALLOCATOR=default, and says the caches are off at 0", async () => {
+    const sb = await start({ env: { SANDBOX_ALLOCATOR: "default", SANDBOX_FRAME_CACHE_MB: "0" } });
+    expect(sb.stdout).toContain("memory: C allocator left at its defaults (SANDBOX_ALLOCATOR=default)");
+    expect(sb.stdout).toContain("caches: off (SANDBOX_FRAME_CACHE_MB=0)");
+    const page = await sb.get("/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1", "demo-full-access");
+    expect(page.status).toBe(200);
+  });
+
+  it("refuses a budget that is not a number of megabytes, naming it", async () => {
+    await expect(spawnSandbox(["--port", "0", "--data", "/nonexistent-market"], { env: { SANDBOX_FRAME_CACHE_MB: "lots" } })).rejects.toThrow(/SANDBOX_FRAME_CACHE_MB 'lots' is not a number of megabytes/);
+  });
+
+  it("reads the budget: the default when unset, 0 for off, a typed error otherwise", () => {
+    expect(cacheBudgetMb(undefined)).toBe(DEFAULT_CACHE_MB);
+    expect(cacheBudgetMb("")).toBe(DEFAULT_CACHE_MB);
+    expect(cacheBudgetMb("0")).toBe(0);
+    expect(cacheBudgetMb("96.5")).toBe(96.5);
+    expect(() => cacheBudgetMb("-1")).toThrow("SANDBOX_FRAME_CACHE_MB '-1' is not a number of megabytes (0 turns the caches off)");
+  });
+});
