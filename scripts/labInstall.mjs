@@ -53,6 +53,19 @@ export async function jupyterLab() {
   }
 }
 
+/**
+ * pip's index arguments: none where PyPI answers; where it does not and pip is configured with
+ * extra indexes (an offline mirror), the first of them as the index, so pip does not wait on
+ * PyPI for each of JupyterLab's ~80 packages (minutes, against seconds).
+ */
+async function mirrorFirst(python) {
+  const probe = await run(python, ["-c", "import socket; socket.create_connection(('pypi.org', 443), 3).close()"]);
+  if (probe.status === 0) return [];
+  const extra = (await run(python, ["-m", "pip", "config", "get", "global.extra-index-url"])).stdout.trim().split(/\s+/).filter(Boolean);
+  if (extra.length === 0) return [];
+  return ["--index-url", extra[0], ...extra.slice(1).flatMap((url) => ["--extra-index-url", url])];
+}
+
 async function installLab() {
   if (await labWorks()) return "already present";
   const python = jupyterPython();
@@ -64,7 +77,7 @@ async function installLab() {
       throw new LabInstallError(`\`${python} -m venv ${labVenv}\` failed (on Debian install python3-venv):\n${tail(venv.stderr)}`);
     }
   }
-  const pip = await run(`${labVenv}/bin/python`, ["-m", "pip", "install", "--disable-pip-version-check", "jupyterlab"]);
+  const pip = await run(`${labVenv}/bin/python`, ["-m", "pip", "install", "--disable-pip-version-check", ...(await mirrorFirst(`${labVenv}/bin/python`)), "jupyterlab"]);
   if (pip.status !== 0) {
     const offline = /No matching distribution|Could not find a version|NewConnectionError|Name or service not known|Network is unreachable|ProxyError/
       .test(pip.stderr);
