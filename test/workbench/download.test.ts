@@ -7,7 +7,7 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pl from "nodejs-polars";
@@ -47,7 +47,9 @@ describe("a partitioned download", () => {
     expect(existsSync(join(dir(), "Ticker=AAPL", "TradeDate=2023-11-21", "part.parquet"))).toBe(true);
     const manifestText = readFileSync(join(dir(), "_manifest.json"), "utf8");
     expect(manifestText).not.toContain("demo-full-access");
-    expect(manifestOf(dir()).partitions["Ticker=SPY/TradeDate=2023-11-20"]).toEqual({ rows: 960 });
+    // Each partition is recorded with its rows and its file's size (checked before a re-run reuses it).
+    const recorded = manifestOf(dir()).partitions["Ticker=SPY/TradeDate=2023-11-20"];
+    expect(recorded).toEqual({ rows: 960, bytes: statSync(join(dir(), "Ticker=SPY/TradeDate=2023-11-20/part.parquet")).size });
     const fetched = await full.data.eqTaq1Min(TICKERS, { start: "2023-11-20", end: "2023-11-21" });
     expectSameFrame(sortRows(full.scan(dir()).collectSync()), sortRows(fetched));
   });
