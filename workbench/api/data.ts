@@ -178,12 +178,12 @@ export class DataApi {
   }
 }
 
-const DATE_TEXT = /^\d{4}-\d{2}-\d{2}$/;
-const isDateArg = (v: unknown) => v instanceof Date || (typeof v === "string" && DATE_TEXT.test(v));
-
-/** `eqTaq(date, ticker, ...)`: the trade date (or null, or a list of dates) first and a ticker second. */
+/**
+ * `eqTaq(date, ticker, ...)`: the REST order. A symbol (text or a list) second can only be that
+ * order (the one form takes options second), so the first is then the trade date, and a
+ * malformed one is refused by name.
+ */
 function isRestOrder(first: unknown, second: unknown): boolean {
   const symbols = typeof second === "string" || Array.isArray(second);
-  const dates = first === null || isDateArg(first) || (Array.isArray(first) && first.length > 0 && first.every(isDateArg));
-  return symbols && dates;
+  return symbols && (first === null || typeof first === "string" || first instanceof Date || Array.isArray(first));
 }
