@@ -22,6 +22,7 @@ export interface CandlestickOptions {
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" }, sort: "TradeDate" });
  * candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" }, { height: 240 });
  * ```
  */

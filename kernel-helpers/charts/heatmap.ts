@@ -39,6 +39,7 @@ const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFra
 /**
  * @example
  * ```ts
+ * const oi = await wb.data.optOpenInterest({ filters: { Ticker: "SPY", TradeDate: "2023-11-21" } });
  * heatmapChart(oi, { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest" }, { color: { scheme: "viridis" } });
  * ```
  */

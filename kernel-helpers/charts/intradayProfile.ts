@@ -48,7 +48,8 @@ function hours(values: number[]): [number, number] {
  *
  * @example
  * ```ts
- * intradayProfileChart(profile, { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "Quoted spread by minute" }, { x: { domain: [570, 960] }, y: { domain: [0, 2] } });
+ * const bars = withMinuteOfDay(await wb.data.eqTaq1Min(["AAPL", "MSFT"], { filters: { TradeDate: "2023-11-21" } }));
+ * intradayProfileChart(bars, { minute: "MinuteOfDay", y: "ClosePrice", series: "Ticker", title: "Close by minute" }, { x: { domain: [570, 960] } });
  * ```
  */
 export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions, overrides: PlotOverrides = {}) {

@@ -12,6 +12,7 @@ import { asDisplayable, type ChartText, renderChart } from "./render.ts";
  * @example
  * ```ts
  * import { plot, Plot } from "./kernel-helpers/mod.ts";
+ * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * plot({ marks: [Plot.lineY(bars.toRecords(), { x: "BarDateTime", y: "ClosePrice" })], y: { grid: true } })
  * ```
  */

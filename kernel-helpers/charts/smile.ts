@@ -21,6 +21,7 @@ export interface SmileOptions {
  *
  * @example
  * ```ts
+ * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
  * smileChart(greeks, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 173.02, title: "AAPL smile" }, { x: { domain: [150, 200] } });
  * ```
  */

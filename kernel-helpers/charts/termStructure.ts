@@ -25,7 +25,9 @@ const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : 
  *
  * @example
  * ```ts
- * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure" }, { y: { domain: [0.15, 0.3] } });
+ * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
+ * const ivByExpiry = greeks.groupBy("ExpirationDate").agg(pl.col("MidImpliedVol").mean().alias("MeanIV")).sort("ExpirationDate");
+ * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "MeanIV", title: "IV term structure" }, { y: { domain: [0.15, 0.3] } });
  * ```
  */
 export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions, overrides: PlotOverrides = {}) {

@@ -54,6 +54,7 @@ function segments(xs: Date[]): number[] {
  *
  * @example
  * ```ts
+ * const bars = await wb.data.eqTaq1Min(["AAPL", "MSFT"], { filters: { TradeDate: "2023-11-21" } });
  * timeSeriesChart(bars, { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes, New York time" }, { y: { domain: [180, 200] } });
  * ```
  */

@@ -83,6 +83,7 @@ export function entitlementCard(ent: Entitlements) {
  *
  * @example
  * ```ts
+ * const ent = await wb.entitlements();
  * explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })); // two reasons: date and universe
  * ```
  */

@@ -72,6 +72,7 @@ function withCountdown(render: (e: RichProgressEvent) => void): (e: RichProgress
  * @example
  * ```ts
  * const bars = await wb.data.eqTaq1Min("AAPL", { onProgress: progressBar() });
+ * const tickers = ["AAPL", "MSFT", "SPY", "QQQ"];
  * const bar = progressBar({ label: "eq-taq-1min, 4 tickers", parts: 4 });
  * await Promise.all(tickers.map((t) => wb.data.eqTaq1Min(t, { onProgress: bar.part(t) })));
  * ```

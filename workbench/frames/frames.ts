@@ -27,7 +27,7 @@ export const NEW_YORK = WIRE_TIME_ZONE;
  * @example
  * ```ts
  * import { dtypeOf } from "./workbench/mod.ts";
- * dtypeOf({ name: "TradeDate", data_type: "date" }); // Date
+ * dtypeOf({ data_type: "date" }); // Date
  * ```
  */
 export function dtypeOf(column: Pick<ColumnInfo, "data_type">): DataType {

@@ -26,6 +26,7 @@ export interface AdjustOptions {
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
  * priceColumnsOf(daily); // ["OpenPrice", "HighPrice", "LowPrice", "ClosePrice", "MarketHoursVWAP", "DailyVWAP"]
  * ```
  */
@@ -38,6 +39,7 @@ export function priceColumnsOf(frame: pl.DataFrame): string[] {
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
  * volumeColumnsOf(daily); // ["MarketHoursVolume", "MarketHoursFinraVolume", "DailyVolume", "DailyFinraVolume"]
  * ```
  */

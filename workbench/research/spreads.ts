@@ -151,6 +151,7 @@ function weightedMeans(): pl.Expr[] {
  *
  * @example
  * ```ts
+ * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL");
  * weightedSpreads(tradeSpreads(ticks)).getColumn("EffectiveBps").get(0);
  * ```
  */
@@ -164,6 +165,7 @@ export function weightedSpreads(measures: pl.DataFrame): pl.DataFrame {
  *
  * @example
  * ```ts
+ * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL");
  * const byTime = spreadsByTimeOfDay(tradeSpreads(ticks), 30);
  * ```
  */
