@@ -7,6 +7,8 @@
  * import { progressBar, intradayProfileChart } from "./kernel-helpers/mod.ts";
  * // importing this module in the Deno kernel installs rich display for frames and workbench objects
  * ```
+ *
+ * @module
  */
 import { installDisplay } from "./display/install.ts";
 import { inKernel } from "./display/jupyter.ts";

@@ -76,8 +76,12 @@ export async function exampleBlocks(modules: readonly string[] = PUBLIC_MODULES)
     if (Array.isArray(value)) return value.forEach((v) => visit(v, parent));
     if (!value || typeof value !== "object") return;
     const node = value as DocNode;
-    const self = node.name && node.location
-      ? { at: `${relative(repoRoot, fileURLToPath(node.location.filename))}:${node.location.line}`, name: parent.name && !parent.at.startsWith("(") ? `${parent.name}.${node.name}` : node.name }
+    // An import carries the module's doc again when it follows it (kernel-helpers/mod.ts).
+    if (node.kind === "import") return;
+    // A module's own doc has an empty name.
+    const name = node.kind === "moduleDoc" ? "(module)" : node.name;
+    const self = name && node.location
+      ? { at: `${relative(repoRoot, fileURLToPath(node.location.filename))}:${node.location.line}`, name: parent.name ? `${parent.name}.${name}` : name }
       : parent;
     const texts = [node.jsDoc?.doc ?? "", ...(node.jsDoc?.tags ?? []).map((t) => t.doc ?? "")];
     for (const text of texts) {
@@ -88,7 +92,7 @@ export async function exampleBlocks(modules: readonly string[] = PUBLIC_MODULES)
     }
     for (const [key, child] of Object.entries(node)) if (key !== "jsDoc" && key !== "location") visit(child, self);
   };
-  for (const node of await docNodes(modules)) visit(node, { at: "(top)", name: "" });
+  for (const node of await docNodes(modules)) visit(node, { at: "", name: "" });
   return [...found.values()];
 }
 

@@ -11,6 +11,8 @@
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * ```
+ *
+ * @module
  */
 export { connect, type ConnectOptions, Workbench } from "./client.ts";
 export { type LocalSandbox, sandbox, type SandboxOptions } from "./sandbox.ts";
