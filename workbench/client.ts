@@ -27,6 +27,11 @@ import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
 import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 
+/**
+ * Options of `connect()`: the service's address and key (else MARKETDATA_BASE_URL and
+ * MARKETDATA_API_KEY), the transport's retries and timeouts, and the workbench's cache, quota
+ * guard and provenance.
+ */
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
   cache?: string;

@@ -33,31 +33,53 @@ export class NotTheServiceError extends WorkbenchError {}
 
 /** One entry of a 422 detail list. */
 export interface ValidationIssue {
+  /** The kind of problem, e.g. `value_error`. */
   type: string;
+  /** Where: `["query", "TradeDate.ge"]`. */
   loc: (string | number)[];
+  /** The service's sentence about it. */
   msg: string;
+  /** The value refused, when the service says it. */
   input?: unknown;
+  /** Further facts the service gives (e.g. the allowed values). */
   ctx?: Record<string, unknown>;
 }
 
 /** 422: the service refused the query; `issues` lists why (never retried). */
 export class ValidationError extends WorkbenchError {
+  /** Every problem the service found, in its order. */
   readonly issues: ValidationIssue[];
+  /**
+   * A query the service refused, with its issues.
+   *
+   * @param message the service's refusal, in one sentence
+   * @param context the answer's context, with the issues listed
+   */
   constructor(message: string, context: ErrorContext & { issues: ValidationIssue[] }) {
     super(message, context);
     this.issues = context.issues;
   }
 }
 
+/** The service's four quotas, as named in its answers and in `QuotaValues`. */
 export type QuotaName = "per_minute_requests" | "monthly_requests" | "monthly_data_scanned" | "monthly_data_returned";
 
 /** 429: a quota is exhausted. Per-minute quotas are waited out; monthly ones stop at once. */
 export class QuotaExceededError extends WorkbenchError {
+  /** Which quota is exhausted. */
   readonly quota: QuotaName;
+  /** Its usage, when the service says it. */
   readonly used?: number;
+  /** Its limit, when the service says it. */
   readonly limit?: number;
   /** When the quota resets. */
   readonly resetAt: Date;
+  /**
+   * An exhausted quota, with its figures.
+   *
+   * @param message which quota, its usage and limit, and when it resets
+   * @param context the answer's context, with the quota's figures
+   */
   constructor(message: string, context: ErrorContext & { quota: QuotaName; used?: number; limit?: number; resetAt: Date }) {
     super(message, context);
     this.quota = context.quota;

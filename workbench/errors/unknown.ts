@@ -2,12 +2,17 @@
 import { QueryError, WorkbenchError } from "./base.ts";
 
 /** A dataset id the workbench does not know: names the id, the nearest known ones and all of them. */
-
 export class UnknownDatasetError extends WorkbenchError {
   /** The id asked for. */
   readonly dataset: string;
   /** Every dataset id the workbench knows. */
   readonly known: readonly string[];
+  /**
+   * An unknown dataset id, with the known ones.
+   *
+   * @param message the id, the nearest known ones and all of them
+   * @param context the id asked for and every known id
+   */
   constructor(message: string, context: { dataset: string; known: readonly string[] }) {
     super(message);
     this.dataset = context.dataset;
@@ -17,8 +22,17 @@ export class UnknownDatasetError extends WorkbenchError {
 
 /** A ticker the service does not know (refused before sending); `suggestions` holds the nearest known ones per ticker. */
 export class UnknownTickerError extends QueryError {
+  /** The unknown tickers, as given. */
   readonly tickers: readonly string[];
+  /** For each unknown ticker, the nearest known ones (possibly none). */
   readonly suggestions: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Unknown tickers, with the nearest known ones.
+   *
+   * @param message the tickers and their nearest known ones
+   * @param tickers the unknown tickers
+   * @param suggestions the nearest known tickers of each
+   */
   constructor(message: string, tickers: readonly string[], suggestions: Record<string, string[]>) {
     super(message);
     this.tickers = tickers;

@@ -9,17 +9,19 @@
 import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { type ColumnRecord, DataEnvelope, wireDateTimeToEpochNs } from "../../contract/mod.ts";
+import { type ColumnRecord as ColumnInfo, DataEnvelope, wireDateTimeToEpochNs } from "../../contract/mod.ts";
 import { polarsTypeOf, WIRE_TIME_ZONE } from "../../contract/polarsTypes.ts";
 import { checkAnswer } from "../http/contractCheck.ts";
 
+/** The service's answer formats: JSON, CSV, or gzip-compressed CSV; all give the same frame. */
 export type WireFormat = "json" | "csv" | "csv_gzip";
 
-/** A column as `/columns` describes it (the contract's column record). */
-export type ColumnInfo = ColumnRecord;
+// A column as `/columns` describes it: the contract's column record (documented there),
+// re-exported under the workbench's name.
+export type { ColumnInfo };
 
 /** The time zone of every date-time column of a frame. */
-export const NEW_YORK = WIRE_TIME_ZONE;
+export const NEW_YORK: "America/New_York" = WIRE_TIME_ZONE;
 
 /**
  * The Polars type of a column (the contract's one map).

@@ -10,9 +10,11 @@ import { firstDifference } from "./rowBlocks.ts";
 import { outcome, rows, sameFailure, schemeClash, short, sideBySide } from "./compareText.ts";
 import { compareDownloads } from "./compareDownloads.ts";
 
+/** What `compareRuns` finds: a line per call and download, and how many differ. */
 export interface RunComparison {
   /** One line per call, then per download: `call 1 eq-daily-ohlc: same (4 rows, rows:…)`. */
   lines: string[];
+  /** Calls and downloads that differ (0: the re-run reproduced the manifest). */
   differences: number;
 }
 

@@ -14,6 +14,11 @@ import { QueryError } from "../errors/base.ts";
 import { canonicalFrameHash } from "./canonicalHash.ts";
 import { HASH_SCHEME, rowHashBytes, rowsDigest } from "./rowHashes.ts";
 
+/**
+ * How `frameHash` hashes a frame: `rows` (Polars' row hashes; fast, tied to the nodejs-polars
+ * build) or `canonical` (a documented byte encoding of every value; slower, the same across
+ * nodejs-polars versions).
+ */
 export type HashSchemeName = "rows" | "canonical";
 
 /**

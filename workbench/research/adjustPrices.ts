@@ -8,6 +8,7 @@ import pl from "nodejs-polars";
 import { QueryError } from "../errors/base.ts";
 import { isoDate } from "./securities.ts";
 
+/** Which columns `adjustPrices` reads and adjusts (each has a default from the service's names). */
 export interface AdjustOptions {
   /** Column holding the trade date (default `TradeDate`). */
   dateColumn?: string;

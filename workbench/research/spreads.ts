@@ -22,6 +22,7 @@ import { dayTicks, midAt, midTimeline, signDay, signedFrame } from "./leeReady.t
 const NS_PER_MINUTE = 60e9;
 const AUCTIONS = new Set(["O", "6"]);
 
+/** Options of the spread measures. */
 export interface SpreadOptions {
   /** Minutes after the trade for the realized spread (default 5). */
   horizonMinutes?: number;
