@@ -4,7 +4,7 @@
  * the tick labels); every Plot option works.
  */
 import type { PlotOptions } from "@observablehq/plot";
-import { asDisplayable, type ChartText, renderChart } from "./render.ts";
+import { asDisplayable, type ChartText, renderChart, type DisplayableChart } from "./render.ts";
 
 /**
  * Renders a Plot specification as a displayable chart.
@@ -16,6 +16,6 @@ import { asDisplayable, type ChartText, renderChart } from "./render.ts";
  * plot({ marks: [Plot.lineY(bars.toRecords(), { x: "BarDateTime", y: "ClosePrice" })], y: { grid: true } })
  * ```
  */
-export function plot(options: PlotOptions, text: ChartText = {}) {
+export function plot(options: PlotOptions, text: ChartText = {}): DisplayableChart {
   return asDisplayable(renderChart(options, text));
 }

@@ -7,7 +7,7 @@
 export type MediaBundle = Record<string, string | object>;
 
 /** The symbol the Deno kernel looks up to let an object choose its own rendering. */
-export const JUPYTER_DISPLAY = Symbol.for("Jupyter.display");
+export const JUPYTER_DISPLAY: unique symbol = Symbol.for("Jupyter.display");
 
 interface DenoJupyter {
   display(obj: unknown, options?: { raw?: boolean; update?: boolean; display_id?: string }): Promise<void>;
@@ -45,7 +45,10 @@ export async function showBundle(bundle: MediaBundle, options: { displayId?: str
   if (!options.update) console.log(String(bundle["text/plain"] ?? ""));
 }
 
+/** An object that renders as its media bundle when it is a cell's value in the Deno kernel. */
+export type Displayable = { [JUPYTER_DISPLAY]: () => MediaBundle; toString: () => string };
+
 /** An object that renders as `bundle` when it is a cell's value in the Deno kernel. */
-export function displayable(bundle: MediaBundle): { [JUPYTER_DISPLAY]: () => MediaBundle; toString: () => string } {
+export function displayable(bundle: MediaBundle): Displayable {
   return { [JUPYTER_DISPLAY]: () => bundle, toString: () => String(bundle["text/plain"] ?? "") };
 }

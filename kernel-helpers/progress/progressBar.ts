@@ -9,6 +9,7 @@ import { progressBundle, progressLine, type RichProgressEvent } from "./view.ts"
 
 let bars = 0;
 
+/** How `progressBar` labels and renders its bar, and how many fetches it follows. */
 export interface ProgressBarOptions {
   /** Text before the status, for a bar over several fetches (default: the dataset). */
   label?: string;
