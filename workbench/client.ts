@@ -44,9 +44,8 @@ export interface ConnectOptions extends Partial<TransportOptions> {
   /**
    * Records each data call and download for `wb.provenance()`. On by default; off with
    * `false` or with `MARKETDATA_PROVENANCE=0` in the environment. Each page's rows are hashed in
-   * the waits for the service's next answer, so recording adds about 2% to a large fetch from a
-   * service on other cores (5-6% when the sandbox shares this machine's two cores; see
-   * bench/provenance.ts).
+   * the waits for the service's next answer, so recording adds little to a large fetch (more
+   * when the sandbox shares the machine's cores; bench/provenance.ts measures it).
    */
   provenance?: boolean;
 }

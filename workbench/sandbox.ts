@@ -94,7 +94,7 @@ function stopper(pid: number | undefined): () => void {
  *
  * @example
  * ```ts
- * const local = await sandbox();            // demo market; first start generates it (~40 s)
+ * const local = await sandbox();            // demo market; the first start generates it
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * ```
  */

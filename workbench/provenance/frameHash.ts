@@ -4,8 +4,8 @@
  * change in any value, a dtype, a column name, the column order or the row order changes it.
  * Two schemes: `rows` (the default, and what the provenance manifest records: Polars' native
  * row hashes digested by SHA-256, see rowHashes.ts) and `canonical` (a documented byte
- * encoding of every value, independent of the nodejs-polars version, about three times slower:
- * see canonicalHash.ts).
+ * encoding of every value, independent of the nodejs-polars version, and slower: see
+ * canonicalHash.ts).
  */
 import type pl from "nodejs-polars";
 import { readFileSync } from "node:fs";
