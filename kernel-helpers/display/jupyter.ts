@@ -22,7 +22,14 @@ function kernel(): DenoJupyter | undefined {
   }
 }
 
-/** Whether code runs inside the Deno Jupyter kernel. */
+/**
+ * Whether code runs inside the Deno Jupyter kernel.
+ *
+ * @example
+ * ```ts
+ * if (!inKernel()) console.log("not in a notebook: charts print their title only");
+ * ```
+ */
 export function inKernel(): boolean {
   return kernel() !== undefined;
 }
@@ -48,7 +55,14 @@ export async function showBundle(bundle: MediaBundle, options: { displayId?: str
 /** An object that renders as its media bundle when it is a cell's value in the Deno kernel. */
 export type Displayable = { [JUPYTER_DISPLAY]: () => MediaBundle; toString: () => string };
 
-/** An object that renders as `bundle` when it is a cell's value in the Deno kernel. */
+/**
+ * An object that renders as `bundle` when it is a cell's value in the Deno kernel.
+ *
+ * @example
+ * ```ts
+ * displayable({ "text/html": "<b>ready</b>", "text/plain": "ready" }); // as a cell's last value: bold "ready"
+ * ```
+ */
 export function displayable(bundle: MediaBundle): Displayable {
   return { [JUPYTER_DISPLAY]: () => bundle, toString: () => String(bundle["text/plain"] ?? "") };
 }

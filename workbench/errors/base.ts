@@ -71,5 +71,17 @@ export class WorkbenchError extends Error {
   }
 }
 
-/** Bad input caught before any request is sent, so no quota is spent on it. */
+/**
+ * Bad input caught before any request is sent, so no quota is spent on it.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.data.eqDailyOhlc({ filters: { TradeDate: "2023-13-01" } });
+ * } catch (e) {
+ *   if (e instanceof QueryError) console.log(e.message); // names the value and what is allowed
+ *   else throw e;
+ * }
+ * ```
+ */
 export class QueryError extends WorkbenchError {}

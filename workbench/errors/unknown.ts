@@ -1,7 +1,19 @@
 /** Names the workbench or the service does not know: dataset ids and tickers, with the nearest known ones. */
 import { QueryError, WorkbenchError } from "./base.ts";
 
-/** A dataset id the workbench does not know: names the id, the nearest known ones and all of them. */
+/**
+ * A dataset id the workbench does not know: names the id, the nearest known ones and all of them.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.meta.status("eq-taq-1mn");
+ * } catch (e) {
+ *   if (e instanceof UnknownDatasetError) console.log(e.dataset, e.known);
+ *   else throw e;
+ * }
+ * ```
+ */
 export class UnknownDatasetError extends WorkbenchError {
   /** The id asked for. */
   readonly dataset: string;
@@ -20,7 +32,20 @@ export class UnknownDatasetError extends WorkbenchError {
   }
 }
 
-/** A ticker the service does not know (refused before sending); `suggestions` holds the nearest known ones per ticker. */
+/**
+ * A ticker the service does not know (refused before sending); `suggestions` holds the nearest
+ * known ones per ticker.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } });
+ * } catch (e) {
+ *   if (e instanceof UnknownTickerError) console.log(e.suggestions["APPL"]); // ["AAPL", ...]
+ *   else throw e;
+ * }
+ * ```
+ */
 export class UnknownTickerError extends QueryError {
   /** The unknown tickers, as given. */
   readonly tickers: readonly string[];

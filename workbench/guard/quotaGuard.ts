@@ -27,7 +27,19 @@ export interface Projection {
   bytes: number;
 }
 
-/** A call stopped by the quota guard; `needed` and `remaining` carry the figures. */
+/**
+ * A call stopped by the quota guard; `needed` and `remaining` carry the figures.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.data.eqTaq(null, ["AAPL", "MSFT"], { start: "2023-01-03", end: "2023-12-29" });
+ * } catch (e) {
+ *   if (e instanceof QuotaGuardError) console.log(e.needed.bytes, e.remaining.monthly_data_returned); // then pass { force: true } if it is meant
+ *   else throw e;
+ * }
+ * ```
+ */
 export class QuotaGuardError extends WorkbenchError {
   /**
    * A call the guard stopped, with its figures.
