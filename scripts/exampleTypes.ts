@@ -34,6 +34,8 @@ export interface Example {
   where: string;
   /** The block's code, without the fences. */
   code: string;
+  /** False for an `@example` with no ```ts block: it cannot be checked, and fails for that. */
+  fenced?: boolean;
 }
 
 /** One example's verdict: empty `errors` when it type-checks. */
@@ -60,12 +62,13 @@ async function docNodes(modules: readonly string[]): Promise<DocNode[]> {
 
 /**
  * Every ```ts block in the JSDoc of `modules` and of the files they export from, once each
- * (a symbol re-exported by two modules is documented once).
+ * (a symbol re-exported by two modules is documented once), and every `@example` without one
+ * (`fenced: false`).
  *
  * @example
  * ```ts
  * const examples = await exampleBlocks(["workbench/mod.ts"]);
- * examples[0].where; // "workbench/client.ts:217 connect"
+ * examples.map((e) => e.where); // ["workbench/mod.ts:1 (module)", "workbench/client.ts:217 connect", ...]
  * ```
  */
 export async function exampleBlocks(modules: readonly string[] = PUBLIC_MODULES): Promise<Example[]> {
@@ -83,12 +86,13 @@ export async function exampleBlocks(modules: readonly string[] = PUBLIC_MODULES)
     const self = name && node.location
       ? { at: `${relative(repoRoot, fileURLToPath(node.location.filename))}:${node.location.line}`, name: parent.name ? `${parent.name}.${name}` : name }
       : parent;
+    const where = `${self.at} ${self.name}`.trim();
     const texts = [node.jsDoc?.doc ?? "", ...(node.jsDoc?.tags ?? []).map((t) => t.doc ?? "")];
     for (const text of texts) {
-      for (const block of text.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) {
-        const where = `${self.at} ${self.name}`.trim();
-        found.set(`${where}\n${block[1]}`, { where, code: block[1] });
-      }
+      for (const block of text.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) found.set(`${where}\n${block[1]}`, { where, code: block[1] });
+    }
+    for (const tag of node.jsDoc?.tags ?? []) {
+      if (tag.kind === "example" && !/```(?:ts|typescript)\n/.test(tag.doc ?? "")) found.set(`${where}\n${tag.doc}`, { where, code: tag.doc ?? "", fenced: false });
     }
     for (const [key, child] of Object.entries(node)) if (key !== "jsDoc" && key !== "location") visit(child, self);
   };
@@ -164,8 +168,9 @@ export async function checkExampleTypes(examples: readonly Example[]): Promise<E
     const exports = await publicExports();
     const modules = examples.map((example, i) => {
       const file = join(dir, `example${i}.ts`);
-      writeFileSync(file, exampleModule(example.code, exports));
-      return { ...example, file, errors: [] as string[] };
+      writeFileSync(file, exampleModule(example.fenced === false ? "" : example.code, exports));
+      const errors = example.fenced === false ? ["an @example without a ```ts block: fence its code so that it is checked"] : [];
+      return { ...example, file, errors };
     });
     if (modules.length === 0) return [];
     // One deno check for all: the workbench's types are resolved once.
@@ -178,7 +183,7 @@ export async function checkExampleTypes(examples: readonly Example[]): Promise<E
       owner.errors.push(at ? `line ${Number(at[2]) - 2}: ${message}` : message);
     }
     if (result.status !== 0 && modules.every((m) => m.errors.length === 0)) modules[0].errors.push(output.trim());
-    return modules.map(({ where, code, errors }) => ({ where, code, errors }));
+    return modules.map(({ where, code, fenced, errors }) => ({ where, code, ...(fenced === false ? { fenced } : {}), errors }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

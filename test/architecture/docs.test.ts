@@ -1,8 +1,8 @@
 /**
  * The public API is documented and its examples compile: `deno doc --lint` finds nothing on
  * workbench/mod.ts, kernel-helpers/mod.ts and notebook.ts, and every ```ts block in the JSDoc
- * of what they export type-checks (scripts/exampleTypes.ts). A planted undocumented export and
- * a planted wrong example fail the same checks.
+ * of what they export type-checks (scripts/exampleTypes.ts). A planted undocumented export, a
+ * planted wrong example and a planted unfenced one fail the same checks.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,11 +78,20 @@ describe("the public API's examples", () => {
       " */",
       "export function wrong(): void {}",
       "",
+      "/**",
+      " * Its example is not fenced, so nothing could check it.",
+      " *",
+      " * @example",
+      " * unfenced(1);",
+      " */",
+      "export function unfenced(): void {}",
+      "",
     ].join("\n"));
     const examples = await exampleBlocks([module]);
-    expect(examples.map((e) => e.where.replace(/^.*planted/, "planted"))).toEqual(["planted.ts:11 fine", "planted.ts:22 wrong"]);
-    const [fine, wrong] = await checkExampleTypes(examples);
+    expect(examples.map((e) => e.where.replace(/^.*planted/, "planted"))).toEqual(["planted.ts:11 fine", "planted.ts:22 wrong", "planted.ts:30 unfenced"]);
+    const [fine, wrong, unfenced] = await checkExampleTypes(examples);
     expect(fine.errors).toEqual([]);
     expect(wrong.errors).toEqual([expect.stringMatching(/^line 2: Type 'number' is not assignable to type 'string'/)]);
+    expect(unfenced.errors).toEqual([expect.stringMatching(/^an @example without a ```ts block/)]);
   }, 300_000);
 });

@@ -58,9 +58,13 @@ export type Comparable = { calls: CallRecord[]; downloads?: DownloadRecord[]; ha
  * `wb.download` runs (partition by partition: see compareDownloads.ts).
  *
  * @example
+ * ```ts
  * const saved = wb.provenance();            // or JSON.parse(await Deno.readTextFile("x.provenance.json"))
+ * const again = await connect();
+ * await again.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
  * const { lines, differences } = compareRuns(saved, again.provenance());
  * lines.forEach((l) => console.log(l));
+ * ```
  */
 export function compareRuns(before: Comparable, after: Comparable): RunComparison {
   const hashes = { before: before.hash, after: after.hash };
