@@ -182,7 +182,11 @@ export async function checkExampleTypes(examples: readonly Example[]): Promise<E
       const owner = at ? modules[Number(at[1])] : modules[0];
       owner.errors.push(at ? `line ${Number(at[2]) - 2}: ${message}` : message);
     }
-    if (result.status !== 0 && modules.every((m) => m.errors.length === 0)) modules[0].errors.push(output.trim());
+    if (result.status !== 0 && modules.every((m) => m.errors.length === 0)) {
+      // Not a type error (say, an import that does not resolve): blame the example it names.
+      const named = output.match(/example(\d+)\.ts/);
+      modules[named ? Number(named[1]) : 0].errors.push(output.trim());
+    }
     return modules.map(({ where, code, fenced, errors }) => ({ where, code, ...(fenced === false ? { fenced } : {}), errors }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
