@@ -5,10 +5,12 @@
  *
  * @example
  * ```ts
- * import { connect, sandbox, timeSeriesChart } from "../notebook.ts";
+ * import { connect, sandbox, timeSeriesChart } from "./notebook.ts";
  * const local = await sandbox();
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * ```
+ *
+ * @module
  */
 export * from "./workbench/mod.ts";
 export * from "./kernel-helpers/mod.ts";

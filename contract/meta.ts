@@ -14,7 +14,12 @@ export const DatasetRecord = z.object({
 /** GET /api/v1/meta/datasets. */
 export const DatasetList = z.array(DatasetRecord).meta({ id: "DatasetList", description: "Datasets this identity may reach" });
 
-/** GET /api/v1/meta/datasets/{id}/status. Fields beyond these are allowed (a service may add some). */
+/**
+ * GET /api/v1/meta/datasets/{id}/status. Fields beyond these are allowed (a service may add some).
+ *
+ * @ignore the schema itself stays out of the workbench's docs (deno doc cannot type a zod
+ * schema); the type of the same name documents the record.
+ */
 export const DatasetStatus = z.looseObject({
   dataset_id: z.string(),
   dataset_text_id: z.string(),
@@ -34,7 +39,12 @@ export const ColumnType = z.enum(COLUMN_TYPES).meta({
   description: "date (YYYY-MM-DD), datetime_ns/datetime_ms (New York time), int64, float64, string, list_string",
 });
 
-/** One entry of GET /api/v1/meta/datasets/{id}/columns. */
+/**
+ * One entry of GET /api/v1/meta/datasets/{id}/columns.
+ *
+ * @ignore the schema itself stays out of the workbench's docs (deno doc cannot type a zod
+ * schema); the type of the same name documents the record.
+ */
 export const ColumnRecord = z.object({
   name: z.string().meta({ description: "Case-sensitive column name" }),
   data_type: ColumnType,
@@ -47,6 +57,19 @@ export const ColumnRecord = z.object({
 export const ColumnList = z.array(ColumnRecord).meta({ id: "ColumnList", description: "A dataset's column schema" });
 
 export type DatasetRecord = z.infer<typeof DatasetRecord>;
+/**
+ * A dataset's availability (GET /api/v1/meta/datasets/{id}/status): `dataset_id`,
+ * `dataset_text_id`, `status` (e.g. `available`), `first_available_date` and
+ * `last_available_date` (null when empty), `last_updated` (when the data last changed),
+ * `row_count`, and when given `ticker_count` and `variants` (e.g. `{ aggregation_logic:
+ * ["core", "no_finra_trf"] }`). A service may add fields.
+ */
 export type DatasetStatus = z.infer<typeof DatasetStatus>;
 export type ColumnType = z.infer<typeof ColumnType>;
+/**
+ * One column of a dataset's schema (GET /api/v1/meta/datasets/{id}/columns): `name`
+ * (case-sensitive), `data_type` (`date`, `datetime_ns`, `datetime_ms`, `int64`, `float64`,
+ * `string` or `list_string`), and when given `description`, `nullable` (absent: may be null)
+ * and `time_zone` (of a date-time column, e.g. America/New_York).
+ */
 export type ColumnRecord = z.infer<typeof ColumnRecord>;

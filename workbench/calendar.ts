@@ -15,7 +15,9 @@ import { type DateLike, isoDate } from "./query/dates.ts";
 
 /** One trading day's sessions; bounds are instants (show them in New York time). */
 export interface Session {
+  /** The trading day, `YYYY-MM-DD`. */
   date: string;
+  /** True on an early-close day (regular hours end at 13:00). */
   earlyClose: boolean;
   /** Pre-market start, 04:00 New York time. */
   preOpen: Date;

@@ -27,6 +27,11 @@ import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
 import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 
+/**
+ * Options of `connect()`: the service's address and key (else MARKETDATA_BASE_URL and
+ * MARKETDATA_API_KEY), the transport's retries and timeouts, and the workbench's cache, quota
+ * guard and provenance.
+ */
 export interface ConnectOptions extends Partial<TransportOptions> {
   /** Folder of an on-disk result cache (off unless given). */
   cache?: string;
@@ -39,9 +44,8 @@ export interface ConnectOptions extends Partial<TransportOptions> {
   /**
    * Records each data call and download for `wb.provenance()`. On by default; off with
    * `false` or with `MARKETDATA_PROVENANCE=0` in the environment. Each page's rows are hashed in
-   * the waits for the service's next answer, so recording adds about 2% to a large fetch from a
-   * service on other cores (5-6% when the sandbox shares this machine's two cores; see
-   * bench/provenance.ts).
+   * the waits for the service's next answer, so recording adds little to a large fetch (more
+   * when the sandbox shares the machine's cores; bench/provenance.ts measures it).
    */
   provenance?: boolean;
 }

@@ -11,10 +11,13 @@
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * ```
+ *
+ * @module
  */
 export { connect, type ConnectOptions, Workbench } from "./client.ts";
 export { type LocalSandbox, sandbox, type SandboxOptions } from "./sandbox.ts";
-export { type FilterSpec, type FilterValue, type Query } from "./query/query.ts";
+export { DEMO_KEYS, type DemoKeyRole } from "../contract/demoKeys.ts";
+export { type FilterSpec, type FilterValue, OPERATORS, type Operator, type Query } from "./query/query.ts";
 export { type ProgressEvent, type ProgressListener, terminalProgress } from "./progress/progress.ts";
 export { frameWarnings } from "./frames/frameWarnings.ts";
 export { type Projection, QuotaGuardError, type QuotaGuardOptions } from "./guard/quotaGuard.ts";
@@ -23,23 +26,25 @@ export { type DataQuery, type PathArg } from "./query/plan.ts";
 export { type AccessRule, AccountApi, type Identity, type Quotas, type QuotaValues } from "./api/account.ts";
 export { DataApi, type SymbolQuery, type Symbols } from "./api/data.ts";
 export { MetaApi } from "./api/meta.ts";
-export { Transport, type TransportOptions } from "./http/transport.ts";
+export { type RawResponse, Transport, type TransportOptions } from "./http/transport.ts";
 export { type DisplayKind, displayKindOf } from "./display/kind.ts";
 export { type Estimate } from "./guard/estimate.ts";
 export { type DownloadResult, type LakeQuery } from "./store/download.ts";
 export { type CacheCheck, type CacheEntry, type CacheOrigin, FrameCache, NoCache } from "./store/cache.ts";
+export { type CheckedEntry } from "./store/cacheEntries.ts";
 export { Entitlements, type Verdict } from "./api/entitlements.ts";
 export { type DatasetStatus } from "./api/meta.ts";
 export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
-export { type ColumnInfo, dtypeOf, NEW_YORK } from "./frames/frames.ts";
+export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
 export { FolderInUseError, LakeDamagedError, StorageError } from "./errors/storage.ts";
 export { CALENDAR_COVERAGE, CalendarRangeError } from "../calendar/calendar.ts";
 export { type Session, session, sessionTable, type TradingDay, tradingDays, tradingSessions, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
-export { frameHash, hashScheme } from "./provenance/frameHash.ts";
-export { compareRuns, type RunComparison } from "./provenance/compareRuns.ts";
-export { type CallRecord, type DownloadRecord, type ProvenanceManifest, type RunManifest } from "./provenance/manifest.ts";
+export { frameHash, hashScheme, type HashSchemeName } from "./provenance/frameHash.ts";
+export { type Comparable, compareRuns, type RunComparison } from "./provenance/compareRuns.ts";
+export { type CallFailure, type CallRecord, type DownloadRecord, type HashSchemeRecord, type PartitionRecord, type ProvenanceManifest, type RequestRecord, type RunManifest, type StatusAtCall, type StatusRead } from "./provenance/manifest.ts";
+export { type RowBlocks } from "./provenance/rowBlocks.ts";
 export { type AdjustedRoot, adjustedRoots, classifyRoots, type RootKind, splitFactors } from "./research/splitFactors.ts";
 export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";

@@ -13,6 +13,7 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** A running local sandbox: where it answers and the demo keys it knows. */
 export interface LocalSandbox {
+  /** Where it answers, e.g. `http://127.0.0.1:8000` (pass to `connect`). */
   baseUrl: string;
   /** The documented demo keys. */
   keys: typeof DEMO_KEYS;
@@ -24,6 +25,7 @@ export interface LocalSandbox {
 
 /** How `sandbox()` starts the local sandbox. */
 export interface SandboxOptions {
+  /** The market it serves: `demo` (default: the full synthetic market) or `tiny` (a small one, for tests). */
   profile?: "demo" | "tiny";
   /** Market folder (default data/<profile>). */
   dataDir?: string;
@@ -92,7 +94,7 @@ function stopper(pid: number | undefined): () => void {
  *
  * @example
  * ```ts
- * const local = await sandbox();            // demo market; first start generates it (~40 s)
+ * const local = await sandbox();            // demo market; the first start generates it
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * ```
  */

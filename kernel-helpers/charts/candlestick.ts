@@ -3,16 +3,25 @@ import type pl from "nodejs-polars";
 import { dateTickFormat } from "./dateTicks.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 
+/** The columns `candlestickChart` draws, and its titles. */
 export interface CandlestickOptions {
+  /** The date column (a Date, e.g. `TradeDate`). */
   date: string;
+  /** The opening price column, e.g. `OpenPrice`. */
   open: string;
+  /** The high price column, e.g. `HighPrice`. */
   high: string;
+  /** The low price column, e.g. `LowPrice`. */
   low: string;
+  /** The closing price column, e.g. `ClosePrice`. */
   close: string;
+  /** Title shown above the chart. */
   title: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
+  /** Label of the y axis (default: the column's name). */
   yLabel?: string;
 }
 
@@ -22,10 +31,11 @@ export interface CandlestickOptions {
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" }, sort: "TradeDate" });
  * candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" }, { height: 240 });
  * ```
  */
-export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions, overrides: PlotOverrides = {}) {
+export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions, overrides: PlotOverrides = {}): DisplayableChart {
   const data = records(frame, [o.date, o.open, o.high, o.low, o.close]).map((r) => ({
     ...r,
     [o.date]: (r[o.date] as Date).toISOString().slice(0, 10),

@@ -9,12 +9,15 @@ import type { MediaBundle } from "../display/jupyter.ts";
 export interface Chart {
   /** The chart's markup: an `<svg>`, or a `<figure>` holding legends and the `<svg>`. */
   markup: string;
+  /** How a notebook shows it: HTML with the title line, SVG, and plain text. */
   bundle: MediaBundle;
 }
 
 /** Title and subtitle shown above a chart. */
 export interface ChartText {
+  /** Title shown above the chart. */
   title?: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
 }
 

@@ -7,16 +7,25 @@ import type { ColorScheme, ScaleOptions } from "@observablehq/plot";
 import type pl from "nodejs-polars";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 
+/** The columns `heatmapChart` draws, and its titles. */
 export interface HeatmapOptions {
+  /** The numeric column across (e.g. `Strike`): cells are as wide as the gaps between its values. */
   x: string;
+  /** The column down (e.g. `ExpirationDate`): one row of cells per value. */
   y: string;
+  /** The value column coloured in each cell (e.g. `OpenInterest`). */
   fill: string;
+  /** Title shown above the chart. */
   title: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
+  /** Label of the x axis (default: the column's name). */
   xLabel?: string;
+  /** Label of the y axis (default: the column's name). */
   yLabel?: string;
+  /** Label of the colour legend (default: the fill column's name). */
   fillLabel?: string;
   /** Colour scheme (default "blues"). */
   scheme?: string;
@@ -37,12 +46,16 @@ function cellEdges(xs: number[]): Map<number, [number, number]> {
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
 /**
+ * A value on a grid of cells, e.g. open interest by strike and expiry, with a colour legend;
+ * each cell's hover title gives its x, y and value.
+ *
  * @example
  * ```ts
+ * const oi = await wb.data.optOpenInterest({ filters: { Ticker: "SPY", TradeDate: "2023-11-21" } });
  * heatmapChart(oi, { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest" }, { color: { scheme: "viridis" } });
  * ```
  */
-export function heatmapChart(frame: pl.DataFrame, o: HeatmapOptions, overrides: PlotOverrides = {}) {
+export function heatmapChart(frame: pl.DataFrame, o: HeatmapOptions, overrides: PlotOverrides = {}): DisplayableChart {
   const xs = [...new Set(records(frame, [o.x]).map((r) => r[o.x] as number))].sort((a, b) => a - b);
   const edges = cellEdges(xs);
   const data = records(frame, [o.x, o.y, o.fill]).map((r) => ({

@@ -2,9 +2,10 @@
 import type pl from "nodejs-polars";
 import { clock, minuteOfDay, records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 import { dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
 
+/** The columns `intradayProfileChart` draws, its titles and its shading. */
 export interface IntradayProfileOptions {
   /**
    * Column with minutes after midnight (New York), e.g. 570 for 09:30, or a Datetime column such
@@ -15,8 +16,11 @@ export interface IntradayProfileOptions {
   y: string;
   /** Column naming the series (one line each), optional. */
   series?: string;
+  /** Title shown above the chart. */
   title: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
+  /** Label of the y axis (default: the column's name). */
   yLabel?: string;
   /** Shade regular hours (default true): the calendar's session of each day in a Datetime column, else 09:30-16:00. */
   shadeRegularHours?: boolean;
@@ -48,10 +52,11 @@ function hours(values: number[]): [number, number] {
  *
  * @example
  * ```ts
- * intradayProfileChart(profile, { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "Quoted spread by minute" }, { x: { domain: [570, 960] }, y: { domain: [0, 2] } });
+ * const bars = withMinuteOfDay(await wb.data.eqTaq1Min(["AAPL", "MSFT"], { filters: { TradeDate: "2023-11-21" } }));
+ * intradayProfileChart(bars, { minute: "MinuteOfDay", y: "ClosePrice", series: "Ticker", title: "Close by minute" }, { x: { domain: [570, 960] } });
  * ```
  */
-export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions, overrides: PlotOverrides = {}) {
+export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions, overrides: PlotOverrides = {}): DisplayableChart {
   const days = new Set<string>();
   const data = records(frame, [o.minute, o.y, ...(o.series ? [o.series] : [])]).map((r) => {
     if (!(r[o.minute] instanceof Date)) return r;

@@ -4,7 +4,7 @@
  * the tick labels); every Plot option works.
  */
 import type { PlotOptions } from "@observablehq/plot";
-import { asDisplayable, type ChartText, renderChart } from "./render.ts";
+import { asDisplayable, type ChartText, renderChart, type DisplayableChart } from "./render.ts";
 
 /**
  * Renders a Plot specification as a displayable chart.
@@ -12,9 +12,10 @@ import { asDisplayable, type ChartText, renderChart } from "./render.ts";
  * @example
  * ```ts
  * import { plot, Plot } from "./kernel-helpers/mod.ts";
+ * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * plot({ marks: [Plot.lineY(bars.toRecords(), { x: "BarDateTime", y: "ClosePrice" })], y: { grid: true } })
  * ```
  */
-export function plot(options: PlotOptions, text: ChartText = {}) {
+export function plot(options: PlotOptions, text: ChartText = {}): DisplayableChart {
   return asDisplayable(renderChart(options, text));
 }

@@ -8,7 +8,7 @@
  */
 import * as PlotModule from "@observablehq/plot";
 import { createRequire } from "node:module";
-import { displayable } from "../display/jupyter.ts";
+import { type Displayable, displayable } from "../display/jupyter.ts";
 import { type Chart, chartFromElement, type ChartText } from "./chartBundle.ts";
 
 export type { Chart, ChartText };
@@ -61,8 +61,11 @@ export function renderChart(options: PlotModule.PlotOptions, text: ChartText = {
   return chartFromElement(node, text, options.width === undefined);
 }
 
+/** A chart as a cell value (renders inline in the Deno kernel), with its markup. */
+export type DisplayableChart = Displayable & { markup: string };
+
 /** A chart as a cell value: renders inline in the Deno kernel. */
-export function asDisplayable(chart: Chart) {
+export function asDisplayable(chart: Chart): DisplayableChart {
   return Object.assign(displayable(chart.bundle), { markup: chart.markup });
 }
 

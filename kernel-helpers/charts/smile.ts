@@ -2,17 +2,25 @@
 import type pl from "nodejs-polars";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 
+/** The columns `smileChart` draws, and its titles. */
 export interface SmileOptions {
+  /** The strike (or moneyness) column. */
   x: string;
+  /** The implied volatility column (a fraction; drawn in percent), e.g. `MidImpliedVol`. */
   y: string;
+  /** Column naming the series (one line each, e.g. `ExpirationDate`), optional. */
   series?: string;
   /** Underlying price (or 1 for moneyness), drawn as a vertical rule. */
   spot?: number;
+  /** Title shown above the chart. */
   title: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
+  /** Label of the x axis (default: the column's name). */
   xLabel?: string;
+  /** Label of the y axis (default: the column's name). */
   yLabel?: string;
 }
 
@@ -21,10 +29,11 @@ export interface SmileOptions {
  *
  * @example
  * ```ts
+ * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
  * smileChart(greeks, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 173.02, title: "AAPL smile" }, { x: { domain: [150, 200] } });
  * ```
  */
-export function smileChart(frame: pl.DataFrame, o: SmileOptions, overrides: PlotOverrides = {}) {
+export function smileChart(frame: pl.DataFrame, o: SmileOptions, overrides: PlotOverrides = {}): DisplayableChart {
   const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
     o.series && r[o.series] instanceof Date ? { ...r, [o.series]: (r[o.series] as Date).toISOString().slice(0, 10) } : r
   );

@@ -3,16 +3,23 @@ import type pl from "nodejs-polars";
 import { dateTickFormat } from "./dateTicks.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 
+/** The columns `termStructureChart` draws, and its titles. */
 export interface TermStructureOptions {
   /** Expiry (a Date column) or days to maturity (a number column). For date-times use `timeSeriesChart`. */
   x: string;
+  /** The value column, e.g. an implied volatility or open interest. */
   y: string;
+  /** Column naming the series (one line each, e.g. `TradeDate`), optional. */
   series?: string;
+  /** Title shown above the chart. */
   title: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
+  /** Label of the x axis (default: the column's name). */
   xLabel?: string;
+  /** Label of the y axis (default: the column's name). */
   yLabel?: string;
   /** Draw bars instead of lines (e.g. open interest by expiry). */
   bars?: boolean;
@@ -25,10 +32,12 @@ const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : 
  *
  * @example
  * ```ts
- * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure" }, { y: { domain: [0.15, 0.3] } });
+ * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
+ * const ivByExpiry = greeks.groupBy("ExpirationDate").agg(pl.col("MidImpliedVol").mean().alias("MeanIV")).sort("ExpirationDate");
+ * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "MeanIV", title: "IV term structure" }, { y: { domain: [0.15, 0.3] } });
  * ```
  */
-export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions, overrides: PlotOverrides = {}) {
+export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions, overrides: PlotOverrides = {}): DisplayableChart {
   const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
   // Bars stand on a band of expiries (labelled YYYY-MM-DD), so weeklies and monthlies are equally wide.
   const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) => {

@@ -7,17 +7,22 @@
 import type pl from "nodejs-polars";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart } from "./render.ts";
+import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 import { atMinute, dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
 
+/** The columns `timeSeriesChart` draws, its titles and its shading. */
 export interface TimeSeriesOptions {
   /** A Datetime column (or Date), shown as New York wall clock. */
   x: string;
+  /** The value column. */
   y: string;
   /** Column naming the series (one line each), optional. */
   series?: string;
+  /** Title shown above the chart. */
   title: string;
+  /** A second line under the title, optional. */
   subtitle?: string;
+  /** Label of the y axis (default: the column's name). */
   yLabel?: string;
   /** Axis label (default "New York time", or the column's name for a Date column). */
   xLabel?: string;
@@ -54,10 +59,11 @@ function segments(xs: Date[]): number[] {
  *
  * @example
  * ```ts
+ * const bars = await wb.data.eqTaq1Min(["AAPL", "MSFT"], { filters: { TradeDate: "2023-11-21" } });
  * timeSeriesChart(bars, { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes, New York time" }, { y: { domain: [180, 200] } });
  * ```
  */
-export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overrides: PlotOverrides = {}) {
+export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overrides: PlotOverrides = {}): DisplayableChart {
   const daily = frame.columns.includes(o.x) && frame.getColumn(o.x).dtype.variant === "Date";
   const rows = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).filter((r) => r[o.x] instanceof Date);
   const bySeries = new Map<string, Record<string, unknown>[]>();

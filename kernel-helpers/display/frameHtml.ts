@@ -11,6 +11,7 @@ import { frameWarnings } from "../../workbench/mod.ts";
 import { count, escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
 
+/** How `frameBundle` shows a frame: how many rows and characters, and what it is called. */
 export interface FrameDisplayOptions {
   /** Rows shown before the frame is cut to head and tail (default 20). */
   maxRows?: number;

@@ -7,7 +7,7 @@
 export type MediaBundle = Record<string, string | object>;
 
 /** The symbol the Deno kernel looks up to let an object choose its own rendering. */
-export const JUPYTER_DISPLAY = Symbol.for("Jupyter.display");
+export const JUPYTER_DISPLAY: unique symbol = Symbol.for("Jupyter.display");
 
 interface DenoJupyter {
   display(obj: unknown, options?: { raw?: boolean; update?: boolean; display_id?: string }): Promise<void>;
@@ -22,7 +22,14 @@ function kernel(): DenoJupyter | undefined {
   }
 }
 
-/** Whether code runs inside the Deno Jupyter kernel. */
+/**
+ * Whether code runs inside the Deno Jupyter kernel.
+ *
+ * @example
+ * ```ts
+ * if (!inKernel()) console.log("not in a notebook: charts print their title only");
+ * ```
+ */
 export function inKernel(): boolean {
   return kernel() !== undefined;
 }
@@ -45,7 +52,17 @@ export async function showBundle(bundle: MediaBundle, options: { displayId?: str
   if (!options.update) console.log(String(bundle["text/plain"] ?? ""));
 }
 
-/** An object that renders as `bundle` when it is a cell's value in the Deno kernel. */
-export function displayable(bundle: MediaBundle): { [JUPYTER_DISPLAY]: () => MediaBundle; toString: () => string } {
+/** An object that renders as its media bundle when it is a cell's value in the Deno kernel. */
+export type Displayable = { [JUPYTER_DISPLAY]: () => MediaBundle; toString: () => string };
+
+/**
+ * An object that renders as `bundle` when it is a cell's value in the Deno kernel.
+ *
+ * @example
+ * ```ts
+ * displayable({ "text/html": "<b>ready</b>", "text/plain": "ready" }); // as a cell's last value: bold "ready"
+ * ```
+ */
+export function displayable(bundle: MediaBundle): Displayable {
   return { [JUPYTER_DISPLAY]: () => bundle, toString: () => String(bundle["text/plain"] ?? "") };
 }

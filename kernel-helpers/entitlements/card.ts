@@ -5,7 +5,7 @@
 import type { Entitlements, Verdict } from "../../workbench/mod.ts";
 import { formatBytes } from "../display/bytes.ts";
 import { escapeHtml as esc } from "../display/html.ts";
-import { displayable, type MediaBundle } from "../display/jupyter.ts";
+import { type Displayable, displayable, type MediaBundle } from "../display/jupyter.ts";
 import { icon } from "./icons.ts";
 
 const QUOTA_LABELS: Record<string, [string, (n: number) => string]> = {
@@ -74,7 +74,7 @@ export function entitlementCardBundle(ent: Entitlements): MediaBundle {
  * entitlementCard(await wb.entitlements());
  * ```
  */
-export function entitlementCard(ent: Entitlements) {
+export function entitlementCard(ent: Entitlements): Displayable {
   return displayable(entitlementCardBundle(ent));
 }
 
@@ -83,10 +83,11 @@ export function entitlementCard(ent: Entitlements) {
  *
  * @example
  * ```ts
+ * const ent = await wb.entitlements();
  * explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })); // two reasons: date and universe
  * ```
  */
-export function explain(verdict: Verdict) {
+export function explain(verdict: Verdict): Displayable {
   const reasons = verdict.allowed ? [] : (verdict.reasons?.length ? verdict.reasons : [verdict.reason]);
   const html = verdict.allowed
     ? `<div style="font:13px sans-serif">${icon("allowed")} ${esc(verdict.reason)}</div>`

@@ -48,6 +48,7 @@ function textual(frame: pl.DataFrame, name: string): Partial<Record<Statistic, s
  * @example
  * ```ts
  * import { describe } from "./kernel-helpers/mod.ts";
+ * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * describe(bars); // works with TradeDate (Date) and BarDateTime (Datetime, New York)
  * ```
  */

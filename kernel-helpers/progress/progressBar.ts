@@ -9,6 +9,7 @@ import { progressBundle, progressLine, type RichProgressEvent } from "./view.ts"
 
 let bars = 0;
 
+/** How `progressBar` labels and renders its bar, and how many fetches it follows. */
 export interface ProgressBarOptions {
   /** Text before the status, for a bar over several fetches (default: the dataset). */
   label?: string;
@@ -72,6 +73,7 @@ function withCountdown(render: (e: RichProgressEvent) => void): (e: RichProgress
  * @example
  * ```ts
  * const bars = await wb.data.eqTaq1Min("AAPL", { onProgress: progressBar() });
+ * const tickers = ["AAPL", "MSFT", "SPY", "QQQ"];
  * const bar = progressBar({ label: "eq-taq-1min, 4 tickers", parts: 4 });
  * await Promise.all(tickers.map((t) => wb.data.eqTaq1Min(t, { onProgress: bar.part(t) })));
  * ```

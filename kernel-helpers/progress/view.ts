@@ -73,7 +73,7 @@ export function progressBundle(e: RichProgressEvent): MediaBundle {
  *
  * @example
  * ```ts
- * process.stderr.write(`\r${progressLine(event)}`);
+ * const bars = await wb.data.eqTaq1Min("AAPL", { onProgress: (event) => Deno.stderr.writeSync(new TextEncoder().encode(`\r${progressLine(event)}`)) });
  * ```
  */
 export function progressLine(e: RichProgressEvent): string {

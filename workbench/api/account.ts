@@ -1,16 +1,11 @@
 /** `wb.account`: GET /api/v1/account/my, /my/quotas and /my/data-access-rules. */
 import pl from "nodejs-polars";
-import type * as contract from "../../contract/account.ts";
+import type { Identity, MetaDatasetAccessRuleOut as AccessRule, Quotas, QuotaValues } from "../../contract/account.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 
-/** The identity behind an API key, as the contract (contract/account.ts) describes it. */
-export type Identity = contract.Identity;
-/** Quota limits and usage, as the service sends them. */
-export type Quotas = contract.Quotas;
-/** One value per quota (per-minute requests, monthly requests, data scanned, data returned). */
-export type QuotaValues = contract.QuotaValues;
-/** A data access rule: a dataset, a date window and a ticker universe (empty: every ticker). */
-export type AccessRule = contract.MetaDatasetAccessRuleOut;
+// The records' types are the contract's own (documented there) and re-exported as they are,
+// so that `wb.account`'s signatures name types a notebook can import.
+export type { AccessRule, Identity, Quotas, QuotaValues };
 
 /**
  * `wb.account`: who the key belongs to, what it may read, and its quotas. Account reads spend
@@ -25,7 +20,12 @@ export type AccessRule = contract.MetaDatasetAccessRuleOut;
 export class AccountApi {
   readonly #facts: ServiceFacts;
 
-  /** @param facts the session's service facts (the rules read here are the ones the checks use) */
+  /**
+   * Made by `connect()`; a notebook uses `wb.account`.
+   *
+   * @param facts the session's service facts (the rules read here are the ones the checks use)
+   * @internal
+   */
   constructor(facts: ServiceFacts) {
     this.#facts = facts;
   }

@@ -32,7 +32,13 @@ export class DataApi {
   readonly #pipeline: Pipeline;
   readonly #facts: ServiceFacts;
 
-  /** @param pipeline the workbench's pipeline; @param facts the service's facts it uses */
+  /**
+   * Made by `connect()`; a notebook uses `wb.data`.
+   *
+   * @param pipeline the workbench's pipeline
+   * @param facts the service's facts it uses
+   * @internal
+   */
   constructor(pipeline: Pipeline, facts: ServiceFacts) {
     this.#pipeline = pipeline;
     this.#facts = facts;

@@ -5,7 +5,9 @@
  */
 import type { AccessRule, Identity, Quotas } from "./account.ts";
 
+/** The answer of `ent.may(...)`: whether the read is allowed, and why (not). */
 export interface Verdict {
+  /** True when the service would serve the read. */
   allowed: boolean;
   /** One sentence: why, or what the limits are (every refusal reason, joined with "; "). */
   reason: string;
@@ -13,7 +15,25 @@ export interface Verdict {
   reasons: string[];
 }
 
+/**
+ * What this account may read (`await wb.entitlements()`): its identity, data access rules and
+ * quotas, read once, and `may(...)` to ask about one read. In a notebook it shows as a card.
+ *
+ * @example
+ * ```ts
+ * const ent = await wb.entitlements();
+ * ent.rules.map((r) => r.dataset_text_id); // the datasets this key may read
+ * ent.may("eq-daily-ohlc", { ticker: "AAPL", date: "2023-11-21" }).allowed;
+ * ```
+ */
 export class Entitlements {
+  /**
+   * Made by `wb.entitlements()`, which reads the three from the service.
+   *
+   * @param identity who the key belongs to
+   * @param rules the key's data access rules (the ones the service enforces)
+   * @param quotas the quotas' usage and limits when read
+   */
   constructor(readonly identity: Identity, readonly rules: readonly AccessRule[], readonly quotas: Quotas) {}
 
   /**

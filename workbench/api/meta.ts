@@ -1,14 +1,16 @@
 /** `wb.meta`: GET /api/v1/meta/datasets, /{id}/status and /{id}/columns. */
 import pl from "nodejs-polars";
 import * as contract from "../../contract/meta.ts";
+import type { DatasetStatus } from "../../contract/meta.ts";
 import { META } from "../query/endpoints.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
 import { displayAs } from "../display/kind.ts";
 import { QueryError } from "../errors/base.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 
-/** A dataset's availability, as the contract (contract/meta.ts) describes it. */
-export type DatasetStatus = contract.DatasetStatus;
+// The contract's own type (documented there), re-exported so that `wb.meta`'s signatures name
+// a type a notebook can import.
+export type { DatasetStatus };
 
 /** A dataset id given to `wb.meta`: text that is not empty, else a QueryError before any request. */
 function checkedId(id: unknown): string {
@@ -30,7 +32,12 @@ function checkedId(id: unknown): string {
 export class MetaApi {
   readonly #facts: ServiceFacts;
 
-  /** @param facts the session's service facts (schemas and availability are cached there) */
+  /**
+   * Made by `connect()`; a notebook uses `wb.meta`.
+   *
+   * @param facts the session's service facts (schemas and availability are cached there)
+   * @internal
+   */
   constructor(facts: ServiceFacts) {
     this.#facts = facts;
   }

@@ -6,10 +6,15 @@
  */
 import type pl from "nodejs-polars";
 
+/** What an error knows about the answer that caused it (each field as on `WorkbenchError`). */
 export interface ErrorContext {
+  /** The HTTP status of the answer. */
   status?: number;
+  /** The service's `detail`, as it sent it. */
   detail?: unknown;
+  /** The answer's X-Request-ID. */
   requestId?: string;
+  /** The URL asked (never with the key: the key travels in a header). */
   url?: string;
 }
 
@@ -22,23 +27,38 @@ export const SHORT_STACKS = Symbol.for("market-workbench.shortStacks");
 
 /**
  * The root of every error the workbench throws: `status`, `detail`, `requestId` and `url` when
- * the service answered, and `partial` and `resume()` when a fetch was cut short.
+ * the service answered, and `partial` and `resume()` when a fetch was cut short. Tell them apart with `instanceof` (`QueryError`, `RateLimitError`, `QuotaExceededError`, ...).
  *
  * @example
  * ```ts
- * try { await wb.data.eqTaq1Min("APPL"); } catch (e) { if (e instanceof WorkbenchError) console.log(e.message); }
+ * try {
+ *   await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
+ * } catch (e) {
+ *   if (e instanceof WorkbenchError) console.log(e.status, e.requestId, e.message);
+ *   if (e instanceof WorkbenchError && e.resume) await e.resume(); // the rows after `e.partial`
+ * }
  * ```
  */
 export class WorkbenchError extends Error {
+  /** The HTTP status of the answer that failed, when one came. */
   readonly status?: number;
+  /** The service's `detail`, as it sent it. */
   readonly detail?: unknown;
+  /** The answer's X-Request-ID, to quote to the service's support. */
   readonly requestId?: string;
+  /** The URL asked (never with the key: the key travels in a header). */
   readonly url?: string;
   /** Rows fetched before the failure, in order, when the failure interrupted a paged fetch. */
   partial?: pl.DataFrame;
   /** Continues the interrupted fetch from the first missing row (same query, same order). */
   resume?: () => Promise<pl.DataFrame>;
 
+  /**
+   * An error with what is known about its cause.
+   *
+   * @param message what failed, with the value and what is allowed
+   * @param context what is known about the answer that caused it
+   */
   constructor(message: string, context: ErrorContext = {}) {
     super(message);
     this.name = new.target.name;
@@ -51,5 +71,17 @@ export class WorkbenchError extends Error {
   }
 }
 
-/** Bad input caught before any request is sent, so no quota is spent on it. */
+/**
+ * Bad input caught before any request is sent, so no quota is spent on it.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.data.eqDailyOhlc({ filters: { TradeDate: "2023-13-01" } });
+ * } catch (e) {
+ *   if (e instanceof QueryError) console.log(e.message); // names the value and what is allowed
+ *   else throw e;
+ * }
+ * ```
+ */
 export class QueryError extends WorkbenchError {}

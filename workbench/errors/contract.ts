@@ -5,6 +5,19 @@
  */
 import { type ErrorContext, WorkbenchError } from "./base.ts";
 
+/**
+ * The service's answer does not match the contract: names the endpoint, the field and what
+ * came instead.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.account.quotasRaw();
+ * } catch (e) {
+ *   if (e instanceof ContractError) console.log(e.endpoint, e.field, e.received);
+ * }
+ * ```
+ */
 export class ContractError extends WorkbenchError {
   /** The request, e.g. `GET /api/v1/account/my`. */
   readonly endpoint: string;
@@ -12,6 +25,12 @@ export class ContractError extends WorkbenchError {
   readonly field: string;
   /** The value that came instead (as received). */
   readonly received: unknown;
+  /**
+   * An answer that does not match the contract.
+   *
+   * @param message what differs from the contract
+   * @param context the answer's context, with the endpoint, the field and the value received
+   */
   constructor(message: string, context: ErrorContext & { endpoint: string; field: string; received: unknown }) {
     super(message, context);
     this.endpoint = context.endpoint;

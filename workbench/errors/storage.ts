@@ -41,6 +41,8 @@ export class StorageError extends WorkbenchError {
   readonly code?: string;
 
   /**
+   * A failed file operation, with its path and cause.
+   *
    * @param message what failed, naming the path
    * @param path the file or folder
    * @param cause why, in words
@@ -58,7 +60,12 @@ export class StorageError extends WorkbenchError {
    *
    * @example
    * ```ts
-   * throw StorageError.of(error, "write the partition", "/lake/Ticker=AAPL/part.parquet");
+   * const file = "/lake/Ticker=AAPL/part.parquet";
+   * try {
+   *   Deno.writeFileSync(file, new Uint8Array());
+   * } catch (error) {
+   *   throw StorageError.of(error, "write the partition", file); // "Cannot write the partition '…': the disk is full (ENOSPC)"
+   * }
    * ```
    */
   static of(error: unknown, doing: string, path: string): StorageError {
@@ -93,7 +100,12 @@ export class FolderInUseError extends StorageError {
   /** The process writing into the folder. */
   readonly pid: number;
 
-  /** @param folder the folder; @param pid the process holding it */
+  /**
+   * A folder another process is downloading into.
+   *
+   * @param folder the folder
+   * @param pid the process holding it
+   */
   constructor(folder: string, pid: number) {
     super(`Folder '${folder}' is being written by another download (process ${pid}); run this one when it ends (it then reuses what that one wrote), or choose another folder`, folder, "in use by another download");
     this.pid = pid;

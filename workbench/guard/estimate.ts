@@ -10,11 +10,20 @@ import type { DataEndpoint } from "../query/endpoints.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 
+/**
+ * What `wb.estimate(...)` gives: a download's requests, rows and bytes (an estimate from free
+ * metadata, not a count), against the quotas left.
+ */
 export interface Estimate {
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
+  /** Rows the query would return, scaled from the dataset's row count. */
   rows: number;
+  /** Requests it would send (pages, per ticker or ticker-day). */
   requests: number;
+  /** Bytes it would download, as CSV. */
   bytes: number;
+  /** The quotas left now (limit minus usage). */
   remaining: QuotaValues;
   /** Whether the monthly request and byte quotas left can take it. */
   fitsMonthlyQuota: boolean;

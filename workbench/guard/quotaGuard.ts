@@ -9,6 +9,7 @@ import type { Quotas, QuotaValues } from "../../contract/mod.ts";
 import { WorkbenchError } from "../errors/base.ts";
 import { headerNextOffset } from "../fetch/pager.ts";
 
+/** The quota guard's threshold (`connect({ quotaGuard })`). */
 export interface QuotaGuardOptions {
   /** Largest share of any remaining monthly quota one call may take (default 0.1). */
   maxShare?: number;
@@ -18,13 +19,35 @@ export interface QuotaGuardOptions {
 
 /** What the rest of a call would take. */
 export interface Projection {
+  /** Requests still to send. */
   requests: number;
+  /** Rows still to fetch. */
   rows: number;
+  /** Bytes still to download. */
   bytes: number;
 }
 
-/** A call stopped by the quota guard; `needed` and `remaining` carry the figures. */
+/**
+ * A call stopped by the quota guard; `needed` and `remaining` carry the figures.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.data.eqTaq(null, ["AAPL", "MSFT"], { start: "2023-01-03", end: "2023-12-29" });
+ * } catch (e) {
+ *   if (e instanceof QuotaGuardError) console.log(e.needed.bytes, e.remaining.monthly_data_returned); // then pass { force: true } if it is meant
+ *   else throw e;
+ * }
+ * ```
+ */
 export class QuotaGuardError extends WorkbenchError {
+  /**
+   * A call the guard stopped, with its figures.
+   *
+   * @param message the projected figures against the quotas left, and how to pass (`force: true`)
+   * @param needed what the rest of the call would take
+   * @param remaining the quotas left
+   */
   constructor(message: string, readonly needed: Projection, readonly remaining: QuotaValues) {
     super(message);
   }

@@ -20,8 +20,11 @@ import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFas
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { backoffDelay, sleep } from "../runtime/timers.ts";
 
+/** How to reach the service: its address and key, retries and timeouts. */
 export interface TransportOptions {
+  /** The service's base URL, e.g. `https://data.example.com` (a path prefix is kept). */
   baseUrl: string;
+  /** The API key, sent in the X-API-KEY header (never in a URL, an error or a manifest). */
   apiKey: string;
   /** Retries of a 503, a network failure or a per-minute 429, and of a one-row page's 504 (default 8). */
   retries?: number;
@@ -36,13 +39,30 @@ export interface TransportOptions {
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 }
 
+/** A successful answer as it arrived: status, headers and the body's bytes. */
 export interface RawResponse {
+  /** The HTTP status (2xx). */
   status: number;
+  /** The answer's headers. */
   headers: Headers;
+  /** The body, as received (still gzip-compressed for `csv_gzip`). */
   body: Uint8Array;
+  /** The URL asked. */
   url: string;
 }
 
+/**
+ * The one HTTP client of a workbench (`wb.transport`): sends the key, retries what can be
+ * retried (503, dropped connections, a per-minute 429) with backoff, and turns every failure
+ * into a typed `WorkbenchError`.
+ *
+ * @example
+ * ```ts
+ * const transport = new Transport({ baseUrl: "http://127.0.0.1:8000", apiKey: "demo-key" });
+ * const answer = await transport.get("/api/v1/account/my");
+ * JSON.parse(new TextDecoder().decode(answer.body)).name;
+ * ```
+ */
 export class Transport {
   /** HTTP requests sent so far, retries included: lets tests prove a check sent nothing. */
   requestsSent = 0;
@@ -51,6 +71,11 @@ export class Transport {
   private readonly http: KyInstance;
   private readonly retries: number;
 
+  /**
+   * A client for one service and key; sends nothing until the first `get`.
+   *
+   * @param options the service's address and key, retries and timeouts
+   */
   constructor(readonly options: TransportOptions) {
     this.retries = options.retries ?? 8;
     const maxWait = options.maxWaitSeconds ?? 120;
@@ -143,6 +168,7 @@ export class Transport {
     );
   }
 
+  /** The workbench error of a failed request (the body read for the service's detail). */
   private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
     if (error instanceof HTTPError) {
       this.quotaWarnings.observe(error.response.headers);

@@ -4,12 +4,19 @@
  * one line that updates in place.
  */
 
+/** Where a data call stands, as `onProgress` listeners receive it. */
 export interface ProgressEvent {
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
+  /** Rows received so far. */
   rows: number;
+  /** Pages received so far. */
   pages: number;
+  /** Bytes received so far (as sent: compressed when gzip). */
   bytes: number;
+  /** Seconds since the call started. */
   elapsedSeconds: number;
+  /** Rows per second so far. */
   rowsPerSecond: number;
   /** Rows expected in all, when known (a maxRows bound or an estimate). */
   expectedRows?: number;
@@ -23,6 +30,7 @@ export interface ProgressEvent {
   waiting?: { seconds: number; reason: string };
   /** 0-100 when the total is known. */
   percent?: number;
+  /** True in the last event of the call. */
   done: boolean;
 }
 

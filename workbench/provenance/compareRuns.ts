@@ -10,9 +10,11 @@ import { firstDifference } from "./rowBlocks.ts";
 import { outcome, rows, sameFailure, schemeClash, short, sideBySide } from "./compareText.ts";
 import { compareDownloads } from "./compareDownloads.ts";
 
+/** What `compareRuns` finds: a line per call and download, and how many differ. */
 export interface RunComparison {
   /** One line per call, then per download: `call 1 eq-daily-ohlc: same (4 rows, rows:…)`. */
   lines: string[];
+  /** Calls and downloads that differ (0: the re-run reproduced the manifest). */
   differences: number;
 }
 
@@ -56,9 +58,13 @@ export type Comparable = { calls: CallRecord[]; downloads?: DownloadRecord[]; ha
  * `wb.download` runs (partition by partition: see compareDownloads.ts).
  *
  * @example
+ * ```ts
  * const saved = wb.provenance();            // or JSON.parse(await Deno.readTextFile("x.provenance.json"))
+ * const again = await connect();
+ * await again.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
  * const { lines, differences } = compareRuns(saved, again.provenance());
  * lines.forEach((l) => console.log(l));
+ * ```
  */
 export function compareRuns(before: Comparable, after: Comparable): RunComparison {
   const hashes = { before: before.hash, after: after.hash };

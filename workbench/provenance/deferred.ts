@@ -21,8 +21,8 @@ let exitHooked = false;
 /**
  * Tasks that may wait at once. Each holds a page or a unit's frame until it runs, and a main
  * thread with no waits (a download writing Parquet while answers keep coming) would let them
- * pile up: 100 queued, 1.2 GB at peak, in a 5.3M-row download. Past this many, the oldest runs
- * at once, as if hashed on the call's path.
+ * pile up, and their frames with them, in a download of millions of rows. Past this many, the
+ * oldest runs at once, as if hashed on the call's path.
  */
 const MAX_QUEUED = 4;
 

@@ -81,7 +81,7 @@ export class DownloadTap {
    * recorded, only counted for the others' places). When they lie end to end in the unit
    * (`contiguous`: each partition one run of the unit's rows), the unit is hashed once and each
    * partition's hash is digested from its run of the row hashes: one `hashRows` a request
-   * instead of one a partition (about 1 ms of overhead each). Otherwise each partition is
+   * instead of one a partition (each call has a fixed overhead). Otherwise each partition is
    * hashed on its own. Either way in the download's next waits.
    */
   private unitPartitions(unit: pl.DataFrame, parts: readonly { path?: string; frame?: pl.DataFrame }[], contiguous: boolean): void {

@@ -4,8 +4,8 @@
  * change in any value, a dtype, a column name, the column order or the row order changes it.
  * Two schemes: `rows` (the default, and what the provenance manifest records: Polars' native
  * row hashes digested by SHA-256, see rowHashes.ts) and `canonical` (a documented byte
- * encoding of every value, independent of the nodejs-polars version, about three times slower:
- * see canonicalHash.ts).
+ * encoding of every value, independent of the nodejs-polars version, and slower: see
+ * canonicalHash.ts).
  */
 import type pl from "nodejs-polars";
 import { readFileSync } from "node:fs";
@@ -14,6 +14,11 @@ import { QueryError } from "../errors/base.ts";
 import { canonicalFrameHash } from "./canonicalHash.ts";
 import { HASH_SCHEME, rowHashBytes, rowsDigest } from "./rowHashes.ts";
 
+/**
+ * How `frameHash` hashes a frame: `rows` (Polars' row hashes; fast, tied to the nodejs-polars
+ * build) or `canonical` (a documented byte encoding of every value; slower, the same across
+ * nodejs-polars versions).
+ */
 export type HashSchemeName = "rows" | "canonical";
 
 /**

@@ -11,8 +11,11 @@ export const MANIFEST_VERSION = 2;
 
 /** The dataset's status when the call was made (from the free, session-cached status read). */
 export interface StatusAtCall {
+  /** When the service last updated the dataset (ISO date-time), as its status read said. */
   last_updated?: string;
+  /** The dataset's first date with data (ISO date), null for an undated dataset. */
   first_available_date?: string | null;
+  /** The dataset's last date with data (ISO date), null for an undated dataset. */
   last_available_date?: string | null;
   /** Why the status is missing (the read failed); the call itself went on. */
   error?: string;
@@ -28,9 +31,13 @@ export interface RequestRecord {
 
 /** Why a call failed: the error's class and message (never the key; partial rows counted). */
 export interface CallFailure {
+  /** The error's class name, e.g. `RateLimitError`. */
   name: string;
+  /** The error's message. */
   message: string;
+  /** The HTTP status of the answer that failed, when one came. */
   status?: number;
+  /** X-Request-ID of the answer that failed, to quote to the service's support. */
   requestId?: string;
   /** Rows the call had fetched when it failed (kept on `error.partial`). */
   partialRows?: number;
@@ -59,15 +66,21 @@ export function statusAtCall(read: StatusRead, dataset: string): Promise<StatusA
 export interface CallRecord {
   /** Order in which the call started in its session, from 1. */
   seq: number;
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
   /** The call's arguments as JSON (dates as ISO text, callbacks left out). */
   pathValues: unknown;
+  /** The call's query (filters, sort, fields, start/end...) as JSON. */
   query: unknown;
+  /** The wire requests the call made, one per ticker or ticker-day. */
   requests: RequestRecord[];
+  /** The dataset's status when the call was made. */
   status: StatusAtCall;
   /** X-Request-ID of every answer, in arrival order (none when the frame came from the cache). */
   requestIds: string[];
+  /** Pages fetched across all requests. */
   pages: number;
+  /** Rows of the returned frame. */
   rows: number;
   /** Bytes of the answers' bodies as received (compressed when gzip). */
   bytes: number;
@@ -84,8 +97,11 @@ export interface CallRecord {
   resumes?: number;
   /** Digests of consecutive row blocks, to tell where a re-run's frame first differs. */
   rowBlocks?: RowBlocks;
+  /** Columns of the returned frame. */
   columns: number;
+  /** When the call started (ISO date-time). */
   startedAt: string;
+  /** How long the call took, in seconds. */
   seconds: number;
 }
 
@@ -93,6 +109,7 @@ export interface CallRecord {
 export interface PartitionRecord {
   /** e.g. `Ticker=AAPL/TradeDate=2023-11-21` (`""` for an undated dataset's single file). */
   path: string;
+  /** Rows of the partition. */
   rows: number;
   /** Absent for an empty partition, or when a reused partition's file could not be read (`error`). */
   frameHash?: string;
@@ -104,10 +121,13 @@ export interface PartitionRecord {
 export interface DownloadRecord {
   /** Order among the session's calls and downloads, from 1. */
   seq: number;
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
   /** The download's query as JSON (tickers, start, end, filters...). */
   query: unknown;
+  /** The folder the partitions were written to. */
   dir: string;
+  /** The dataset's status when the download started. */
   status: StatusAtCall;
   /** Partitions the folder held before this run (reused, not fetched again). */
   reused: number;
@@ -119,10 +139,15 @@ export interface DownloadRecord {
    * into the same folder can be compared. Absent in manifests written before they were hashed.
    */
   reusedPartitions?: PartitionRecord[];
+  /** Rows fetched by this run (reused partitions not counted). */
   rows: number;
+  /** X-Request-ID of every answer, in arrival order. */
   requestIds: string[];
+  /** Bytes of the answers' bodies as received (compressed when gzip). */
   bytes: number;
+  /** When the download started (ISO date-time). */
   startedAt: string;
+  /** How long the download took, in seconds. */
   seconds: number;
   /** Set when the download failed (partitions written before it stay in the folder and here). */
   error?: CallFailure;
@@ -130,17 +155,25 @@ export interface DownloadRecord {
 
 /** How the manifest's frame hashes were made (a `rows:` hash is comparable only under the same). */
 export interface HashSchemeRecord {
+  /** The hash scheme, e.g. `rows/1`. */
   scheme: string;
+  /** The nodejs-polars version that computed the row hashes. */
   nodejsPolars: string;
 }
 
 /** What `wb.provenance()` returns. */
 export interface ProvenanceManifest {
+  /** The manifest layout's version (`MANIFEST_VERSION` when written). */
   version: number;
+  /** When the manifest was made (ISO date-time). */
   createdAt: string;
+  /** The service the calls went to; the base URL without credentials, never the key. */
   service: { baseUrl: string };
+  /** How the frame hashes were made. */
   hash?: HashSchemeRecord;
+  /** The session's data calls, in the order they started. */
   calls: CallRecord[];
+  /** The session's `wb.download` runs. */
   downloads?: DownloadRecord[];
   /** Whether the workbench recorded its calls (`connect({ provenance: true })`); false: no calls. */
   recording?: boolean;
@@ -148,22 +181,33 @@ export interface ProvenanceManifest {
 
 /** What the notebook runner writes: the calls of every workbench of the kernel, and the run. */
 export interface RunManifest {
+  /** The manifest layout's version (`MANIFEST_VERSION` when written). */
   version: number;
+  /** The notebook's path, as given to the runner. */
   notebook: string;
   /** SHA-256 (hex) of the notebook file as run, before parameters were injected. */
   notebookSha256: string;
   /** The `--param` values given (a re-run with `--verify` uses the same). */
   parameters: Record<string, string>;
+  /** When the run started (ISO date-time). */
   ranAt: string;
+  /** How long the run took, in seconds. */
   seconds: number;
+  /** The workbench's git commit, and whether its tree had uncommitted changes. */
   workbench: { commit?: string; dirty?: boolean };
+  /** Versions of the runtimes the run used. */
   versions: { deno?: string; nodejsPolars?: string; node?: string };
+  /** The base URLs of the services the notebook's workbenches called. */
   services: string[];
+  /** How the frame hashes were made. */
   hash?: HashSchemeRecord;
+  /** Every workbench's data calls, each naming its service. */
   calls: (CallRecord & { service: string })[];
+  /** Every workbench's downloads, each naming its service. */
   downloads?: (DownloadRecord & { service: string })[];
   /** `failed` when a cell raised: the run stopped there (`failedCell`), and the calls are those made before. */
   outcome?: "completed" | "failed";
+  /** The cell that raised (1-based, as the report numbers cells) and its error. */
   failedCell?: { index: number; error: string };
 }
 

@@ -15,8 +15,8 @@ import { rowHashBytes } from "./rowHashes.ts";
 
 /**
  * Row hashes of some rows, computed once: in a deferred task, or when first needed. (Hashed
- * whole: cutting a page into slices cost more, 0.4 ms a `slice` of a 62-column frame, than the
- * shorter tasks saved.) `frame` is kept as a clone until hashed, so a user's in-place change to
+ * whole: cutting a page into slices cost more, a `slice` of a wide frame being far from free,
+ * than the shorter tasks saved.) `frame` is kept as a clone until hashed, so a user's in-place change to
  * the returned frame cannot reach it, and is let go once hashed.
  */
 export class LazyRowHashes {

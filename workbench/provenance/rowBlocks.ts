@@ -15,7 +15,9 @@ const MAX_BLOCKS = 256;
 
 /** A frame's row blocks: `size` rows each (the last may be shorter), one 16-hex digest each. */
 export interface RowBlocks {
+  /** Rows per block. */
   size: number;
+  /** One 16-hex digest per block, in row order. */
   digests: string[];
 }
 

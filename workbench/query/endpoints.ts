@@ -36,6 +36,7 @@ export interface DataEndpoint {
   symbol: { column: string; path: boolean; what: string };
 }
 
+/** Every data endpoint of the service, by dataset id: its URL's shape and its columns of date and ticker. */
 export const DATA_ENDPOINTS = {
   "eq-taq-1min": { dataset: "eq-taq-1min", assetClass: "us-equity", pathParams: ["ticker"], variant: { param: "aggregation_logic", values: ["core", "no_finra_trf"] }, dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: true, what: "ticker" } },
   "eq-daily-ohlc": { dataset: "eq-daily-ohlc", assetClass: "us-equity", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "ticker" } },
@@ -47,6 +48,7 @@ export const DATA_ENDPOINTS = {
   "eq-lookup-files": { dataset: "eq-lookup-files", assetClass: "us-equity-ref", pathParams: [], symbol: { column: "Ticker", path: false, what: "ticker" } },
 } as const satisfies Record<string, DataEndpoint>;
 
+/** A dataset id the workbench knows, e.g. `eq-taq-1min`. */
 export type DatasetId = keyof typeof DATA_ENDPOINTS;
 
 /**

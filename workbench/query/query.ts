@@ -9,12 +9,15 @@ import type { ProgressEvent } from "../progress/progress.ts";
 /** A filter value: text, a number, or a JS Date (a date column takes its UTC calendar date). */
 export type FilterValue = string | number | bigint | Date;
 
+/** The filter operators the service understands. */
 export const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
+/** A filter operator: `eq`, `gt`, `ge`, `lt`, `le`, `in`, `like` or `ilike`. */
 export type Operator = (typeof OPERATORS)[number];
 
 /** `value` is equality, an array is `in`, an object combines operators: `{ ge: "2023-11-21", le: "2023-11-22" }`. */
 export type FilterSpec = FilterValue | FilterValue[] | Partial<Record<Operator, FilterValue | FilterValue[]>>;
 
+/** What a data call may ask besides its path values: filters, columns, sort, limits, format, progress. */
 export interface Query {
   /** Column filters: `{ Ticker: "AAPL", TradeDate: { ge: "2023-11-21", le: "2023-11-22" } }`. */
   filters?: Record<string, FilterSpec>;

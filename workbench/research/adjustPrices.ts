@@ -8,6 +8,7 @@ import pl from "nodejs-polars";
 import { QueryError } from "../errors/base.ts";
 import { isoDate } from "./securities.ts";
 
+/** Which columns `adjustPrices` reads and adjusts (each has a default from the service's names). */
 export interface AdjustOptions {
   /** Column holding the trade date (default `TradeDate`). */
   dateColumn?: string;
@@ -26,6 +27,7 @@ export interface AdjustOptions {
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
  * priceColumnsOf(daily); // ["OpenPrice", "HighPrice", "LowPrice", "ClosePrice", "MarketHoursVWAP", "DailyVWAP"]
  * ```
  */
@@ -38,6 +40,7 @@ export function priceColumnsOf(frame: pl.DataFrame): string[] {
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
  * volumeColumnsOf(daily); // ["MarketHoursVolume", "MarketHoursFinraVolume", "DailyVolume", "DailyFinraVolume"]
  * ```
  */

@@ -10,7 +10,9 @@ import { QueryError } from "../errors/base.ts";
 
 /** A ticker a security used, from the day after the previous ticker's end to `to`. */
 export interface TickerSpan {
+  /** The security's id (`SecId`, the `ASID` of its bars). */
   secId: number;
+  /** The ticker it used in this span. */
   ticker: string;
   /** First date under this ticker (YYYY-MM-DD); undefined for the security's first ticker. */
   from?: string;
@@ -65,11 +67,13 @@ export async function securitySpans(wb: Workbench, ticker: string, date?: string
   return spans.filter((s) => s.secId === secId);
 }
 
+/** Which bars `securityBars` fetches, and over which dates. */
 export interface SecurityBarsOptions {
   /** `eq-daily-ohlc` (default) or `eq-taq-1min`. */
   dataset?: "eq-daily-ohlc" | "eq-taq-1min";
   /** First and last trade dates (YYYY-MM-DD), inclusive; default: all. */
   from?: string;
+  /** Last trade date (YYYY-MM-DD), inclusive; default: all. */
   to?: string;
 }
 

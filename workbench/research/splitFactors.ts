@@ -18,10 +18,12 @@ import { isoDate, tickerSpans } from "./securities.ts";
 /** The standard contract's deliverable: 100 shares. */
 const STANDARD_UNITS = 100;
 
+/** What an adjusted option root reflects: a split, a merger, a distribution, or not known. */
 export type RootKind = "split" | "merger" | "distribution" | "unknown";
 
 /** One adjusted root, classified. */
 export interface AdjustedRoot {
+  /** The adjusted root's ticker, e.g. `ODFL1`. */
   optionTicker: string;
   /** Security the root's original (standard) root was on. */
   secId?: number;
@@ -29,7 +31,9 @@ export interface AdjustedRoot {
   ticker?: string;
   /** First trading day of the adjusted root: the ex or effective date. */
   exDate: string;
+  /** The day OCC processed the adjustment (YYYY-MM-DD). */
   processDate: string;
+  /** What the adjustment reflects. */
   kind: RootKind;
   /** New shares per old share for a split (1.5 for 3-for-2, 0.25 for 1-for-4); else undefined. */
   factor?: number;

@@ -22,6 +22,7 @@ import { dayTicks, midAt, midTimeline, signDay, signedFrame } from "./leeReady.t
 const NS_PER_MINUTE = 60e9;
 const AUCTIONS = new Set(["O", "6"]);
 
+/** Options of the spread measures. */
 export interface SpreadOptions {
   /** Minutes after the trade for the realized spread (default 5). */
   horizonMinutes?: number;
@@ -151,6 +152,7 @@ function weightedMeans(): pl.Expr[] {
  *
  * @example
  * ```ts
+ * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL");
  * weightedSpreads(tradeSpreads(ticks)).getColumn("EffectiveBps").get(0);
  * ```
  */
@@ -164,6 +166,7 @@ export function weightedSpreads(measures: pl.DataFrame): pl.DataFrame {
  *
  * @example
  * ```ts
+ * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL");
  * const byTime = spreadsByTimeOfDay(tradeSpreads(ticks), 30);
  * ```
  */

@@ -35,7 +35,9 @@ export class FrameCache {
   /** True: frames are cached in `dir` (`wb.cache` of a workbench without a cache is a `NoCache`). */
   readonly enabled = true as const;
   private writable: boolean | undefined;
+  /** Calls answered from the cache so far. */
   hits = 0;
+  /** Calls that missed the cache (and were fetched) so far. */
   misses = 0;
 
   /**
@@ -45,13 +47,18 @@ export class FrameCache {
    */
   constructor(readonly dir: string, private readonly scope: string, private readonly origin?: CacheOrigin, private readonly warn: (message: string) => void = console.warn) {}
 
-  /** The cache file of a request. */
+  /**
+   * The cache file of a request.
+   *
+   * @internal the workbench's own pipeline calls it; a notebook has no prepared request to give.
+   */
   pathFor(request: PreparedRequest): string {
     const params = [...requestParams(request)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const key = JSON.stringify({ scope: this.scope, path: request.path, params, maxRows: request.maxRows, columns: request.columns.map((c) => c.name) });
     return join(this.dir, `${request.dataset}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.parquet`);
   }
 
+  /** Whether the folder can be written (checked once; a read-only folder warns and caches nothing). */
   private canWrite(): boolean {
     if (this.writable === undefined) {
       try {
@@ -105,6 +112,7 @@ export class FrameCache {
     return frame;
   }
 
+  /** The provenance written beside a cached frame. */
   private async entryOf(request: PreparedRequest, frame: pl.DataFrame, fetchedAt: string, status: Promise<StatusAtCall> | undefined): Promise<CacheEntry> {
     return {
       version: 1,

@@ -10,10 +10,12 @@ import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { displayAs } from "../display/kind.ts";
 import type { HashSchemeRecord, RequestRecord, StatusAtCall, StatusRead } from "../provenance/manifest.ts";
 
+/** The suffix of the provenance file beside each cached `.parquet` frame. */
 export const ENTRY_SUFFIX = ".provenance.json";
 
 /** Where cached frames come from: the service, and its dataset statuses (free reads). */
 export interface CacheOrigin {
+  /** The service's base URL (no user name or password). */
   baseUrl: string;
   /** The status a fetch is recorded with (the session's, read once per dataset, as the manifest's). */
   statusAtFetch: StatusRead;
@@ -23,30 +25,45 @@ export interface CacheOrigin {
 
 /** What is written beside a cached frame: the manifest entry of the fetch that filled it. */
 export interface CacheEntry {
+  /** The entry layout's version (the manifest's, `MANIFEST_VERSION`). */
   version: number;
   /** The cache key's scope (a digest of service and key; never the key). */
   scope: string;
   /** The service's address (no user name or password). */
   service?: string;
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
+  /** The wire request that filled the frame, with the row cap it was fetched under (null: none). */
   request: RequestRecord & { maxRows: number | null };
   /** The dataset's status when the frame was fetched. */
   status: StatusAtCall;
+  /** When the frame was fetched (ISO date-time). */
   fetchedAt: string;
+  /** Rows of the cached frame. */
   rows: number;
+  /** Columns of the cached frame. */
   columns: number;
+  /** `frameHash` of the cached frame. */
   frameHash: string;
+  /** How `frameHash` was made. */
   hash: HashSchemeRecord;
 }
 
 /** One cached frame as `verify` judged it. */
 export interface CheckedEntry {
+  /** The cached frame's file name in the cache folder. */
   file: string;
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
+  /** The request's path under the base URL (`?` when no provenance was kept). */
   path: string;
+  /** When the frame was fetched (ISO date-time). */
   fetchedAt?: string;
+  /** Rows of the cached frame. */
   rows?: number;
+  /** The dataset's `last_updated` when the frame was fetched. */
   lastUpdatedThen?: string;
+  /** The dataset's `last_updated` as the service gives it now. */
   lastUpdatedNow?: string;
   /** Why it is stale or unknown. */
   reason?: string;
@@ -54,10 +71,15 @@ export interface CheckedEntry {
 
 /** What `wb.cache.verify()` returns (a card in a notebook). */
 export interface CacheCheck {
+  /** The cache folder checked. */
   dir: string;
+  /** The service whose frames were checked (frames of other services or keys are skipped). */
   service: string;
+  /** When the check ran (ISO date-time). */
   checkedAt: string;
+  /** Frames fetched on the dataset's current state. */
   fresh: CheckedEntry[];
+  /** Frames fetched before the dataset's latest update. */
   stale: CheckedEntry[];
   /** Cached frames without provenance (written by an older workbench), or whose status could not be read. */
   unknown: CheckedEntry[];

@@ -34,7 +34,9 @@ export interface LakeQuery extends DataQuery {
 
 /** What a download did: the folder, its layout, and the partitions it holds and fetched. */
 export interface DownloadResult {
+  /** The folder the partitions are in. */
   dir: string;
+  /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
   /** Partition columns, outermost first. */
   layout: string[];

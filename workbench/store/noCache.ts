@@ -7,12 +7,24 @@ import { QueryError } from "../errors/base.ts";
 
 const HOW = 'connect({ cache: "<dir>" }) keeps each fetched frame on disk with its provenance (e.g. connect({ cache: ".cache/frames" }))';
 
+/**
+ * `wb.cache` without a cache folder: `enabled` is false, and `verify()` refuses with a
+ * QueryError saying how to connect with a cache.
+ *
+ * @example
+ * ```ts
+ * const wb = await connect();
+ * wb.cache.enabled; // false unless connect({ cache: "<dir>" })
+ * ```
+ */
 export class NoCache {
   /** False: frames are not cached (`FrameCache.enabled` is true). */
   readonly enabled = false as const;
   /** No folder. */
-  readonly dir = undefined;
+  readonly dir: undefined = undefined;
+  /** Calls answered from the cache: always 0. */
   readonly hits = 0;
+  /** Calls that missed the cache: always 0. */
   readonly misses = 0;
 
   /**

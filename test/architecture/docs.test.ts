@@ -1,0 +1,97 @@
+/**
+ * The public API is documented and its examples compile: `deno doc --lint` finds nothing on
+ * workbench/mod.ts, kernel-helpers/mod.ts and notebook.ts, and every ```ts block in the JSDoc
+ * of what they export type-checks (scripts/exampleTypes.ts). A planted undocumented export, a
+ * planted wrong example and a planted unfenced one fail the same checks.
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkExampleTypes, exampleBlocks, PUBLIC_MODULES } from "../../scripts/exampleTypes.ts";
+import { denoPath, repoRoot } from "../../scripts/paths.mjs";
+import { run } from "../../scripts/run.mjs";
+
+const scratch = mkdtempSync(join(tmpdir(), "docs-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** `deno doc --lint` of one module: its exit status and the errors it names (`kind: file:line`). */
+async function docLint(module: string): Promise<{ status: number | null; errors: string[] }> {
+  const result = await run(denoPath(), ["doc", "--lint", module], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
+  const errors = [...result.stderr.matchAll(/^error\[([\w-]+)\]: (.*)\n\s+--> (\S+)/gm)].map((m) => `${m[1]}: ${m[3].replace(`${repoRoot}/`, "")}: ${m[2]}`);
+  return { status: result.status, errors };
+}
+
+describe("the public API's docs", () => {
+  it.each(PUBLIC_MODULES)("deno doc --lint %s finds nothing", async (module) => {
+    const { status, errors } = await docLint(module);
+    expect(errors).toEqual([]);
+    expect(status).toBe(0);
+  }, 120_000);
+
+  it("an undocumented export fails the lint, named with its file and line", async () => {
+    const module = join(scratch, "undocumented.ts");
+    writeFileSync(module, "/** Documented. */\nexport const a = 1;\nexport function b(): number {\n  return 2;\n}\n");
+    const { status, errors } = await docLint(module);
+    expect(status).not.toBe(0);
+    expect(errors).toEqual([expect.stringMatching(/^missing-jsdoc: .*undocumented\.ts:3:1: exported symbol is missing JSDoc/)]);
+  }, 120_000);
+});
+
+describe("the public API's examples", () => {
+  it("every ```ts example in the JSDoc of the public modules type-checks", async () => {
+    const examples = await exampleBlocks();
+    // The module docs and the main entry points are among them.
+    const places = examples.map((e) => e.where);
+    for (const expected of [/^notebook\.ts:1 \(module\)$/, /^workbench\/mod\.ts:1 \(module\)$/, /^workbench\/client\.ts:\d+ connect$/, /^workbench\/api\/data\.ts:\d+ DataApi\.eqTaq1Min$/, /^kernel-helpers\/charts\/timeSeries\.ts:\d+ timeSeriesChart$/]) {
+      expect(places).toContainEqual(expect.stringMatching(expected));
+    }
+    const results = await checkExampleTypes(examples);
+    expect(results.filter((r) => r.errors.length > 0).map((r) => `${r.where}: ${r.errors.join("; ")}`)).toEqual([]);
+    // The modules written for the check are removed after it.
+    expect(readdirSync(repoRoot).filter((f) => f.startsWith(".examples-"))).toEqual([]);
+  }, 600_000);
+
+  it("a wrong example fails, naming its symbol and its line; the preamble and root-relative imports work", async () => {
+    const module = join(scratch, "planted.ts");
+    writeFileSync(module, [
+      "/**",
+      " * Fine: it uses the preamble's `wb` and `pl` and imports from the root.",
+      " *",
+      " * @example",
+      " * ```ts",
+      ' * import { tradingDays } from "./workbench/mod.ts";',
+      ' * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });',
+      ' * daily.filter(pl.col("ClosePrice").gt(100)).height + tradingDays("2023-11-20", "2023-11-24").length;',
+      " * ```",
+      " */",
+      "export function fine(): void {}",
+      "",
+      "/**",
+      " * Wrong on its second line.",
+      " *",
+      " * @example",
+      " * ```ts",
+      ' * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });',
+      " * const rows: string = daily.height;",
+      " * ```",
+      " */",
+      "export function wrong(): void {}",
+      "",
+      "/**",
+      " * Its example is not fenced, so nothing could check it.",
+      " *",
+      " * @example",
+      " * unfenced(1);",
+      " */",
+      "export function unfenced(): void {}",
+      "",
+    ].join("\n"));
+    const examples = await exampleBlocks([module]);
+    expect(examples.map((e) => e.where.replace(/^.*planted/, "planted"))).toEqual(["planted.ts:11 fine", "planted.ts:22 wrong", "planted.ts:30 unfenced"]);
+    const [fine, wrong, unfenced] = await checkExampleTypes(examples);
+    expect(fine.errors).toEqual([]);
+    expect(wrong.errors).toEqual([expect.stringMatching(/^line 2: Type 'number' is not assignable to type 'string'/)]);
+    expect(unfenced.errors).toEqual([expect.stringMatching(/^an @example without a ```ts block/)]);
+  }, 300_000);
+});
