@@ -58,10 +58,16 @@ export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
  */
 export function stackFrames(frames: readonly pl.DataFrame[]): pl.DataFrame {
   if (frames.length === 1) return frames[0];
-  const schema = (f: pl.DataFrame) => f.dtypes.map((t, i) => `${f.columns[i]}: ${String(t).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
-  const first = schema(frames[0]);
-  const odd = frames.findIndex((f) => schema(f) !== first);
-  if (odd >= 0) throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${schema(frames[odd])} where frame 0 has ${first}`);
+  // Compared, not formatted: every property of a nodejs-polars frame is read through a proxy
+  // that lists the frame's column names first, so names and types are read once a frame.
+  const schemas = frames.map((f) => ({ names: f.columns, dtypes: f.dtypes }));
+  const [first] = schemas;
+  const same = (s: typeof first) => s.names.length === first.names.length && s.names.every((n, i) => n === first.names[i] && s.dtypes[i].equals(first.dtypes[i]));
+  const odd = schemas.findIndex((s) => !same(s));
+  if (odd >= 0) {
+    const text = (s: typeof first) => s.names.map((n, i) => `${n}: ${String(s.dtypes[i]).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
+    throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${text(schemas[odd])} where frame 0 has ${text(first)}`);
+  }
   return pl.concat(frames.map((f) => f.lazy()), { how: "vertical", rechunk: false }).collectSync();
 }
 
