@@ -108,10 +108,10 @@ try {
   const threadsAfter = threadSeconds();
   if (outFile) writeFileSync(outFile, JSON.stringify(profile));
   console.log(`${rounds} universe pulls of ${rows.toLocaleString("en-US")} rows: ${wall.toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU s of client (load ${loadavg()[0].toFixed(1)})`);
-  console.log("client CPU by thread (s, all rounds):");
+  console.log("client CPU by thread (s, all rounds; threads that ended in between count in the total only):");
   for (const [name, s] of threadsAfter) {
     const d = s - (threadsBefore.get(name) ?? 0);
-    if (d >= 0.01) console.log(`  ${name.padEnd(28)} ${d.toFixed(2)}`);
+    if (d >= 0.005) console.log(`  ${name.padEnd(28)} ${d.toFixed(2)}`);
   }
   console.log("main thread by stage (sampled ms per round):");
   const ms = [...split(profile as never)].sort((a, b) => b[1] - a[1]);
