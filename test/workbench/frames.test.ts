@@ -183,6 +183,16 @@ describe("CSV text read by the column schema", () => {
     expect(() => stackFrames([pages[0], pages[1].withColumns(pl.col("Quantity").cast(pl.Float64))])).toThrow(/frame 1 has .*Quantity: Float64/);
   });
 
+  it("a long CSV page is one chunk a column, and a time zone apart is another schema", () => {
+    // Long enough for the parallel reader to split it (it left 33 chunks on a 19,200-row page).
+    const rows = Array.from({ length: 50_000 }, (_, i) => `2024-03-08T09:30:00.${String(i).padStart(9, "0")}-05:00,2024-03-08,${i}`);
+    const page = pageToFrame(csv(rows), "csv", columns);
+    expect(page.height).toBe(50_000);
+    expect(page.getColumns().map((c) => c.nChunks())).toEqual([1, 1, 1]);
+    const utc = page.withColumns(pl.col("EventDateTime").dt.convertTimeZone("UTC"));
+    expect(() => stackFrames([page, utc])).toThrow(/frame 1 has EventDateTime: Datetime\(ns,UTC\)/);
+  });
+
   it("a value that does not parse as its column's type is an error naming the value, not a null", () => {
     expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-03-08,1.5"]), "csv", columns)).toThrow(/does not match the dataset's column schema: could not parse `1\.5` as dtype `i64` at column 'Quantity'/);
     expect(() => pageToFrame(csv(["9:30 yesterday,2024-03-08,1"]), "csv", columns)).toThrow(/could not parse `9:30 yesterday` as dtype `datetime\[ns\]`/);

@@ -36,6 +36,8 @@ export interface PagerOptions {
 export interface Page {
   offset: number;
   frame: pl.DataFrame;
+  /** The frame's height, read once (each read of a frame's property crosses into Polars). */
+  rows: number;
   /** Offset of the next page, or null when this page ended the data. */
   next: number | null;
 }
@@ -89,14 +91,15 @@ export class Pager {
       const fromHeader = checkedNextOffset(r.headers, endpoint, r.url);
       const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
       // null means "no next page", so a known answer is told from an absent one by undefined.
-      const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : frame.height === size ? offset + size : null;
+      const rows = frame.height;
+      const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : rows === size ? offset + size : null;
       this.options.onPage?.(offset, frame, r.body.byteLength);
       if (++this.#calm >= GROW_AFTER && this.#size < this.request.pageSize) {
         this.#size = Math.min(this.request.pageSize, this.#size * 2);
         this.#calm = 0;
         this.#generation++;
       }
-      return { offset, frame, next };
+      return { offset, frame, rows, next };
     } catch (error) {
       if (!(error instanceof GatewayTimeoutError)) throw error;
       this.#calm = 0;
@@ -141,9 +144,9 @@ export class Pager {
       const task = this.#page(offset, size, 0, onNext).then(
         (p) => {
           pages.set(p.offset, p);
-          const reached = p.offset + p.frame.height;
+          const reached = p.offset + p.rows;
           // An empty page ends the data even if it names a next offset: asking again would loop.
-          if (p.next === null || p.frame.height === 0) end = Math.min(end, reached);
+          if (p.next === null || p.rows === 0) end = Math.min(end, reached);
           else if (reached < p.offset + size) retake.push({ offset: reached, size: p.offset + size - reached });
         },
         (e) => void (failure ??= e),
@@ -203,7 +206,7 @@ function contiguous(pages: Map<number, Page>, start: number): Page[] {
     const p = pages.get(offset);
     if (!p) return out;
     out.push(p);
-    if (p.next === null || p.frame.height === 0) return out;
-    offset = p.offset + p.frame.height;
+    if (p.next === null || p.rows === 0) return out;
+    offset = p.offset + p.rows;
   }
 }

@@ -60,10 +60,16 @@ export function emptyFrame(columns: readonly ColumnInfo[]): pl.DataFrame {
  */
 export function stackFrames(frames: readonly pl.DataFrame[]): pl.DataFrame {
   if (frames.length === 1) return frames[0];
-  const schema = (f: pl.DataFrame) => f.dtypes.map((t, i) => `${f.columns[i]}: ${String(t).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
-  const first = schema(frames[0]);
-  const odd = frames.findIndex((f) => schema(f) !== first);
-  if (odd >= 0) throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${schema(frames[odd])} where frame 0 has ${first}`);
+  // Compared, not formatted: every property of a nodejs-polars frame is read through a proxy
+  // that lists the frame's column names first, so names and types are read once a frame.
+  const schemas = frames.map((f) => ({ names: f.columns, dtypes: f.dtypes }));
+  const [first] = schemas;
+  const same = (s: typeof first) => s.names.length === first.names.length && s.names.every((n, i) => n === first.names[i] && s.dtypes[i].equals(first.dtypes[i]));
+  const odd = schemas.findIndex((s) => !same(s));
+  if (odd >= 0) {
+    const text = (s: typeof first) => s.names.map((n, i) => `${n}: ${String(s.dtypes[i]).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
+    throw new Error(`Cannot stack frames of different schemas: frame ${odd} has ${text(schemas[odd])} where frame 0 has ${text(first)}`);
+  }
   return pl.concat(frames.map((f) => f.lazy()), { how: "vertical", rechunk: false }).collectSync();
 }
 
@@ -167,14 +173,16 @@ function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataF
   const dtypes = Object.fromEntries(columns.filter((c) => PARSED_BY_READER.has(c.data_type)).map((c) => [c.name, dtypeOf(c)]));
   const bytes = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   try {
-    return pl.readCSV(bytes, { inferSchemaLength: 0, dtypes } as never);
+    // One chunk a column: the parallel reader leaves about 33 on a 19,200-row page, which every
+    // later pass (row hashes, the user's queries) walks one by one; joining them costs less.
+    return pl.readCSV(bytes, { inferSchemaLength: 0, dtypes, rechunk: true } as never);
   } catch (error) {
     // The reader parses date-times with an offset or Z only; naive ones (New York time) are
     // read as text and parsed by typeFrame. Only this rare path pays for it.
     const textDateTimes = columns.filter((c) => c.data_type.startsWith("datetime")).map((c) => c.name);
     if (textDateTimes.length > 0 && /as dtype `datetime/.test(String((error as Error).message))) {
       for (const name of textDateTimes) delete dtypes[name];
-      const frame = pl.readCSV(bytes, { inferSchemaLength: 0, dtypes } as never);
+      const frame = pl.readCSV(bytes, { inferSchemaLength: 0, dtypes, rechunk: true } as never);
       const wellFormed = (name: string) => !frame.columns.includes(name) || frame.getColumn(name).toArray().every((v) => v === null || wireDateTimeToEpochNs(v as string) !== undefined);
       if (textDateTimes.every(wellFormed)) return frame;
     }
