@@ -6,8 +6,7 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { CalendarRangeError } from "../../calendar/calendar.ts";
-import { NEW_YORK } from "../../workbench/frames.ts";
-import { QueryError, session, sessionTable, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "../../workbench/mod.ts";
+import { NEW_YORK, QueryError, session, sessionTable, tradingDays, withMinuteOfDay, withSession, withSessionColumns } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const ny = (d: Date) => d.toLocaleString("en-US", { timeZone: "America/New_York", hourCycle: "h23" });
