@@ -101,7 +101,9 @@ function readRows(): Row[] {
   });
 }
 
-const isoDate = (d: unknown) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d));
+function isoDate(d: unknown): string {
+  return d instanceof Date ? d.toISOString().slice(0, 10) : String(d);
+}
 
 /** The current code's values for one row: its implied volatility of the mid, then its valuation there. */
 function recompute(terms: OptionTerms, mid: number): Values {
