@@ -10,12 +10,12 @@
  * swapped (McDonald and Schroder's put-call symmetry), its Greeks by the homogeneity of the value.
  */
 import type { OptionTerms } from "./contract.ts";
-import { type BoundarySettings, boundaryAt, MARKET_BOUNDARY, putBoundary } from "./exerciseBoundary.ts";
+import { type BoundarySettings, type BoundaryStart, boundaryAt, MARKET_BOUNDARY, putBoundary } from "./exerciseBoundary.ts";
 import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalPdf } from "./normal.ts";
 
 /** Gauss-Legendre points of the premium integral (more than the boundary's: the spot may sit near the boundary, where the integrand is steep). */
-export const PREMIUM_POINTS = 48;
+export const PREMIUM_POINTS = 16;
 
 /** Premium of an American option and its Delta and Gamma (per $). */
 export interface Premium {
@@ -25,11 +25,14 @@ export interface Premium {
   gamma: number;
   /** True when the spot lies in the exercise region: the option is worth its payoff. */
   exercised: boolean;
+  /** The boundary's nodes (a start for a bumped solve, see putBoundary). */
+  boundary: Float64Array;
 }
 
 /**
  * The early-exercise premium of `t` (American) at volatility `vol`, with its Delta and Gamma
- * (NaN when the spot is in the exercise region, where the option is worth its payoff).
+ * (NaN when the spot is in the exercise region, where the option is worth its payoff). `start`
+ * is the `boundary` of a solve of nearby terms (see putBoundary).
  *
  * @example
  * ```ts
@@ -37,12 +40,12 @@ export interface Premium {
  * bsmPrice(put, 0.2) + americanPremium(put, 0.2).premium; // 6.0904 (QuantLib: 6.09037)
  * ```
  */
-export function americanPremium(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): Premium {
+export function americanPremium(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): Premium {
   const { spot, strike, years: T, rate: r, dividendYield: q } = t;
   // A call is the put on the strike with the spot as its strike, rate and dividend yield swapped.
   const [S, K, rp, qp] = t.call ? [strike, spot, q, r] : [spot, strike, r, q];
-  const boundary = putBoundary(K, T, rp, qp, vol, settings);
-  if (S <= boundaryAt(boundary, T)) return { premium: NaN, delta: NaN, gamma: NaN, exercised: true };
+  const boundary = putBoundary(K, T, rp, qp, vol, settings, start);
+  if (S <= boundaryAt(boundary, T)) return { premium: NaN, delta: NaN, gamma: NaN, exercised: true, boundary: boundary.x };
   const { points, weights } = gaussLegendre(PREMIUM_POINTS);
   let p = 0, dS = 0, dSS = 0;
   const rootT = Math.sqrt(T);
@@ -61,8 +64,8 @@ export function americanPremium(t: OptionTerms, vol: number, settings: Readonly<
     // d2/dS2 = [r K e^{-rs} phi(d-) d+ - q S e^{-qs} phi(d+) d-] / (S^2 vol^2 s).
     dSS += ds * (((kr * pdfM * dp) / (S * S) - (sq * pdfP * dm) / (S * S)) / (sd * sd));
   }
-  if (!t.call) return { premium: p, delta: dS, gamma: dSS, exercised: false };
+  if (!t.call) return { premium: p, delta: dS, gamma: dSS, exercised: false, boundary: boundary.x };
   // Back to the call's own variables: C(S, K) = P(K, S), P homogeneous of degree one, so
   // dC/dS = dP/dK' = (P - S' dP/dS') / K' and d2C/dS2 = S'^2 d2P/dS'^2 / K'^2.
-  return { premium: p, delta: (p - S * dS) / K, gamma: (S * S * dSS) / (K * K), exercised: false };
+  return { premium: p, delta: (p - S * dS) / K, gamma: (S * S * dSS) / (K * K), exercised: false, boundary: boundary.x };
 }

@@ -16,7 +16,7 @@
  * value matching, cumulative probabilities only), the stable one when q > r.
  */
 import { gaussLegendre } from "./gaussLegendre.ts";
-import { normalCdf, normalPdf } from "./normal.ts";
+import { normalCdf, normalCdfGivenDensity, normalPdf } from "./normal.ts";
 
 /** One put's fixed-point problem, per unit of strike, with what stays the same from step to step. */
 export interface BoundaryProblem {
@@ -30,9 +30,9 @@ export interface BoundaryProblem {
   points: number;
   /** ln(X / K) = ln min(1, r/q). */
   lnLimit: number;
-  /** Per node i and point k (index i * points + k): s = tau_i - u, vol sqrt(s), e^{-rs}, e^{-qs}. */
+  /** Per node i and point k (index i * points + k): s = tau_i - u, sqrt(s), e^{-rs}, e^{-qs} (shared by every volatility). */
   s: Float64Array;
-  sd: Float64Array;
+  rootS: Float64Array;
   er: Float64Array;
   eq: Float64Array;
   tables: Tables;
@@ -64,19 +64,26 @@ export function boundaryProblem(years: number, r: number, q: number, vol: number
   if (!(years > 0 && vol > 0 && r > 0 && q >= 0)) {
     throw new RangeError(`An exercise boundary needs positive years, volatility and rate and a dividend yield of at least 0, got years ${years}, vol ${vol}, rate ${r}, dividend yield ${q}`);
   }
-  const tables = tablesFor(nodes, points), { xi, sin } = tables;
-  const m = nodes * points, s = new Float64Array(m), sd = new Float64Array(m), er = new Float64Array(m), eq = new Float64Array(m);
-  for (let i = 0; i < nodes; i++) {
-    for (let k = 0; k < points; k++) {
-      const ik = i * points + k, v = years * xi[i] * xi[i] * sin[k] * sin[k];
-      s[ik] = v;
-      sd[ik] = vol * Math.sqrt(v);
-      er[ik] = Math.exp(-r * v);
-      eq[ik] = Math.exp(-q * v);
+  const tables = tablesFor(nodes, points);
+  // The arrays depend on years, rates and size only: the last ones serve the next solve of the same contract.
+  if (!(last && last.years === years && last.r === r && last.q === q && last.tables === tables)) {
+    const { xi, sin } = tables;
+    const m = nodes * points, s = new Float64Array(m), rootS = new Float64Array(m), er = new Float64Array(m), eq = new Float64Array(m);
+    for (let i = 0; i < nodes; i++) {
+      for (let k = 0; k < points; k++) {
+        const ik = i * points + k, v = years * xi[i] * xi[i] * sin[k] * sin[k];
+        s[ik] = v;
+        rootS[ik] = Math.sqrt(v);
+        er[ik] = Math.exp(-r * v);
+        eq[ik] = Math.exp(-q * v);
+      }
     }
+    last = { years, r, q, vol, nodes, points, lnLimit: Math.log(Math.min(1, q > 0 ? r / q : 1)), s, rootS, er, eq, tables };
   }
-  return { years, r, q, vol, nodes, points, lnLimit: Math.log(Math.min(1, q > 0 ? r / q : 1)), s, sd, er, eq, tables };
+  return { ...last, vol };
 }
+
+let last: BoundaryProblem | undefined;
 
 /**
  * One fixed-point step: `out` = the right-hand side at boundary `x` (both ln(X / B) at the
@@ -88,7 +95,7 @@ export function boundaryProblem(years: number, r: number, q: number, vol: number
  * ```
  */
 export function boundaryStep(p: BoundaryProblem, x: Float64Array, out: Float64Array): number {
-  const { years, r, q, vol, nodes: n, points: l, lnLimit, s: S, sd: SD, er: ER, eq: EQ } = p;
+  const { years, r, q, vol, nodes: n, points: l, lnLimit, s: S, rootS: RS, er: ER, eq: EQ } = p;
   const { xi, sin, cos, weights, weightsAt } = p.tables;
   const drift = r - q, smoothPasting = r >= q;
   let moved = 0;
@@ -101,17 +108,18 @@ export function boundaryStep(p: BoundaryProblem, x: Float64Array, out: Float64Ar
       const ik = i * l + k, row = ik * n;
       let hu = 0;
       for (let j = 0; j < n; j++) hu += weightsAt[row + j] * x[j] * x[j];
-      // ln(B(tau_i) / B(u)) = sqrt(H(u)) - x_i.
-      const sd = SD[ik], dp = (Math.sqrt(hu > 0 ? hu : 0) - x[i] + drift * S[ik]) / sd + sd / 2;
+      // ln(B(tau_i) / B(u)) = sqrt(H(u)) - x_i; phi(d-) = phi(d+) e^{ln(B(tau_i) / B(u)) + (r - q) s}.
+      const sd = vol * RS[ik], drifted = Math.sqrt(hu > 0 ? hu : 0) - x[i] + drift * S[ik], dp = drifted / sd + sd / 2;
+      const pp = normalPdf(dp), pm = pp * Math.exp(drifted);
       // ds = 2 tau sin cos dtheta; ds / (vol sqrt(s)) = 2 sqrt(tau) cos / vol dtheta.
       const ds = 2 * tau * sin[k] * cos[k] * weights[k];
       if (smoothPasting) {
         const lift = (2 * rootTau * cos[k] * weights[k]) / vol;
-        num += lift * r * ER[ik] * normalPdf(dp - sd);
-        den += q * EQ[ik] * (lift * normalPdf(dp) + ds * normalCdf(dp));
+        num += lift * r * ER[ik] * pm;
+        den += q * EQ[ik] * (lift * pp + ds * normalCdfGivenDensity(dp, pp));
       } else {
-        num += ds * r * ER[ik] * normalCdf(dp - sd);
-        den += ds * q * EQ[ik] * normalCdf(dp);
+        num += ds * r * ER[ik] * normalCdfGivenDensity(dp - sd, pm);
+        den += ds * q * EQ[ik] * normalCdfGivenDensity(dp, pp);
       }
     }
     // B / K = num / den, never above the limit X / K.
@@ -161,12 +169,25 @@ function tablesFor(n: number, l: number): Tables {
  * ```
  */
 export function chebyshevFit(values: Float64Array, out: Float64Array): void {
-  const n = values.length - 1;
+  const n = values.length - 1, cos = cosines(n);
   for (let k = 0; k <= n; k++) {
     let sum = 0;
-    for (let i = 0; i <= n; i++) sum += (i === 0 || i === n ? 0.5 : 1) * values[i] * Math.cos((k * i * Math.PI) / n);
+    for (let i = 0; i <= n; i++) sum += (i === 0 || i === n ? 0.5 : 1) * values[i] * cos[k * (n + 1) + i];
     out[k] = (2 / n) * sum * (k === 0 || k === n ? 0.5 : 1);
   }
+}
+
+const COSINES = new Map<number, Float64Array>();
+
+/** cos(k i pi / n) for k, i = 0..n, row-major. */
+function cosines(n: number): Float64Array {
+  let c = COSINES.get(n);
+  if (!c) {
+    c = new Float64Array((n + 1) * (n + 1));
+    for (let k = 0; k <= n; k++) for (let i = 0; i <= n; i++) c[k * (n + 1) + i] = Math.cos((k * i * Math.PI) / n);
+    COSINES.set(n, c);
+  }
+  return c;
 }
 
 /**

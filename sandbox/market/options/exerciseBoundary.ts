@@ -8,8 +8,10 @@
  * at the nearest multiple of ANCHOR_VOL_STEP (same years, rate and dividend yield), solved once
  * from Bjerksund and Stensland's (1993) flat boundary by plain iteration to machine precision,
  * with the Jacobian of the step there. From the anchor, the chord step x += (I - J)^-1 (F(x) - x)
- * converges in a few steps instead of plain iteration's dozen or more. The anchor is a function
- * of the terms alone, so the result is too (it does not depend on what was priced before).
+ * converges in a few steps instead of plain iteration's dozen or more. Anchors are themselves
+ * solved by chord steps from the anchor at the nearest multiple of ten steps, which alone is
+ * solved from scratch. Anchors are a function of the terms alone, so the result is too (it does
+ * not depend on what was priced before).
  */
 import { type BoundaryProblem, boundaryProblem, boundaryStep, chebyshevFit, chebyshevSum } from "./boundaryMap.ts";
 
@@ -26,9 +28,11 @@ export interface BoundarySettings {
 }
 
 /** The market's boundary solve. */
-export const MARKET_BOUNDARY: Readonly<BoundarySettings> = { nodes: 6, points: 8, tolerance: 1e-12, maxIterations: 40 };
+export const MARKET_BOUNDARY: Readonly<BoundarySettings> = { nodes: 5, points: 6, tolerance: 1e-9, maxIterations: 40 };
+/** Evaluations of the step when solving a bump of a converged boundary (see putBoundary). */
+export const BUMP_STEPS = 1;
 /** Volatilities are solved from the anchor at the nearest multiple of this. */
-export const ANCHOR_VOL_STEP = 0.01;
+export const ANCHOR_VOL_STEP = 0.02;
 
 /** A put's exercise boundary: evaluate it anywhere in [0, T] with {@link boundaryAt}. */
 export interface PutBoundary {
@@ -38,7 +42,9 @@ export interface PutBoundary {
   limit: number;
   /** Chebyshev coefficients of H(z) = ln(B / limit)^2, z = 2 sqrt(tau / T) - 1 (first and last halved). */
   coefficients: Float64Array;
-  /** Chord steps the solve took from its anchor. */
+  /** ln(limit / B) at the nodes, tau = T first (a start for a nearby solve). */
+  x: Float64Array;
+  /** Chord steps the solve took. */
   iterations: number;
 }
 
@@ -58,7 +64,8 @@ export function boundaryAt(b: PutBoundary, tau: number): number {
 
 /**
  * The exercise boundary of an American put with strike `strike`, `years` to expiry, rate `r`,
- * dividend yield `q`, at volatility `vol`.
+ * dividend yield `q`, at volatility `vol`. The chord steps start from the anchor, or from
+ * `start` (the implied-vol solver's previous try), or for a bump, take BUMP_STEPS from it.
  *
  * @example
  * ```ts
@@ -66,28 +73,33 @@ export function boundaryAt(b: PutBoundary, tau: number): number {
  * boundaryAt(b, 0.5); // the spot below which the put is exercised now
  * ```
  */
-export function putBoundary(strike: number, years: number, r: number, q: number, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): PutBoundary {
+export function putBoundary(strike: number, years: number, r: number, q: number, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): PutBoundary {
   const n = settings.nodes;
   const problem = boundaryProblem(years, r, q, vol, n, settings.points);
-  const a = anchor(years, r, q, Math.max(ANCHOR_VOL_STEP, Math.round(vol / ANCHOR_VOL_STEP) * ANCHOR_VOL_STEP), settings);
-  const x = a.x.slice(), fx = new Float64Array(n + 1), d = new Float64Array(n);
-  for (let iteration = 1; iteration <= settings.maxIterations; iteration++) {
-    const moved = boundaryStep(problem, x, fx);
-    if (moved <= settings.tolerance) return finish(strike, problem, fx, iteration);
-    for (let i = 0; i < n; i++) d[i] = fx[i] - x[i];
-    for (let i = 0; i < n; i++) {
-      let step = 0;
-      for (let j = 0; j < n; j++) step += a.inverse[i * n + j] * d[j];
-      x[i] = Math.max(x[i] + step, 0);
-    }
+  const a = anchor(years, r, q, Math.max(1, Math.round(vol / ANCHOR_VOL_STEP)), settings);
+  const counter = { steps: 0 };
+  const from = start?.x.length === n + 1 ? start.x : a.x;
+  if (start?.bump && from === start.x) {
+    // A bump of a converged boundary: one chord step is the linear predictor x + (I - J)^-1 dF,
+    // whose error (J's change since the anchor times the small move) is far inside any Greek's target.
+    return finish(strike, problem, chordSolve(problem, from, a.inverse, 0, BUMP_STEPS, counter, true)!, BUMP_STEPS);
   }
+  const x = chordSolve(problem, from, a.inverse, settings.tolerance, settings.maxIterations, counter);
+  if (x) return finish(strike, problem, x, counter.steps);
   throw new Error(`The exercise boundary did not converge in ${settings.maxIterations} steps (strike ${strike}, years ${years}, rate ${r}, dividend yield ${q}, vol ${vol})`);
 }
 
 function finish(strike: number, p: BoundaryProblem, x: Float64Array, iterations: number): PutBoundary {
   const h = x.map((v) => v * v), coefficients = new Float64Array(x.length);
   chebyshevFit(h, coefficients);
-  return { strike, years: p.years, limit: strike * Math.exp(p.lnLimit), coefficients, iterations };
+  return { strike, years: p.years, limit: strike * Math.exp(p.lnLimit), coefficients, x, iterations };
+}
+
+/** Where a solve starts: the `x` of a boundary of the same contract at a nearby volatility or rate. */
+export interface BoundaryStart {
+  x: Float64Array;
+  /** True for a bump of a converged boundary (Vega, Rho): BUMP_STEPS chord steps, no more. */
+  bump?: boolean;
 }
 
 /** A solved boundary (per unit of strike) and (I - J)^-1, J the step's Jacobian there. */
@@ -96,25 +108,48 @@ interface Anchor {
   inverse: Float64Array;
 }
 
-const ANCHORS = new Map<string, Anchor>();
-/** Anchors kept before the cache starts over (the market moves on day by day). */
-const MAX_ANCHORS = 4096;
+const ANCHORS = new Map<string, Map<number, Anchor>>();
+/** Contracts' (years, rates) kept before the cache starts over (the market moves on day by day). */
+const MAX_GROUPS = 512;
+/** Anchors are converged this far (about machine precision). */
+const ANCHOR_TOLERANCE = 1e-12;
+/** Every ROOT_BUCKETS-th anchor is solved from scratch, the others from it. */
+const ROOT_BUCKETS = 5;
 
-function anchor(years: number, r: number, q: number, vol: number, settings: Readonly<BoundarySettings>): Anchor {
-  const n = settings.nodes, key = `${years}|${r}|${q}|${vol}|${n}|${settings.points}`;
-  const known = ANCHORS.get(key);
-  if (known) return known;
-  const p = boundaryProblem(years, r, q, vol, n, settings.points);
-  const x = new Float64Array(n + 1), fx = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) x[i] = Math.max(0, p.lnLimit - Math.log(flatBoundary(years * p.tables.xi[i] * p.tables.xi[i], r, q, vol)));
-  // Plain iteration contracts by about 0.3 a step: to machine precision in a few dozen.
-  let converged = false;
-  for (let k = 0; k < 400 && !converged; k++) {
-    const moved = boundaryStep(p, x, fx);
-    converged = moved <= 1e-14;
-    x.set(fx);
+/** The anchors of one contract's years, rates and grid size, by volatility bucket. */
+function anchorsOf(years: number, r: number, q: number, settings: Readonly<BoundarySettings>): Map<number, Anchor> {
+  const l = lastGroup;
+  if (l && l.years === years && l.r === r && l.q === q && l.nodes === settings.nodes && l.points === settings.points) return l.anchors;
+  const key = `${years}|${r}|${q}|${settings.nodes}|${settings.points}`;
+  let anchors = ANCHORS.get(key);
+  if (!anchors) {
+    if (ANCHORS.size >= MAX_GROUPS) ANCHORS.clear();
+    anchors = new Map();
+    ANCHORS.set(key, anchors);
   }
-  if (!converged) throw new Error(`The exercise boundary did not converge at its anchor (years ${years}, rate ${r}, dividend yield ${q}, vol ${vol})`);
+  lastGroup = { years, r, q, nodes: settings.nodes, points: settings.points, anchors };
+  return anchors;
+}
+
+let lastGroup: { years: number; r: number; q: number; nodes: number; points: number; anchors: Map<number, Anchor> } | undefined;
+
+function anchor(years: number, r: number, q: number, bucket: number, settings: Readonly<BoundarySettings>): Anchor {
+  const n = settings.nodes, anchors = anchorsOf(years, r, q, settings);
+  const known = anchors.get(bucket);
+  if (known) return known;
+  const vol = bucket * ANCHOR_VOL_STEP, p = boundaryProblem(years, r, q, vol, n, settings.points);
+  const x = new Float64Array(n + 1), fx = new Float64Array(n + 1);
+  // An anchor off a multiple of ROOT_BUCKETS steps is solved by chord steps from the one on it;
+  // that one by plain iteration (which contracts by about 0.3 a step) from the flat boundary.
+  const root = Math.max(ROOT_BUCKETS, Math.round(bucket / ROOT_BUCKETS) * ROOT_BUCKETS);
+  if (bucket !== root) {
+    const from = anchor(years, r, q, root, settings);
+    x.set(chordSolve(p, from.x, from.inverse, ANCHOR_TOLERANCE, 200) ?? plainSolve(p, from.x, years, r, q, vol));
+  } else {
+    const start = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) start[i] = Math.max(0, p.lnLimit - Math.log(flatBoundary(years * p.tables.xi[i] * p.tables.xi[i], r, q, vol)));
+    x.set(plainSolve(p, start, years, r, q, vol));
+  }
   // Jacobian of the step by forward differences, then (I - J)^-1 by Gauss-Jordan elimination.
   const jac = new Float64Array(n * n), bumped = new Float64Array(n + 1), fb = new Float64Array(n + 1);
   boundaryStep(p, x, fx);
@@ -125,11 +160,41 @@ function anchor(years: number, r: number, q: number, vol: number, settings: Read
     boundaryStep(p, bumped, fb);
     for (let i = 0; i < n; i++) jac[i * n + j] = (fb[i] - fx[i]) / h;
   }
-  const inverse = invertIdentityMinus(jac, n);
-  const made = { x, inverse };
-  if (ANCHORS.size >= MAX_ANCHORS) ANCHORS.clear();
-  ANCHORS.set(key, made);
+  const made = { x, inverse: invertIdentityMinus(jac, n) };
+  anchors.set(bucket, made);
   return made;
+}
+
+/** Plain fixed-point iteration from `start` to ANCHOR_TOLERANCE. */
+function plainSolve(p: BoundaryProblem, start: Float64Array, years: number, r: number, q: number, vol: number): Float64Array {
+  const x = start.slice(), fx = new Float64Array(x.length);
+  for (let k = 0; k < 400; k++) {
+    const moved = boundaryStep(p, x, fx);
+    x.set(fx);
+    if (moved <= ANCHOR_TOLERANCE) return x;
+  }
+  throw new Error(`The exercise boundary did not converge at its anchor (years ${years}, rate ${r}, dividend yield ${q}, vol ${vol})`);
+}
+
+/**
+ * Chord steps x += M (F(x) - x) from `start` until no node moves more than `tolerance`;
+ * undefined if not within `maxSteps` evaluations of F, or with `last`, the last chord step's x.
+ */
+function chordSolve(p: BoundaryProblem, start: Float64Array, inverse: Float64Array, tolerance: number, maxSteps: number, counter?: { steps: number }, last = false): Float64Array | undefined {
+  const n = p.nodes, x = start.slice(), fx = new Float64Array(n + 1), d = new Float64Array(n);
+  for (let step = 1; step <= maxSteps; step++) {
+    const moved = boundaryStep(p, x, fx);
+    if (counter) counter.steps = step;
+    if (moved <= tolerance) return fx;
+    for (let i = 0; i < n; i++) d[i] = fx[i] - x[i];
+    for (let i = 0; i < n; i++) {
+      let delta = 0;
+      for (let j = 0; j < n; j++) delta += inverse[i * n + j] * d[j];
+      x[i] = Math.max(x[i] + delta, 0);
+    }
+    if (last && step === maxSteps) return x;
+  }
+  return undefined;
 }
 
 /** (I - J)^-1 for an n x n row-major J, by Gauss-Jordan with partial pivoting. */

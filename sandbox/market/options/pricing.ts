@@ -10,10 +10,10 @@
  * The theoretical price and Greeks come from the same model at the reported volatility.
  */
 import { bsmPrice, bsmValuation } from "./bsm.ts";
-import type { FdResult } from "./crankNicolson.ts";
 import { intrinsicValue, type OptionTerms, type Valuation } from "./contract.ts";
 import { bsmImpliedVol, priceBounds, solveImpliedVol } from "./impliedVol.ts";
-import { modelSolve, modelValuation } from "./valuation.ts";
+import { MARKET_BOUNDARY } from "./exerciseBoundary.ts";
+import { type ModelResult, modelSolve, modelValuation } from "./valuation.ts";
 
 export type Convergence = "computed" | "interpolated" | "not converged";
 
@@ -30,7 +30,7 @@ export interface PricingInput {
   terms: OptionTerms;
   mid: number;
   /** Model solve at the surface volatility: its early-exercise premium seeds the solver, which reuses it. */
-  fair: FdResult;
+  fair: ModelResult;
   /** Surface volatility the quote was made at. */
   surfaceVol: number;
 }
@@ -86,9 +86,19 @@ function solveAmerican({ terms, mid, fair, surfaceVol }: PricingInput) {
   const tolerance = PRICE_TOLERANCE + 1e-7 * mid;
   if (Math.abs(fair.price - mid) <= tolerance) return { vol: surfaceVol, converged: true, at: fair };
   const guess = bsmImpliedVol(terms, mid - (fair.price - bsmPrice(terms, surfaceVol)), surfaceVol);
-  return solveImpliedVol((v) => modelSolve(terms, v), mid, {
+  // Each try's boundary solve starts from the last one's (the fair value's first).
+  let last = fair.boundary;
+  const evaluate = (v: number) => {
+    const solved = modelSolve(terms, v, MARKET_BOUNDARY, last ? { x: last } : undefined);
+    last = solved.boundary ?? last;
+    return solved;
+  };
+  return solveImpliedVol(evaluate, mid, {
     guess: Number.isNaN(guess) ? surfaceVol : guess,
     atGuess: Number.isNaN(guess) ? fair : undefined,
+    // The first Newton step takes the secant from the quote's volatility: it includes the
+    // premium's own sensitivity, which the closed-form Vega lacks.
+    known: Number.isNaN(guess) ? undefined : { vol: surfaceVol, price: fair.price },
     slope: (v) => bsmValuation(terms, v).vega * 100,
     tolerance,
     maxEvaluations: MAX_EVALUATIONS,

@@ -5,43 +5,52 @@
  * comes from the exercise boundary (exerciseBoundary.ts) by the premium's integral
  * (americanIntegral.ts), which gives its Delta and Gamma too. Theta follows from the
  * Black-Scholes equation, which the value satisfies off the boundary; Vega and Rho add the
- * premium's central differences to the closed form's.
+ * premium's forward differences to the closed form's.
  */
 import { bsmValuation } from "./bsm.ts";
 import { DAYS_PER_YEAR, intrinsicValue, type OptionTerms, type Valuation } from "./contract.ts";
 import type { FdResult } from "./crankNicolson.ts";
 import { americanPremium } from "./americanIntegral.ts";
-import { type BoundarySettings, MARKET_BOUNDARY } from "./exerciseBoundary.ts";
+import { type BoundarySettings, type BoundaryStart, MARKET_BOUNDARY } from "./exerciseBoundary.ts";
 import { premiumBound } from "./premiumBound.ts";
 
 /** A premium bound below this is taken as no premium (far below a quote's tick or any target). */
 export const NEGLIGIBLE_PREMIUM = 1e-7;
-/** Volatility and rate bumps of the premium's central differences. */
-export const VOL_BUMP = 1e-3;
-export const RATE_BUMP = 1e-4;
+/** Volatility and rate bumps of the premium's forward differences. */
+export const VOL_BUMP = 1e-5;
+export const RATE_BUMP = 1e-6;
+
+/** A model solve: price, Delta, Gamma, Theta, and for an American contract valued off its exercise boundary, the premium and the boundary. */
+export interface ModelResult extends FdResult {
+  /** Early-exercise premium (American minus closed-form European value). */
+  premium?: number;
+  /** The exercise boundary's nodes, the start of the bumped solves of Vega and Rho. */
+  boundary?: Float64Array;
+}
 
 /**
- * The model price of a contract at volatility `vol`, with Delta, Gamma and Theta.
+ * The model price of a contract at volatility `vol`, with Delta, Gamma and Theta. `start` is a
+ * boundary of the same contract at a nearby volatility (the implied-vol solver's last try).
  *
  * @example
  * ```ts
  * modelSolve({ call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 }, 0.2).price; // 6.0904
  * ```
  */
-export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): FdResult {
+export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): ModelResult {
   const v = bsmValuation(t, vol);
   const european = { price: v.price, delta: v.delta, gamma: v.gamma, theta: v.theta };
   if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return european;
   const intrinsic = intrinsicValue(t);
   if (!(t.years > 0) || !(vol > 0)) return { ...european, price: Math.max(v.price, intrinsic) };
-  const p = americanPremium(t, vol, settings);
+  const p = americanPremium(t, vol, settings, start);
   // At or beyond the exercise boundary the contract is worth its payoff whatever the volatility
   // or time: its Greeks are the payoff's (Delta +-1, no Gamma, no decay).
   if (p.exercised || v.price + p.premium <= intrinsic) return { price: intrinsic, delta: t.call ? 1 : -1, gamma: 0, theta: 0 };
   const price = v.price + p.premium, delta = v.delta + p.delta, gamma = v.gamma + p.gamma;
   // Off the boundary dV/dt + (r - q) S Delta + vol^2 S^2 Gamma / 2 - r V = 0 (time to expiry falling as t rises).
   const thetaYear = t.rate * price - (t.rate - t.dividendYield) * t.spot * delta - 0.5 * vol * vol * t.spot * t.spot * gamma;
-  return { price, delta, gamma, theta: thetaYear / DAYS_PER_YEAR };
+  return { price, delta, gamma, theta: thetaYear / DAYS_PER_YEAR, premium: p.premium, boundary: p.boundary };
 }
 
 /**
@@ -54,19 +63,20 @@ export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<Bound
  * v.vega; // dollars per volatility point
  * ```
  */
-export function modelValuation(t: OptionTerms, vol: number, solved?: FdResult, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): Valuation {
+export function modelValuation(t: OptionTerms, vol: number, solved?: ModelResult, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): Valuation {
   const v = bsmValuation(t, vol);
   if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return v;
-  const base = solved ?? modelSolve(t, vol, settings);
-  if (base.gamma === 0 && base.theta === 0 && base.price === intrinsicValue(t)) return { ...base, vega: 0, rho: 0 };
-  // Central differences of the premium alone: the closed form's part is exact. A bump that
-  // reaches the exercise region counts the premium there as payoff minus European value.
+  const base = solved?.boundary ? solved : modelSolve(t, vol, settings);
+  const { price, delta, gamma, theta, premium: at, boundary } = base;
+  if (at === undefined || boundary === undefined) return { price, delta, gamma, theta, vega: 0, rho: 0 };
+  // Forward differences of the premium alone (the closed form's part is exact), each bumped
+  // boundary solved from this one. A bump into the exercise region counts the premium there as
+  // payoff minus European value.
   const premium = (x: OptionTerms, s: number) => {
-    const p = americanPremium(x, s, settings);
+    const p = americanPremium(x, s, settings, { x: boundary, bump: true });
     return p.exercised ? intrinsicValue(x) - bsmValuation(x, s).price : p.premium;
   };
-  const hv = Math.min(VOL_BUMP, vol / 2);
-  const vega = v.vega + (premium(t, vol + hv) - premium(t, vol - hv)) / (2 * hv) / 100;
-  const rho = v.rho + (premium({ ...t, rate: t.rate + RATE_BUMP }, vol) - premium({ ...t, rate: t.rate - RATE_BUMP }, vol)) / (2 * RATE_BUMP) / 100;
-  return { ...base, vega, rho };
+  const vega = v.vega + (premium(t, vol + VOL_BUMP) - at) / VOL_BUMP / 100;
+  const rho = v.rho + (premium({ ...t, rate: t.rate + RATE_BUMP }, vol) - at) / RATE_BUMP / 100;
+  return { price, delta, gamma, theta, vega, rho };
 }
