@@ -28,7 +28,7 @@ export interface BoundarySettings {
 }
 
 /** The market's boundary solve. */
-export const MARKET_BOUNDARY: Readonly<BoundarySettings> = { nodes: 5, points: 6, tolerance: 1e-9, maxIterations: 40 };
+export const MARKET_BOUNDARY: Readonly<BoundarySettings> = { nodes: 5, points: 6, tolerance: 1e-11, maxIterations: 40 };
 /** Evaluations of the step when solving a bump of a converged boundary (see putBoundary). */
 export const BUMP_STEPS = 1;
 /** Volatilities are solved from the anchor at the nearest multiple of this. */

@@ -3,8 +3,7 @@
  * closed form for European options; for American ones the closed form plus the early-exercise
  * premium. The premium is 0 to within 1e-7 for most contracts (premiumBound.ts), and otherwise
  * comes from the exercise boundary (exerciseBoundary.ts) by the premium's integral
- * (americanIntegral.ts), which gives its Delta and Gamma too. Theta follows from the
- * Black-Scholes equation, which the value satisfies off the boundary; Vega and Rho add the
+ * (americanIntegral.ts), which gives its Delta, Gamma and Theta too; Vega and Rho add the
  * premium's forward differences to the closed form's.
  */
 import { bsmValuation } from "./bsm.ts";
@@ -48,9 +47,7 @@ export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<Bound
   // or time: its Greeks are the payoff's (Delta +-1, no Gamma, no decay).
   if (p.exercised || v.price + p.premium <= intrinsic) return { price: intrinsic, delta: t.call ? 1 : -1, gamma: 0, theta: 0 };
   const price = v.price + p.premium, delta = v.delta + p.delta, gamma = v.gamma + p.gamma;
-  // Off the boundary dV/dt + (r - q) S Delta + vol^2 S^2 Gamma / 2 - r V = 0 (time to expiry falling as t rises).
-  const thetaYear = t.rate * price - (t.rate - t.dividendYield) * t.spot * delta - 0.5 * vol * vol * t.spot * t.spot * gamma;
-  return { price, delta, gamma, theta: thetaYear / DAYS_PER_YEAR, premium: p.premium, boundary: p.boundary };
+  return { price, delta, gamma, theta: v.theta + p.theta / DAYS_PER_YEAR, premium: p.premium, boundary: p.boundary };
 }
 
 /**
