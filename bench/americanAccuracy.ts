@@ -18,12 +18,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pl from "nodejs-polars";
-import { bsmImpliedVol, solveImpliedVol } from "../sandbox/market/options/impliedVol.ts";
 import type { OptionTerms } from "../sandbox/market/options/contract.ts";
-import { PRICE_TOLERANCE } from "../sandbox/market/options/pricing.ts";
+import { priceExpiry } from "../sandbox/market/options/pricing.ts";
 import { dividendYield, RISK_FREE_RATE } from "../sandbox/market/options/rates.ts";
-import { bsmValuation } from "../sandbox/market/options/bsm.ts";
-import { modelSolve, modelValuation } from "../sandbox/market/options/valuation.ts";
+import { modelSolve } from "../sandbox/market/options/valuation.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 
 const { values } = parseArgs({
@@ -97,7 +95,7 @@ function readRows(): Row[] {
     };
     const label = `${r.Ticker} ${isoDate(r.TradeDate)} ${r.CallPut}${r.Strike} ${isoDate(r.ExpirationDate)}`;
     const served: Values = { iv: r.MidImpliedVol, price: r.MidTheoPrice, delta: r.MidDelta, vega: r.MidVega, rho: r.MidRho } as Values;
-    return { label, terms, days: r.DaysToMaturity as number, mid: r.LastMidPrice as number, ours: values.recompute ? recompute(terms, r.LastMidPrice as number) : served };
+    return { label, terms, days: r.DaysToMaturity as number, mid: r.LastMidPrice as number, ours: values.recompute ? recompute(terms, r.LastMidPrice as number, r.MidImpliedVol as number) : served };
   });
 }
 
@@ -105,14 +103,15 @@ function isoDate(d: unknown): string {
   return d instanceof Date ? d.toISOString().slice(0, 10) : String(d);
 }
 
-/** The current code's values for one row: its implied volatility of the mid, then its valuation there. */
-function recompute(terms: OptionTerms, mid: number): Values {
-  const guess = bsmImpliedVol(terms, mid);
-  const solved = solveImpliedVol((v) => modelSolve(terms, v), mid, {
-    guess: Number.isNaN(guess) ? 0.3 : guess, slope: (v) => bsmValuation(terms, v).vega * 100, tolerance: PRICE_TOLERANCE + 1e-7 * mid,
-  });
-  const v = modelValuation(terms, solved.vol, solved.at);
-  return { iv: solved.vol, price: v.price, delta: v.delta, vega: v.vega, rho: v.rho };
+/**
+ * The current code's values for one row, on the generator's path: the quote's volatility is
+ * taken as the served one (the mid was made around a nearby one), then the implied volatility of
+ * the mid and the valuation there. A row the current code does not compute is left out (NaN).
+ */
+function recompute(terms: OptionTerms, mid: number, servedVol: number): Values {
+  const [out] = priceExpiry([{ terms, mid, fair: modelSolve(terms, servedVol), surfaceVol: servedVol }]);
+  const v = out.status === "computed" ? out.valuation! : undefined;
+  return { iv: v ? out.vol : NaN, price: v?.price ?? NaN, delta: v?.delta ?? NaN, vega: v?.vega ?? NaN, rho: v?.rho ?? NaN };
 }
 
 function runReference(rows: readonly Row[]): { rows: Values[]; checks: { accurate: number; precise: number; fd: number }[] } {
