@@ -15,7 +15,7 @@ import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalPdf } from "./normal.ts";
 
 /** Gauss-Legendre points of the premium integral (more than the boundary's: the spot may sit near the boundary, where the integrand is steep). */
-export const PREMIUM_POINTS = 16;
+export const PREMIUM_POINTS = 32;
 
 /** Premium of an American option and its Delta and Gamma (per $). */
 export interface Premium {
