@@ -17,6 +17,8 @@ export interface SolveOptions {
   guess?: number;
   /** The model's output at `guess`, when the caller has it already (saves one evaluation). */
   atGuess?: { price: number };
+  /** A model price known at another volatility (the quote's), the first secant's other end. */
+  known?: { vol: number; price: number };
   /** Price change per unit of volatility near `vol` (used until two evaluations give a secant). */
   slope?: (vol: number) => number;
   /** Converged when the model price is this close to the target (dollars). */
@@ -47,7 +49,7 @@ export function solveImpliedVol<T extends { price: number }>(evaluate: (vol: num
   const maxEvaluations = options.maxEvaluations ?? 30;
   let lo = VOL_MIN, hi = VOL_MAX;
   let vol = Math.min(Math.max(options.guess ?? 0.3, lo * 2), hi / 2);
-  let previous: { vol: number; diff: number } | undefined;
+  let previous: { vol: number; diff: number } | undefined = options.known && { vol: options.known.vol, diff: options.known.price - target };
   let at: T | undefined;
   for (let k = 1; k <= maxEvaluations; k++) {
     at = k === 1 && options.atGuess && vol === options.guess ? options.atGuess as T : evaluate(vol);

@@ -10,10 +10,10 @@
  * The theoretical price and Greeks come from the same model at the reported volatility.
  */
 import { bsmPrice, bsmValuation } from "./bsm.ts";
-import type { FdResult } from "./crankNicolson.ts";
 import { intrinsicValue, type OptionTerms, type Valuation } from "./contract.ts";
 import { bsmImpliedVol, priceBounds, solveImpliedVol } from "./impliedVol.ts";
-import { modelSolve, modelValuation } from "./valuation.ts";
+import { MARKET_BOUNDARY } from "./exerciseBoundary.ts";
+import { type ModelResult, modelSolve, modelValuation } from "./valuation.ts";
 
 export type Convergence = "computed" | "interpolated" | "not converged";
 
@@ -22,15 +22,15 @@ export const MIN_VEGA_PER_POINT = 0.001;
 
 /** A solve that has not converged in this many grid solves is given up (the mid barely depends on volatility). */
 const MAX_EVALUATIONS = 12;
-/** Converged when the model reprices the mid this closely (plus 1e-6 of it): far finer than a quote's half cent. */
-export const PRICE_TOLERANCE = 2e-5;
+/** Converged when the model reprices the mid this closely (plus 1e-7 of it): a 0.05 vol point error where Vega is at its smallest computed ($0.001 a point) is $0.00005. */
+export const PRICE_TOLERANCE = 2e-6;
 
 /** One contract to value: its terms, its mid, and the model price it was quoted around. */
 export interface PricingInput {
   terms: OptionTerms;
   mid: number;
   /** Model solve at the surface volatility: its early-exercise premium seeds the solver, which reuses it. */
-  fair: FdResult;
+  fair: ModelResult;
   /** Surface volatility the quote was made at. */
   surfaceVol: number;
 }
@@ -83,12 +83,22 @@ function solveOne(input: PricingInput): PricingOutput {
  * which lands within a hair of the answer, and Newton-secant steps on the grid finish it.
  */
 function solveAmerican({ terms, mid, fair, surfaceVol }: PricingInput) {
-  const tolerance = PRICE_TOLERANCE + 1e-6 * mid;
+  const tolerance = PRICE_TOLERANCE + 1e-7 * mid;
   if (Math.abs(fair.price - mid) <= tolerance) return { vol: surfaceVol, converged: true, at: fair };
   const guess = bsmImpliedVol(terms, mid - (fair.price - bsmPrice(terms, surfaceVol)), surfaceVol);
-  return solveImpliedVol((v) => modelSolve(terms, v), mid, {
+  // Each try's boundary solve starts from the last one's (the fair value's first).
+  let last = fair.boundary;
+  const evaluate = (v: number) => {
+    const solved = modelSolve(terms, v, MARKET_BOUNDARY, last ? { x: last } : undefined);
+    last = solved.boundary ?? last;
+    return solved;
+  };
+  return solveImpliedVol(evaluate, mid, {
     guess: Number.isNaN(guess) ? surfaceVol : guess,
     atGuess: Number.isNaN(guess) ? fair : undefined,
+    // The first Newton step takes the secant from the quote's volatility: it includes the
+    // premium's own sensitivity, which the closed-form Vega lacks.
+    known: Number.isNaN(guess) ? undefined : { vol: surfaceVol, price: fair.price },
     slope: (v) => bsmValuation(terms, v).vega * 100,
     tolerance,
     maxEvaluations: MAX_EVALUATIONS,

@@ -1,65 +1,80 @@
 /**
  * Price and Greeks of a contract from the model its style calls for: Black-Scholes-Merton in
- * closed form for European options, the Crank-Nicolson grid for American ones. The grid gives
- * Delta, Gamma and Theta itself; Vega and Rho are forward bumps on the same grid (held still, so
- * the bump measures the model's sensitivity and not the change of its discretisation error).
- * Greeks below the grid's resolution are reported as 0 (see GAMMA_SPOT_RESOLUTION).
+ * closed form for European options; for American ones the closed form plus the early-exercise
+ * premium. The premium is 0 to within 1e-7 for most contracts (premiumBound.ts), and otherwise
+ * comes from the exercise boundary (exerciseBoundary.ts) by the premium's integral
+ * (americanIntegral.ts), which gives its Delta, Gamma and Theta too; Vega and Rho add the
+ * premium's forward differences to the closed form's.
  */
 import { bsmValuation } from "./bsm.ts";
-import type { OptionTerms, Valuation } from "./contract.ts";
-import { DEFAULT_FD, type FdResult, type FdSettings, fdSolve } from "./crankNicolson.ts";
+import { DAYS_PER_YEAR, intrinsicValue, type OptionTerms, type Valuation } from "./contract.ts";
+import type { FdResult } from "./crankNicolson.ts";
+import { americanPremium } from "./americanIntegral.ts";
+import { type BoundarySettings, type BoundaryStart, MARKET_BOUNDARY } from "./exerciseBoundary.ts";
+import { premiumBound } from "./premiumBound.ts";
 
-/** The grid the market's American contracts are priced on. */
-export const MARKET_FD: Readonly<FdSettings> = DEFAULT_FD;
-export const VOL_BUMP = 1e-3;
-/**
- * Below these the grid cannot tell a Greek from zero (its own discretisation error is larger),
- * so an American contract reports 0: Gamma x spot under 1e-5 (Delta moves by less than 1e-7 on
- * a 1% move), Vega under 1e-5 dollars per volatility point. Found by scanning 40,000 contracts:
- * the largest spurious values were 3.6e-6 and 8e-6, all deep in the money.
- */
-export const GAMMA_SPOT_RESOLUTION = 1e-5;
-export const VEGA_RESOLUTION = 1e-5;
-export const RATE_BUMP = 1e-4;
+/** A premium bound below this is taken as no premium (far below a quote's tick or any target). */
+export const NEGLIGIBLE_PREMIUM = 1e-7;
+/** Volatility bump of the premium's forward difference for Vega (the boundary is solved to 1e-11, far finer). */
+export const VOL_BUMP = 1e-5;
+/** Rate bump of the premium's forward difference for Rho. */
+export const RATE_BUMP = 1e-6;
 
-/**
- * The model price of a contract at volatility `vol`, with the grid's Greeks for an American one.
- *
- * @example
- * ```ts
- * modelSolve({ call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 }, 0.2).price;
- * ```
- */
-export function modelSolve(t: OptionTerms, vol: number, fd: Readonly<FdSettings> = MARKET_FD): FdResult {
-  if (!t.american) {
-    const v = bsmValuation(t, vol);
-    return { price: v.price, delta: v.delta, gamma: v.gamma, theta: v.theta };
-  }
-  return fdSolve(t, vol, fd);
+/** A model solve: price, Delta, Gamma, Theta, and for an American contract valued off its exercise boundary, the premium and the boundary. */
+export interface ModelResult extends FdResult {
+  /** Early-exercise premium (American minus closed-form European value). */
+  premium?: number;
+  /** The exercise boundary's nodes, the start of the bumped solves of Vega and Rho. */
+  boundary?: Float64Array;
 }
 
 /**
- * Price and every Greek of a contract at volatility `vol`. `solved` is the grid solve at this
+ * The model price of a contract at volatility `vol`, with Delta, Gamma and Theta. `start` is a
+ * boundary of the same contract at a nearby volatility (the implied-vol solver's last try).
+ *
+ * @example
+ * ```ts
+ * modelSolve({ call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 }, 0.2).price; // 6.0904
+ * ```
+ */
+export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): ModelResult {
+  const v = bsmValuation(t, vol);
+  const european = { price: v.price, delta: v.delta, gamma: v.gamma, theta: v.theta };
+  if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return european;
+  const intrinsic = intrinsicValue(t);
+  if (!(t.years > 0) || !(vol > 0)) return { ...european, price: Math.max(v.price, intrinsic) };
+  const p = americanPremium(t, vol, settings, start);
+  // At or beyond the exercise boundary the contract is worth its payoff whatever the volatility
+  // or time: its Greeks are the payoff's (Delta +-1, no Gamma, no decay).
+  if (p.exercised || v.price + p.premium <= intrinsic) return { price: intrinsic, delta: t.call ? 1 : -1, gamma: 0, theta: 0 };
+  const price = v.price + p.premium, delta = v.delta + p.delta, gamma = v.gamma + p.gamma;
+  return { price, delta, gamma, theta: v.theta + p.theta / DAYS_PER_YEAR, premium: p.premium, boundary: p.boundary };
+}
+
+/**
+ * Price and every Greek of a contract at volatility `vol`. `solved` is the model solve at this
  * very volatility when the caller has it already (the implied-vol solver's last evaluation).
  *
  * @example
  * ```ts
- * const v = modelValuation({ call: true, american: true, spot: 190, strike: 195, years: 0.1, rate: 0.053, dividendYield: 0.005 }, 0.22);
+ * const v = modelValuation({ call: false, american: true, spot: 190, strike: 195, years: 0.1, rate: 0.053, dividendYield: 0.005 }, 0.22);
  * v.vega; // dollars per volatility point
  * ```
  */
-export function modelValuation(t: OptionTerms, vol: number, solved?: FdResult, fd: Readonly<FdSettings> = MARKET_FD): Valuation {
-  if (!t.american) return bsmValuation(t, vol);
-  const base = solved ?? fdSolve(t, vol, fd);
-  // The Vega bump keeps the grid still: the price on the bumped volatility's own grid would add
-  // the derivative of the grid's discretisation error, which deep in the money outweighs Vega.
-  const volUp = fdSolve(t, vol + VOL_BUMP, { ...fd, gridVol: fd.gridVol ?? vol }).price;
-  const rateUp = fdSolve({ ...t, rate: t.rate + RATE_BUMP }, vol, fd).price;
-  const vega = (volUp - base.price) / VOL_BUMP / 100;
-  return {
-    ...base,
-    gamma: Math.abs(base.gamma * t.spot) < GAMMA_SPOT_RESOLUTION ? 0 : base.gamma,
-    vega: Math.abs(vega) < VEGA_RESOLUTION ? 0 : vega,
-    rho: (rateUp - base.price) / RATE_BUMP / 100,
+export function modelValuation(t: OptionTerms, vol: number, solved?: ModelResult, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): Valuation {
+  const v = bsmValuation(t, vol);
+  if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return v;
+  const base = solved?.boundary ? solved : modelSolve(t, vol, settings);
+  const { price, delta, gamma, theta, premium: at, boundary } = base;
+  if (at === undefined || boundary === undefined) return { price, delta, gamma, theta, vega: 0, rho: 0 };
+  // Forward differences of the premium alone (the closed form's part is exact), each bumped
+  // boundary solved from this one. A bump into the exercise region counts the premium there as
+  // payoff minus European value.
+  const premium = (x: OptionTerms, s: number) => {
+    const p = americanPremium(x, s, settings, { x: boundary, bump: true });
+    return p.exercised ? intrinsicValue(x) - bsmValuation(x, s).price : p.premium;
   };
+  const vega = v.vega + (premium(t, vol + VOL_BUMP) - at) / VOL_BUMP / 100;
+  const rho = v.rho + (premium({ ...t, rate: t.rate + RATE_BUMP }, vol) - at) / RATE_BUMP / 100;
+  return { price, delta, gamma, theta, vega, rho };
 }
