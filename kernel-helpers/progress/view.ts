@@ -33,7 +33,7 @@ function parts(e: RichProgressEvent, percent: number | undefined): string[] {
     ...(percent !== undefined ? [`${Math.floor(percent)}%`] : []),
     rows,
     ...(e.tickers ? [`${e.tickers.done} of ${e.tickers.total} tickers`] : []),
-    `${e.pages} pages`,
+    `${e.pages} page${e.pages === 1 ? "" : "s"}`,
     formatBytes(e.bytes),
     `${n(e.rowsPerSecond)} rows/s`,
   ];

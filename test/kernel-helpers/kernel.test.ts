@@ -106,7 +106,7 @@ it("the progress bar is one display output, updated in place with the same displ
   expect(sent.slice(1).every((s) => s.type === "update_display_data")).toBe(true);
   expect(new Set(sent.map((s) => s.id))).toEqual(new Set([sent[0].id]));
   expect(sent[0].id).toMatch(/^wb-progress-/);
-  expect(sent[0].text).toMatch(/^eq-taq-1min: (\d+%, )?200 (of [\d,]+ )?rows, 1 pages, /);
+  expect(sent[0].text).toMatch(/^eq-taq-1min: (\d+%, )?200 (of [\d,]+ )?rows, 1 page, /);
   expect(sent.at(-1)!.text).toMatch(/^eq-taq-1min: 100%, 9\d\d (of 9\d\d )?rows, \d pages, .*, done in \d+ s$/);
   // nbclient applies each update_display_data to the output with that display_id: one output, the final state.
   expect(outputs[2]).toHaveLength(1);
