@@ -5,7 +5,7 @@
  * repeated parameters), and keys among the demo keys. Every request is well-formed HTTP, so
  * whatever the answer is, the service (not the HTTP parser in front of it) chose it.
  */
-import { readFileSync } from "node:fs";
+import { DEMO_KEYS as DEMO_KEY_ROLES } from "../../../../contract/demoKeys.ts";
 import fc from "fast-check";
 import { DATASETS } from "../../../../sandbox/market/catalog.ts";
 
@@ -15,8 +15,8 @@ export interface FuzzRequest {
   requestId?: string;
 }
 
-// demoAccounts.ts needs node:sqlite, which Node 20 lacks: read its keys from the source instead.
-const DEMO_KEYS = [...readFileSync(new URL("../../../../sandbox/service/state/demoAccounts.ts", import.meta.url), "utf8").matchAll(/\bkey: "([^"]+)"/g)].map((m) => m[1]);
+// The demo keys from the contract (demoAccounts.ts needs node:sqlite, which Node 20 lacks).
+const DEMO_KEYS: string[] = Object.values(DEMO_KEY_ROLES);
 const COLUMNS = [...new Set(DATASETS.flatMap((d) => d.columns.map((c) => c.name)))];
 const RESERVED = ["sort", "columns", "offset", "limit", "response_format", "aggregation_logic"];
 const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike", "ne", "gte", "lte", "EQ", "", "eq.eq", "contains"];
