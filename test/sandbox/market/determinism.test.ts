@@ -1,27 +1,12 @@
-import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateMarket } from "../../../sandbox/market/generate.ts";
 import { profileByName } from "../../../sandbox/market/profiles.ts";
 import { TEST_SEED } from "../../globalSetup.ts";
+import { fingerprint } from "./support/fingerprint.ts";
 import { tinyMarketDir } from "./support/market.ts";
-
-/** Content hash of every file of a market, by relative path. */
-function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      // A sandbox started on the market keeps its state beside it by default: not market data.
-      else if (!e.name.startsWith("sandbox-state")) out[relative(dir, p)] = createHash("sha256").update(readFileSync(p)).digest("hex");
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe("market generation is deterministic", () => {
   const scratch = mkdtempSync(join(tmpdir(), "market-determinism-"));

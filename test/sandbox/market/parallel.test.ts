@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { TEST_SEED } from "../../globalSetup.ts";
+import { fingerprint } from "./support/fingerprint.ts";
 import { tinyMarketDir } from "./support/market.ts";
 
 const deno = join(process.cwd(), "node_modules/.bin/deno");
@@ -19,20 +19,6 @@ async function market(...args: string[]): Promise<{ status: number; stdout: stri
     const failed = e as { code?: number; stdout?: string; stderr?: string };
     return { status: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
-}
-
-/** Every file of a market (sandbox state aside) by relative path, with its bytes' hash. */
-function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (!e.name.startsWith("sandbox-state")) out[relative(dir, p)] = createHash("sha256").update(readFileSync(p)).digest("hex");
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 describe("market generation on worker threads", () => {
