@@ -1,12 +1,38 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Test files that open the sandbox's app in-process (test/sandbox/service/support/appSandbox.ts).
+ * The app keeps its state in `node:sqlite`, which Node 20 lacks and Deno has, so these files
+ * are the `app` project, run by vitest under Deno; every other file is the `node` project, run
+ * under Node: real HTTP servers and proxies (node:http) behave differently under Deno's Node
+ * layer. `npm test` runs both (test/suite.ts).
+ */
+export const APP_FILES = [
+  "test/workbench/quotaWarning.test.ts",
+  "test/workbench/inputChecks.test.ts",
+  "test/workbench/endpoints.test.ts",
+  "test/workbench/frames.test.ts",
+  "test/workbench/quotaGuard.test.ts",
+  "test/workbench/cache.test.ts",
+  "test/workbench/universe.test.ts",
+  "test/workbench/calendar.test.ts",
+  "test/workbench/provenance/recorder.test.ts",
+  "test/workbench/provenance/failuresAndDownloads.test.ts",
+  "test/workbench/provenance/frameHash.test.ts",
+  "test/workbench/research/leeReadyMarket.test.ts",
+  "test/workbench/research/splits.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     // Native Polars and generated market folders are heavy: share one process per file.
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "node", include: ["test/**/*.test.ts"], exclude: APP_FILES } },
+      { extends: true, test: { name: "app", include: APP_FILES, setupFiles: ["test/appRuntime.ts"] } },
+    ],
   },
 });

@@ -14,15 +14,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, QueryError, type Workbench } from "../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let scratch: string;
 const q = { filters: { TradeDate: "2023-11-22" } };
 
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await openAppSandbox();
   scratch = mkdtempSync(join(tmpdir(), "wb-cache-"));
 });
 afterAll(async () => {
@@ -30,7 +30,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const session = (cache: string, apiKey = "demo-full-access") => connect({ baseUrl: sb.baseUrl, apiKey, cache });
+const session = (cache: string, apiKey = "demo-full-access") => connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey, cache });
 /** Data requests the key's team has made this month, as the service counts them. */
 const monthlyRequests = async (wb: Workbench) => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
 const parquetIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".parquet")).sort();
@@ -129,7 +129,7 @@ describe("a folder that cannot be written", () => {
 
 describe("a workbench connected without a cache", () => {
   it("has wb.cache all the same: not enabled, and verify() says there is no cache and how to get one, before any request", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     expect(wb.cache.enabled).toBe(false);
     const error = await wb.cache.verify().catch((e) => e);
     expect(error).toBeInstanceOf(QueryError);
@@ -139,7 +139,7 @@ describe("a workbench connected without a cache", () => {
   });
 
   it("fetches every call, counting no hit", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const used = await monthlyRequests(wb);
     await wb.data.eqDailyOhlc({ filters: { Ticker: "MSFT" } });
     await wb.data.eqDailyOhlc({ filters: { Ticker: "MSFT" } });

@@ -1,24 +1,24 @@
 /**
- * Every endpoint of the spec through the workbench, against the real sandbox over HTTP:
+ * Every endpoint of the spec through the workbench, against the sandbox's app in-process:
  * account (identity, quotas, access rules), metadata (datasets, status, columns) and data.
  */
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, dtypeOf, NotEntitledError, type Workbench } from "../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame, schemaOf, typeText } from "./support/frames.ts";
 import { marketDatasets, marketFrame } from "./support/market.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let full: Workbench;
 let restricted: Workbench;
 const dir = () => inject("tinyMarketDir");
 const date = (d: string) => pl.lit(d).str.strptime(pl.Date, "%Y-%m-%d");
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  full = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
-  restricted = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-restricted" });
+  sb = await openAppSandbox();
+  full = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
+  restricted = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-restricted" });
 });
 afterAll(() => sb?.stop());
 

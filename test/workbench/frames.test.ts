@@ -7,19 +7,19 @@ import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, type Workbench } from "../../workbench/mod.ts";
 import { pageToFrame, stackFrames } from "../../workbench/frames/frames.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame, schemaOf } from "./support/frames.ts";
 import { marketFrame, serviceSort } from "./support/market.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let wb: Workbench;
 const dir = () => inject("tinyMarketDir");
 const date = (d: string) => pl.lit(d).str.strptime(pl.Date, "%Y-%m-%d");
 const nyTime = (iso: string) => pl.lit(new Date(iso).getTime() * 1_000_000).cast(pl.Datetime("ns", "UTC")).dt.convertTimeZone("America/New_York");
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+  sb = await openAppSandbox();
+  wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
 });
 afterAll(() => sb?.stop());
 

@@ -6,17 +6,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type ProgressEvent, QuotaGuardError, type Workbench } from "../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
+import { TestClock } from "../sandbox/service/support/testClock.ts";
 import { expectSameFrame } from "./support/frames.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let tiny: Workbench;
 let full: Workbench;
+// The service's clock stands one second before a minute ends, so a per-minute refusal says
+// "retry after 1 s"; once it is sent the clock moves to the same second of the next minute,
+// whose window is fresh: the wait is real (and a progress event) but lasts a second, not up to 60.
+const clock = new TestClock("2024-06-14T12:00:59.000Z");
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  tiny = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-tiny-quota" });
-  full = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+  sb = await openAppSandbox({ now: clock.now });
+  const nextMinuteAfterRefusal = async (input: string | URL | Request, init?: RequestInit) => {
+    const answer = await sb.fetch(input, init);
+    if (answer.status === 429) clock.advance(60_000);
+    return answer;
+  };
+  tiny = await connect({ baseUrl: sb.baseUrl, fetch: nextMinuteAfterRefusal, apiKey: "demo-tiny-quota" });
+  full = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
 });
 afterAll(async () => await sb?.stop());
 
@@ -63,7 +73,7 @@ describe("quota guard", () => {
     expect(waits[0].waiting!.seconds).toBeGreaterThan(0);
     expect(waits[0].waiting!.seconds).toBeLessThanOrEqual(60);
     expect(events.at(-1)).toMatchObject({ done: true, rows: bars.height });
-  }, 150_000);
+  });
 
   it("a one-page call and a large call with a generous quota pass without a check that stops them", async () => {
     const sent = full.transport.requestsSent;
@@ -73,9 +83,9 @@ describe("quota guard", () => {
   });
 
   it("the threshold is a connect option", async () => {
-    const strict = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access", quotaGuard: { maxBytes: 100_000 } });
+    const strict = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", quotaGuard: { maxBytes: 100_000 } });
     await expect(strict.data.eqTaq1Min("SPY", { start: "2023-11-20", end: "2023-11-22", pageSize: 500 })).rejects.toThrow(/against the 0\.1 MB limit of one call/);
-    const off = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access", quotaGuard: false, maxWaitSeconds: 0 });
+    const off = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", quotaGuard: false, maxWaitSeconds: 0 });
     expect((await off.data.eqTaq1Min("SPY", { start: "2023-11-20", end: "2023-11-22", pageSize: 500 })).height).toBe(3 * 960);
   });
 });

@@ -1,20 +1,20 @@
 /**
  * The service's near-quota warning (`X-Quota-Warning`, past 90% of a monthly quota) reaches the
- * notebook: printed once per quota per session, over real HTTP against the sandbox.
+ * notebook: printed once per quota per session, against the sandbox's app in-process.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect } from "../../workbench/mod.ts";
 import { createQuotaAccount } from "../sandbox/service/support/quotaAccounts.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 
 describe("the service's quota warning", () => {
-  let sb: TestSandbox;
-  beforeAll(async () => void (sb = await startSandbox()));
+  let sb: AppSandbox;
+  beforeAll(async () => void (sb = await openAppSandbox()));
   afterAll(async () => await sb?.stop());
 
   it("prints once, naming the quota, when a monthly quota passes 90%", async () => {
     const account = await createQuotaAccount(sb.statePath, { name: "Twenty a month", perMinute: 100, monthly: 20 });
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: account.keys[0][0] });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: account.keys[0][0] });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const quotaWarnings = () => warn.mock.calls.map((c) => String(c[0])).filter((t) => t.startsWith("Quota warning"));

@@ -70,7 +70,7 @@ describe("a universe cut short", () => {
     const key = "wb-universe-month";
     // Four requests: the lookup files (a universe judges its tickers before sending), then SPY, AAPL and MSFT.
     createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 4 });
-    const wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: key });
+    const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: key });
     const tickers = ["SPY", "AAPL", "MSFT", "JPM", "ODFL"];
     const range = { start: "2023-11-20", end: "2023-11-21" };
     const error = await wb.data.eqTaq1Min(tickers, { ...range, concurrency: 1, force: true }).catch((e) => e);

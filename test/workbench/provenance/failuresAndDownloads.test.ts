@@ -10,16 +10,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, frameHash } from "../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../../sandbox/service/support/appSandbox.ts";
 import { createQuotaAccount } from "../../sandbox/service/support/quotaAccounts.ts";
 import { createAccount, setMonthlyLimit } from "../support/state.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let key: string;
 let scarce: string;
 const scratch = mkdtempSync(join(tmpdir(), "provenance-more-"));
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await openAppSandbox();
   key = (await createQuotaAccount(sb.statePath, { name: "Provenance downloads", perMinute: 1000, monthly: 100_000 })).keys[0][0];
   scarce = (await createQuotaAccount(sb.statePath, { name: "Provenance scarce", perMinute: 1000, monthly: 1 })).keys[0][0];
 });
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe("failed calls are recorded", () => {
   it("a call refused before sending, with its error and no request", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, provenance: true });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, provenance: true });
     await expect(wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-13-01" } })).rejects.toThrow();
     const [call] = wb.provenance().calls;
     expect(call).toMatchObject({ seq: 1, dataset: "eq-taq-1min", rows: 0, requests: [], requestIds: [] });
@@ -40,7 +40,7 @@ describe("failed calls are recorded", () => {
   });
 
   it("a call the service stopped (monthly quota spent): class, status, message; the next call still recorded; never the key", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: scarce, provenance: true, quotaGuard: false });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: scarce, provenance: true, quotaGuard: false });
     const first = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" }, maxRows: 2 });
     const failure = await wb.data.eqDailyOhlc({ filters: { Ticker: "MSFT" }, maxRows: 2 }).catch((e) => e as Error);
     expect(failure).toBeInstanceOf(Error);
@@ -57,7 +57,7 @@ describe("a resumed call is recorded", () => {
   it("the universe cut short by the monthly quota is a failed call; its resume() a call of its own that resumes it, with the whole frame's hash", async () => {
     const cut = "provenance-resume";
     createAccount(sb.statePath, { key: cut, perMinute: 100_000, monthly: 2 });
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: cut, provenance: true });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: cut, provenance: true });
     const tickers = ["SPY", "AAPL", "MSFT"];
     const error = await wb.data.eqTaq1Min(tickers, { start: "2023-11-20", end: "2023-11-20", concurrency: 1, force: true }).catch((e) => e);
     expect(error.name).toBe("QuotaExceededError");
@@ -73,7 +73,7 @@ describe("a resumed call is recorded", () => {
 describe("wb.download runs are recorded", () => {
   const dir = join(scratch, "lake");
   it("with each fetched partition's rows and hash, and how many partitions a wider re-run reused", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, provenance: true });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, provenance: true });
     const first = await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-21" }, dir);
     const second = await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-22" }, dir);
     const [a, b] = wb.provenance().downloads!;
@@ -92,7 +92,7 @@ describe("wb.download runs are recorded", () => {
   });
 
   it("a re-run of a narrower range records only its range's partitions; a partition file gone is fetched again and recorded as fetched", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, provenance: true });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, provenance: true });
     rmSync(join(dir, "Ticker=MSFT/TradeDate=2023-11-21/part.parquet"));
     const result = await wb.download("eq-taq-1min", { tickers: ["MSFT"], start: "2023-11-21", end: "2023-11-22" }, dir);
     expect(result.warnings[0]).toMatch(/Ticker=MSFT\/TradeDate=2023-11-21 .* was damaged \(its file is missing\)/);
@@ -106,7 +106,7 @@ describe("wb.download runs are recorded", () => {
   });
 
   it("a failed download is recorded with its error", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, provenance: true });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, provenance: true });
     await expect(wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir)).rejects.toThrow(/different query/);
     const [d] = wb.provenance().downloads!;
     expect(d.error?.message).toMatch(/different query/);

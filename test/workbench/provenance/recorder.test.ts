@@ -1,23 +1,23 @@
 /**
- * wb.provenance(): each data call that returned a frame is recorded, over real HTTP against
- * the sandbox, with its requests (never the key), the dataset's status, request ids, pages,
+ * wb.provenance(): each data call that returned a frame is recorded, against the sandbox's
+ * app in-process, with its requests (never the key), the dataset's status, request ids, pages,
  * rows, bytes and the frame's hash; the recorder joins the kernel-wide registry.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, frameHash, hashScheme, type Workbench } from "../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../../sandbox/service/support/appSandbox.ts";
 import { createQuotaAccount } from "../../sandbox/service/support/quotaAccounts.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let key: string;
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await openAppSandbox();
   // A key of its own, random and long: any trace of it in the manifest is found by search.
   key = (await createQuotaAccount(sb.statePath, { name: "Provenance", perMinute: 1000, monthly: 100_000 })).keys[0][0];
 });
 afterAll(() => sb?.stop());
 
-const fresh = () => connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, provenance: true });
+const fresh = () => connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, quotaGuard: false, provenance: true });
 
 describe("wb.provenance()", () => {
   let wb: Workbench;
@@ -101,7 +101,7 @@ describe("recording is on by default, off when asked", () => {
   it("connect() with MARKETDATA_PROVENANCE unset records its calls", async () => {
     vi.stubEnv("MARKETDATA_PROVENANCE", undefined);
     try {
-      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false });
+      const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, quotaGuard: false });
       const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
       expect(wb.recording).toBe(true);
       expect(wb.provenance().calls.map((c) => [c.dataset, c.rows, c.frameHash])).toEqual([["eq-daily-ohlc", 2, frameHash(daily)]]);
@@ -113,7 +113,7 @@ describe("recording is on by default, off when asked", () => {
   for (const [name, options, env] of [["connect({ provenance: false })", { provenance: false }, undefined], ["connect() with MARKETDATA_PROVENANCE=0", {}, "0"]] as const) {
     it(`${name} records nothing, hashes nothing, and says so when asked`, async () => {
       vi.stubEnv("MARKETDATA_PROVENANCE", env);
-      const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key, quotaGuard: false, ...options }).finally(() => vi.unstubAllEnvs());
+      const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, quotaGuard: false, ...options }).finally(() => vi.unstubAllEnvs());
       const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
       expect(daily.height).toBe(2);
       expect(wb.recording).toBe(false);

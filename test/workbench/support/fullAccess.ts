@@ -1,5 +1,6 @@
 /**
- * A test file's sandbox and full-access workbench: started before its tests, stopped after.
+ * A test file's sandbox and full-access workbench: the sandbox's app opened in-process before
+ * its tests (no port, no child process), closed after.
  *
  * @example
  * ```ts
@@ -9,13 +10,13 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { connect, type Workbench } from "../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../../sandbox/service/support/appSandbox.ts";
 
-export function withFullAccess(): { sb: TestSandbox; wb: Workbench } {
-  const local = {} as { sb: TestSandbox; wb: Workbench };
+export function withFullAccess(): { sb: AppSandbox; wb: Workbench } {
+  const local = {} as { sb: AppSandbox; wb: Workbench };
   beforeAll(async () => {
-    local.sb = await startSandbox();
-    local.wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: "demo-full-access" });
+    local.sb = await openAppSandbox();
+    local.wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access" });
   });
   afterAll(async () => await local.sb?.stop());
   return local;

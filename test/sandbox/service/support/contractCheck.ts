@@ -53,9 +53,12 @@ export class ContractCheck {
     }));
   }
 
-  /** The check of the sandbox at `baseUrl`, with its document; `register`: the one rawGet records into. */
-  static async load(baseUrl: string, register = true): Promise<ContractCheck> {
-    const check = new ContractCheck(await (await fetch(`${baseUrl}/openapi.json`)).json());
+  /**
+   * The check of the sandbox at `baseUrl`, with its document; `register`: the one rawGet
+   * records into; `fetcher`: how to reach it (an in-process sandbox's own `fetch`).
+   */
+  static async load(baseUrl: string, register = true, fetcher: typeof fetch = fetch): Promise<ContractCheck> {
+    const check = new ContractCheck(await (await fetcher(`${baseUrl}/openapi.json`)).json());
     if (register) checks.set(baseUrl, check);
     return check;
   }

@@ -1,6 +1,6 @@
 /**
  * A workbench connected to a fresh sandbox on the test market for the tests of one file or
- * `describe` block: started before them, stopped after.
+ * `describe` block: the sandbox's app opened in-process before them, closed after.
  *
  * @example
  * ```ts
@@ -10,14 +10,14 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { connect, type Workbench } from "../../../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../../../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../../../sandbox/service/support/appSandbox.ts";
 
 export function sandboxWorkbench(): { readonly wb: Workbench } {
-  let sb: TestSandbox | undefined;
+  let sb: AppSandbox | undefined;
   const connected = { wb: undefined as unknown as Workbench };
   beforeAll(async () => {
-    sb = await startSandbox();
-    connected.wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    sb = await openAppSandbox();
+    connected.wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
   });
   afterAll(() => sb?.stop());
   return connected;
