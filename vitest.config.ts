@@ -8,6 +8,9 @@ import { defineConfig } from "vitest/config";
  * layer. `npm test` runs both (test/suite.ts).
  */
 export const APP_FILES = [
+  "test/sandbox/service/openapi.test.ts",
+  "test/sandbox/service/paging.test.ts",
+  "test/sandbox/service/queries.test.ts",
   "test/workbench/quotaWarning.test.ts",
   "test/workbench/inputChecks.test.ts",
   "test/workbench/endpoints.test.ts",
@@ -16,6 +19,9 @@ export const APP_FILES = [
   "test/workbench/cache.test.ts",
   "test/workbench/universe.test.ts",
   "test/workbench/calendar.test.ts",
+  "test/workbench/contract.test.ts",
+  "test/workbench/errors.test.ts",
+  "test/workbench/noSilentAnswers.test.ts",
   "test/workbench/provenance/recorder.test.ts",
   "test/workbench/provenance/failuresAndDownloads.test.ts",
   "test/workbench/provenance/frameHash.test.ts",

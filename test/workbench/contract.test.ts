@@ -1,6 +1,6 @@
 /**
- * The workbench checks what a service answers against the contract: a loopback proxy in front
- * of the real sandbox rewrites one field, and the call raises a ContractError naming the
+ * The workbench checks what a service answers against the contract: a fetch in front of the
+ * sandbox's app (in-process) rewrites one field, and the call raises a ContractError naming the
  * endpoint, the field and what came instead. Date-times in every form a real service may send
  * (offset, Z, naive New York time) give the same frame.
  */
@@ -8,24 +8,19 @@ import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, ContractError } from "../../workbench/mod.ts";
 import { pageToFrame } from "../../workbench/frames/frames.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
-import { type Rewrite, startRewritingProxy } from "./support/rewritingProxy.ts";
+import { type Rewrites, rewritingFetch } from "./support/rewritingFetch.ts";
 
 const KEY = "demo-full-access";
-let sb: TestSandbox;
-beforeAll(async () => (sb = await startSandbox()));
+let sb: AppSandbox;
+beforeAll(async () => (sb = await openAppSandbox()));
 afterAll(() => sb?.stop());
 
-/** Runs `call` through a proxy applying `rules`; returns what it threw (or its result). */
-async function through<T>(rules: Record<string, Rewrite | ((body: any) => unknown)>, call: (wb: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T | unknown> {
-  const proxy = await startRewritingProxy(sb.baseUrl, rules);
-  try {
-    const wb = await connect({ baseUrl: proxy.baseUrl, apiKey: KEY, retries: 1 });
-    return await call(wb).catch((e) => e);
-  } finally {
-    await proxy.stop();
-  }
+/** Runs `call` with answers rewritten by `rules`; returns what it threw (or its result). */
+async function through<T>(rules: Rewrites, call: (wb: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T | unknown> {
+  const wb = await connect({ baseUrl: sb.baseUrl, fetch: rewritingFetch(sb.fetch, rules), apiKey: KEY, retries: 1 });
+  return await call(wb).catch((e) => e);
 }
 
 function expectContractError(error: unknown, endpoint: string, field: string, received: unknown): void {
@@ -100,7 +95,7 @@ describe("date-times in every form a service may send", () => {
   const query = { format: "json" as const, filters: { TradeDate: "2023-11-21" }, columns: ["BarDateTime", "Volume"], maxRows: 50 };
 
   it("naive (New York), Z and offset date-times give the same instants, as JSON and as CSV", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: KEY });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: KEY });
     const direct = await wb.data.eqTaq1Min("AAPL", query);
     expect(direct.height).toBe(50);
     const naive = await through(rewriteTimes((t) => t.slice(0, 19)), (w) => w.data.eqTaq1Min("AAPL", query)) as pl.DataFrame;

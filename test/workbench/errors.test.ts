@@ -1,7 +1,7 @@
 /**
- * Each error class of the workbench from a real answer of the sandbox over HTTP. Every one
- * carries the status, the service's detail, the request id and the URL, and none shows the
- * API key in its message, stack, JSON or inspection.
+ * Each error class of the workbench from a real answer of the sandbox (its app in-process; the
+ * time budget from a spawned one). Every one carries the status, the service's detail, the
+ * request id and the URL, and none shows the API key in its message, stack, JSON or inspection.
  */
 import { createServer } from "node:net";
 import { inspect } from "node:util";
@@ -12,17 +12,19 @@ import {
 } from "../../workbench/mod.ts";
 import { ACCOUNT } from "../../workbench/query/endpoints.ts";
 import { Transport } from "../../workbench/http/transport.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { setMonthlyUsage } from "./support/state.ts";
 
-let sb: TestSandbox, forbidding: TestSandbox, maintenance: TestSandbox, slow: TestSandbox;
+let sb: AppSandbox, forbidding: AppSandbox, maintenance: AppSandbox, slow: TestSandbox;
 
 beforeAll(async () => {
   [sb, forbidding, maintenance, slow] = await Promise.all([
-    startSandbox(),
-    startSandbox({ args: ["--unentitled-status", "403"] }),
-    startSandbox({ args: ["--maintenance"] }),
-    // With decoded files cached, a few-row page can finish inside 1 ms: every query must read from disk.
+    openAppSandbox(),
+    openAppSandbox({ settings: { unentitledStatus: 403 } }),
+    openAppSandbox({ settings: { maintenance: true } }),
+    // With decoded files cached, a few-row page can finish inside 1 ms: every query must read
+    // from disk. The cache's size is read once per process, so this one runs in a process of its own.
     startSandbox({ args: ["--query-budget-ms", "1"], env: { SANDBOX_FRAME_CACHE_MB: "0" } }),
   ]);
 });
@@ -48,39 +50,39 @@ function expectCarries(error: WorkbenchError, cls: new (...a: never[]) => Workbe
 
 describe("authentication and access", () => {
   it("a request without a key is an UnauthenticatedError, and connect refuses an empty key before sending", async () => {
-    const transport = new Transport({ baseUrl: sb.baseUrl, apiKey: "" });
+    const transport = new Transport({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "" });
     const e = await failure(transport.getJson(ACCOUNT.identity));
     expectCarries(e, UnauthenticatedError, 401, sb.baseUrl, "");
     expect(e.detail).toBe("Not authenticated");
-    await expect(connect({ baseUrl: sb.baseUrl, apiKey: "" })).rejects.toThrow(QueryError);
+    await expect(connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "" })).rejects.toThrow(QueryError);
   });
 
   it("an unknown key is an InvalidApiKeyError that never repeats the key", async () => {
     const key = "wb-unknown-key-5f2c9a";
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key });
     const e = await failure(wb.account.identity());
     expectCarries(e, InvalidApiKeyError, 401, sb.baseUrl, key);
     expect(e.detail).toBe("Invalid API key");
   });
 
   it("a key used from outside its subnets is an IpNotAllowedError", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-ip-restricted" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-ip-restricted" });
     expectCarries(await failure(wb.account.quotas()), IpNotAllowedError, 403, sb.baseUrl, "demo-ip-restricted");
   });
 
   it("an expired key is a KeyExpiredError and a deactivated account an AccountDeactivatedError", async () => {
-    const expired = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-expired" });
+    const expired = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-expired" });
     const e1 = await failure(expired.account.identity());
     expectCarries(e1, KeyExpiredError, 410, sb.baseUrl, "demo-expired");
     expect(e1.detail).toBe("The API key access has expired");
-    const deactivated = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-deactivated" });
+    const deactivated = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-deactivated" });
     const e2 = await failure(deactivated.meta.datasets());
     expectCarries(e2, AccountDeactivatedError, 410, sb.baseUrl, "demo-deactivated");
     expect(e2.detail).toBe("The account is deactivated");
   });
 
   it("an unentitled dataset is a NotEntitledError from the default 404", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-restricted" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-restricted" });
     const e = await failure(wb.meta.status("eq-taq"));
     expectCarries(e, NotEntitledError, 404, sb.baseUrl, "demo-restricted");
     expect(e.detail).toBe("A dataset with the id 'eq-taq' is not found");
@@ -88,7 +90,7 @@ describe("authentication and access", () => {
   });
 
   it("an unentitled dataset is a NotEntitledError from the 403 setting, and so is a ticker outside the universe", async () => {
-    const wb = await connect({ baseUrl: forbidding.baseUrl, apiKey: "demo-restricted" });
+    const wb = await connect({ baseUrl: forbidding.baseUrl, fetch: forbidding.fetch, apiKey: "demo-restricted" });
     const e = await failure(wb.meta.columns("eq-taq"));
     expectCarries(e, NotEntitledError, 403, forbidding.baseUrl, "demo-restricted");
     expect(e.detail).toBe("This identity does not have access to dataset eq-taq");
@@ -98,7 +100,7 @@ describe("authentication and access", () => {
   });
 
   it("a path the service does not have is a NotFoundError", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const e = await failure(wb.transport.get("/api/v1/account/nothing-here"));
     expectCarries(e, NotFoundError, 404, sb.baseUrl, "demo-full-access");
     expect(e.detail).toBe("Not Found");
@@ -111,7 +113,7 @@ describe("authentication and access", () => {
 
 describe("validation", () => {
   it("a refused query is a ValidationError listing every issue, sent once and never retried", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const before = wb.transport.requestsSent;
     const params = new URLSearchParams({ limit: "100001", TradeDate: "2023-13-01", "DailyVolume.gte": "3" });
     const e = (await failure(wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", params))) as ValidationError;
@@ -125,14 +127,14 @@ describe("validation", () => {
   });
 
   it("an unknown column, sent anyway, is a ValidationError naming the column", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const e = (await failure(wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", new URLSearchParams({ Foo: "1" })))) as ValidationError;
     expectCarries(e, ValidationError, 422, sb.baseUrl, "demo-full-access");
     expect(e.issues).toEqual([expect.objectContaining({ loc: ["query", "filters"], msg: "The following columns do not exist in the dataset: Foo" })]);
   });
 
   it("a date outside the access window, sent anyway, is a ValidationError with the spec's text", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-restricted" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-restricted" });
     const e = (await failure(wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", new URLSearchParams({ TradeDate: "2023-11-20" })))) as ValidationError;
     expectCarries(e, ValidationError, 422, sb.baseUrl, "demo-restricted");
     expect(e.issues[0].msg).toBe("The date value '2023-11-20' is outside of the allowed range for this account");
@@ -141,7 +143,7 @@ describe("validation", () => {
 
 describe("quotas", () => {
   it("a spent per-minute quota is a QuotaExceededError naming it, with used, limit and a reset within the minute", async () => {
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-tiny-quota", maxWaitSeconds: 0 });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-tiny-quota", maxWaitSeconds: 0 });
     let error: WorkbenchError | undefined;
     // 5 a minute: eleven quick calls cannot all fit, even across a minute boundary.
     for (let i = 0; i < 11 && !error; i++) error = await wb.data.eqDailyOhlc({ maxRows: 1 }).then(() => undefined, (e) => e);
@@ -154,7 +156,7 @@ describe("quotas", () => {
 
   it("a spent monthly quota is a QuotaExceededError at once, reset at 00:00 UTC on the 1st", async () => {
     setMonthlyUsage(sb.statePath, "demo-tiny-quota", 50);
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-tiny-quota" });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-tiny-quota" });
     await Promise.all([wb.account.rules(), wb.meta.schema("eq-daily-ohlc")]);
     const before = wb.transport.requestsSent;
     const e = (await failure(wb.data.eqDailyOhlc())) as QuotaExceededError;
@@ -168,7 +170,7 @@ describe("quotas", () => {
 
 describe("service failures", () => {
   it("maintenance is a ServiceUnavailableError after the bounded retries, each waiting the Retry-After", async () => {
-    const wb = await connect({ baseUrl: maintenance.baseUrl, apiKey: "demo-full-access", retries: 2 });
+    const wb = await connect({ baseUrl: maintenance.baseUrl, fetch: maintenance.fetch, apiKey: "demo-full-access", retries: 2 });
     const started = Date.now();
     const e = await failure(wb.account.identity());
     expect(wb.transport.requestsSent).toBe(3);

@@ -9,14 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, frameWarnings, NotEntitledError, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
-import { startRewritingProxy } from "./support/rewritingProxy.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
+import { rewritingFetch } from "./support/rewritingFetch.ts";
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let wb: Workbench;
 beforeAll(async () => {
-  sb = await startSandbox();
-  wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+  sb = await openAppSandbox();
+  wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
   // The lookup files are loaded once per session, when a ticker first needs judging: load them
   // here, so each case below can show it sent no data request.
   // (a universe call judges its tickers before sending, with the lookup files).
@@ -42,7 +42,7 @@ describe("tickers", () => {
   });
 
   it("in a fresh session a misspelt ticker is judged from the answer: one data request, then the lookup files once", async () => {
-    const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const fresh = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     await fresh.estimate("eq-taq-1min", { filters: { TradeDate: "2023-11-21" } }, ["AAPL"]); // the free metadata: rules, schema, status
     const before = fresh.transport.requestsSent;
     const error = await fresh.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } }).catch((e) => e);
@@ -55,7 +55,7 @@ describe("tickers", () => {
     await expect(fresh.data.eqTaq1Min("APPL")).rejects.toThrow(UnknownTickerError);
     expect(fresh.transport.requestsSent).toBe(again);
     // A correct call never loads the lookup files.
-    const correct = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const correct = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const valid = { filters: { Ticker: ["AAPL", "MSFT"], TradeDate: "2023-11-21" } };
     await correct.estimate("eq-daily-ohlc", valid); // the free metadata: rules, schema, status
     const start = correct.transport.requestsSent;
@@ -123,19 +123,15 @@ describe("dates", () => {
 
 describe("without the lookup files", () => {
   it("an unknown ticker is judged from the answer by a one-row probe; a known one with no row in range is not an error", async () => {
-    // The proxy hides eq-lookup-files from the account's rules: the workbench cannot resolve tickers through it.
-    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
-    try {
-      const blind = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
-      const error = await blind.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFTT"], TradeDate: "2023-11-21" } }).catch((e) => e);
-      expect(error).toBeInstanceOf(UnknownTickerError);
-      expect(error.message).toMatch(/eq-daily-ohlc: no row for ticker MSFTT at any date: the service does not know it \(this account cannot read eq-lookup-files/);
-      // SQ is known: no row after its rename is not an error here (the frame is empty, and says so elsewhere).
-      const empty = await blind.data.eqDailyOhlc({ filters: { Ticker: "SQ", TradeDate: "2023-11-28" } });
-      expect(empty.height).toBe(0);
-    } finally {
-      await proxy.stop();
-    }
+    // The rewrite hides eq-lookup-files from the account's rules: the workbench cannot resolve tickers through it.
+    const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
+    const blind = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
+    const error = await blind.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFTT"], TradeDate: "2023-11-21" } }).catch((e) => e);
+    expect(error).toBeInstanceOf(UnknownTickerError);
+    expect(error.message).toMatch(/eq-daily-ohlc: no row for ticker MSFTT at any date: the service does not know it \(this account cannot read eq-lookup-files/);
+    // SQ is known: no row after its rename is not an error here (the frame is empty, and says so elsewhere).
+    const empty = await blind.data.eqDailyOhlc({ filters: { Ticker: "SQ", TradeDate: "2023-11-28" } });
+    expect(empty.height).toBe(0);
   });
 });
 
@@ -149,7 +145,7 @@ describe("calls of several requests judge their tickers before sending", () => {
   }
 
   it("a universe with a misspelt member costs only the lookup files, once per session, and no empty page", async () => {
-    const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const fresh = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const [spent, error] = await monthlyRequests(fresh, () => fresh.data.eqTaq1Min(["SPY", "APPL", "MSFT"], { start: "2023-11-20", end: "2023-11-21" }));
     expect(error).toBeInstanceOf(UnknownTickerError);
     expect((error as Error).message).toMatch(/eq-taq-1min: unknown ticker APPL \(did you mean 'AAPL'\?\)/);
@@ -161,7 +157,7 @@ describe("calls of several requests judge their tickers before sending", () => {
   });
 
   it("a download with a misspelt ticker is refused before it writes empty partitions", async () => {
-    const fresh = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+    const fresh = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const dir = mkdtempSync(join(tmpdir(), "wb-misspelt-"));
     try {
       const [spent, error] = await monthlyRequests(fresh, () => fresh.download("eq-taq-1min", { tickers: ["AAPL", "MSFTT"], start: "2023-11-20", end: "2023-11-21" }, join(dir, "lake")));
@@ -175,40 +171,32 @@ describe("calls of several requests judge their tickers before sending", () => {
   });
 
   it("without the lookup files, an unknown eq-taq ticker is judged by a probe of eq-daily-ohlc", async () => {
-    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
-    try {
-      const blind = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
-      const error = await blind.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
-      expect(error).toBeInstanceOf(UnknownTickerError);
-      expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date: the service does not know it/);
-      // A known ticker without rows that day is not an error (XYZ starts after its rename).
-      expect((await blind.data.eqTaq("2023-11-21", "XYZ")).height).toBe(0);
-    } finally {
-      await proxy.stop();
-    }
+    const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
+    const blind = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
+    const error = await blind.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
+    expect(error).toBeInstanceOf(UnknownTickerError);
+    expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date: the service does not know it/);
+    // A known ticker without rows that day is not an error (XYZ starts after its rename).
+    expect((await blind.data.eqTaq("2023-11-21", "XYZ")).height).toBe(0);
   });
 
   it("a probe outside the identity's universe in one dataset asks the next", async () => {
     // eq-daily-ohlc lists only AAPL for this identity: MSFTT is probed in eq-taq-1min instead.
     const rules = (all: { dataset_text_id: string; universe_identifiers: string[] }[]) =>
       all.filter((r) => r.dataset_text_id !== "eq-lookup-files").map((r) => (r.dataset_text_id === "eq-daily-ohlc" ? { ...r, universe_identifiers: ["AAPL"] } : r));
-    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": rules });
-    try {
-      const narrow = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
-      const error = await narrow.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
-      expect(error).toBeInstanceOf(UnknownTickerError);
-      expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date/);
-    } finally {
-      await proxy.stop();
-    }
+    const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": rules });
+    const narrow = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
+    const error = await narrow.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
+    expect(error).toBeInstanceOf(UnknownTickerError);
+    expect(error.message).toMatch(/eq-taq: no row for ticker MSFTT at any date/);
   });
 
   it("when nothing can judge an absent eq-taq ticker, the frame says so", async () => {
     const onlyTicks = (rules: { dataset_text_id: string }[]) => rules.filter((r) => r.dataset_text_id === "eq-taq");
-    const proxy = await startRewritingProxy(sb.baseUrl, { "/api/v1/account/my/data-access-rules": onlyTicks });
+    const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": onlyTicks });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      const ticksOnly = await connect({ baseUrl: proxy.baseUrl, apiKey: "demo-full-access" });
+      const ticksOnly = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
       const frame = await ticksOnly.data.eqTaq("2023-11-21", "MSFTT");
       expect(frame.height).toBe(0);
       expect(frameWarnings(frame)).toContain(
@@ -216,14 +204,13 @@ describe("calls of several requests judge their tickers before sending", () => {
       );
     } finally {
       warn.mockRestore();
-      await proxy.stop();
     }
   });
 });
 
 describe("a restricted universe", () => {
   it("a misspelt ticker outside the universe is refused with the nearest allowed one", async () => {
-    const restricted = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-restricted" });
+    const restricted = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-restricted" });
     const error = await restricted.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } }).catch((e) => e);
     expect(error).toBeInstanceOf(NotEntitledError);
     expect(error.message).toBe("Ticker 'APPL' is outside your universe for eq-taq-1min (did you mean 'AAPL'?): allowed tickers are AAPL, MSFT");

@@ -1,12 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-
-const deno = join(process.cwd(), "node_modules/.bin/deno");
-const market = (...args: string[]) =>
-  spawnSync(deno, ["run", "-A", "sandbox/market/cli.ts", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+import { marketCli as market } from "./support/marketCli.ts";
 
 describe("npm run market", () => {
   const scratch = mkdtempSync(join(tmpdir(), "market-cli-"));
@@ -23,20 +19,20 @@ describe("npm run market", () => {
     expect(existsSync(join(out, "eq-taq/TradeDate=2023-11-24/Ticker=AAPL.parquet"))).toBe(true);
   });
 
-  it("refuses an unknown profile, naming it and the choices", () => {
-    const r = market("--profile", "huge", "--out", join(scratch, "x"));
+  it("refuses an unknown profile, naming it and the choices", async () => {
+    const r = await market("--profile", "huge", "--out", join(scratch, "x"));
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("Unknown profile 'huge': choose one of tiny, demo, large");
   });
 
-  it("refuses an unknown option, naming it", () => {
-    const r = market("--sede", "3");
+  it("refuses an unknown option, naming it", async () => {
+    const r = await market("--sede", "3");
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--sede");
   });
 
-  it("refuses a seed that is not a non-negative integer", () => {
-    const r = market("--seed=-3", "--out", join(scratch, "x"));
+  it("refuses a seed that is not a non-negative integer", async () => {
+    const r = await market("--seed=-3", "--out", join(scratch, "x"));
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--seed '-3' is not a non-negative integer");
   });

@@ -1,7 +1,7 @@
 /**
- * Paging over real HTTP: walking `next_offset` to its end returns every row of a query
- * exactly once, in the catalog's key order, in every format and for page sizes that divide
- * the total and that do not; each page carries the spec's pagination object, the
+ * Paging, against the sandbox's app in-process: walking `next_offset` to its end returns every
+ * row of a query exactly once, in the catalog's key order, in every format and for page sizes
+ * that divide the total and that do not; each page carries the spec's pagination object, the
  * X-Pagination-* headers and a Link to the next page. Expected rows come straight from the
  * Parquet files through Polars.
  *
@@ -16,7 +16,7 @@ import { expectPage, expectSameRows } from "./support/pagingExpect.ts";
 import { fetchPage, type Page, type PageRequest, walkLinks, walkPages } from "./support/pagingWalk.ts";
 import { FORMATS, type Format } from "./support/pagingWire.ts";
 import { frameRows, readDataset } from "./support/polarsExpected.ts";
-import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 
 const dir = inject("tinyMarketDir");
 const [minute, daily, ticks] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"].map(datasetByTextId);
@@ -80,7 +80,7 @@ function expectWalk(pages: Page[], subject: Subject, format: Format, limit: numb
 }
 
 describe("paging through a query", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
   const request = (subject: Subject, format: Format, params: Record<string, string> = {}): PageRequest => ({
     sb,
     dataset: subject.dataset,
@@ -89,7 +89,7 @@ describe("paging through a query", () => {
     format,
   });
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await openAppSandbox();
   });
   afterAll(() => sb.stop());
 

@@ -13,7 +13,7 @@ import { expectSameRows, mediaType } from "./support/pagingExpect.ts";
 import { KEY } from "./support/pagingWalk.ts";
 import { FORMATS, MEDIA_TYPES, wireTable } from "./support/pagingWire.ts";
 import { frameRows, readDataset } from "./support/polarsExpected.ts";
-import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 
 const dir = inject("tinyMarketDir");
 const [minute, daily, ticks] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"].map(datasetByTextId);
@@ -172,9 +172,9 @@ const COLUMNS: Case[] = [
 ];
 
 describe("queries compared with Polars on the files", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await openAppSandbox();
   });
   afterAll(() => sb.stop());
 

@@ -1,7 +1,7 @@
 /**
  * A loopback HTTP proxy in front of a real sandbox that rewrites the JSON answers of chosen
- * paths (or their headers), so a test can show what the workbench does when a service drifts
- * from the contract.
+ * paths (or their headers) with rewritingFetch.ts, for tests that need a real socket between
+ * the workbench and a drifting service.
  *
  * @example
  * ```ts
@@ -11,13 +11,9 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Rewrites, rewritingFetch } from "./rewritingFetch.ts";
 
-export interface Rewrite {
-  /** Rewrites the parsed JSON body (return the new body). */
-  body?: (body: any) => unknown;
-  /** Rewrites the response headers in place. */
-  headers?: (headers: Headers) => void;
-}
+export type { Rewrite } from "./rewritingFetch.ts";
 
 export interface RewritingProxy {
   baseUrl: string;
@@ -27,21 +23,18 @@ export interface RewritingProxy {
 }
 
 /** Starts the proxy; `rules` maps a path prefix to its rewrite (a function rewrites the body). */
-export async function startRewritingProxy(target: string, rules: Record<string, Rewrite | ((body: any) => unknown)>): Promise<RewritingProxy> {
+export async function startRewritingProxy(target: string, rules: Rewrites): Promise<RewritingProxy> {
   const state = { requests: 0 };
+  const forward = rewritingFetch(fetch, rules);
   const server = createServer(async (req, res) => {
     state.requests++;
-    const upstream = await fetch(`${target}${req.url}`, { headers: { "X-API-KEY": String(req.headers["x-api-key"] ?? "") } });
-    const path = (req.url ?? "").split("?")[0];
-    const match = Object.entries(rules).find(([prefix]) => path.startsWith(prefix))?.[1];
-    const rule: Rewrite = typeof match === "function" ? { body: match } : match ?? {};
-    let body = new Uint8Array(await upstream.arrayBuffer());
-    const headers = new Headers(upstream.headers);
+    const answer = await forward(`${target}${req.url}`, { headers: { "X-API-KEY": String(req.headers["x-api-key"] ?? "") } });
+    const body = new Uint8Array(await answer.arrayBuffer());
+    const headers = new Headers(answer.headers);
+    // fetch has decoded the body already: the proxy sends it as it is.
     headers.delete("content-length");
     headers.delete("content-encoding");
-    if (rule.body) body = new TextEncoder().encode(JSON.stringify(rule.body(JSON.parse(new TextDecoder().decode(body)))));
-    rule.headers?.(headers);
-    res.writeHead(upstream.status, Object.fromEntries(headers));
+    res.writeHead(answer.status, Object.fromEntries(headers));
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,0 +1,40 @@
+/**
+ * Runs `npm run market` (sandbox/market/cli.ts) in a child process and waits for it without
+ * blocking the test process. A market generated in the test process itself, or through a
+ * synchronous spawn, blocks its event loop for tens of seconds (minutes on a busy machine);
+ * vitest's worker then cannot answer the runner within its RPC timeout (60 s), and the run
+ * ends with an unhandled `Timeout calling "onTaskUpdate"` although every test passed.
+ *
+ * @example
+ * ```ts
+ * const r = await marketCli("--profile", "tiny", "--seed", "43", "--out", dir);
+ * expect(r.status, r.stderr).toBe(0);
+ * ```
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+
+export interface MarketRun {
+  /** Exit code. */
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+const DENO = join(process.cwd(), "node_modules/.bin/deno");
+
+/** Runs the market CLI with `args`; resolves with its exit code and output (never rejects on a non-zero exit). */
+export function marketCli(...args: string[]): Promise<MarketRun> {
+  return new Promise((resolve, reject) => {
+    execFile(DENO, ["run", "-A", "sandbox/market/cli.ts", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== "number") reject(error);
+      else resolve({ status: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Generates the tiny market with `seed` into `outDir`; rejects with the CLI's stderr when it fails. */
+export async function generateTinyMarket(seed: number, outDir: string): Promise<void> {
+  const r = await marketCli("--profile", "tiny", "--seed", String(seed), "--out", outDir);
+  if (r.status !== 0) throw new Error(`npm run market -- --profile tiny --seed ${seed} failed (exit ${r.status}):\n${r.stderr}`);
+}
