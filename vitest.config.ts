@@ -8,8 +8,10 @@ import { defineConfig } from "vitest/config";
  * layer. `npm test` runs both (test/suite.ts).
  */
 export const APP_FILES = [
+  "test/sandbox/service/errorTable.test.ts",
   "test/sandbox/service/openapi.test.ts",
   "test/sandbox/service/paging.test.ts",
+  "test/sandbox/service/usageCounting.test.ts",
   "test/sandbox/service/queries.test.ts",
   "test/workbench/quotaWarning.test.ts",
   "test/workbench/inputChecks.test.ts",

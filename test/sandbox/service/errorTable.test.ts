@@ -1,11 +1,12 @@
 /**
- * Every row of the spec's error table, each from a real HTTP response of the sandbox: status,
+ * Every row of the spec's error table, each from a real answer of the sandbox's app (in-process): status,
  * the exact `detail` (for 422 the FastAPI shape of notes.md), and the headers a client acts on.
  * Row 409 (too many active keys) is left to the admin-command tests: no HTTP call creates keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addKey, revokeKey, setMonthlyRequests } from "./support/errorsState.ts";
-import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
+import { TestClock } from "./support/testClock.ts";
 
 const DAILY = "/api/v1/data/us-equity/eq-daily-ohlc";
 const MINUTES = "/api/v1/data/us-equity/eq-taq-1min";
@@ -29,9 +30,9 @@ const unknownColumns = (names: string) => [{
 }];
 
 describe("the error table, with default settings", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await openAppSandbox();
   });
   afterAll(() => sb.stop());
 
@@ -132,9 +133,9 @@ describe("the error table, with default settings", () => {
 });
 
 describe("the error table, with --unentitled-status 403", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ args: ["--unentitled-status", "403"] });
+    sb = await openAppSandbox({ settings: { unentitledStatus: 403 } });
   });
   afterAll(() => sb.stop());
 
@@ -149,9 +150,13 @@ describe("the error table, with --unentitled-status 403", () => {
 });
 
 describe("the error table, quotas on a fresh sandbox", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
+  // The service's clock stands at the start of this minute: six requests land in one window
+  // however long they take (the month stays this month, which setMonthlyRequests counts in).
+  const minuteStart = new Date();
+  minuteStart.setUTCSeconds(0, 0);
   beforeAll(async () => {
-    sb = await startSandbox();
+    sb = await openAppSandbox({ now: new TestClock(minuteStart).now });
   });
   afterAll(() => sb.stop());
 
@@ -170,9 +175,6 @@ describe("the error table, quotas on a fresh sandbox", () => {
   }
 
   it("answers 429 on the sixth request of a minute for a 5-per-minute team", async () => {
-    // Six requests must land in one UTC minute: start early in a minute.
-    const second = new Date().getUTCSeconds();
-    if (second >= 50) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
     for (let i = 1; i <= 5; i++) {
       const ok = await sb.get(`${DAILY}?limit=1`, "demo-tiny-quota");
       expect(ok.status).toBe(200);
@@ -192,9 +194,9 @@ describe("the error table, quotas on a fresh sandbox", () => {
 });
 
 describe("the error table, under maintenance and a tiny query budget", () => {
-  let maintenance: TestSandbox, tinyBudget: TestSandbox;
+  let maintenance: AppSandbox, tinyBudget: AppSandbox;
   beforeAll(async () => {
-    [maintenance, tinyBudget] = await Promise.all([startSandbox({ args: ["--maintenance"] }), startSandbox({ args: ["--query-budget-ms", "1"] })]);
+    [maintenance, tinyBudget] = await Promise.all([openAppSandbox({ settings: { maintenance: true } }), openAppSandbox({ settings: { queryBudgetMs: 1 } })]);
   });
   afterAll(() => Promise.all([maintenance.stop(), tinyBudget.stop()]));
 
