@@ -18,6 +18,8 @@ export const APP_FILES = [
   "test/workbench/endpoints.test.ts",
   "test/workbench/frames.test.ts",
   "test/workbench/quotaGuard.test.ts",
+  "test/workbench/faults504.test.ts",
+  "test/workbench/resilience.test.ts",
   "test/workbench/cache.test.ts",
   "test/workbench/universe.test.ts",
   "test/workbench/calendar.test.ts",
@@ -27,6 +29,7 @@ export const APP_FILES = [
   "test/workbench/provenance/recorder.test.ts",
   "test/workbench/provenance/failuresAndDownloads.test.ts",
   "test/workbench/provenance/frameHash.test.ts",
+  "test/workbench/provenance/pageHashes.test.ts",
   "test/workbench/research/leeReadyMarket.test.ts",
   "test/workbench/research/splits.test.ts",
 ];
@@ -38,6 +41,9 @@ export default defineConfig({
     hookTimeout: 300_000,
     // Native Polars and generated market folders are heavy: share one process per file.
     pool: "forks",
+    // A test's console output goes to the runner as messages; keep only that of failed tests,
+    // where it helps, rather than feed thousands of warnings through a busy machine.
+    silent: "passed-only",
     projects: [
       { extends: true, test: { name: "node", include: ["test/**/*.test.ts"], exclude: APP_FILES } },
       { extends: true, test: { name: "app", include: APP_FILES, setupFiles: ["test/appRuntime.ts"] } },

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
+import { shareFaultArrivals } from "./middleware/faults.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
 import type { Settings } from "./state/settings.ts";
@@ -68,6 +69,9 @@ export function openInProcessSandbox(options: InProcessOptions): InProcessSandbo
     const market = loadMarket(options.marketDir);
     ensureDemoAccounts(db, market.datasets);
     clearInFlight(db);
+    // Fault draws follow arrivals counted from 0, as in a sandbox just started. The counter is
+    // the process's: sandboxes open at the same time share it, from the latest one's start.
+    shareFaultArrivals(new SharedArrayBuffer(4));
     const clientAddress = options.clientAddress ?? "127.0.0.1";
     const app = createApp({
       db,
@@ -80,7 +84,13 @@ export function openInProcessSandbox(options: InProcessOptions): InProcessSandbo
     return {
       baseUrl: `http://sandbox-${++opened}.invalid`,
       statePath,
-      fetch: async (input, init) => await app.fetch(new Request(input, init), { info: undefined }),
+      fetch: async (input, init) => {
+        // A served request is answered in a later turn of the event loop; so is this one. Without
+        // the turn, a caller's loop of requests is one chain of microtasks that keeps the host's
+        // timers and I/O (a test runner's messages, say) waiting until it ends.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return await app.fetch(new Request(input, init), { info: undefined });
+      },
       close: () => {
         db.close();
         if (scratch) rmSync(scratch, { recursive: true, force: true });

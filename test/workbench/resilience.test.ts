@@ -6,6 +6,7 @@
 import type pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, NotEntitledError, QueryError, QuotaExceededError, type Workbench } from "../../workbench/mod.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
@@ -16,7 +17,9 @@ const DAY = "2023-11-21", TICKER = "ODFL", PAGE = 30;
 /** The day's ticks of the ticker as the market files hold them (the answer a fetch must equal). */
 const TICK_ROWS = marketFrame(inject("tinyMarketDir"), "eq-taq", `TradeDate=${DAY}/Ticker=${TICKER}.parquet`).height;
 
-let clean: TestSandbox, faulty: TestSandbox;
+// Faults over real sockets (dropped connections mid-body) from a spawned sandbox; everything
+// else from the sandbox's app in-process.
+let clean: AppSandbox, faulty: TestSandbox;
 let reference: pl.DataFrame;
 
 beforeAll(async () => {
@@ -25,8 +28,8 @@ beforeAll(async () => {
   // (At 20% of each kind, 70% of answers fail and 40% of pages end in a 504; halving the page
   // on each 504, as the spec asks, then keeps pages at a row or two and no fetch of 200 pages
   // ends in bounded time.)
-  [clean, faulty] = await Promise.all([startSandbox(), startSandbox({ args: ["--faults", "7,0.05,0.05,0.05,0.05", "--log"] })]);
-  const wb = await connect({ baseUrl: clean.baseUrl, apiKey: "demo-full-access" });
+  [clean, faulty] = await Promise.all([openAppSandbox(), startSandbox({ args: ["--faults", "7,0.05,0.05,0.05,0.05", "--log"] })]);
+  const wb = await connect({ baseUrl: clean.baseUrl, fetch: clean.fetch, apiKey: "demo-full-access" });
   reference = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE });
   expect(reference.height).toBe(TICK_ROWS);
   expect(reference.unique().height).toBe(reference.height);
@@ -52,7 +55,7 @@ describe("a monthly quota spent midway", () => {
   it("stops with a QuotaExceededError holding a prefix of the clean rows, and resume() completes to exactly the clean result", async () => {
     const key = "wb-month-midway";
     createAccount(clean.statePath, { key, perMinute: 100_000, monthly: 40 });
-    const wb = await connect({ baseUrl: clean.baseUrl, apiKey: key });
+    const wb = await connect({ baseUrl: clean.baseUrl, fetch: clean.fetch, apiKey: key });
     // force: past the quota guard (this call needs most of the month), to meet the service's 429.
     const error = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, force: true }).then(() => expect.fail("the fetch finished"), (e) => e);
     expect(error).toBeInstanceOf(QuotaExceededError);
@@ -77,8 +80,8 @@ describe("checks before any request", () => {
   let full: Workbench, restricted: Workbench;
 
   beforeAll(async () => {
-    full = await connect({ baseUrl: clean.baseUrl, apiKey: "demo-full-access" });
-    restricted = await connect({ baseUrl: clean.baseUrl, apiKey: "demo-restricted" });
+    full = await connect({ baseUrl: clean.baseUrl, fetch: clean.fetch, apiKey: "demo-full-access" });
+    restricted = await connect({ baseUrl: clean.baseUrl, fetch: clean.fetch, apiKey: "demo-restricted" });
     // Cache the session's rules and schemas; from here on a refused call has nothing to ask.
     await Promise.all([full.data.eqDailyOhlc({ maxRows: 1 }), full.meta.schema("eq-taq-1min"), full.meta.schema("eq-taq")]);
     await Promise.all([restricted.data.eqDailyOhlc({ maxRows: 1 }), restricted.meta.schema("eq-taq-1min")]);

@@ -2,8 +2,9 @@
  * The recorder hashes each page's rows as the page arrives and lays the pages end to end; the
  * recorded hash must be the hash of the frame returned, whatever the paging did: small pages
  * asked concurrently, a `maxRows` cut inside a page, and pages halved after 504s, dropped
- * connections, 503s and 429s (the sandbox's fault injection). Real HTTP, real sandbox; and
- * the page assembly itself on hand-made pages (out of order, short, past the end, a gap).
+ * connections, 503s and 429s (the sandbox's fault injection, over real HTTP from a spawned
+ * sandbox; the rest from its app in-process); and the page assembly itself on hand-made
+ * pages (out of order, short, past the end, a gap).
  */
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
@@ -11,20 +12,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, frameHash } from "../../../workbench/mod.ts";
 import { PageHashes } from "../../../workbench/provenance/pageHashes.ts";
 import { rowHashBytes } from "../../../workbench/provenance/rowHashes.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../../sandbox/service/support/appSandbox.ts";
+import { startSandbox } from "../../sandbox/service/support/sandbox.ts";
 
 const DAY = "2023-11-21", TICKER = "ODFL";
-let clean: TestSandbox;
+let clean: AppSandbox;
 let reference: pl.DataFrame;
 beforeAll(async () => {
-  clean = await startSandbox();
-  reference = await (await connect({ baseUrl: clean.baseUrl, apiKey: "demo-full-access" })).data.eqTaq(DAY, TICKER);
+  clean = await openAppSandbox();
+  reference = await (await connect({ baseUrl: clean.baseUrl, fetch: clean.fetch, apiKey: "demo-full-access" })).data.eqTaq(DAY, TICKER);
 });
 afterAll(() => clean?.stop());
 
-/** One recorded fetch: the frame and the hash its call was recorded with. */
-async function recorded(baseUrl: string, query: Record<string, unknown>) {
-  const wb = await connect({ baseUrl, apiKey: "demo-full-access", provenance: true, retries: 12 });
+/** One recorded fetch from `service` (its own `fetch`, or HTTP): the frame and the hash its call was recorded with. */
+async function recorded(service: { baseUrl: string; fetch?: AppSandbox["fetch"] }, query: Record<string, unknown>) {
+  const wb = await connect({ baseUrl: service.baseUrl, ...(service.fetch ? { fetch: service.fetch } : {}), apiKey: "demo-full-access", provenance: true, retries: 12 });
   const frame = await wb.data.eqTaq(DAY, TICKER, query);
   const call = wb.provenance().calls.at(-1)!;
   return { frame, call };
@@ -32,10 +34,10 @@ async function recorded(baseUrl: string, query: Record<string, unknown>) {
 
 describe("the hash of a call recorded page by page is the hash of its frame", () => {
   it("small pages at concurrency 4, and a maxRows cut inside a page", async () => {
-    const whole = await recorded(clean.baseUrl, { pageSize: 100, concurrency: 4 });
+    const whole = await recorded(clean, { pageSize: 100, concurrency: 4 });
     expect(whole.call.pages).toBeGreaterThan(50);
     expect(whole.call.frameHash).toBe(frameHash(reference));
-    const cut = await recorded(clean.baseUrl, { pageSize: 100, concurrency: 4, maxRows: 1234 });
+    const cut = await recorded(clean, { pageSize: 100, concurrency: 4, maxRows: 1234 });
     expect(cut.frame.height).toBe(1234);
     expect(cut.call.frameHash).toBe(frameHash(reference.head(1234)));
   });
@@ -43,7 +45,7 @@ describe("the hash of a call recorded page by page is the hash of its frame", ()
   it("pages halved after 504s and retried after faults (sandbox fault injection)", async () => {
     const faulty = await startSandbox({ args: ["--faults", "7,0.1,0.1,0.1,0.05"] });
     try {
-      const { frame, call } = await recorded(faulty.baseUrl, { pageSize: 100, concurrency: 4 });
+      const { frame, call } = await recorded({ baseUrl: faulty.baseUrl }, { pageSize: 100, concurrency: 4 });
       expect(frame.height).toBe(reference.height);
       expect(call.frameHash).toBe(frameHash(reference));
       expect(call.frameHash).toBe(frameHash(frame));
