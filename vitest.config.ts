@@ -21,6 +21,7 @@ export const APP_FILES = [
   "test/workbench/faults504.test.ts",
   "test/workbench/resilience.test.ts",
   "test/workbench/cache.test.ts",
+  "test/workbench/download.test.ts",
   "test/workbench/universe.test.ts",
   "test/workbench/calendar.test.ts",
   "test/workbench/contract.test.ts",

@@ -1,34 +1,32 @@
 /**
- * `wb.download` writes a universe over a range as hive-partitioned Parquet with a manifest;
- * a download killed midway resumes and equals a clean one; a wider range fetches only the new
- * partitions; DuckDB reads the folder in place (pruning partitions) and agrees with `wb.scan`
+ * `wb.download` writes a universe over a range as hive-partitioned Parquet with a manifest
+ * (against the sandbox's app in-process; a download killed midway: downloadKilled.test.ts);
+ * a wider range fetches only the new partitions; DuckDB reads the folder in place (pruning partitions) and agrees with `wb.scan`
  * row for row; `wb.estimate` sizes a call from free metadata; a download beyond the month is
  * refused before sending anything unless forced.
  */
 import { DuckDBInstance } from "@duckdb/node-api";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, QuotaExceededError, QuotaGuardError, type Workbench } from "../../workbench/mod.ts";
-import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
-import { denoPath } from "../../scripts/paths.mjs";
 import { createAccount } from "./support/state.ts";
 
 const TICKERS = ["SPY", "AAPL", "OXY.WS"];
 const sortRows = (f: pl.DataFrame) => f.sort(["Ticker", "BarDateTime"]);
 
-let sb: TestSandbox;
+let sb: AppSandbox;
 let scratch: string;
 let full: Workbench;
 
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await openAppSandbox();
   scratch = mkdtempSync(join(tmpdir(), "wb-lake-"));
-  full = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
+  full = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
 });
 afterAll(async () => {
   await sb?.stop();
@@ -117,35 +115,6 @@ describe("other layouts", () => {
   });
 });
 
-describe("an interrupted download", () => {
-  it("killed midway, resumes at partition granularity and equals a clean download", async () => {
-    const query = { tickers: ["SPY", "AAPL", "MSFT", "JPM", "OXY.WS", "ODFL"], start: "2023-11-20", end: "2023-11-28", pageSize: 240, concurrency: 1 };
-    const dir = join(scratch, "killed");
-    // The Deno binary itself: node_modules/.bin/deno is a Node launcher, and killing it would leave
-    // the real download running on, writing partitions while the test resumes into the same folder.
-    const child = spawn(denoPath(), ["run", "-A", "test/workbench/support/lakeDownload.ts", sb.baseUrl, dir, JSON.stringify(query), "1"], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
-    let stderr = "", exited = false;
-    child.stderr!.on("data", (d) => (stderr += d));
-    child.once("exit", () => (exited = true));
-    // Partitions recorded so far: the journal's lines (the manifest itself is written at the end).
-    const journal = join(dir, "_partitions.jsonl");
-    const recorded = () => (existsSync(journal) ? readFileSync(journal, "utf8").split("\n").filter(Boolean).length : 0);
-    while (recorded() < 6 && !exited) await new Promise((r) => setTimeout(r, 50));
-    expect(exited, `the download ended before it was killed: ${stderr}`).toBe(false);
-    child.kill("SIGKILL");
-    while (!exited) await new Promise((r) => setTimeout(r, 50));
-    const before = recorded();
-    expect(before).toBeGreaterThanOrEqual(6);
-    expect(before).toBeLessThan(36);
-
-    const resumed = await full.download("eq-taq-1min", query, dir, { chunkDays: 1 });
-    expect(resumed).toMatchObject({ partitions: 36, fetched: 36 - before, resumed: true });
-    const clean = join(scratch, "clean");
-    await full.download("eq-taq-1min", { ...query, pageSize: undefined }, clean);
-    expectSameFrame(sortRows(full.scan(dir).collectSync()), sortRows(full.scan(clean).collectSync()));
-  }, 300_000);
-});
-
 describe("estimate and the guard of a download", () => {
   it("estimates requests, rows and bytes against the remaining quotas, and spends no quota", async () => {
     const used = await monthlyRequests(full);
@@ -163,7 +132,7 @@ describe("estimate and the guard of a download", () => {
   it("refuses a download too large for the month before sending any data request, unless forced", async () => {
     const key = "wb-lake-month";
     createAccount(sb.statePath, { key, perMinute: 100_000, monthly: 5 });
-    const wb = await connect({ baseUrl: sb.baseUrl, apiKey: key });
+    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key });
     const dir = join(scratch, "refused");
     const query = { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-28", pageSize: 100 };
     const error = await wb.download("eq-taq-1min", query, dir).catch((x) => x);
