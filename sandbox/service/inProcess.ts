@@ -28,6 +28,12 @@ export interface InProcessOptions {
   now?: () => Date;
   /** The peer address every request seems to come from (the IP allow-list reads it); 127.0.0.1 by default. */
   clientAddress?: string;
+  /**
+   * The origin requests are addressed to (nothing listens there); a fresh
+   * `http://sandbox-N.invalid` when left out. Give the same one to reopen a sandbox on its
+   * state as a restart on the same port would.
+   */
+  baseUrl?: string;
   /** Receives the access-log lines; they are dropped when left out. */
   log?: (line: string) => void;
 }
@@ -82,7 +88,7 @@ export function openInProcessSandbox(options: InProcessOptions): InProcessSandbo
       log: options.log ?? (() => {}),
     });
     return {
-      baseUrl: `http://sandbox-${++opened}.invalid`,
+      baseUrl: options.baseUrl ?? `http://sandbox-${++opened}.invalid`,
       statePath,
       fetch: async (input, init) => {
         // A served request is answered in a later turn of the event loop; so is this one. Without

@@ -33,6 +33,10 @@ async function otherMarket(): Promise<string> {
   if (!existsSync(other)) await generateTinyMarket(TEST_SEED + 1, other);
   return other;
 }
+// Before the tests, whose time budget is the notebook's: a market takes minutes on a busy machine.
+beforeAll(async () => {
+  await otherMarket();
+}, 600_000);
 
 describe("npm run notebook writes a provenance manifest", () => {
   const out = join(dir, "first");

@@ -7,6 +7,9 @@ import { fingerprint } from "./support/fingerprint.ts";
 import { tinyMarketDir } from "./support/market.ts";
 import { generateTinyMarket } from "./support/marketCli.ts";
 
+/** A market generation's time budget: tens of seconds on a quiet machine, minutes on a busy one. */
+const GENERATION_MS = 600_000;
+
 describe("market generation is deterministic", () => {
   const scratch = mkdtempSync(join(tmpdir(), "market-determinism-"));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -15,7 +18,7 @@ describe("market generation is deterministic", () => {
     const again = join(scratch, "same");
     await generateTinyMarket(TEST_SEED, again);
     expect(fingerprint(again)).toEqual(fingerprint(tinyMarketDir()));
-  });
+  }, GENERATION_MS);
 
   /** Reference data that follows from the calendar and the corporate actions alone, not from the seed. */
   const seedFree = (path: string) => ["opt-sec-master/", "eq-lookup-files/"].some((prefix) => path.startsWith(prefix));
@@ -30,5 +33,5 @@ describe("market generation is deterministic", () => {
     const reference = Object.keys(a).filter(seedFree);
     expect(reference).toHaveLength(2);
     for (const k of reference) expect(b[k], k).toBe(a[k]);
-  });
+  }, GENERATION_MS);
 });

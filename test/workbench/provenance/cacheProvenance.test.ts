@@ -1,41 +1,32 @@
 /**
  * The on-disk cache keeps each cached frame's provenance beside it, and `wb.cache.verify()`
- * tells fresh frames from stale ones against the service's current `last_updated`: real HTTP,
- * a real sandbox on a copy of the tiny market, restarted on the same port after the market
- * was updated (its manifest rewritten later, which is what `last_updated` reports).
+ * tells fresh frames from stale ones against the service's current `last_updated`: the
+ * sandbox's app in-process on a copy of the tiny market, reopened at the same address on its
+ * state after the market was updated (its manifest rewritten later, which is what
+ * `last_updated` reports), as a restart on the same port would.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, frameHash, type Workbench } from "../../../workbench/mod.ts";
 import { displayKindOf } from "../../../workbench/display/kind.ts";
 import { richBundle } from "../../../kernel-helpers/mod.ts";
-import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "../../sandbox/service/support/appSandbox.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "cache-provenance-"));
 const market = join(scratch, "market");
 const cache = join(scratch, "cache");
 const state = join(scratch, "state.sqlite");
-let port = 0;
-let sb: TestSandbox | undefined;
+let sb: AppSandbox | undefined;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-const start = async () => (sb = await startSandbox({ marketDir: market, statePath: state, args: ["--port", String(port)] }));
-const session = (): Promise<Workbench> => connect({ baseUrl: sb!.baseUrl, apiKey: "demo-full-access", cache, provenance: true });
+const start = async () => (sb = await openAppSandbox({ marketDir: market, statePath: state, baseUrl: "http://cache-provenance.invalid" }));
+const session = (): Promise<Workbench> => connect({ baseUrl: sb!.baseUrl, fetch: sb!.fetch, apiKey: "demo-full-access", cache, provenance: true });
 const q = { filters: { TradeDate: "2023-11-22" } };
 const entries = () => readdirSync(cache).filter((f) => f.endsWith(".provenance.json")).sort();
 
 beforeAll(async () => {
   cpSync(inject("tinyMarketDir"), market, { recursive: true });
-  port = await freePort();
   await start();
 });
 afterAll(async () => {

@@ -41,6 +41,8 @@ export interface AppSandboxOptions {
   now?: () => Date;
   /** The address requests seem to come from (127.0.0.1 by default). */
   clientAddress?: string;
+  /** The origin it answers as; give a reopened sandbox its predecessor's (a restart). */
+  baseUrl?: string;
 }
 
 /** Opens the app in-process and loads its contract check. */

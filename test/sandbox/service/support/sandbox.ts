@@ -45,6 +45,7 @@ export interface StartOptions {
 export async function startSandbox(options: StartOptions = {}): Promise<TestSandbox> {
   const scratch = options.statePath ? undefined : mkdtempSync(join(tmpdir(), "sandbox-state-"));
   const statePath = options.statePath ?? join(scratch!, "state.sqlite");
+  // Minutes, not seconds: on a busy machine starting Deno and indexing the market is slow.
   const sb = await spawnSandbox(
     ["--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...(options.args ?? [])],
     { readyTimeoutMs: 120_000, env: options.env },
