@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config";
  */
 export const APP_FILES = [
   "test/sandbox/service/errorTable.test.ts",
+  "test/sandbox/service/inProcess.test.ts",
   "test/sandbox/service/openapi.test.ts",
   "test/sandbox/service/paging.test.ts",
   "test/sandbox/service/usageCounting.test.ts",

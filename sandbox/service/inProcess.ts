@@ -63,7 +63,7 @@ let opened = 0;
  * ```ts
  * const sb = openInProcessSandbox({ marketDir: "data/tiny", settings: { unentitledStatus: 403 } });
  * const wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access", fetch: sb.fetch });
- * console.log((await wb.account.quotas()).quotas_limit);
+ * console.log(await wb.account.identity());
  * sb.close();
  * ```
  */
