@@ -6,7 +6,7 @@
  */
 import type { Dataset } from "../../../../sandbox/market/catalog.ts";
 import { type Format, type WireTable, wireTable } from "./pagingWire.ts";
-import type { TestSandbox } from "./sandbox.ts";
+import type { AppSandbox } from "./appSandbox.ts";
 
 export const KEY = "demo-full-access";
 
@@ -22,7 +22,7 @@ export interface Page {
 }
 
 export interface PageRequest {
-  sb: TestSandbox;
+  sb: Pick<AppSandbox, "get">;
   dataset: Dataset;
   /** Data path without query, e.g. `/api/v1/data/us-equity/eq-daily-ohlc`. */
   path: string;

@@ -1,6 +1,9 @@
 /**
  * Accounts with quota limits of a test's choosing, made with the admin command against a
- * (running) sandbox's state file: `teams create`, `identities create` and `keys create`.
+ * (running) sandbox's state file: `teams create`, `identities create` and `keys create`. Under
+ * Node (no `node:sqlite`) the command runs as a child process, as an operator runs it; under
+ * Deno its commands run in the test process on the state file, without a process per step
+ * (the command line itself is tested in admin.test.ts).
  *
  * @example
  * ```ts
@@ -27,21 +30,44 @@ export interface QuotaAccount {
   keys: string[][];
 }
 
-/** Creates a team with these limits, its identities (entitled to every dataset) and their keys. */
-export async function createQuotaAccount(statePath: string, options: QuotaAccountOptions): Promise<QuotaAccount> {
-  const { team_id: teamId } = await adminJson<{ team_id: number }>(
-    statePath, "teams", "create", "--name", options.name, "--per-minute", String(options.perMinute), "--monthly", String(options.monthly),
-  );
-  const identityIds: number[] = [];
-  const keys: string[][] = [];
-  for (let i = 0; i < (options.identities ?? 1); i++) {
-    const { identity_id } = await adminJson<{ identity_id: number }>(statePath, "identities", "create", "--team", String(teamId), "--name", `${options.name} ${i + 1}`);
-    identityIds.push(identity_id);
-    const mine: string[] = [];
-    for (let k = 0; k < (options.keysPerIdentity ?? 1); k++) {
-      mine.push((await adminJson<{ key: string }>(statePath, "keys", "create", "--identity", String(identity_id))).key);
-    }
-    keys.push(mine);
+/** An admin command (its words, then its options as `--name value` pairs) with `--json`: its answer. */
+type Admin = <T>(words: string[], options: Record<string, string>) => Promise<T>;
+
+/** The admin command line in a child process. */
+const adminProcess = (statePath: string): Admin => (words, options) =>
+  adminJson(statePath, ...words, ...Object.entries(options).flatMap(([k, v]) => [`--${k}`, v]));
+
+/** The admin commands in this process (it has node:sqlite), on one connection to the state. */
+async function adminHere<T>(statePath: string, use: (admin: Admin) => Promise<T>): Promise<T> {
+  // Imported only here: under Node, loading the state modules would fail on node:sqlite.
+  const { openState } = await import("../../../../sandbox/service/state/db.ts");
+  const { findCommand } = await import("../../../../sandbox/service/admin/commands/index.ts");
+  const db = openState(statePath);
+  try {
+    return await use(async <A>(words: string[], options: Record<string, string>) => {
+      const command = findCommand(words);
+      if (!command) throw new Error(`No admin command '${words.join(" ")}'`);
+      return command.run(db, { options, args: [], now: new Date() }).json as A;
+    });
+  } finally {
+    db.close();
   }
-  return { teamId, identityIds, keys };
+}
+
+/** Creates a team with these limits, its identities (entitled to every dataset) and their keys. */
+export function createQuotaAccount(statePath: string, options: QuotaAccountOptions): Promise<QuotaAccount> {
+  const create = async (admin: Admin): Promise<QuotaAccount> => {
+    const { team_id: teamId } = await admin<{ team_id: number }>(["teams", "create"], { name: options.name, "per-minute": String(options.perMinute), monthly: String(options.monthly) });
+    const identityIds: number[] = [];
+    const keys: string[][] = [];
+    for (let i = 0; i < (options.identities ?? 1); i++) {
+      const { identity_id } = await admin<{ identity_id: number }>(["identities", "create"], { team: String(teamId), name: `${options.name} ${i + 1}` });
+      identityIds.push(identity_id);
+      const mine: string[] = [];
+      for (let k = 0; k < (options.keysPerIdentity ?? 1); k++) mine.push((await admin<{ key: string }>(["keys", "create"], { identity: String(identity_id) })).key);
+      keys.push(mine);
+    }
+    return { teamId, identityIds, keys };
+  };
+  return "Deno" in globalThis ? adminHere(statePath, create) : create(adminProcess(statePath));
 }
