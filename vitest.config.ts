@@ -48,7 +48,19 @@ export default defineConfig({
     silent: "passed-only",
     projects: [
       { extends: true, test: { name: "node", include: ["test/**/*.test.ts"], exclude: APP_FILES } },
-      { extends: true, test: { name: "app", include: APP_FILES, setupFiles: ["test/appRuntime.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "app",
+          include: APP_FILES,
+          setupFiles: ["test/appRuntime.ts"],
+          // One Deno process for every file (modules are still reloaded per file): a fork per
+          // file pays Deno's and Polars' start each time, and a fork ending while Polars'
+          // threads wind down could abort ("futex facility returned an unexpected error code")
+          // and fail the run with an EPIPE from the pool writing to it.
+          poolOptions: { forks: { singleFork: true } },
+        },
+      },
     ],
   },
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createQuotaAccount } from "./support/quotaAccounts.ts";
 import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
+import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 import { TestClock } from "./support/testClock.ts";
 
 const DAILY = "/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1";
@@ -27,22 +28,23 @@ describe("usage counted when answered", () => {
   const statePath = join(scratch, "state.sqlite");
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  const usage = async (sb: AppSandbox, key: string): Promise<Usage> => (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage;
+  const usage = async (sb: Pick<AppSandbox | TestSandbox, "get">, key: string): Promise<Usage> => (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage;
 
   it("HEAD answers the GET's headers without running the query, and spends nothing", async () => {
-    // A 1 ms query budget makes every query that runs a 504: HEAD's 200 shows it ran none.
-    const sb = await openAppSandbox({ statePath, settings: { queryBudgetMs: 1 } });
+    // A 1 ms query budget makes every query that runs a 504: HEAD's 200 shows it ran none. Spawned:
+    // an abandoned query runs on in Polars' threads, which must not outlive the test process's file.
+    const sb = await startSandbox({ statePath, args: ["--query-budget-ms", "1"] });
     try {
       const account = await createQuotaAccount(statePath, { name: "Head", perMinute: 100, monthly: 1000 });
       const key = account.keys[0][0];
-      const head = await sb.fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL?response_format=csv`, { method: "HEAD", headers: { "X-API-KEY": key } });
+      const head = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL?response_format=csv`, { method: "HEAD", headers: { "X-API-KEY": key } });
       expect(head.status).toBe(200);
       expect(head.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
       expect(head.headers.get("RateLimit-Remaining")).toBe("100");
       expect(head.headers.get("X-Quota-Monthly-Requests-Remaining")).toBe("1000");
       expect((await head.arrayBuffer()).byteLength).toBe(0);
       // HEAD validates like GET.
-      expect((await sb.fetch(`${sb.baseUrl}${DAILY}&limit=abc`, { method: "HEAD", headers: { "X-API-KEY": key } })).status).toBe(422);
+      expect((await fetch(`${sb.baseUrl}${DAILY}&limit=abc`, { method: "HEAD", headers: { "X-API-KEY": key } })).status).toBe(422);
       // The 504s of the 1 ms budget spend nothing either.
       const get = await sb.get("/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL", key);
       expect(get.status).toBe(504);
