@@ -15,7 +15,6 @@ export const APP_FILES = [
   "test/sandbox/service/usageCounting.test.ts",
   "test/sandbox/service/queries.test.ts",
   "test/workbench/quotaWarning.test.ts",
-  "test/workbench/inputChecks.test.ts",
   "test/workbench/endpoints.test.ts",
   "test/workbench/frames.test.ts",
   "test/workbench/quotaGuard.test.ts",

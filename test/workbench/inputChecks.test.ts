@@ -7,14 +7,14 @@ import { dataEndpoint } from "../../workbench/query/endpoints.ts";
 import { prepareRequest, requestParams } from "../../workbench/query/prepare.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, DATA_ENDPOINTS, QueryError, UnknownDatasetError, ValidationError, type Workbench, WorkbenchError } from "../../workbench/mod.ts";
-import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
+import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { schemaOf } from "./support/frames.ts";
 
-let sb: AppSandbox;
+let sb: TestSandbox;
 let wb: Workbench;
 beforeAll(async () => {
-  sb = await openAppSandbox();
-  wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
+  sb = await startSandbox();
+  wb = await connect({ baseUrl: sb.baseUrl, apiKey: "demo-full-access" });
   // Rules and schemas are free metadata; cache them so "nothing sent" means no request at all.
   for (const id of ["eq-daily-ohlc", "eq-taq-1min", "eq-taq"]) await wb.meta.schema(id);
   await wb.account.rules();
