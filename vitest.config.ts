@@ -47,19 +47,10 @@ export default defineConfig({
     silent: "passed-only",
     projects: [
       { extends: true, test: { name: "node", include: ["test/**/*.test.ts"], exclude: APP_FILES } },
-      {
-        extends: true,
-        test: {
-          name: "app",
-          include: APP_FILES,
-          setupFiles: ["test/appRuntime.ts"],
-          // One Deno process for every file (modules are still reloaded per file): a fork per
-          // file pays Deno's and Polars' start each time, and a fork ending while Polars'
-          // threads wind down could abort ("futex facility returned an unexpected error code")
-          // and fail the run with an EPIPE from the pool writing to it.
-          poolOptions: { forks: { singleFork: true } },
-        },
-      },
+      // A fork per file, as in the node project: one Deno process for every file (singleFork)
+      // was tried and died of a native lock assertion in Polars' or SQLite's code after long
+      // runs, taking every later file with it.
+      { extends: true, test: { name: "app", include: APP_FILES, setupFiles: ["test/appRuntime.ts"] } },
     ],
   },
 });
