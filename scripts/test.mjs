@@ -1,7 +1,6 @@
 // `npm test`'s last step: vitest under the Node that has `node:sqlite` (scripts/paths.mjs,
-// testNodePath), so most tests can answer from the sandbox's app in-process. The Node that
-// started this script is handed on as SYSTEM_NODE: the smoke test of the workbench on the
-// user's own Node runs there. Arguments go to vitest (`npm test -- test/workbench`).
+// testNodePath), so most tests can answer from the sandbox's app in-process. Arguments go to
+// vitest (`npm test -- test/workbench`).
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot, testNodePath } from "./paths.mjs";
@@ -19,7 +18,6 @@ const result = spawnSync(node, [vitest, "run", ...process.argv.slice(2)], {
   stdio: "inherit",
   env: {
     ...process.env,
-    SYSTEM_NODE: process.env.SYSTEM_NODE ?? process.execPath,
     // node:sqlite announces itself as experimental in every worker; it is a chosen dependency.
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --disable-warning=ExperimentalWarning`.trim(),
   },
