@@ -12,8 +12,6 @@ import { compareRuns } from "../../workbench/provenance/compareRuns.ts";
 import { denoPath } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
 import type { CallRecord, RunManifest } from "../../workbench/mod.ts";
-import { TEST_SEED } from "../globalSetup.ts";
-import { generateTinyMarket } from "../sandbox/market/support/marketCli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "provenance-run-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,16 +25,8 @@ function notebook(args: string[], market = inject("tinyMarketDir"), path = fixtu
 }
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
 
-/** The tiny market generated with another seed (once per file, in a child process: see marketCli.ts). */
-async function otherMarket(): Promise<string> {
-  const other = join(dir, "other-market");
-  if (!existsSync(other)) await generateTinyMarket(TEST_SEED + 1, other);
-  return other;
-}
-// Before the tests, whose time budget is the notebook's: a market takes minutes on a busy machine.
-beforeAll(async () => {
-  await otherMarket();
-}, 600_000);
+/** The tiny market of another seed (test/globalSetup.ts). */
+const otherMarket = (): string => inject("otherMarketDir");
 
 describe("npm run notebook writes a provenance manifest", () => {
   const out = join(dir, "first");
@@ -91,7 +81,7 @@ describe("npm run notebook writes a provenance manifest", () => {
   });
 
   it("--verify against a market generated with another seed: caught as different, exit 1", async () => {
-    const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], await otherMarket());
+    const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], otherMarket());
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/);
     expect(result.stdout).toContain("verify: 1 of 1 calls differ");
@@ -159,7 +149,7 @@ describe("--verify compares downloads partition by partition", () => {
 
   it("a re-run against a market generated with another seed (the folder gone): DIFFERENT, the partitions named, exit 1", async () => {
     rmSync(lake, { recursive: true, force: true });
-    const result = await notebook(["--out", join(dir, "download-other"), "--verify", path], await otherMarket(), download);
+    const result = await notebook(["--out", join(dir, "download-other"), "--verify", path], otherMarket(), download);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
       /verify: download 1 eq-taq-1min: DIFFERENT: 2 of 2 partitions differ \(Ticker=AAPL\/TradeDate=2023-11-20, Ticker=AAPL\/TradeDate=2023-11-21\), [\d,]+ rows then, [\d,]+ rows now \(fetched then, fetched now\); first differing: Ticker=AAPL\/TradeDate=2023-11-20: [\d,]+ rows (both times, other values|then, [\d,]+ rows now) \(rows:[0-9a-f]{12}… then, rows:[0-9a-f]{12}… now\)/,

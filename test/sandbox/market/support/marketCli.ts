@@ -15,6 +15,8 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 
 export interface MarketRun {
+  /** The CLI's arguments. */
+  args: string[];
   /** Exit code. */
   status: number;
   stdout: string;
@@ -28,13 +30,17 @@ export function marketCli(...args: string[]): Promise<MarketRun> {
   return new Promise((resolve, reject) => {
     execFile(DENO, ["run", "-A", "sandbox/market/cli.ts", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== "number") reject(error);
-      else resolve({ status: error ? Number(error.code) : 0, stdout, stderr });
+      else resolve({ args, status: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
 }
 
-/** Generates the tiny market with `seed` into `outDir`; rejects with the CLI's stderr when it fails. */
-export async function generateTinyMarket(seed: number, outDir: string): Promise<void> {
-  const r = await marketCli("--profile", "tiny", "--seed", String(seed), "--out", outDir);
+/**
+ * Generates the tiny market with `seed` into `outDir` (on `workers` threads, the CLI's default
+ * when left out) and resolves with what the CLI printed; rejects with its stderr when it fails.
+ */
+export async function generateTinyMarket(seed: number, outDir: string, workers?: number): Promise<MarketRun> {
+  const r = await marketCli("--profile", "tiny", "--seed", String(seed), "--out", outDir, ...(workers === undefined ? [] : ["--workers", String(workers)]));
   if (r.status !== 0) throw new Error(`npm run market -- --profile tiny --seed ${seed} failed (exit ${r.status}):\n${r.stderr}`);
+  return r;
 }
