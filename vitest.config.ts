@@ -8,6 +8,10 @@ export default defineConfig({
     hookTimeout: 300_000,
     // Native Polars and generated market folders are heavy: share one process per file.
     pool: "forks",
+    // vitest's default on 2 cores is one file at a time, yet most files spend much of their time
+    // waiting on processes they start (sandboxes, kernels, a browser): three at once fill the
+    // cores without starving a timed wait.
+    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
     // A test's console output goes to the runner as messages; keep only that of failed tests,
     // where it helps, rather than feed thousands of warnings through a busy machine.
     silent: "passed-only",

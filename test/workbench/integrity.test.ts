@@ -66,7 +66,7 @@ describe("a cache that checks what it serves", () => {
     const warnings: string[] = [];
     const warn = vi.spyOn(console, "warn").mockImplementation((m: string) => void warnings.push(String(m)));
     try {
-      const wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: "demo-full-access", cache });
+      const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access", cache });
       const query = { date: "2023-11-21" };
       const fresh = await wb.data.eqTaq1Min("AAPL", query);
       const file = readdirSync(cache).find((f) => f.endsWith(".parquet"))!;
