@@ -48,8 +48,9 @@ export function checkPlotOptions(overrides: object, helper: string): void {
 const sameLetters = (a: string, b: string) => a.length === b.length && [...a.toLowerCase()].sort().join("") === [...b.toLowerCase()].sort().join("");
 
 /**
- * Merges the caller's overrides into a helper's defaults. A scale given a `domain` (or made a log
- * scale) by the caller loses the helper's `nice`: a domain asked for is the domain drawn.
+ * Merges the caller's overrides into a helper's defaults. A scale given a `domain` by the caller
+ * loses the helper's `nice` (a domain asked for is the domain drawn); one given another `type`
+ * (log, sqrt ...) loses the helper's `nice` and tick count, which suit a linear axis.
  *
  * @example
  * ```ts
@@ -62,8 +63,13 @@ export function withOverrides(defaults: Plot.PlotOptions, overrides: PlotOverrid
     const base = (defaults as Record<string, unknown>)[key], extra = (overrides as Record<string, unknown>)[key];
     if (isPlain(base) && isPlain(extra)) {
       const scale: Record<string, unknown> = { ...base, ...extra };
-      // A log scale made nice widens to powers of ten, leaving the data a sliver of the axis.
-      if (("domain" in extra || extra.type === "log") && !("nice" in extra)) delete scale.nice;
+      if ("domain" in extra && !("nice" in extra)) delete scale.nice;
+      // The helper's nice round ends and tick count suit a linear axis: a log scale made nice
+      // widens to powers of ten (the data a sliver of the axis), and its ticks need no count.
+      if (typeof extra.type === "string" && extra.type !== "linear") {
+        if (!("nice" in extra)) delete scale.nice;
+        if (!("ticks" in extra) && typeof base.ticks === "number") delete scale.ticks;
+      }
       merged[key] = scale;
     }
   }
