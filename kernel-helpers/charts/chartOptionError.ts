@@ -8,6 +8,7 @@ import { WorkbenchError } from "../../workbench/mod.ts";
  *
  * @example
  * ```ts
+ * const daily = await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-01", end: "2023-11-30" });
  * try {
  *   candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" }, { hieght: 200 } as PlotOverrides);
  * } catch (e) {
@@ -20,6 +21,8 @@ export class ChartOptionError extends WorkbenchError {
   readonly option: string;
 
   /**
+   * An error refusing `option`.
+   *
    * @param option the option refused
    * @param message what was given and what is allowed
    */
