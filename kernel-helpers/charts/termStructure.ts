@@ -3,6 +3,7 @@
  * is drawn by days to expiry from each row's trade date, on a scale that keeps daily expiries
  * apart (see expiryAxis.ts); without a trade date, one evenly spaced slot per expiry.
  */
+import type { ScaleOptions } from "@observablehq/plot";
 import type pl from "nodejs-polars";
 import { ChartOptionError } from "./chartOptionError.ts";
 import { dateTickFormat } from "./dateTicks.ts";
@@ -58,48 +59,78 @@ const DAYS = "__daysToExpiry";
 export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions, overrides: PlotOverrides = {}): DisplayableChart {
   checkHelperOptions(o, KNOWN, HELPER);
   const facets = facetsOf(frame, overrides, HELPER);
-  const records_ = records(frame, [o.x, o.y, ...(o.series ? [o.series] : []), ...facets.columns], [...(o.series ? [o.series] : []), ...facets.columns]);
-  const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
-  const tradeDate = o.asOf !== undefined ? undefined : frame.columns.includes("TradeDate") && frame.getColumn("TradeDate").dtype.variant === "Date" ? "TradeDate" : undefined;
-  if (o.asOf !== undefined && Number.isNaN(Date.parse(`${o.asOf}T00:00:00Z`))) throw new ChartOptionError("asOf", `${HELPER}: asOf must be a date as YYYY-MM-DD; it is ${JSON.stringify(o.asOf)}`);
-  const asOf = o.asOf !== undefined ? new Date(`${o.asOf}T00:00:00Z`) : undefined;
-  const tradeDates = tradeDate ? (frame.getColumn(tradeDate).toArray() as unknown as (Date | null)[]) : [];
-  const byDays = isTime && !o.bars && (asOf !== undefined || tradeDate !== undefined);
-  const data = records_.map((r, i) => {
-    const row: Record<string, unknown> = { ...r };
-    if (byDays) {
-      const from = asOf ?? tradeDates[i];
-      row[DAYS] = from && r[o.x] instanceof Date ? daysBetween(from, r[o.x] as Date) : null;
-    } else if (isTime) row[o.x] = day(r[o.x]);
-    return row;
-  });
-  const x = byDays ? DAYS : o.x;
+  const labels = [...(o.series ? [o.series] : []), ...facets.columns];
+  const width = typeof overrides.width === "number" ? overrides.width : DEFAULT_WIDTH;
+  const callerType = (overrides.x as { type?: string } | undefined)?.type;
+  const { data, x, scale, slotted, isTime } = placeExpiries(frame, o, records(frame, [o.x, o.y, ...labels], labels), width, callerType);
   const stroke = o.series ?? "steelblue";
   const fxy = facets.channels;
-  const title = (r: Record<string, unknown>) =>
-    `${o.series ? `${r[o.series]}\n` : ""}${isTime ? `expiry ${day(r[o.x])}${byDays ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${r[o.x]}`}\n${o.yLabel ?? o.y} ${r[o.y]}`;
+  const where = (r: Record<string, unknown>) => (isTime ? `expiry ${day(r[o.x])}${x === DAYS ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${r[o.x]}`);
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${where(r)}\n${o.yLabel ?? o.y} ${r[o.y]}`;
   const marks = o.bars
     ? [Plot.barY(data, { x, y: o.y, fill: stroke, title, ...fxy }), Plot.ruleY([0])]
     : [Plot.lineY(data, { clip: true, x, y: o.y, stroke, strokeWidth: 1.5, ...fxy }), Plot.dot(data, { clip: true, x, y: o.y, fill: stroke, r: 2.5, title, ...fxy })];
-  const slots = [...new Set(data.map((r) => String(r[o.x])))].sort();
-  const width = typeof overrides.width === "number" ? overrides.width : DEFAULT_WIDTH;
-  const values = data.map((r) => r[x]).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
-  const callerType = (overrides.x as { type?: string } | undefined)?.type;
-  const xScale = o.bars || (isTime && !byDays)
-    // One slot per expiry (weeklies and monthlies equally wide), labels thinned to fit.
-    ? { type: o.bars ? "band" : "point", label: o.xLabel ?? o.x, tickRotate: -40, ...(isTime ? { ticks: thinned(slots, Math.floor(width / 40)), tickFormat: dateTickFormat(thinned(slots, Math.floor(width / 40))) } : {}) }
-    : byDays || (Math.min(...values) >= 0 && Math.max(...values) > 30 && callerType === undefined)
-    ? { label: o.xLabel ?? (byDays ? "days to expiry" : o.x), ...daysToExpiryScale(Math.min(...values), Math.max(...values), width) }
-    : { type: "linear", label: o.xLabel ?? o.x };
-  if (callerType !== undefined && "ticks" in xScale) delete (xScale as Record<string, unknown>).ticks;
   const perPanel = facets.panelsDown > 1 ? 192 : 320;
   return asDisplayable(renderChart(withOverrides({
     height: panelHeight(320, facets.panelsDown),
     // Lines keep a few pixels free at both ends, so the first and last dots are drawn whole.
-    x: { ...(o.bars ? {} : { insetLeft: 8, insetRight: 8 }), ...xScale } as Record<string, unknown>,
-    marginBottom: o.bars || (isTime && !byDays) ? 60 : 30,
+    x: { ...(o.bars ? {} : { insetLeft: 8, insetRight: 8 }), ...scale },
+    marginBottom: slotted ? 60 : 30,
     y: o.bars ? valueScale(o.yLabel ?? o.y, { zero: true, insetBottom: 0 }, perPanel) : valueScale(o.yLabel ?? o.y, { zero: false }, perPanel),
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks,
   }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
+}
+
+/**
+ * Where each row sits across, and the x scale: days to expiry from the row's trade date (or
+ * `asOf`) for a Date expiry; one slot per expiry for bars, or when no trade date is known; a
+ * number column as given (on the days-to-expiry scale when it runs past 30, e.g. days to maturity).
+ */
+/** Rows placed across, the column (or computed field) they are placed by, and the x scale. */
+interface Placed {
+  data: Record<string, unknown>[];
+  x: string;
+  scale: ScaleOptions;
+  /** One slot per expiry (a band or point scale, labels turned). */
+  slotted: boolean;
+  /** The expiry is a Date (or Datetime) column. */
+  isTime: boolean;
+}
+
+function placeExpiries(frame: pl.DataFrame, o: TermStructureOptions, rows: Record<string, unknown>[], width: number, callerType?: string): Placed {
+  const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
+  if (o.asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.asOf)) {
+    throw new ChartOptionError("asOf", `${HELPER}: asOf must be a date as YYYY-MM-DD; it is ${JSON.stringify(o.asOf)}`);
+  }
+  const asOf = o.asOf !== undefined ? new Date(`${o.asOf}T00:00:00Z`) : undefined;
+  const hasTradeDate = frame.columns.includes("TradeDate") && frame.getColumn("TradeDate").dtype.variant === "Date";
+  const tradeDates = hasTradeDate ? (frame.getColumn("TradeDate").toArray() as unknown as (Date | null)[]) : [];
+  if (isTime && !o.bars && (asOf || hasTradeDate)) {
+    const data = rows.map((r, i) => {
+      const from = asOf ?? tradeDates[i];
+      return { ...r, [DAYS]: from && r[o.x] instanceof Date ? daysBetween(from, r[o.x] as Date) : null };
+    });
+    const days = data.map((r) => r[DAYS]).filter((v): v is number => v !== null);
+    return { data, x: DAYS, scale: withoutTicks({ label: o.xLabel ?? "days to expiry", ...daysToExpiryScale(Math.min(...days), Math.max(...days), width) }, callerType), slotted: false, isTime };
+  }
+  if (o.bars || isTime) {
+    // One slot per expiry (weeklies and monthlies equally wide), labels thinned to fit.
+    const data = isTime ? rows.map((r) => ({ ...r, [o.x]: day(r[o.x]) })) : rows;
+    const slots = [...new Set(data.map((r) => String(r[o.x])))].sort();
+    const ticks = thinned(slots, Math.floor(width / 40));
+    const dated = isTime ? { ticks, tickFormat: dateTickFormat(ticks) } : {};
+    return { data, x: o.x, scale: { type: o.bars ? "band" : "point", label: o.xLabel ?? o.x, tickRotate: -40, ...dated } as ScaleOptions, slotted: true, isTime };
+  }
+  const values = rows.map((r) => r[o.x]).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+  const longDays = values.length > 0 && Math.min(...values) >= 0 && Math.max(...values) > 30 && callerType === undefined;
+  const scale: ScaleOptions = longDays ? { label: o.xLabel ?? o.x, ...daysToExpiryScale(Math.min(...values), Math.max(...values), width) } : { type: "linear", label: o.xLabel ?? o.x };
+  return { data: rows, x: o.x, scale, slotted: false, isTime };
+}
+
+/** The caller's own x type (log, linear ...) takes its own ticks, not the tenors. */
+function withoutTicks(scale: ScaleOptions, callerType?: string): ScaleOptions {
+  if (callerType === undefined) return scale;
+  const { ticks: _, ...rest } = scale;
+  return rest;
 }

@@ -7,6 +7,7 @@
  * week or month), unshaded.
  */
 import type pl from "nodejs-polars";
+import { ChartOptionError } from "./chartOptionError.ts";
 import { checkHelperOptions, facetsOf, panelHeight } from "./facets.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
@@ -75,6 +76,10 @@ export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overr
   checkHelperOptions(o, KNOWN, HELPER);
   const facets = facetsOf(frame, overrides, HELPER);
   const daily = frame.columns.includes(o.x) && frame.getColumn(o.x).dtype.variant === "Date";
+  const type = (overrides.x as { type?: string } | undefined)?.type;
+  if (daily && type !== undefined && type !== "point") {
+    throw new ChartOptionError("x.type", `${HELPER} draws a Date column on the trading-day axis (a point scale, as candlestickChart); x.type ${JSON.stringify(type)} cannot place its days (leave x.type out, or draw with plot())`);
+  }
   const labels = [...(o.series ? [o.series] : []), ...facets.columns];
   const rows = records(frame, [o.x, o.y, ...labels], labels).filter((r) => r[o.x] instanceof Date);
   const bySeries = new Map<string, Record<string, unknown>[]>();

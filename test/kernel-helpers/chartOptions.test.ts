@@ -79,6 +79,7 @@ describe("an option a helper cannot take is refused by name", () => {
     expect(series.message).toContain('facet several with { fy: "Ticker" }');
     const type = thrown(() => k.candlestickChart(threeMonths(), { ...OHLC, title: "t" }, { x: { type: "utc" } }));
     expect(type.option).toBe("x.type");
+    expect(thrown(() => k.timeSeriesChart(threeMonths(), { x: "TradeDate", y: "ClosePrice", title: "t" }, { x: { type: "utc" } })).option).toBe("x.type");
     expect(thrown(() => helpers[0][1]({ facet: { data: [], y: "Ticker" } })).option).toBe("facet.data");
   });
 
