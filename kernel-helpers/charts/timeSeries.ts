@@ -85,7 +85,9 @@ export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overr
   const bySeries = new Map<string, Record<string, unknown>[]>();
   for (const r of rows) {
     const key = [o.series, ...facets.columns].map((c) => (c ? String(r[c]) : "")).join("\u0000");
-    bySeries.set(key, [...(bySeries.get(key) ?? []), r]);
+    const list = bySeries.get(key);
+    if (list) list.push(r);
+    else bySeries.set(key, [r]);
   }
   const data = [...bySeries.entries()].flatMap(([key, list]) => {
     list.sort((a, b) => (a[o.x] as Date).getTime() - (b[o.x] as Date).getTime());
