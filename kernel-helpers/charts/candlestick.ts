@@ -1,9 +1,12 @@
 /** OHLC candlesticks by date: a high-low rule and an open-close body, green up and red down. */
 import type pl from "nodejs-polars";
-import { dateTickFormat } from "./dateTicks.ts";
+import { ChartOptionError } from "./chartOptionError.ts";
+import { checkHelperOptions, facetsOf, panelHeight } from "./facets.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { tradingDayAxis } from "./tradingDayAxis.ts";
+import { valueScale } from "./valueScale.ts";
 
 /** The columns `candlestickChart` draws, and its titles. */
 export interface CandlestickOptions {
@@ -25,34 +28,44 @@ export interface CandlestickOptions {
   yLabel?: string;
 }
 
+const KNOWN = ["date", "open", "high", "low", "close", "title", "subtitle", "yLabel"];
+const HELPER = "candlestickChart";
+
 /**
- * Candlesticks on a band of trading days (no gaps for weekends); tick labels carry the year
- * when the range crosses one; each candle's hover title gives its date and prices.
+ * Candlesticks on the calendar's trading days (no gaps for weekends and holidays), ticked like
+ * every daily axis of these helpers; tick labels carry the year when the range crosses one;
+ * each candle's hover title gives its date and prices. Several tickers: facet with
+ * `{ fy: "Ticker" }`.
  *
  * @example
  * ```ts
- * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" }, sort: "TradeDate" });
+ * const daily = await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-01", end: "2023-12-29" });
  * candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL" }, { height: 240 });
  * ```
  */
 export function candlestickChart(frame: pl.DataFrame, o: CandlestickOptions, overrides: PlotOverrides = {}): DisplayableChart {
-  const data = records(frame, [o.date, o.open, o.high, o.low, o.close]).map((r) => ({
+  checkHelperOptions(o, KNOWN, HELPER, "one chart holds one instrument: facet several with { fy: \"Ticker\" }");
+  const type = (overrides.x as { type?: string } | undefined)?.type;
+  if (type !== undefined && type !== "band") {
+    throw new ChartOptionError("x.type", `${HELPER} draws on a band of trading days; x.type ${JSON.stringify(type)} cannot place its candles (leave x.type out, or draw with plot())`);
+  }
+  const facets = facetsOf(frame, overrides, HELPER);
+  const data = records(frame, [o.date, o.open, o.high, o.low, o.close, ...facets.columns], facets.columns).map((r) => ({
     ...r,
     [o.date]: (r[o.date] as Date).toISOString().slice(0, 10),
     direction: (r[o.close] as number) >= (r[o.open] as number) ? "up" : "down",
   }));
-  const days = [...new Set(data.map((r) => r[o.date] as string))].sort();
-  const every = Math.max(1, Math.ceil(days.length / 12));
-  const ticks = days.filter((_, i) => i % every === 0);
+  const axis = tradingDayAxis(data.map((r) => r[o.date] as string));
   const title = (r: Record<string, unknown>) => `${r[o.date]}\nopen ${r[o.open]}\nhigh ${r[o.high]}\nlow ${r[o.low]}\nclose ${r[o.close]}`;
+  const fxy = facets.channels;
   return asDisplayable(renderChart(withOverrides({
-    height: 340,
-    x: { type: "band", domain: days, label: "trade date", ticks, tickFormat: dateTickFormat(ticks) },
-    y: { label: o.yLabel ?? "price ($)", grid: true },
+    height: panelHeight(340, facets.panelsDown),
+    x: { type: "band", label: "trade date", ...axis },
+    y: valueScale(o.yLabel ?? "price ($)", {}, facets.panelsDown > 1 ? 204 : 340),
     color: { domain: ["up", "down"], range: ["#2ca25f", "#de2d26"] },
     marks: [
-      Plot.ruleX(data, { x: o.date, y1: o.low, y2: o.high, stroke: "direction", title }),
-      Plot.ruleX(data, { x: o.date, y1: o.open, y2: o.close, stroke: "direction", strokeWidth: Math.max(2, Math.min(8, 500 / days.length)), title }),
+      Plot.ruleX(data, { x: o.date, y1: o.low, y2: o.high, stroke: "direction", title, ...fxy }),
+      Plot.ruleX(data, { x: o.date, y1: o.open, y2: o.close, stroke: "direction", strokeWidth: Math.max(2, Math.min(8, 500 / axis.domain.length)), title, ...fxy }),
     ],
-  }, overrides), { title: o.title, subtitle: o.subtitle }));
+  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
 }

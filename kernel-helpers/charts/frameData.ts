@@ -4,10 +4,20 @@
  * time zone (and renders are the same on every machine).
  */
 import pl from "nodejs-polars";
+import { ChartOptionError } from "./chartOptionError.ts";
 
-export function records(frame: pl.DataFrame, columns: readonly string[]): Record<string, unknown>[] {
-  const missing = columns.filter((c) => !frame.columns.includes(c));
-  if (missing.length) throw new Error(`The frame has no column ${missing.map((m) => `'${m}'`).join(", ")}: it has ${frame.columns.join(", ")}`);
+/**
+ * The rows of `columns` as records; `asText` columns holding dates become "YYYY-MM-DD" (facets
+ * and series are labelled by day).
+ *
+ * @example
+ * ```ts
+ * records(bars, ["BarDateTime", "ClosePrice"]); // [{ BarDateTime: Date(wall clock as UTC), ClosePrice: 190.6 }, ...]
+ * ```
+ */
+export function records(frame: pl.DataFrame, columns: readonly string[], asText: readonly string[] = []): Record<string, unknown>[] {
+  const missing = [...new Set(columns)].filter((c) => !frame.columns.includes(c));
+  if (missing.length) throw new ChartOptionError(missing[0], `The frame has no column ${missing.map((m) => `'${m}'`).join(", ")}: it has ${frame.columns.join(", ")}`);
   const exprs = columns.map((c) => {
     const dtype = frame.getColumn(c).dtype;
     if (dtype.variant === "Datetime") {
@@ -16,7 +26,14 @@ export function records(frame: pl.DataFrame, columns: readonly string[]): Record
     }
     return pl.col(c);
   });
-  return frame.select(...exprs).toRecords();
+  const rows = frame.select(...[...new Map(columns.map((c, i) => [c, exprs[i]])).values()]).toRecords();
+  const dated = asText.filter((c) => frame.getColumn(c).dtype.variant === "Date" || frame.getColumn(c).dtype.variant === "Datetime");
+  if (dated.length === 0) return rows;
+  return rows.map((r) => {
+    const out: Record<string, unknown> = { ...r };
+    for (const c of dated) if (out[c] instanceof Date) out[c] = (out[c] as Date).toISOString().slice(0, 10);
+    return out;
+  });
 }
 
 /** Minutes after midnight (with their fraction) of a New York wall-clock UTC instant. */

@@ -5,9 +5,28 @@
  */
 import type { ColorScheme, ScaleOptions } from "@observablehq/plot";
 import type pl from "nodejs-polars";
+import { checkHelperOptions, facetsOf } from "./facets.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, DEFAULT_WIDTH, Plot, renderChart, type DisplayableChart } from "./render.ts";
+
+const KNOWN = ["x", "y", "fill", "title", "subtitle", "xLabel", "yLabel", "fillLabel", "scheme"];
+const HELPER = "heatmapChart";
+
+/** Pixels a strike label needs beside its neighbour (10 px digits, upright). */
+const LABEL_GAP_PX = 44;
+
+/**
+ * Which strikes to label: every one when they are far enough apart on the axis, else none
+ * (Plot then ticks round values such as 400, 450, 500, which sit at their place on the linear
+ * axis). Labels picked by index from uneven strikes would crowd where strikes are dense.
+ */
+function strikeTicks(xs: number[], domain: [number, number], width: number): number[] | undefined {
+  const pxPerUnit = (width - 100) / Math.max(1e-9, domain[1] - domain[0]);
+  const closest = Math.min(...xs.slice(1).map((x, i) => x - xs[i]));
+  const longest = Math.max(...xs.map((x) => x.toLocaleString("en-US").length));
+  return xs.length < 2 || closest * pxPerUnit >= Math.max(LABEL_GAP_PX, longest * 6.2 + 10) ? xs : undefined;
+}
 
 /** The columns `heatmapChart` draws, and its titles. */
 export interface HeatmapOptions {
@@ -47,34 +66,38 @@ const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFra
 
 /**
  * A value on a grid of cells, e.g. open interest by strike and expiry, with a colour legend;
- * each cell's hover title gives its x, y and value.
+ * each cell's hover title gives its x, y and value. Strike labels never crowd: every strike when
+ * they fit, else round values; facet with `{ fy: "Ticker" }`.
  *
  * @example
  * ```ts
- * const oi = await wb.data.optOpenInterest({ filters: { Ticker: "SPY", TradeDate: "2023-11-21" } });
+ * const oi = await wb.data.optOpenInterest("SPY", { date: "2023-11-21" });
  * heatmapChart(oi, { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest" }, { color: { scheme: "viridis" } });
  * ```
  */
 export function heatmapChart(frame: pl.DataFrame, o: HeatmapOptions, overrides: PlotOverrides = {}): DisplayableChart {
+  checkHelperOptions(o, KNOWN, HELPER);
+  const facets = facetsOf(frame, overrides, HELPER);
   const xs = [...new Set(records(frame, [o.x]).map((r) => r[o.x] as number))].sort((a, b) => a - b);
   const edges = cellEdges(xs);
-  const data = records(frame, [o.x, o.y, o.fill]).map((r) => ({
+  const data = records(frame, [o.x, o.y, o.fill, ...facets.columns], facets.columns).map((r) => ({
     ...r,
     // Bands are ordinal: expiries as YYYY-MM-DD text keep their order and read well.
     [o.y]: r[o.y] instanceof Date ? (r[o.y] as Date).toISOString().slice(0, 10) : r[o.y],
     x1: edges.get(r[o.x] as number)![0],
     x2: edges.get(r[o.x] as number)![1],
   }));
-  const every = Math.max(1, Math.ceil(xs.length / 16));
-  // Every k-th strike, and always the last one.
-  const ticks = xs.filter((_, i) => i % every === 0 || i === xs.length - 1);
+  const domain: [number, number] = [edges.get(xs[0])?.[0] ?? 0, edges.get(xs.at(-1)!)?.[1] ?? 1];
+  const width = typeof overrides.width === "number" ? overrides.width : DEFAULT_WIDTH;
+  // One 26 px row of cells per y value: its label always fits.
+  const rows = new Set(data.map((r) => String(r[o.y]))).size;
   const title = (r: Record<string, unknown>) => `${o.yLabel ?? o.y} ${r[o.y]}\n${o.xLabel ?? o.x} ${r[o.x]}\n${o.fillLabel ?? o.fill} ${(r[o.fill] as number)?.toLocaleString("en-US")}`;
   return asDisplayable(renderChart(withOverrides({
-    height: Math.max(240, 26 * new Set(data.map((r) => r[o.y])).size + 80),
+    height: facets.panelsDown > 1 ? facets.panelsDown * (26 * rows + 30) + 60 : Math.max(240, 26 * rows + 80),
     marginBottom: 44,
-    x: { type: "linear", domain: [edges.get(xs[0])?.[0] ?? 0, edges.get(xs.at(-1)!)?.[1] ?? 1], label: o.xLabel ?? o.x, ticks, tickFormat: (v: number) => v.toLocaleString("en-US"), tickRotate: -45 },
+    x: { type: "linear", domain, label: o.xLabel ?? o.x, ticks: strikeTicks(xs, domain, width), tickFormat: (v: number) => v.toLocaleString("en-US") },
     y: { type: "band", label: o.yLabel ?? o.y, padding: 0.04 },
     color: { type: "quantize", n: 7, scheme: (o.scheme ?? "blues") as ColorScheme, legend: true, label: o.fillLabel ?? o.fill, tickFormat: (v: number) => compact.format(v), width: 420 } as ScaleOptions,
-    marks: [Plot.rect(data, { x1: "x1", x2: "x2", y: o.y, fill: o.fill, inset: 0.5, title })],
-  }, overrides), { title: o.title, subtitle: o.subtitle }));
+    marks: [Plot.rect(data, { x1: "x1", x2: "x2", y: o.y, fill: o.fill, inset: 0.5, title, ...facets.channels })],
+  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
 }

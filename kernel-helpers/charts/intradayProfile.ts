@@ -1,9 +1,14 @@
 /** Intraday profile: a value by minute of day (New York time), one line per series. */
 import type pl from "nodejs-polars";
+import { checkHelperOptions, facetsOf, panelHeight } from "./facets.ts";
 import { clock, minuteOfDay, records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
 import { dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
+import { valueScale } from "./valueScale.ts";
+
+const KNOWN = ["minute", "y", "series", "title", "subtitle", "yLabel", "shadeRegularHours", "sessionDate"];
+const HELPER = "intradayProfileChart";
 
 /** The columns `intradayProfileChart` draws, its titles and its shading. */
 export interface IntradayProfileOptions {
@@ -48,17 +53,21 @@ function hours(values: number[]): [number, number] {
 
 /**
  * A value by minute of day. The x range follows the data (override with `{ x: { domain: [570, 960] } }`),
- * y fits the data (not from zero), the left margin fits the tick labels.
+ * y fits the data (not from zero) with round ends beyond it, the left margin fits the tick
+ * labels; facet with `{ fy: "Ticker" }`, or take a log scale with `{ y: { type: "log" } }`.
  *
  * @example
  * ```ts
- * const bars = withMinuteOfDay(await wb.data.eqTaq1Min(["AAPL", "MSFT"], { filters: { TradeDate: "2023-11-21" } }));
+ * const bars = withMinuteOfDay(await wb.data.eqTaq1Min(["AAPL", "MSFT"], { date: "2023-11-21" }));
  * intradayProfileChart(bars, { minute: "MinuteOfDay", y: "ClosePrice", series: "Ticker", title: "Close by minute" }, { x: { domain: [570, 960] } });
  * ```
  */
 export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOptions, overrides: PlotOverrides = {}): DisplayableChart {
+  checkHelperOptions(o, KNOWN, HELPER);
+  const facets = facetsOf(frame, overrides, HELPER);
   const days = new Set<string>();
-  const data = records(frame, [o.minute, o.y, ...(o.series ? [o.series] : [])]).map((r) => {
+  const labels = [...(o.series ? [o.series] : []), ...facets.columns];
+  const data = records(frame, [o.minute, o.y, ...labels], labels).map((r) => {
     if (!(r[o.minute] instanceof Date)) return r;
     days.add(dayOf(r[o.minute] as Date));
     return { ...r, [o.minute]: minuteOfDay(r[o.minute] as Date) };
@@ -71,15 +80,15 @@ export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOpti
   const shade = o.shadeRegularHours === false ? [] : sessions([...days], o.sessionDate).map(([open, close]) => ({ open, close, label: `regular session ${clock(open)}-${clock(close)}` }));
   const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${clock(r[o.minute] as number)}: ${r[o.y]}`;
   return asDisplayable(renderChart(withOverrides({
-    height: 320,
+    height: panelHeight(320, facets.panelsDown),
     x: { label: "New York time", domain: fitted, ticks: ticks.filter((_, i) => i % step === 0), tickFormat: clock },
-    y: { label: o.yLabel ?? o.y, grid: true, zero: false },
+    y: valueScale(o.yLabel ?? o.y, { zero: false }, facets.panelsDown > 1 ? 192 : 320),
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks: [
       Plot.rectX(shade, { clip: true, x1: "open", x2: "close", fill: "#000", fillOpacity: 0.05, title: "label" }),
-      Plot.lineY(data, { clip: true, x: o.minute, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.2, title: o.series ? (r: Record<string, unknown>) => String(r[o.series!]) : undefined }),
+      Plot.lineY(data, { clip: true, x: o.minute, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.2, title: o.series ? (r: Record<string, unknown>) => String(r[o.series!]) : undefined, ...facets.channels }),
       // Invisible dots carry each point's hover title (an SVG <title>); skipped on very long frames.
-      ...(data.length <= HOVER_LIMIT ? [Plot.dot(data, { clip: true, x: o.minute, y: o.y, r: 3, fill: "currentColor", fillOpacity: 0, title })] : []),
+      ...(data.length <= HOVER_LIMIT ? [Plot.dot(data, { clip: true, x: o.minute, y: o.y, r: 3, fill: "currentColor", fillOpacity: 0, title, ...facets.channels })] : []),
     ],
-  }, overrides), { title: o.title, subtitle: o.subtitle }));
+  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
 }

@@ -33,10 +33,13 @@ function draw(options: PlotModule.PlotOptions): Element {
   return PlotModule.plot({ ...options, document: chartDocument() } as PlotModule.PlotOptions) as unknown as Element;
 }
 
+/** Characters in the longest text of an axis's labels (0 when the chart has no such axis). */
+const longestText = (node: Element, axis: string) =>
+  Math.max(0, ...[...node.querySelectorAll(`g[aria-label="${axis}"] text`)].map((t) => (t.textContent ?? "").length));
+
 /** The left margin the y tick labels need: their longest label plus the tick and padding. */
 function neededLeftMargin(node: Element): number {
-  const labels = [...node.querySelectorAll('g[aria-label="y-axis tick label"] text')].map((t) => t.textContent ?? "");
-  const longest = Math.max(0, ...labels.map((l) => l.length));
+  const longest = longestText(node, "y-axis tick label");
   // A label written sideways along the axis (band scales) needs a line of its own.
   const sideways = /rotate\(-90\)/.test(node.querySelector('g[aria-label="y-axis label"] text')?.getAttribute("transform") ?? "");
   return Math.ceil(longest * CHAR_PX + 14 + (sideways ? 16 : 0));
@@ -54,10 +57,13 @@ function neededLeftMargin(node: Element): number {
 export function renderChart(options: PlotModule.PlotOptions, text: ChartText = {}): Chart {
   const sized = { width: DEFAULT_WIDTH, ...options };
   let node = draw(sized);
-  if (options.marginLeft === undefined) {
-    // A first draw tells which tick labels Plot chose; the second leaves room for the longest.
-    node = draw({ ...sized, marginLeft: Math.max(40, neededLeftMargin(node)) });
-  }
+  // A first draw tells which tick labels Plot chose; the second leaves room for the longest.
+  const margins: Record<string, number> = {};
+  if (options.marginLeft === undefined) margins.marginLeft = Math.max(40, neededLeftMargin(node));
+  const facetLabels = longestText(node, "fy-axis tick label");
+  // Facet labels (fy) stand right of the panels, their axis label beyond them.
+  if (options.marginRight === undefined && facetLabels > 0) margins.marginRight = Math.ceil(facetLabels * CHAR_PX + 14 + 16);
+  if (Object.keys(margins).length) node = draw({ ...sized, ...margins });
   return chartFromElement(node, text, options.width === undefined);
 }
 

@@ -1,8 +1,13 @@
 /** Volatility smile: implied vol by strike (or moneyness), one line per expiry, with the spot marked. */
 import type pl from "nodejs-polars";
+import { checkHelperOptions, facetsOf, panelHeight } from "./facets.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { valueScale } from "./valueScale.ts";
+
+const KNOWN = ["x", "y", "series", "spot", "title", "subtitle", "xLabel", "yLabel"];
+const HELPER = "smileChart";
 
 /** The columns `smileChart` draws, and its titles. */
 export interface SmileOptions {
@@ -25,28 +30,32 @@ export interface SmileOptions {
 }
 
 /**
- * Implied vol in percent by strike; each dot's hover title gives expiry, strike and vol.
+ * Implied vol in percent by strike; each dot's hover title gives expiry, strike and vol. The y
+ * axis ends on round values beyond the data, so the steepest wing is drawn whole; facet
+ * several underlyings with `{ fy: "Ticker" }`.
  *
  * @example
  * ```ts
- * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
+ * const greeks = await wb.data.optGreeksDaily("AAPL", { date: "2023-11-21" });
  * smileChart(greeks, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 173.02, title: "AAPL smile" }, { x: { domain: [150, 200] } });
  * ```
  */
 export function smileChart(frame: pl.DataFrame, o: SmileOptions, overrides: PlotOverrides = {}): DisplayableChart {
-  const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) =>
-    o.series && r[o.series] instanceof Date ? { ...r, [o.series]: (r[o.series] as Date).toISOString().slice(0, 10) } : r
-  );
+  checkHelperOptions(o, KNOWN, HELPER);
+  const facets = facetsOf(frame, overrides, HELPER);
+  const labels = [...(o.series ? [o.series] : []), ...facets.columns];
+  const data = records(frame, [o.x, o.y, ...labels], labels);
   const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${o.xLabel ?? o.x} ${r[o.x]}\n${o.yLabel ?? o.y} ${((r[o.y] as number) * 100).toFixed(1)}%`;
+  const fxy = facets.channels;
   return asDisplayable(renderChart(withOverrides({
-    height: 340,
-    x: { label: o.xLabel ?? o.x },
-    y: { label: o.yLabel ?? o.y, grid: true, tickFormat: (v: number) => `${(v * 100).toFixed(0)}%` },
+    height: panelHeight(340, facets.panelsDown),
+    x: { label: o.xLabel ?? o.x, insetLeft: 8, insetRight: 8 },
+    y: valueScale(o.yLabel ?? o.y, { tickFormat: (v: number) => `${Math.round(v * 1000) / 10}%` }, facets.panelsDown > 1 ? 204 : 340),
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks: [
       ...(o.spot !== undefined ? [Plot.ruleX([o.spot], { stroke: "#999", strokeDasharray: "4,3", title: () => `spot ${o.spot}` })] : []),
-      Plot.lineY(data, { clip: true, x: o.x, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.3 }),
-      Plot.dot(data, { clip: true, x: o.x, y: o.y, fill: o.series ?? "steelblue", r: 2, title }),
+      Plot.lineY(data, { clip: true, x: o.x, y: o.y, stroke: o.series ?? "steelblue", strokeWidth: 1.3, ...fxy }),
+      Plot.dot(data, { clip: true, x: o.x, y: o.y, fill: o.series ?? "steelblue", r: 2, title, ...fxy }),
     ],
-  }, overrides), { title: o.title, subtitle: o.subtitle }));
+  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
 }

@@ -1,9 +1,18 @@
-/** Term structure: a value by expiry (or days to maturity), one line per series, with dots. */
+/**
+ * Term structure: a value by expiry, one line per series, with dots (or bars). A Date expiry
+ * is drawn by days to expiry from each row's trade date, on a scale that keeps daily expiries
+ * apart (see expiryAxis.ts); without a trade date, one evenly spaced slot per expiry.
+ */
+import type { ScaleOptions } from "@observablehq/plot";
 import type pl from "nodejs-polars";
+import { ChartOptionError } from "./chartOptionError.ts";
 import { dateTickFormat } from "./dateTicks.ts";
+import { daysBetween, daysToExpiryScale, thinned } from "./expiryAxis.ts";
+import { checkHelperOptions, facetsOf, panelHeight } from "./facets.ts";
 import { records } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, DEFAULT_WIDTH, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { valueScale } from "./valueScale.ts";
 
 /** The columns `termStructureChart` draws, and its titles. */
 export interface TermStructureOptions {
@@ -17,47 +26,111 @@ export interface TermStructureOptions {
   title: string;
   /** A second line under the title, optional. */
   subtitle?: string;
-  /** Label of the x axis (default: the column's name). */
+  /** Label of the x axis (default "days to expiry" for a Date expiry, else the column's name). */
   xLabel?: string;
   /** Label of the y axis (default: the column's name). */
   yLabel?: string;
   /** Draw bars instead of lines (e.g. open interest by expiry). */
   bars?: boolean;
+  /**
+   * The date days to expiry count from (YYYY-MM-DD) when the frame has no `TradeDate` column;
+   * with neither, a Date expiry gets one evenly spaced slot per expiry.
+   */
+  asOf?: string;
 }
 
+const KNOWN = ["x", "y", "series", "title", "subtitle", "xLabel", "yLabel", "bars", "asOf"];
+const HELPER = "termStructureChart";
+
 const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
+const DAYS = "__daysToExpiry";
 
 /**
- * Lines (or bars) by expiry; each dot or bar's hover title gives its expiry and value.
+ * Lines (or bars) by expiry; each dot or bar's hover title gives its expiry and value. Facet
+ * with `{ fy: "Ticker" }` (one panel per ticker), like any Plot option.
  *
  * @example
  * ```ts
- * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2023-11-21" } });
- * const ivByExpiry = greeks.groupBy("ExpirationDate").agg(pl.col("MidImpliedVol").mean().alias("MeanIV")).sort("ExpirationDate");
+ * const greeks = await wb.data.optGreeksDaily("AAPL", { date: "2023-11-21" });
+ * const ivByExpiry = greeks.groupBy(["TradeDate", "ExpirationDate"]).agg(pl.col("MidImpliedVol").mean().alias("MeanIV")).sort("ExpirationDate");
  * termStructureChart(ivByExpiry, { x: "ExpirationDate", y: "MeanIV", title: "IV term structure" }, { y: { domain: [0.15, 0.3] } });
  * ```
  */
 export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions, overrides: PlotOverrides = {}): DisplayableChart {
-  const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
-  // Bars stand on a band of expiries (labelled YYYY-MM-DD), so weeklies and monthlies are equally wide.
-  const data = records(frame, [o.x, o.y, ...(o.series ? [o.series] : [])]).map((r) => {
-    const row = o.series && r[o.series] instanceof Date ? { ...r, [o.series]: day(r[o.series]) } : r;
-    return o.bars && r[o.x] instanceof Date ? { ...row, [o.x]: day(r[o.x]) } : row;
-  });
+  checkHelperOptions(o, KNOWN, HELPER);
+  const facets = facetsOf(frame, overrides, HELPER);
+  const labels = [...(o.series ? [o.series] : []), ...facets.columns];
+  const width = typeof overrides.width === "number" ? overrides.width : DEFAULT_WIDTH;
+  const callerType = (overrides.x as { type?: string } | undefined)?.type;
+  const { data, x, scale, slotted, isTime } = placeExpiries(frame, o, records(frame, [o.x, o.y, ...labels], labels), width, callerType);
   const stroke = o.series ?? "steelblue";
-  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${o.xLabel ?? o.x} ${day(r[o.x])}\n${o.yLabel ?? o.y} ${r[o.y]}`;
+  const fxy = facets.channels;
+  const where = (r: Record<string, unknown>) => (isTime ? `expiry ${day(r[o.x])}${x === DAYS ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${r[o.x]}`);
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${where(r)}\n${o.yLabel ?? o.y} ${r[o.y]}`;
   const marks = o.bars
-    ? [Plot.barY(data, { x: o.x, y: o.y, fill: stroke, title }), Plot.ruleY([0])]
-    : [Plot.lineY(data, { clip: true, x: o.x, y: o.y, stroke, strokeWidth: 1.5 }), Plot.dot(data, { clip: true, x: o.x, y: o.y, fill: stroke, r: 2.5, title })];
-  const bands = o.bars ? [...new Set(data.map((r) => String(r[o.x])))].sort() : [];
+    ? [Plot.barY(data, { x, y: o.y, fill: stroke, title, ...fxy }), Plot.ruleY([0])]
+    : [Plot.lineY(data, { clip: true, x, y: o.y, stroke, strokeWidth: 1.5, ...fxy }), Plot.dot(data, { clip: true, x, y: o.y, fill: stroke, r: 2.5, title, ...fxy })];
+  const perPanel = facets.panelsDown > 1 ? 192 : 320;
   return asDisplayable(renderChart(withOverrides({
-    height: 320,
-    x: o.bars
-      ? { type: "band", label: o.xLabel ?? o.x, tickRotate: -40, ...(isTime ? { tickFormat: dateTickFormat(bands) } : {}) }
-      : { type: isTime ? "utc" : "linear", label: o.xLabel ?? o.x },
-    marginBottom: o.bars ? 60 : 30,
-    y: { label: o.yLabel ?? o.y, grid: true, zero: o.bars === true },
+    height: panelHeight(320, facets.panelsDown),
+    // Lines keep a few pixels free at both ends, so the first and last dots are drawn whole.
+    x: { ...(o.bars ? {} : { insetLeft: 8, insetRight: 8 }), ...scale },
+    marginBottom: slotted ? 60 : 30,
+    y: o.bars ? valueScale(o.yLabel ?? o.y, { zero: true, insetBottom: 0 }, perPanel) : valueScale(o.yLabel ?? o.y, { zero: false }, perPanel),
     color: o.series ? { legend: true, type: "categorical" } : undefined,
     marks,
-  }, overrides), { title: o.title, subtitle: o.subtitle }));
+  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
+}
+
+/**
+ * Where each row sits across, and the x scale: days to expiry from the row's trade date (or
+ * `asOf`) for a Date expiry; one slot per expiry for bars, or when no trade date is known; a
+ * number column as given (on the days-to-expiry scale when it runs past 30, e.g. days to maturity).
+ */
+/** Rows placed across, the column (or computed field) they are placed by, and the x scale. */
+interface Placed {
+  data: Record<string, unknown>[];
+  x: string;
+  scale: ScaleOptions;
+  /** One slot per expiry (a band or point scale, labels turned). */
+  slotted: boolean;
+  /** The expiry is a Date (or Datetime) column. */
+  isTime: boolean;
+}
+
+function placeExpiries(frame: pl.DataFrame, o: TermStructureOptions, rows: Record<string, unknown>[], width: number, callerType?: string): Placed {
+  const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
+  if (o.asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.asOf)) {
+    throw new ChartOptionError("asOf", `${HELPER}: asOf must be a date as YYYY-MM-DD; it is ${JSON.stringify(o.asOf)}`);
+  }
+  const asOf = o.asOf !== undefined ? new Date(`${o.asOf}T00:00:00Z`) : undefined;
+  const hasTradeDate = frame.columns.includes("TradeDate") && frame.getColumn("TradeDate").dtype.variant === "Date";
+  const tradeDates = hasTradeDate ? (frame.getColumn("TradeDate").toArray() as unknown as (Date | null)[]) : [];
+  if (isTime && !o.bars && (asOf || hasTradeDate)) {
+    const data = rows.map((r, i) => {
+      const from = asOf ?? tradeDates[i];
+      return { ...r, [DAYS]: from && r[o.x] instanceof Date ? daysBetween(from, r[o.x] as Date) : null };
+    });
+    const days = data.map((r) => r[DAYS]).filter((v): v is number => v !== null);
+    return { data, x: DAYS, scale: withoutTicks({ label: o.xLabel ?? "days to expiry", ...daysToExpiryScale(Math.min(...days), Math.max(...days), width) }, callerType), slotted: false, isTime };
+  }
+  if (o.bars || isTime) {
+    // One slot per expiry (weeklies and monthlies equally wide), labels thinned to fit.
+    const data = isTime ? rows.map((r) => ({ ...r, [o.x]: day(r[o.x]) })) : rows;
+    const slots = [...new Set(data.map((r) => String(r[o.x])))].sort();
+    const ticks = thinned(slots, Math.floor(width / 40));
+    const dated = isTime ? { ticks, tickFormat: dateTickFormat(ticks) } : {};
+    return { data, x: o.x, scale: { type: o.bars ? "band" : "point", label: o.xLabel ?? o.x, tickRotate: -40, ...dated } as ScaleOptions, slotted: true, isTime };
+  }
+  const values = rows.map((r) => r[o.x]).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+  const longDays = values.length > 0 && Math.min(...values) >= 0 && Math.max(...values) > 30 && callerType === undefined;
+  const scale: ScaleOptions = longDays ? { label: o.xLabel ?? o.x, ...daysToExpiryScale(Math.min(...values), Math.max(...values), width) } : { type: "linear", label: o.xLabel ?? o.x };
+  return { data: rows, x: o.x, scale, slotted: false, isTime };
+}
+
+/** The caller's own x type (log, linear ...) takes its own ticks, not the tenors. */
+function withoutTicks(scale: ScaleOptions, callerType?: string): ScaleOptions {
+  if (callerType === undefined) return scale;
+  const { ticks: _, ...rest } = scale;
+  return rest;
 }

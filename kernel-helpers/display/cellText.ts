@@ -1,7 +1,7 @@
 /**
  * The text of each shown cell, column by column, as a researcher reads it: New York wall clock
  * at the precision the column needs (no trailing zero nanoseconds; the zone is in the header),
- * floats to seven significant digits with one shared number of decimals per column and
+ * floats with the decimals the column needs (at most six, the same in every row) and
  * thousands separators, integers exact with separators (identifiers such as ASID without), nulls
  * as null.
  */
@@ -22,29 +22,38 @@ const IDENTIFIER = /(_id|Id|ID)$/;
 /** "1234567" to "1,234,567" (exact for any length, so Int64 beyond 2^53 stays right). */
 const groupThousands = (digits: string) => digits.replace(/^(-?\d+)/, (int) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ","));
 
-/** Decimals a float needs at seven significant digits (0-9), floating-point noise dropped. */
-function decimalsNeeded(x: number): number {
+/** Significant digits a float type carries: beyond them the digits are binary noise (0.1 + 0.2). */
+const SIGNIFICANT = { Float64: 15, Float32: 7 } as Record<string, number>;
+
+/** Most decimals a float column shows. */
+export const MAX_DECIMALS = 6;
+
+/** Decimals `x` needs (0-6), once rounded to the significant digits its type carries. */
+function decimalsNeeded(x: number, significant: number): number {
   if (!Number.isFinite(x) || x === 0) return 0;
-  const text = Number(x.toPrecision(7)).toString();
-  if (text.includes("e")) return 9;
+  const text = Number(x.toPrecision(significant)).toFixed(MAX_DECIMALS).replace(/\.?0+$/, "");
   const dot = text.indexOf(".");
-  return dot < 0 ? 0 : Math.min(9, text.length - dot - 1);
+  return dot < 0 ? 0 : text.length - dot - 1;
 }
 
-function floatTexts(values: (number | null)[]): (string | null)[] {
+/**
+ * Float texts: one number of decimals for the whole column, as many as its most precise value
+ * needs (at most six), so decimal points line up and no digit is lost below a billion; rows in
+ * `whole` (counts in a summary) show integers without decimals.
+ */
+function floatTexts(values: (number | null)[], significant: number, whole: ReadonlySet<number> = new Set()): (string | null)[] {
   // Magnitudes fixed notation cannot show in a readable width go to exponent notation, one by one.
   const extreme = (v: number) => v !== 0 && (Math.abs(v) < 1e-6 || Math.abs(v) >= 1e15);
-  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v) && !extreme(v));
-  // Seven significant digits for the column's largest magnitude, fewer when no value needs them.
-  const largest = Math.max(0, ...finite.map(Math.abs));
-  const cap = Math.max(0, 7 - (largest >= 1 ? Math.floor(Math.log10(largest)) + 1 : 0));
-  const decimals = Math.min(cap, Math.max(0, ...finite.map(decimalsNeeded)));
+  const measured = values.filter((v, i): v is number => v !== null && Number.isFinite(v) && !extreme(v) && !whole.has(i));
+  const decimals = Math.max(0, ...measured.map((v) => decimalsNeeded(v, significant)));
   const format = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-  return values.map((v) => {
+  const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+  return values.map((v, i) => {
     if (v === null) return null;
     if (Number.isNaN(v)) return "NaN";
     if (!Number.isFinite(v)) return v > 0 ? "inf" : "-inf";
-    return extreme(v) ? v.toExponential(6).replace(/\.?0+e/, "e") : format.format(v);
+    if (extreme(v)) return v.toExponential(6).replace(/\.?0+e/, "e");
+    return whole.has(i) && Number.isInteger(v) ? integer.format(v) : format.format(v);
   });
 }
 
@@ -63,6 +72,12 @@ export function datetimeTexts(full: (string | null)[]): (string | null)[] {
 const strftime = (frame: pl.DataFrame, name: string, format: string) =>
   frame.select(pl.col(name).dt.strftime(format)).getColumn(name).toArray() as (string | null)[];
 
+/** What `columnTexts` needs to know beyond the frame. */
+export interface ColumnTextOptions {
+  /** Rows whose float values are counts, shown as integers (the count rows of `describe`). */
+  wholeRows?: ReadonlySet<number>;
+}
+
 /**
  * Display text of every column of a (small, already cut) frame.
  *
@@ -71,11 +86,11 @@ const strftime = (frame: pl.DataFrame, name: string, format: string) =>
  * const [price] = columnTexts(df.head(5).select("Price")); // { values: ["190.64", ...], align: "right" }
  * ```
  */
-export function columnTexts(frame: pl.DataFrame): ColumnText[] {
+export function columnTexts(frame: pl.DataFrame, options: ColumnTextOptions = {}): ColumnText[] {
   return frame.columns.map((name) => {
     const series = frame.getColumn(name);
     const variant = series.dtype.variant;
-    if (FLOAT.test(variant)) return { values: floatTexts(series.toArray() as (number | null)[]), align: "right" };
+    if (FLOAT.test(variant)) return { values: floatTexts(series.toArray() as (number | null)[], SIGNIFICANT[variant] ?? 15, options.wholeRows), align: "right" };
     if (NUMERIC.test(variant)) {
       const text = series.cast(pl.String).toArray() as (string | null)[];
       // Identifiers (ASID, SecId, identity_id ...) are names, not quantities: no separators.

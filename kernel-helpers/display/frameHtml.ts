@@ -2,10 +2,13 @@
  * A Polars frame as a notebook shows it: shape, warnings and the truncation note above the
  * table, a compact dtype under each name, New York wall clock at the precision the column
  * needs, readable numbers, text left-aligned; long frames cut to their head and tail, wide ones
- * scrolling inside their box with sticky headers.
+ * scrolling inside their box with sticky headers. The styles are specific enough to win over
+ * JupyterLab's own table rules (right-aligned, wrapping, fixed layout), which otherwise push
+ * the "… N more rows …" marker of a wide frame to its far right, out of view.
  */
 import pl from "nodejs-polars";
 import { columnTexts } from "./cellText.ts";
+import { wholeRowsOf } from "./wholeRows.ts";
 import { dtypeLabel } from "./dtypeLabel.ts";
 import { frameWarnings } from "../../workbench/mod.ts";
 import { count, escapeHtml } from "./html.ts";
@@ -23,12 +26,12 @@ export interface FrameDisplayOptions {
 
 const STYLE = `<style>
 .wb-box{max-width:100%;max-height:560px;overflow:auto;border:1px solid #e3e3e3}
-.wb-frame{border-collapse:separate;border-spacing:0;font:12px ui-monospace,Menlo,Consolas,monospace}
-.wb-frame th,.wb-frame td{border-bottom:1px solid #eee;border-right:1px solid #f3f3f3;padding:2px 8px;white-space:nowrap}
-.wb-frame thead th{position:sticky;top:0;background:#f7f7f7;text-align:left;z-index:1;border-bottom:1px solid #ccc}
-.wb-frame td.wb-r{text-align:right}.wb-frame td.wb-l{text-align:left}
+.wb-box table.wb-frame{border-collapse:separate;border-spacing:0;table-layout:auto;margin:0;font:12px ui-monospace,Menlo,Consolas,monospace}
+.wb-box .wb-frame th,.wb-box .wb-frame td{border:none;border-bottom:1px solid #eee;border-right:1px solid #f3f3f3;padding:2px 8px;white-space:nowrap;line-height:normal}
+.wb-box .wb-frame thead th{position:sticky;top:0;background:#f7f7f7;text-align:left;z-index:1;border-bottom:1px solid #ccc}
+.wb-box .wb-frame td.wb-r{text-align:right}.wb-box .wb-frame td.wb-l{text-align:left}
 .wb-dtype{color:#888;font-weight:normal}.wb-null{color:#aaa;font-style:italic}
-.wb-gap td{color:#777;background:#fafafa}.wb-gap span{position:sticky;left:8px}
+.wb-box .wb-frame tr.wb-gap td{color:#555;background:#f0f0f0;text-align:left;font-style:italic}.wb-gap span{display:inline-block;position:sticky;left:8px}
 .wb-shape,.wb-note{font:12px sans-serif;color:#555;margin:2px 0}.wb-warn{font:12px sans-serif;color:#8a5300;background:#fff6e0;border-left:3px solid #f0a500;padding:2px 6px;margin:2px 0}
 </style>`;
 
@@ -47,7 +50,10 @@ function shown(frame: pl.DataFrame, maxRows: number, maxChars: number): Shown {
   const headN = Math.ceil(maxRows / 2), tailN = Math.floor(maxRows / 2);
   // vstack of two slices: zero-copy, where pl.concat rechunks (tens of ms on a wide frame).
   const part = cut ? frame.slice(0, headN).vstack(frame.slice(frame.height - tailN, tailN)) : frame;
-  const columns = columnTexts(part);
+  // The marked count rows of the frame, by their index among the rows shown.
+  const marked = wholeRowsOf(frame), tailStart = frame.height - tailN;
+  const wholeRows = new Set(Array.from({ length: part.height }, (_, i) => i).filter((i) => marked.has(!cut || i < headN ? i : tailStart + i - headN)));
+  const columns = columnTexts(part, { wholeRows });
   const clip = (v: string | null) => (v !== null && v.length > maxChars ? `${v.slice(0, maxChars - 1)}…` : v);
   return {
     names: frame.columns,

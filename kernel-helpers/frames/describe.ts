@@ -1,11 +1,12 @@
 /**
  * Summary statistics for any frame, Date and Datetime columns included (nodejs-polars' own
  * `describe()` fails on them). Numeric columns give count, nulls, mean, std, min, quartiles
- * and max as numbers; dates and times give count, nulls, min, median and max as New York text;
+ * and max as numbers (the counts shown without decimals); dates and times give count, nulls, min, median and max as New York text;
  * text columns give count, nulls, distinct values, min and max.
  */
 import pl from "nodejs-polars";
 import { datetimeTexts } from "../display/cellText.ts";
+import { markWholeRows } from "../display/wholeRows.ts";
 
 const STATISTICS = ["count", "null_count", "mean", "std", "min", "25%", "50%", "75%", "max", "unique"] as const;
 type Statistic = typeof STATISTICS[number];
@@ -62,5 +63,6 @@ export function describe(frame: pl.DataFrame): pl.DataFrame {
     const stats = textual(frame, name);
     return pl.Series(name, STATISTICS.map((k) => stats[k] ?? null), pl.String);
   });
-  return pl.DataFrame([pl.Series("statistic", [...STATISTICS]), ...columns]);
+  // count and null_count are counts: the table shows them without decimals.
+  return markWholeRows(pl.DataFrame([pl.Series("statistic", [...STATISTICS]), ...columns]), [0, 1]);
 }

@@ -90,13 +90,14 @@ describe("chart structure", () => {
     expect(texts("y-axis label")).toEqual(["↑ price ($)"]);
   });
 
-  it("the term structure draws one line per trade date and a dot per expiry on a UTC date axis", () => {
+  it("the term structure draws one line per trade date and a dot per expiry, by days to expiry from each trade date", () => {
     const { root, marks, texts } = parse(cases["term-structure"].markup);
     expect(marks("line", "path")).toHaveLength(2);
     expect(marks("dot", "circle")).toHaveLength(8);
     expect([...root.querySelectorAll("span")].map((s) => s.textContent)).toEqual(["2023-11-21", "2023-11-22"]);
     expect(texts("x-axis label")).toEqual(["expiry →"]);
-    expect(texts("x-axis tick label").join(" ")).toMatch(/Dec.*Jan.*Feb.*Mar/);
+    expect(texts("x-axis tick label")).toEqual(["10", "14", "21", "30", "45", "60", "90"]);
+    expect(marks("dot", "title")[0].textContent).toMatch(/^2023-11-21\nexpiry 2023-12-01 \(10 days\)\nOI-weighted IV /);
   });
 
   it("the term structure as bars stands one bar per expiry on a band of dates", () => {
@@ -176,7 +177,7 @@ describe("chart overrides and new charts", () => {
     expect(marks("line", "path")).toHaveLength(1);
     expect(points(marks("line", "path")[0].getAttribute("d")!)).toHaveLength(6);
     expect(marks("rect", "rect")).toHaveLength(0);
-    expect(texts("x-axis label")).toEqual(["TradeDate →"]);
+    expect(texts("x-axis label")).toEqual(["TradeDate"]); // an ordinal axis of trading days, as the candlestick's
     expect(texts("x-axis tick label").every((t) => /^\d\d-\d\d$/.test(t))).toBe(true); // dates, not "12 PM"
   });
 

@@ -69,18 +69,25 @@ describe("frameBundle", () => {
     expect([...table(html).querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual(["datetime[ms]", "datetime[us]", "datetime[ms, UTC]"]);
   });
 
-  it("prints floats to seven significant digits with one number of decimals per column, and thousands separators", () => {
+  it("prints each float column with the decimals its most precise value needs (at most six, the same in every row), and thousands separators", () => {
     const frame = pl.DataFrame([
       pl.Series("price", [190.64, 4512.2575, 0.1 + 0.2], pl.Float64),
-      pl.Series("volume", [7_000_000, 1234567.891, 12], pl.Float64),
+      pl.Series("volume", [7_000_000, 1234567.25, 12], pl.Float64),
       pl.Series("tiny", [1e-9, 0.5, Number.NaN], pl.Float64),
       pl.Series("big", ["9007199254740993", "-1234", "0"]).cast(pl.Int64),
+      pl.Series("third", [1 / 3, 2, 999_999_999.5], pl.Float64),
+      pl.Series("f32", [190.64, 174.41, 1.5], pl.Float32),
     ]);
     expect(cellsOf(String(frameBundle(frame)["text/html"]))).toEqual([
-      ["190.640", "7,000,000", "1e-9", "9,007,199,254,740,993"],
-      ["4,512.258", "1,234,568", "0.5", "-1,234"],
-      ["0.300", "12", "NaN", "0"],
+      ["190.6400", "7,000,000.00", "1e-9", "9,007,199,254,740,993", "0.333333", "190.64"],
+      ["4,512.2575", "1,234,567.25", "0.5", "-1,234", "2.000000", "174.41"],
+      ["0.3000", "12.00", "NaN", "0", "999,999,999.500000", "1.50"],
     ]);
+  });
+
+  it("prints a float column of whole numbers without decimals", () => {
+    const frame = pl.DataFrame([pl.Series("shares", [959, 1_234_567, 0], pl.Float64)]);
+    expect(cellsOf(String(frameBundle(frame)["text/html"])).map((r) => r[0])).toEqual(["959", "1,234,567", "0"]);
   });
 
   it("writes identifier columns (ASID, SecId, *_id) without thousands separators", () => {
@@ -123,7 +130,9 @@ describe("frameBundle", () => {
     expect(rows.map((r) => r.firstElementChild!.textContent)).toEqual(["0", "1", "2", "3", "4", "… 990 more rows …", "995", "996", "997", "998", "999"]);
     expect(rows[0].children[1].textContent).toBe("0xxxxxxxxxx…");
     expect(doc.querySelector(".wb-shape")!.textContent).toBe("1,000 rows × 2 columns · showing the first 5 and last 5 of 1,000 rows");
-    expect(String(bundle["text/html"])).toMatch(/\.wb-gap span\{position:sticky;left:8px\}/);
+    expect(String(bundle["text/html"])).toMatch(/\.wb-gap span\{display:inline-block;position:sticky;left:8px\}/);
+    // JupyterLab right-aligns every td with (0,2,1) specificity; the gap row's rule must beat it.
+    expect(String(bundle["text/html"])).toMatch(/\.wb-box \.wb-frame tr\.wb-gap td\{[^}]*text-align:left/);
     const text = String(bundle["text/plain"]).split("\n");
     expect(text).toHaveLength(3 + 11);
     expect(text[0]).toBe("1,000 rows × 2 columns (showing the first 5 and last 5 of 1,000 rows)");
@@ -162,6 +171,21 @@ describe("describe", () => {
     expect(row("count")).toMatchObject({ Price: 1, Ticker: "2" });
     expect(row("null_count")).toMatchObject({ Price: 1 });
     expect(row("unique")).toMatchObject({ Ticker: "2" });
+  });
+
+  it("shows count and null_count as integers and the other statistics with their column's decimals", () => {
+    const prices = pl.DataFrame([pl.Series("Close", Array.from({ length: 959 }, (_, i) => 174.41 + (i % 50) / 100), pl.Float64), pl.Series("Volume", Array.from({ length: 959 }, (_, i) => 1000 + i), pl.Int64)]);
+    const cells = cellsOf(String(frameBundle(describeFrame(prices))["text/html"]));
+    expect(cells.map((r) => r[0])).toEqual(["count", "null_count", "mean", "std", "min", "25%", "50%", "75%", "max", "unique"]);
+    expect(cells[0].slice(1)).toEqual(["959", "959"]);
+    expect(cells[1].slice(1)).toEqual(["0", "0"]);
+    expect(cells[4].slice(1)).toEqual(["174.410000", "1,000.000000"]);
+    // One number of decimals for every other statistic of a column.
+    const decimals = (v: string) => v.split(".")[1]?.length ?? 0;
+    expect(new Set(cells.slice(2, 9).map((r) => decimals(r[1]!))).size).toBe(1);
+    // Cut to head and tail, the count rows stay whole.
+    const cut = cellsOf(String(frameBundle(describeFrame(prices), { maxRows: 4 })["text/html"]));
+    expect(cut.map((r) => r[1])).toEqual(["959", "0", "174.9", "null"]); // decimals follow the rows shown
   });
 });
 

@@ -143,7 +143,7 @@ it("a frame made before the workbench was imported displays richly, with no inst
   const { doc, keys } = received(7);
   expect(keys).not.toContain("application/vnd.dataresource+json"); // not Polars' own bundle
   expect(doc.querySelector(".wb-shape")!.textContent).toBe("2 rows × 2 columns");
-  expect([...doc.querySelectorAll("tbody td")].map((td) => td.textContent)).toEqual(["190.640", "AAPL", "4,512.258", "MSFT"]);
+  expect([...doc.querySelectorAll("tbody td")].map((td) => td.textContent)).toEqual(["190.6400", "AAPL", "4,512.2575", "MSFT"]);
 });
 
 it("a Series shows as a one-column table and a LazyFrame as its schema and plan with a hint to collect", () => {

@@ -128,6 +128,51 @@ export function acrossNewYear(): pl.DataFrame {
   ]);
 }
 
+/** Daily closes of two tickers over three months (2023-11-01 to 2024-01-31, the demo market's span): a seeded walk. */
+export function threeMonths(): pl.DataFrame {
+  const rnd = seeded(17);
+  const days: string[] = [];
+  for (let t = Date.parse("2023-11-01T00:00:00Z"); t <= Date.parse("2024-01-31T00:00:00Z"); t += 86_400_000) {
+    const d = new Date(t).toISOString().slice(0, 10);
+    // Weekdays but Thanksgiving, Christmas and New Year's Day, as the calendar has them.
+    if (![0, 6].includes(new Date(t).getUTCDay()) && !["2023-11-23", "2023-12-25", "2024-01-01"].includes(d)) days.push(d);
+  }
+  const rows = (["AAPL", "MSFT"] as const).flatMap((ticker, k) => {
+    let close = k ? 190 : 170;
+    return days.map((day) => {
+      const open = round(close * (1 + (rnd() - 0.5) * 0.01), 2);
+      close = round(open * (1 + (rnd() - 0.48) * 0.03), 2);
+      return { day, ticker, open, close, high: round(Math.max(open, close) * (1 + 0.008 * rnd()), 2), low: round(Math.min(open, close) * (1 - 0.008 * rnd()), 2) };
+    });
+  });
+  return pl.DataFrame([
+    dates("TradeDate", rows.map((r) => r.day)),
+    pl.Series("Ticker", rows.map((r) => r.ticker)),
+    ...(["open", "high", "low", "close"] as const).map((f) => pl.Series(`${f[0].toUpperCase()}${f.slice(1)}Price`, rows.map((r) => r[f]))),
+  ]);
+}
+
+/** SPY-like expiries on 2023-11-21: every trading day for three weeks, then monthlies out to two years. */
+export function dailyExpiries(): pl.DataFrame {
+  const expiries = ["2023-11-21", "2023-11-22", "2023-11-24", "2023-11-27", "2023-11-28", "2023-11-29", "2023-11-30", "2023-12-01", "2023-12-04", "2023-12-05",
+    "2023-12-06", "2023-12-07", "2023-12-08", "2023-12-15", "2024-01-19", "2024-02-16", "2024-03-15", "2024-06-21", "2024-09-20", "2024-12-20", "2025-06-20", "2025-12-19"];
+  const days = expiries.map((e) => (Date.parse(`${e}T00:00:00Z`) - Date.parse("2023-11-21T00:00:00Z")) / 86_400_000);
+  return pl.DataFrame([
+    dates("TradeDate", expiries.map(() => "2023-11-21")),
+    dates("ExpirationDate", expiries),
+    pl.Series("AtmIV", days.map((d) => round(0.1 + 0.05 * Math.sqrt(d / 365) + (d === 0 ? 0.04 : 0), 4))),
+  ]);
+}
+
+/** Open interest on uneven strikes, as a real chain lists them: 1 apart near the money, 5 further out, 25 far out. */
+export function denseStrikes(): pl.DataFrame {
+  const strikes = [...Array.from({ length: 10 }, (_, i) => 200 + 25 * i), ...Array.from({ length: 20 }, (_, i) => 425 + 5 * i), ...Array.from({ length: 40 }, (_, i) => 430 + 1 * i + 0.5), ...Array.from({ length: 10 }, (_, i) => 525 + 25 * i)]
+    .sort((a, b) => a - b);
+  const rnd = seeded(23);
+  const rows = EXPIRIES.slice(0, 3).flatMap((e) => strikes.map((strike) => ({ e, strike, oi: Math.round(1000 * rnd() * Math.exp(-(((strike - 450) / 60) ** 2))) })));
+  return pl.DataFrame([dates("ExpirationDate", rows.map((r) => r.e)), pl.Series("Strike", rows.map((r) => r.strike)), pl.Series("OpenInterest", rows.map((r) => r.oi), pl.Int64)]);
+}
+
 /** Every chart case by golden name: its markup, and the HTML the notebook shows (title above it). */
 export function chartCases(): Record<string, { markup: string; html: string }> {
   const bars = intradayBars(), daily = dailyBars(), ts = termStructure(), options = chain();
@@ -150,6 +195,12 @@ export function chartCases(): Record<string, { markup: string; html: string }> {
     "smile-overrides": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "Smile, zoomed" }, { x: { domain: [175, 185] }, clip: true }),
     "term-structure-overrides": k.termStructureChart(ts, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure, fixed range" }, { y: { domain: [0.15, 0.3], tickFormat: ".0%" }, height: 240 }),
     "heatmap-overrides": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "MidImpliedVol", title: "Implied vol" }, { color: { scheme: "viridis", tickFormat: ".0%" }, marginBottom: 50 }),
+    // Issue 21: daily axes on trading days alike, facets, daily expiries, dense strikes.
+    "time-series-daily": k.timeSeriesChart(threeMonths(), { x: "TradeDate", y: "ClosePrice", series: "Ticker", title: "Daily closes over three months" }),
+    "candlestick-facets": k.candlestickChart(threeMonths(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Two tickers, one panel each" }, { fy: "Ticker" }),
+    "term-structure-facets": k.termStructureChart(ts.withColumns(pl.col("TradeDate").cast(pl.String).alias("Day")), { x: "ExpirationDate", y: "OiWeightedIV", title: "IV term structure, one panel per trade date" }, { fy: "Day" }),
+    "term-structure-daily-expiries": k.termStructureChart(dailyExpiries(), { x: "ExpirationDate", y: "AtmIV", title: "Daily expiries and two-year ones" }),
+    "heatmap-dense-strikes": k.heatmapChart(denseStrikes(), { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest on uneven strikes" }),
     "plot-spec": k.plot({ marks: [k.Plot.dot(termStructure().toRecords(), { x: "OpenInterest", y: "OiWeightedIV", fill: "steelblue", title: "OpenInterest" })], x: { inset: 10 }, y: { grid: true, inset: 10 } }, { title: "plot() of any spec" }),
   };
   const bundle = (c: object) => (c as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();
