@@ -31,6 +31,23 @@ export interface Premium {
   boundary: Float64Array;
 }
 
+/** The premium alone, with the boundary it was integrated on (its Greeks come from {@link premiumGreeks}). */
+export interface PremiumSolve {
+  /** American minus European value (NaN when exercised). */
+  premium: number;
+  /** True when the spot lies in the exercise region: the option is worth its payoff. */
+  exercised: boolean;
+  /** The put boundary (of the symmetric put, for a call). */
+  put: PutBoundary;
+}
+
+/** The premium integral's points: sin and cos of theta = pi (1 + y) / 4 and the weight times pi / 4 (the same every call). */
+const RULE = (() => {
+  const { points, weights } = gaussLegendre(PREMIUM_POINTS);
+  const theta = points.map((y) => (Math.PI * (1 + y)) / 4);
+  return { sin: theta.map(Math.sin), cos: theta.map(Math.cos), w: weights.map((x) => (Math.PI / 4) * x), weights };
+})();
+
 /**
  * The early-exercise premium of `t` (American) at volatility `vol`, with its Delta and Gamma
  * (NaN when the spot is in the exercise region, where the option is worth its payoff). `start`
@@ -43,24 +60,67 @@ export interface Premium {
  * ```
  */
 export function americanPremium(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): Premium {
-  const { spot, strike, years: T, rate: r, dividendYield: q } = t;
-  // A call is the put on the strike with the spot as its strike, rate and dividend yield swapped.
-  const [S, K, rp, qp] = t.call ? [strike, spot, q, r] : [spot, strike, r, q];
+  const solved = premiumSolve(t, vol, settings, start);
+  if (solved.exercised) return { premium: NaN, delta: NaN, gamma: NaN, theta: 0, exercised: true, boundary: solved.put.x };
+  return { ...premiumGreeks(t, vol, solved), premium: solved.premium, exercised: false, boundary: solved.put.x };
+}
+
+/** The symmetric put's spot, strike, rate and dividend yield: a call is the put on the strike with the spot as its strike, rate and dividend yield swapped. */
+function putTerms(t: OptionTerms): [number, number, number, number] {
+  const { spot, strike, rate: r, dividendYield: q } = t;
+  return t.call ? [strike, spot, q, r] : [spot, strike, r, q];
+}
+
+/**
+ * The early-exercise premium of `t` alone, on its boundary: what the implied-vol solver's tries
+ * and the Vega and Rho bumps need (the Greeks' integrals and Theta's two more premiums would
+ * be thrown away there). Same arithmetic as {@link americanPremium}'s premium, to the last bit.
+ *
+ * @example
+ * ```ts
+ * const put = { call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 };
+ * premiumSolve(put, 0.2).premium; // 0.2174 (American 6.0904 less European 5.5735)
+ * ```
+ */
+export function premiumSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): PremiumSolve {
+  const T = t.years, [S, K, rp, qp] = putTerms(t);
   const boundary = putBoundary(K, T, rp, qp, vol, settings, start);
-  if (S <= boundaryAt(boundary, T)) return { premium: NaN, delta: NaN, gamma: NaN, theta: 0, exercised: true, boundary: boundary.x };
-  const { points, weights } = gaussLegendre(PREMIUM_POINTS);
-  let p = 0, dS = 0, dSS = 0;
-  const rootT = Math.sqrt(T);
-  for (let k = 0; k < points.length; k++) {
+  if (S <= boundaryAt(boundary, T)) return { premium: NaN, exercised: true, put: boundary };
+  const { sin: SIN, cos: COS, w: W } = RULE;
+  let p = 0;
+  for (let k = 0; k < PREMIUM_POINTS; k++) {
     // s = T sin^2(theta), theta = pi (1 + y) / 4: smooth at both ends (the 1/sqrt(s) of the
     // densities near now, the boundary's square root near expiry); ds = 2 T sin cos dtheta.
-    const theta = (Math.PI * (1 + points[k])) / 4, sin = Math.sin(theta), cos = Math.cos(theta), w = (Math.PI / 4) * weights[k];
+    const sin = SIN[k], cos = COS[k], s = T * sin * sin, ds = 2 * T * sin * cos * W[k];
+    const b = boundaryAt(boundary, T - s), sd = vol * Math.sqrt(s);
+    const dp = (Math.log(S / b) + (rp - qp) * s) / sd + sd / 2, dm = dp - sd;
+    p += ds * (rp * K * Math.exp(-rp * s) * normalCdf(-dm) - qp * S * Math.exp(-qp * s) * normalCdf(-dp));
+  }
+  return { premium: p, exercised: false, put: boundary };
+}
+
+/**
+ * Delta, Gamma (per $) and Theta (per year) of the premium `solved` found for `t` at `vol`
+ * (not exercised), on the same boundary: no boundary is solved again.
+ *
+ * @example
+ * ```ts
+ * const put = { call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 };
+ * premiumGreeks(put, 0.2, premiumSolve(put, 0.2)).delta; // the premium's part of the put's Delta
+ * ```
+ */
+export function premiumGreeks(t: OptionTerms, vol: number, solved: PremiumSolve): { delta: number; gamma: number; theta: number } {
+  const T = t.years, [S, K, rp, qp] = putTerms(t), boundary = solved.put, p = solved.premium;
+  const { sin: SIN, cos: COS, w: W } = RULE;
+  let dS = 0, dSS = 0;
+  const rootT = Math.sqrt(T);
+  for (let k = 0; k < PREMIUM_POINTS; k++) {
+    const sin = SIN[k], cos = COS[k], w = W[k];
     const s = T * sin * sin, ds = 2 * T * sin * cos * w;
     const b = boundaryAt(boundary, T - s), sd = vol * Math.sqrt(s);
     const dp = (Math.log(S / b) + (rp - qp) * s) / sd + sd / 2, dm = dp - sd;
     const kr = rp * K * Math.exp(-rp * s), sq = qp * S * Math.exp(-qp * s);
     const pdfP = normalPdf(dp), pdfM = normalPdf(dm);
-    p += ds * (kr * normalCdf(-dm) - sq * normalCdf(-dp));
     // d/dS: -rK e^{-rs} phi(d-)/(S sd) - q e^{-qs} N(-d+) + q e^{-qs} phi(d+)/sd; ds / sd = 2 sqrt(T) cos / vol dtheta.
     dS += ((2 * rootT * cos * w) / vol) * ((-kr * pdfM) / S + (sq * pdfP) / S) - ds * (sq / S) * normalCdf(-dp);
     // d2/dS2 = [r K e^{-rs} phi(d-) d+ - q S e^{-qs} phi(d+) d-] / (S^2 vol^2 s).
@@ -71,10 +131,10 @@ export function americanPremium(t: OptionTerms, vol: number, settings: Readonly<
   // equation would need the value's layer just off the boundary, which no affordable quadrature
   // resolves: near the boundary it came out positive.
   const h = T * THETA_STEP, theta = -(3 * p - 4 * premiumOnly(S, K, rp, qp, vol, boundary, T - h) + premiumOnly(S, K, rp, qp, vol, boundary, T - 2 * h)) / (2 * h);
-  if (!t.call) return { premium: p, delta: dS, gamma: dSS, theta, exercised: false, boundary: boundary.x };
+  if (!t.call) return { delta: dS, gamma: dSS, theta };
   // Back to the call's own variables: C(S, K) = P(K, S), P homogeneous of degree one, so
   // dC/dS = dP/dK' = (P - S' dP/dS') / K' and d2C/dS2 = S'^2 d2P/dS'^2 / K'^2.
-  return { premium: p, delta: (p - S * dS) / K, gamma: (S * S * dSS) / (K * K), theta, exercised: false, boundary: boundary.x };
+  return { delta: (p - S * dS) / K, gamma: (S * S * dSS) / (K * K), theta };
 }
 
 /** Theta's step, as a fraction of the time to expiry. */
@@ -82,10 +142,10 @@ const THETA_STEP = 1e-3;
 
 /** The put premium integral alone at time to expiry `T` (at most the boundary's). */
 function premiumOnly(S: number, K: number, r: number, q: number, vol: number, boundary: PutBoundary, T: number): number {
-  const { points, weights } = gaussLegendre(PREMIUM_POINTS);
+  const { sin: SIN, cos: COS, weights } = RULE;
   let p = 0;
-  for (let k = 0; k < points.length; k++) {
-    const theta = (Math.PI * (1 + points[k])) / 4, sin = Math.sin(theta), cos = Math.cos(theta);
+  for (let k = 0; k < PREMIUM_POINTS; k++) {
+    const sin = SIN[k], cos = COS[k];
     const s = T * sin * sin, ds = 2 * T * sin * cos * (Math.PI / 4) * weights[k];
     const b = boundaryAt(boundary, T - s), sd = vol * Math.sqrt(s);
     const dp = (Math.log(S / b) + (r - q) * s) / sd + sd / 2;
