@@ -13,6 +13,7 @@ import type { OptionTerms } from "./contract.ts";
 import { type BoundarySettings, type BoundaryStart, boundaryAt, MARKET_BOUNDARY, type PutBoundary, putBoundary } from "./exerciseBoundary.ts";
 import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalPdf } from "./normal.ts";
+import { sinCos } from "./trig.ts";
 
 /** Gauss-Legendre points of the premium integral (more than the boundary's: the spot may sit near the boundary, where the integrand is steep). */
 export const PREMIUM_POINTS = 32;
@@ -41,11 +42,14 @@ export interface PremiumSolve {
   put: PutBoundary;
 }
 
-/** The premium integral's points: sin and cos of theta = pi (1 + y) / 4 and the weight times pi / 4 (the same every call). */
+/**
+ * The premium integral's points: sin and cos of theta = pi (1 + y) / 4 and the weight times pi / 4
+ * (the same every call; sinCos, not Math.sin and Math.cos, whose last bits differ between runtimes).
+ */
 const RULE = (() => {
   const { points, weights } = gaussLegendre(PREMIUM_POINTS);
   const theta = points.map((y) => (Math.PI * (1 + y)) / 4);
-  return { sin: theta.map(Math.sin), cos: theta.map(Math.cos), w: weights.map((x) => (Math.PI / 4) * x), weights };
+  return { sin: theta.map((x) => sinCos(x).sin), cos: theta.map((x) => sinCos(x).cos), w: weights.map((x) => (Math.PI / 4) * x), weights };
 })();
 
 /**

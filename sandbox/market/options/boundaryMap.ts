@@ -17,6 +17,7 @@
  */
 import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalCdfGivenDensity, normalPdf } from "./normal.ts";
+import { sinCos } from "./trig.ts";
 
 /** One put's fixed-point problem, per unit of strike, with what stays the same from step to step. */
 export interface BoundaryProblem {
@@ -138,9 +139,10 @@ function tablesFor(n: number, l: number): Tables {
   const known = TABLES.get(key);
   if (known) return known;
   const xi = new Float64Array(n + 1);
-  for (let i = 0; i <= n; i++) xi[i] = (1 + Math.cos((i * Math.PI) / n)) / 2;
+  // sinCos, not Math.sin and Math.cos, whose last bits differ between runtimes (trig.ts).
+  for (let i = 0; i <= n; i++) xi[i] = (1 + sinCos((i * Math.PI) / n).cos) / 2;
   const rule = gaussLegendre(l);
-  const sin = rule.points.map((y) => Math.sin((Math.PI * (1 + y)) / 4)), cos = rule.points.map((y) => Math.cos((Math.PI * (1 + y)) / 4));
+  const sin = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).sin), cos = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).cos);
   const weights = rule.weights.map((w) => (Math.PI / 4) * w);
   const weightsAt = new Float64Array(n * l * n), unit = new Float64Array(n + 1), c = new Float64Array(n + 1);
   for (let j = 0; j < n; j++) {
@@ -184,7 +186,7 @@ function cosines(n: number): Float64Array {
   let c = COSINES.get(n);
   if (!c) {
     c = new Float64Array((n + 1) * (n + 1));
-    for (let k = 0; k <= n; k++) for (let i = 0; i <= n; i++) c[k * (n + 1) + i] = Math.cos((k * i * Math.PI) / n);
+    for (let k = 0; k <= n; k++) for (let i = 0; i <= n; i++) c[k * (n + 1) + i] = sinCos((k * i * Math.PI) / n).cos;
     COSINES.set(n, c);
   }
   return c;
