@@ -10,6 +10,7 @@
  * swapped (McDonald and Schroder's put-call symmetry), its Greeks by the homogeneity of the value.
  */
 import type { OptionTerms } from "./contract.ts";
+import { chebyshevSum } from "./boundaryMap.ts";
 import { type BoundarySettings, type BoundaryStart, boundaryAt, MARKET_BOUNDARY, type PutBoundary, putBoundary } from "./exerciseBoundary.ts";
 import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalPdf } from "./normal.ts";
@@ -52,6 +53,49 @@ const RULE = (() => {
   return { sin: theta.map((x) => sinCos(x).sin), cos: theta.map((x) => sinCos(x).cos), w: weights.map((x) => (Math.PI / 4) * x), weights };
 })();
 
+/** What the premium integral's points need of the time to expiry and rates alone: s, ds, sqrt(s), e^{-rs}, e^{-qs} and where each point's boundary lies (Chebyshev z). */
+interface PointTables {
+  T: number;
+  r: number;
+  q: number;
+  s: Float64Array;
+  ds: Float64Array;
+  rootS: Float64Array;
+  er: Float64Array;
+  eq: Float64Array;
+  z: Float64Array;
+}
+
+/** Tables kept, most recent first: an expiry's contracts and their Vega bumps share one, a Rho bump has its own. */
+const RECENT: PointTables[] = [];
+const KEPT = 4;
+
+/** The point tables of a put with `T` years left at rate `r` and dividend yield `q` (the same arithmetic as computing each point afresh). */
+function pointTables(T: number, r: number, q: number): PointTables {
+  const known = RECENT.find((x) => x.T === T && x.r === r && x.q === q);
+  if (known) return known;
+  const n = PREMIUM_POINTS, s = new Float64Array(n), ds = new Float64Array(n), rootS = new Float64Array(n), er = new Float64Array(n), eq = new Float64Array(n), z = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const sin = RULE.sin[k], cos = RULE.cos[k];
+    s[k] = T * sin * sin;
+    ds[k] = 2 * T * sin * cos * RULE.w[k];
+    rootS[k] = Math.sqrt(s[k]);
+    er[k] = Math.exp(-r * s[k]);
+    eq[k] = Math.exp(-q * s[k]);
+    z[k] = 2 * Math.sqrt(Math.max(T - s[k], 0) / T) - 1; // boundaryAt's z at tau = T - s
+  }
+  const made = { T, r, q, s, ds, rootS, er, eq, z };
+  RECENT.unshift(made);
+  RECENT.length = Math.min(RECENT.length, KEPT);
+  return made;
+}
+
+/** The boundary at the point whose Chebyshev z is `z` (boundaryAt with z given). */
+function boundaryAtZ(b: PutBoundary, z: number): number {
+  const h = chebyshevSum(b.coefficients, z);
+  return b.limit * Math.exp(-Math.sqrt(h > 0 ? h : 0));
+}
+
 /**
  * The early-exercise premium of `t` (American) at volatility `vol`, with its Delta and Gamma
  * (NaN when the spot is in the exercise region, where the option is worth its payoff). `start`
@@ -90,15 +134,14 @@ export function premiumSolve(t: OptionTerms, vol: number, settings: Readonly<Bou
   const T = t.years, [S, K, rp, qp] = putTerms(t);
   const boundary = putBoundary(K, T, rp, qp, vol, settings, start);
   if (S <= boundaryAt(boundary, T)) return { premium: NaN, exercised: true, put: boundary };
-  const { sin: SIN, cos: COS, w: W } = RULE;
+  // s = T sin^2(theta), theta = pi (1 + y) / 4: smooth at both ends (the 1/sqrt(s) of the
+  // densities near now, the boundary's square root near expiry); ds = 2 T sin cos dtheta.
+  const { s: Ss, ds: DS, rootS, er, eq, z } = pointTables(T, rp, qp);
   let p = 0;
   for (let k = 0; k < PREMIUM_POINTS; k++) {
-    // s = T sin^2(theta), theta = pi (1 + y) / 4: smooth at both ends (the 1/sqrt(s) of the
-    // densities near now, the boundary's square root near expiry); ds = 2 T sin cos dtheta.
-    const sin = SIN[k], cos = COS[k], s = T * sin * sin, ds = 2 * T * sin * cos * W[k];
-    const b = boundaryAt(boundary, T - s), sd = vol * Math.sqrt(s);
+    const s = Ss[k], b = boundaryAtZ(boundary, z[k]), sd = vol * rootS[k];
     const dp = (Math.log(S / b) + (rp - qp) * s) / sd + sd / 2, dm = dp - sd;
-    p += ds * (rp * K * Math.exp(-rp * s) * normalCdf(-dm) - qp * S * Math.exp(-qp * s) * normalCdf(-dp));
+    p += DS[k] * (rp * K * er[k] * normalCdf(-dm) - qp * S * eq[k] * normalCdf(-dp));
   }
   return { premium: p, exercised: false, put: boundary };
 }
@@ -115,15 +158,14 @@ export function premiumSolve(t: OptionTerms, vol: number, settings: Readonly<Bou
  */
 export function premiumGreeks(t: OptionTerms, vol: number, solved: PremiumSolve): { delta: number; gamma: number; theta: number } {
   const T = t.years, [S, K, rp, qp] = putTerms(t), boundary = solved.put, p = solved.premium;
-  const { sin: SIN, cos: COS, w: W } = RULE;
+  const { cos: COS, w: W } = RULE, { s: Ss, ds: DS, rootS, er, eq, z } = pointTables(T, rp, qp);
   let dS = 0, dSS = 0;
   const rootT = Math.sqrt(T);
   for (let k = 0; k < PREMIUM_POINTS; k++) {
-    const sin = SIN[k], cos = COS[k], w = W[k];
-    const s = T * sin * sin, ds = 2 * T * sin * cos * w;
-    const b = boundaryAt(boundary, T - s), sd = vol * Math.sqrt(s);
+    const cos = COS[k], w = W[k], s = Ss[k], ds = DS[k];
+    const b = boundaryAtZ(boundary, z[k]), sd = vol * rootS[k];
     const dp = (Math.log(S / b) + (rp - qp) * s) / sd + sd / 2, dm = dp - sd;
-    const kr = rp * K * Math.exp(-rp * s), sq = qp * S * Math.exp(-qp * s);
+    const kr = rp * K * er[k], sq = qp * S * eq[k];
     const pdfP = normalPdf(dp), pdfM = normalPdf(dm);
     // d/dS: -rK e^{-rs} phi(d-)/(S sd) - q e^{-qs} N(-d+) + q e^{-qs} phi(d+)/sd; ds / sd = 2 sqrt(T) cos / vol dtheta.
     dS += ((2 * rootT * cos * w) / vol) * ((-kr * pdfM) / S + (sq * pdfP) / S) - ds * (sq / S) * normalCdf(-dp);

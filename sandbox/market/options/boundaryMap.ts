@@ -66,8 +66,10 @@ export function boundaryProblem(years: number, r: number, q: number, vol: number
     throw new RangeError(`An exercise boundary needs positive years, volatility and rate and a dividend yield of at least 0, got years ${years}, vol ${vol}, rate ${r}, dividend yield ${q}`);
   }
   const tables = tablesFor(nodes, points);
-  // The arrays depend on years, rates and size only: the last ones serve the next solve of the same contract.
-  if (!(last && last.years === years && last.r === r && last.q === q && last.tables === tables)) {
+  // The arrays depend on years, rates and size only: recent ones serve the next solves of the
+  // same expiry (several kept: a Rho bump's rate comes between two contracts' solves).
+  let last = RECENT.find((p) => p.years === years && p.r === r && p.q === q && p.tables === tables);
+  if (!last) {
     const { xi, sin } = tables;
     const m = nodes * points, s = new Float64Array(m), rootS = new Float64Array(m), er = new Float64Array(m), eq = new Float64Array(m);
     for (let i = 0; i < nodes; i++) {
@@ -80,11 +82,15 @@ export function boundaryProblem(years: number, r: number, q: number, vol: number
       }
     }
     last = { years, r, q, vol, nodes, points, lnLimit: Math.log(Math.min(1, q > 0 ? r / q : 1)), s, rootS, er, eq, tables };
+    RECENT.unshift(last);
+    RECENT.length = Math.min(RECENT.length, KEPT);
   }
   return { ...last, vol };
 }
 
-let last: BoundaryProblem | undefined;
+/** Problems' arrays kept, most recent first. */
+const RECENT: BoundaryProblem[] = [];
+const KEPT = 4;
 
 /**
  * One fixed-point step: `out` = the right-hand side at boundary `x` (both ln(X / B) at the

@@ -1,8 +1,8 @@
 /**
  * Sine and cosine rounded correctly, the same in every JavaScript runtime. `Math.sin` and
- * `Math.cos` are not: Deno's V8 takes them from glibc's implementation, Node 20's from fdlibm,
- * and about 3% of arguments come out a last bit apart, which the American pricer's quadrature
- * nodes carried into every option value. Here the argument is reduced by a three-part pi / 2
+ * `Math.cos` are not: Deno's V8 takes them from glibc (`use_libm_trig_functions`), Node 20's
+ * from fdlibm, and about 3% of arguments come out a last bit apart, which the American
+ * pricer's quadrature nodes carried into every option value. Here the argument is reduced by a three-part pi / 2
  * and the Taylor series summed in double-double arithmetic (about 32 digits), so the one
  * rounding at the end is the correct one; only +, -, * and /, which IEEE 754 defines to the
  * bit, are used. For tables built once (quadrature nodes, Chebyshev points), not hot loops.
