@@ -23,7 +23,9 @@ export const PREMIUM_POINTS = 32;
 export interface Premium {
   /** American minus European value. */
   premium: number;
+  /** The premium's Delta (per $ of spot). */
   delta: number;
+  /** The premium's Gamma (per $ per $). */
   gamma: number;
   /** Change of the premium per year as expiry approaches (minus its derivative in years to expiry). */
   theta: number;
