@@ -1,15 +1,18 @@
 /**
- * Generates the run's two tiny markets at once, each in a child process of the market CLI,
- * into a fresh temporary folder: the test market (seed 42, `inject("tinyMarketDir")`) and one
- * of another seed (`inject("otherMarketDir")`, for the tests that need the data to differ).
- * What the CLI printed for the test market is handed on too (`inject("tinyMarketRun")`, for
- * the CLI's own test). Stops at once, saying how to run the suite, when this
+ * Generates the run's two tiny markets at once into a fresh temporary folder: the test market
+ * (seed 42, `inject("tinyMarketDir")`) in this process, by the in-thread generator under Node,
+ * and one of another seed (`inject("otherMarketDir")`, for the tests that need the data to
+ * differ) meanwhile in a child process of the market CLI under Deno, whose output is handed on
+ * too (`inject("otherMarketRun")`, for the CLI's own test). No test worker runs yet, so
+ * blocking this process costs nothing. Stops at once, saying how to run the suite, when this
  * Node lacks `node:sqlite` (the in-process sandbox's state needs it).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { generateMarket } from "../sandbox/market/generate.ts";
+import { profileByName } from "../sandbox/market/profiles.ts";
 import { generateTinyMarket, type MarketRun } from "./sandbox/market/support/marketCli.ts";
 
 export const TEST_SEED = 42;
@@ -20,10 +23,14 @@ export default async function setup(project: TestProject) {
   });
   const root = mkdtempSync(join(tmpdir(), "market-test-"));
   const tiny = join(root, "tiny"), other = join(root, "other");
-  // On one worker thread each: the two generations share the machine's cores between them.
-  const [run] = await Promise.all([generateTinyMarket(TEST_SEED, tiny, 1), generateTinyMarket(TEST_SEED + 1, other, 1)]);
+  // One core each: the CLI on one worker thread, started first, and the generator here.
+  const cli = generateTinyMarket(TEST_SEED + 1, other, 1);
+  try {
+    generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED, outDir: tiny });
+  } finally {
+    project.provide("otherMarketRun", await cli);
+  }
   project.provide("tinyMarketDir", tiny);
-  project.provide("tinyMarketRun", run);
   project.provide("otherMarketDir", other);
   return () => rmSync(root, { recursive: true, force: true });
 }
@@ -32,6 +39,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     tinyMarketDir: string;
     otherMarketDir: string;
-    tinyMarketRun: MarketRun;
+    otherMarketRun: MarketRun;
   }
 }

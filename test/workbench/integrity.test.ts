@@ -104,7 +104,7 @@ describe("storage errors", () => {
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).path).toBe(file);
     expect((error as StorageError).code).toBe("ENOSPC");
-    expect((error as Error).message).toBe(`Cannot write '${file}': the disk is full (ENOSPC)`);
+    expect((error as Error).message).toBe(`Cannot write '${file}': no space left on the device (ENOSPC)`);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -2,15 +2,36 @@
  * Errors of the files the workbench writes and reads back (lake folders, the cache): each names
  * the path and the cause in words, whatever layer raised it (Node's fs, Polars' Parquet writer).
  */
+import { accessSync, constants, existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { WorkbenchError } from "./base.ts";
+
+/**
+ * The real code behind Node's recursive `mkdirSync`, which reports ENOENT whatever stopped it (a
+ * read-only file system, a folder not writable): the nearest existing folder's write access
+ * tells (a check, nothing created). Deno reports the real code itself.
+ */
+function mkdirCode(path: string): string | undefined {
+  let folder = path;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    accessSync(folder, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}
 
 /** Why a file operation failed, in words, from a system error code or an `os error N` in a message. */
 function causeOf(error: unknown): { code?: string; cause: string } {
-  const e = error as { code?: string; message?: string };
+  const e = error as { code?: string; message?: string; syscall?: string; path?: string };
   const osError = /os error (\d+)/.exec(e?.message ?? "")?.[1];
-  const code = e?.code ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT" } as Record<string, string>)[osError ?? ""];
+  // Native Polars errors carry napi's code ("GenericFailure"), the system's only in their message.
+  const systemCode = /^E[A-Z]+$/.test(e?.code ?? "") ? e.code : undefined;
+  let code = systemCode ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT", "122": "EDQUOT" } as Record<string, string>)[osError ?? ""];
+  if (code === "ENOENT" && e?.syscall === "mkdir" && e.path) code = mkdirCode(e.path) ?? code;
   const words: Record<string, string> = {
-    ENOSPC: "the disk is full",
+    ENOSPC: "no space left on the device",
     EACCES: "permission denied",
     EPERM: "permission denied",
     EROFS: "the file system is read-only",
@@ -35,7 +56,7 @@ function causeOf(error: unknown): { code?: string; cause: string } {
 export class StorageError extends WorkbenchError {
   /** The file or folder. */
   readonly path: string;
-  /** Why, in words ("the disk is full"). */
+  /** Why, in words ("no space left on the device"). */
   override readonly cause: string;
   /** The system's code (ENOSPC, EACCES, EROFS), when known. */
   readonly code?: string;
@@ -64,7 +85,7 @@ export class StorageError extends WorkbenchError {
    * try {
    *   Deno.writeFileSync(file, new Uint8Array());
    * } catch (error) {
-   *   throw StorageError.of(error, "write the partition", file); // "Cannot write the partition '…': the disk is full (ENOSPC)"
+   *   throw StorageError.of(error, "write the partition", file); // "Cannot write the partition '…': no space left on the device (ENOSPC)"
    * }
    * ```
    */

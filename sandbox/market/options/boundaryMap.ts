@@ -17,6 +17,7 @@
  */
 import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalCdfGivenDensity, normalPdf } from "./normal.ts";
+import { sinCos } from "./trig.ts";
 
 /** One put's fixed-point problem, per unit of strike, with what stays the same from step to step. */
 export interface BoundaryProblem {
@@ -65,8 +66,10 @@ export function boundaryProblem(years: number, r: number, q: number, vol: number
     throw new RangeError(`An exercise boundary needs positive years, volatility and rate and a dividend yield of at least 0, got years ${years}, vol ${vol}, rate ${r}, dividend yield ${q}`);
   }
   const tables = tablesFor(nodes, points);
-  // The arrays depend on years, rates and size only: the last ones serve the next solve of the same contract.
-  if (!(last && last.years === years && last.r === r && last.q === q && last.tables === tables)) {
+  // The arrays depend on years, rates and size only: recent ones serve the next solves of the
+  // same expiry (several kept: a Rho bump's rate comes between two contracts' solves).
+  let last = RECENT.find((p) => p.years === years && p.r === r && p.q === q && p.tables === tables);
+  if (!last) {
     const { xi, sin } = tables;
     const m = nodes * points, s = new Float64Array(m), rootS = new Float64Array(m), er = new Float64Array(m), eq = new Float64Array(m);
     for (let i = 0; i < nodes; i++) {
@@ -79,11 +82,15 @@ export function boundaryProblem(years: number, r: number, q: number, vol: number
       }
     }
     last = { years, r, q, vol, nodes, points, lnLimit: Math.log(Math.min(1, q > 0 ? r / q : 1)), s, rootS, er, eq, tables };
+    RECENT.unshift(last);
+    RECENT.length = Math.min(RECENT.length, KEPT);
   }
   return { ...last, vol };
 }
 
-let last: BoundaryProblem | undefined;
+/** Problems' arrays kept, most recent first. */
+const RECENT: BoundaryProblem[] = [];
+const KEPT = 4;
 
 /**
  * One fixed-point step: `out` = the right-hand side at boundary `x` (both ln(X / B) at the
@@ -138,9 +145,10 @@ function tablesFor(n: number, l: number): Tables {
   const known = TABLES.get(key);
   if (known) return known;
   const xi = new Float64Array(n + 1);
-  for (let i = 0; i <= n; i++) xi[i] = (1 + Math.cos((i * Math.PI) / n)) / 2;
+  // sinCos, not Math.sin and Math.cos, whose last bits differ between runtimes (trig.ts).
+  for (let i = 0; i <= n; i++) xi[i] = (1 + sinCos((i * Math.PI) / n).cos) / 2;
   const rule = gaussLegendre(l);
-  const sin = rule.points.map((y) => Math.sin((Math.PI * (1 + y)) / 4)), cos = rule.points.map((y) => Math.cos((Math.PI * (1 + y)) / 4));
+  const sin = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).sin), cos = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).cos);
   const weights = rule.weights.map((w) => (Math.PI / 4) * w);
   const weightsAt = new Float64Array(n * l * n), unit = new Float64Array(n + 1), c = new Float64Array(n + 1);
   for (let j = 0; j < n; j++) {
@@ -184,7 +192,7 @@ function cosines(n: number): Float64Array {
   let c = COSINES.get(n);
   if (!c) {
     c = new Float64Array((n + 1) * (n + 1));
-    for (let k = 0; k <= n; k++) for (let i = 0; i <= n; i++) c[k * (n + 1) + i] = Math.cos((k * i * Math.PI) / n);
+    for (let k = 0; k <= n; k++) for (let i = 0; i <= n; i++) c[k * (n + 1) + i] = sinCos((k * i * Math.PI) / n).cos;
     COSINES.set(n, c);
   }
   return c;

@@ -11,6 +11,8 @@ export interface QuadratureRule {
   weights: Float64Array;
 }
 
+import { sinCos } from "./trig.ts";
+
 const RULES = new Map<number, QuadratureRule>();
 
 /**
@@ -29,7 +31,7 @@ export function gaussLegendre(n: number): QuadratureRule {
   if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`A Gauss-Legendre rule needs a whole number of points of at least 1, got ${n}`);
   const points = new Float64Array(n), weights = new Float64Array(n);
   for (let i = 0; i < Math.ceil(n / 2); i++) {
-    let x = Math.cos((Math.PI * (i + 0.75)) / (n + 0.5));
+    let x = sinCos((Math.PI * (i + 0.75)) / (n + 0.5)).cos; // not Math.cos: the same first guess, so the same point, in every runtime
     let derivative = 0;
     for (let iteration = 0; iteration < 100; iteration++) {
       // Legendre P_n(x) and its derivative by the three-term recurrence.

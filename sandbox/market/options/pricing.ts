@@ -89,7 +89,8 @@ function solveAmerican({ terms, mid, fair, surfaceVol }: PricingInput) {
   // Each try's boundary solve starts from the last one's (the fair value's first).
   let last = fair.boundary;
   const evaluate = (v: number) => {
-    const solved = modelSolve(terms, v, MARKET_BOUNDARY, last ? { x: last } : undefined);
+    // The price only: the Greeks are taken once, at the answer (modelValuation).
+    const solved = modelSolve(terms, v, MARKET_BOUNDARY, last ? { x: last } : undefined, false);
     last = solved.boundary ?? last;
     return solved;
   };

@@ -99,7 +99,7 @@ function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: 
     const quoted = group.map((c) => {
       const terms: OptionTerms = { call: c.call, american: root.american, spot: value, strike: c.strike, years, rate: RISK_FREE_RATE, dividendYield: q };
       const vol = withEventVariance(surfaceVol(level, skew, c.strike, forward, years), years, event);
-      const fair = modelSolve(terms, vol);
+      const fair = modelSolve(terms, vol, undefined, undefined, false); // a price to quote around; Greeks at the implied vol
       const quote = quoteAround(rng, fair.price, cls, root.tickClass);
       const quietness = Math.abs(Math.log(c.strike / forward)) / (vol * Math.sqrt(Math.max(years, WEEK))) + (days > 120 ? 1 : 0);
       const times = quoteTimes(rng, closeMs, cls, quietness);

@@ -9,7 +9,7 @@
 import { bsmValuation } from "./bsm.ts";
 import { DAYS_PER_YEAR, intrinsicValue, type OptionTerms, type Valuation } from "./contract.ts";
 import type { FdResult } from "./crankNicolson.ts";
-import { americanPremium } from "./americanIntegral.ts";
+import { premiumGreeks, type PremiumSolve, premiumSolve } from "./americanIntegral.ts";
 import { type BoundarySettings, type BoundaryStart, MARKET_BOUNDARY } from "./exerciseBoundary.ts";
 import { premiumBound } from "./premiumBound.ts";
 
@@ -26,29 +26,41 @@ export interface ModelResult extends FdResult {
   premium?: number;
   /** The exercise boundary's nodes, the start of the bumped solves of Vega and Rho. */
   boundary?: Float64Array;
+  /** The premium's solve, when its Delta, Gamma and Theta are still to be taken (a price-only solve: they are NaN). */
+  pending?: PremiumSolve;
 }
 
 /**
  * The model price of a contract at volatility `vol`, with Delta, Gamma and Theta. `start` is a
  * boundary of the same contract at a nearby volatility (the implied-vol solver's last try).
+ * `greeks: false` leaves an American contract's Delta, Gamma and Theta NaN (`pending`), for a
+ * caller that wants the price only (an implied-vol try, a quote); {@link modelValuation} of
+ * the result takes them on the same boundary, the same numbers as a full solve's.
  *
  * @example
  * ```ts
  * modelSolve({ call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 }, 0.2).price; // 6.0904
  * ```
  */
-export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): ModelResult {
+export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart, greeks = true): ModelResult {
   const v = bsmValuation(t, vol);
   const european = { price: v.price, delta: v.delta, gamma: v.gamma, theta: v.theta };
   if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return european;
   const intrinsic = intrinsicValue(t);
   if (!(t.years > 0) || !(vol > 0)) return { ...european, price: Math.max(v.price, intrinsic) };
-  const p = americanPremium(t, vol, settings, start);
+  const p = premiumSolve(t, vol, settings, start);
   // At or beyond the exercise boundary the contract is worth its payoff whatever the volatility
   // or time: its Greeks are the payoff's (Delta +-1, no Gamma, no decay).
   if (p.exercised || v.price + p.premium <= intrinsic) return { price: intrinsic, delta: t.call ? 1 : -1, gamma: 0, theta: 0 };
-  const price = v.price + p.premium, delta = v.delta + p.delta, gamma = v.gamma + p.gamma;
-  return { price, delta, gamma, theta: v.theta + p.theta / DAYS_PER_YEAR, premium: p.premium, boundary: p.boundary };
+  const price = v.price + p.premium;
+  if (!greeks) return { price, delta: NaN, gamma: NaN, theta: NaN, premium: p.premium, boundary: p.put.x, pending: p };
+  return { price, ...americanGreeks(t, vol, v, p), premium: p.premium, boundary: p.put.x };
+}
+
+/** Delta, Gamma and Theta of an American contract: the closed form's plus the premium's. */
+function americanGreeks(t: OptionTerms, vol: number, v: Valuation, p: PremiumSolve): { delta: number; gamma: number; theta: number } {
+  const g = premiumGreeks(t, vol, p);
+  return { delta: v.delta + g.delta, gamma: v.gamma + g.gamma, theta: v.theta + g.theta / DAYS_PER_YEAR };
 }
 
 /**
@@ -65,13 +77,14 @@ export function modelValuation(t: OptionTerms, vol: number, solved?: ModelResult
   const v = bsmValuation(t, vol);
   if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return v;
   const base = solved?.boundary ? solved : modelSolve(t, vol, settings);
-  const { price, delta, gamma, theta, premium: at, boundary } = base;
+  const { price, premium: at, boundary } = base;
+  const { delta, gamma, theta } = base.pending ? americanGreeks(t, vol, v, base.pending) : base;
   if (at === undefined || boundary === undefined) return { price, delta, gamma, theta, vega: 0, rho: 0 };
   // Forward differences of the premium alone (the closed form's part is exact), each bumped
   // boundary solved from this one. A bump into the exercise region counts the premium there as
   // payoff minus European value.
   const premium = (x: OptionTerms, s: number) => {
-    const p = americanPremium(x, s, settings, { x: boundary, bump: true });
+    const p = premiumSolve(x, s, settings, { x: boundary, bump: true });
     return p.exercised ? intrinsicValue(x) - bsmValuation(x, s).price : p.premium;
   };
   const vega = v.vega + (premium(t, vol + VOL_BUMP) - at) / VOL_BUMP / 100;

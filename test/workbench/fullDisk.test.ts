@@ -1,0 +1,153 @@
+/**
+ * Storage errors on real file systems: a download and a cached call into a full 300 KB tmpfs,
+ * and into a read-only bind mount (root ignores chmod). Mounting needs root (CAP_SYS_ADMIN);
+ * where it is not permitted the tests are skipped and their title says why.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import process from "node:process";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { connect, StorageError } from "../../workbench/mod.ts";
+import { withFullAccess } from "./support/fullAccess.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "full-disk-"));
+const mounts: string[] = [];
+
+function mount(args: string[], dir: string): void {
+  execFileSync("mount", [...args, dir], { stdio: "pipe" });
+  if (!mounts.includes(dir)) mounts.push(dir);
+}
+
+/** Why this process cannot mount a tmpfs, or undefined when it can (tried on a probe folder). */
+function cannotMount(): string | undefined {
+  if (process.platform !== "linux") return `mounting a tmpfs needs Linux (this is ${process.platform})`;
+  if (process.getuid?.() !== 0) return "mounting a tmpfs needs root (CAP_SYS_ADMIN)";
+  const probe = join(scratch, "probe");
+  mkdirSync(probe);
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "pipe" });
+  } catch (error) {
+    return `mount is not permitted here (${String((error as { stderr?: unknown }).stderr ?? error).trim()})`;
+  }
+  execFileSync("umount", [probe]);
+  return undefined;
+}
+
+const why = cannotMount();
+afterAll(() => {
+  for (const dir of mounts.reverse()) {
+    try {
+      execFileSync("umount", [dir], { stdio: "pipe" });
+    } catch {
+      execFileSync("umount", ["-l", dir], { stdio: "pipe" }); // busy: detached now, freed when released
+    }
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Every file under `dir`, relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+}
+
+/** Partition files and their sizes: what a later run must keep. */
+function partitionFiles(dir: string): Map<string, number> {
+  return new Map(filesUnder(dir).filter((f) => f.endsWith("part.parquet")).map((f) => [f, statSync(join(dir, f)).size]));
+}
+
+const UNIVERSE = { tickers: ["AAPL", "MSFT", "SPY", "QQQ"], start: "2023-11-20", end: "2023-11-28" };
+
+describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` : ""}`, () => {
+  const local = withFullAccess();
+
+  it("a download into a full 300 KB tmpfs is a StorageError naming the path and 'no space', leaves no temporary file, and resumes with space losing nothing", async () => {
+    const whole = await local.wb.download("eq-taq-1min", UNIVERSE, join(scratch, "reference"));
+    const disk = join(scratch, "disk");
+    mkdirSync(disk);
+    mount(["-t", "tmpfs", "-o", "size=300k", "tmpfs"], disk);
+    const dir = join(disk, "lake");
+
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    let error: unknown;
+    try {
+      await local.wb.download("eq-taq-1min", UNIVERSE, dir);
+    } catch (e) {
+      error = e;
+    } finally {
+      warn.mockRestore();
+    }
+    expect(error).toBeInstanceOf(StorageError);
+    const storage = error as StorageError;
+    expect(storage.code).toBe("ENOSPC");
+    expect(storage.path.startsWith(dir)).toBe(true);
+    expect(storage.message).toContain(`'${storage.path}'`);
+    expect(storage.message).toMatch(/no space/i);
+    const left = filesUnder(dir);
+    expect(left.filter((f) => /\.tmp$|\.partial$/.test(f))).toEqual([]);
+    expect(left).not.toContain("_download.lock");
+    const before = partitionFiles(dir);
+    expect(before.size).toBeGreaterThan(0); // the disk filled part-way, not at once
+    expect(before.size).toBeLessThan(whole.partitions);
+
+    mount(["-o", "remount,size=20m"], disk);
+    const again = await local.wb.download("eq-taq-1min", UNIVERSE, dir);
+    expect(again.warnings).toEqual([]);
+    expect(again.resumed).toBe(true);
+    expect(again.partitions).toBe(whole.partitions);
+    expect(again.fetched).toBe(whole.partitions - before.size); // what was written before is reused, not fetched again
+    const after = partitionFiles(dir);
+    for (const [file, size] of before) expect(after.get(file), file).toBe(size);
+    expect(local.wb.scan(dir).collectSync().frameEqual(local.wb.scan(join(scratch, "reference")).collectSync(), true)).toBe(true);
+  });
+
+  it("a cached call into a full tmpfs returns its frame with a warning naming the path and 'no space', leaves no partial file, and caches once there is space", async () => {
+    const disk = join(scratch, "cache-disk");
+    mkdirSync(disk);
+    mount(["-t", "tmpfs", "-o", "size=64k", "tmpfs"], disk);
+    const cache = join(disk, "frames");
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void warnings.push(String(m)));
+    try {
+      const wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: "demo-full-access", cache });
+      const query = { start: "2023-11-20", end: "2023-11-28" };
+      const fetched = await wb.data.eqTaq1Min("AAPL", query);
+      expect(fetched.height).toBeGreaterThan(0);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(new RegExp(`Cannot cache the frame in '${cache}/eq-taq-1min-[0-9a-f]{32}\\.parquet': .*no space.* \\(ENOSPC\\)`, "i"));
+      expect(filesUnder(cache)).toEqual([]); // neither the frame nor its provenance, nor a partial file
+      expect(wb.cache.hits).toBe(0);
+
+      mount(["-o", "remount,size=20m"], disk);
+      expect((await wb.data.eqTaq1Min("AAPL", query)).frameEqual(fetched, true)).toBe(true);
+      expect((await wb.data.eqTaq1Min("AAPL", query)).frameEqual(fetched, true)).toBe(true);
+      expect(wb.cache.hits).toBe(1);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("a read-only folder is a StorageError naming it, for a new download and a complete one alike; its lake still scans", async () => {
+    const source = join(scratch, "writable");
+    const readOnly = join(scratch, "read-only");
+    mkdirSync(readOnly);
+    const range = { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" };
+    const complete = await local.wb.download("eq-taq-1min", range, join(source, "lake"));
+    mount(["--bind", source], readOnly);
+    mount(["-o", "remount,bind,ro"], readOnly);
+    expect(() => writeFileSync(join(readOnly, "probe"), "")).toThrow(/EROFS/); // root ignores modes, not a read-only mount
+
+    for (const dir of [join(readOnly, "new-lake"), join(readOnly, "lake")]) {
+      const error = await local.wb.download("eq-taq-1min", range, dir).then(() => undefined, (e: unknown) => e);
+      expect(error, dir).toBeInstanceOf(StorageError);
+      expect((error as StorageError).code).toBe("EROFS");
+      expect((error as StorageError).path).toBe(dir);
+      expect((error as Error).message).toMatch(new RegExp(`'${dir}': the file system is read-only \\(EROFS\\)`));
+    }
+    expect(existsSync(join(readOnly, "new-lake"))).toBe(false);
+    expect(local.wb.scan(join(readOnly, "lake")).collectSync().height).toBe(complete.rows);
+    expect(JSON.parse(readFileSync(join(readOnly, "lake", "_manifest.json"), "utf8")).dataset).toBe("eq-taq-1min");
+  });
+});
