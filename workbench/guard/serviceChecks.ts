@@ -40,9 +40,10 @@ export async function checkWithService(ctx: ServiceCheckContext): Promise<Ticker
   if (endpoint.tickerColumn) {
     const tickers = conditions.filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts);
     const from = dates?.exact ? [...dates.exact].sort()[0] : dates?.from;
+    const to = dates?.exact ? [...dates.exact].sort().at(-1) : dates?.to;
     if (tickers.length === 0) return undefined;
     const asked = [...new Set(tickers)];
-    checkTickersBeforeSending(ctx.tickers, endpoint.dataset, asked, from);
+    checkTickersBeforeSending(ctx.tickers, endpoint.dataset, asked, from, to);
     return { asked, from };
   }
   return undefined;

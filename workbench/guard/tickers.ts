@@ -70,6 +70,23 @@ export class TickerBook {
       ? `${ticker} was renamed: it trades as ${next.ticker} from ${firstDay} (${ticker} maps to security ${last.secId} until ${last.endDate}); ask for ${next.ticker}`
       : `${ticker} maps to no security after ${last.endDate} (delisted or merged)`;
   }
+
+  /**
+   * Why a ticker has no data up to `to` (it only began after, as a security's new name), or
+   * undefined when it maps to a security by then. The lookup files give each mapping's end;
+   * a ticker's first day is the day after its security's previous ticker ended.
+   */
+  startedAfter(ticker: string, to: string): string | undefined {
+    const spans = this.byTicker.get(ticker);
+    if (!spans) return undefined;
+    const starts = spans.map((m) => {
+      const before = (this.bySecId.get(m.secId) ?? []).filter((o) => o.endDate < m.endDate && o.ticker !== ticker).at(-1);
+      return { m, before, first: before ? addDays(before.endDate, 1) : undefined };
+    });
+    if (starts.some((s) => s.first === undefined || s.first <= to)) return undefined;
+    const earliest = starts.reduce((a, b) => (a.first! < b.first! ? a : b));
+    return `${ticker} begins on ${earliest.first}: until ${earliest.before!.endDate} its security ${earliest.m.secId} traded as ${earliest.before!.ticker}; ask for ${earliest.before!.ticker}`;
+  }
 }
 
 /** Tickers being probed, so the probe's own (empty) answer is not judged again, in any dataset. */
@@ -130,8 +147,11 @@ function checkCase(dataset: string, tickers: readonly string[]): void {
   }
 }
 
-/** Unknown tickers (nearest known ones named), then tickers asked for wholly after they ended (a rename names the new ticker). */
-function checkInBook(book: TickerBook, dataset: string, tickers: readonly string[], from: string | undefined): void {
+/**
+ * Unknown tickers (nearest known ones named), then tickers asked for wholly after they ended
+ * (a rename names the new ticker) or wholly before they began (the old ticker named).
+ */
+function checkInBook(book: TickerBook, dataset: string, tickers: readonly string[], from: string | undefined, to?: string): void {
   const unknown = tickers.filter((t) => !book.has(t));
   if (unknown.length > 0) {
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, book.tickers)]));
@@ -141,6 +161,10 @@ function checkInBook(book: TickerBook, dataset: string, tickers: readonly string
   if (from !== undefined) {
     const ended = tickers.map((t) => book.endedBefore(t, from)).filter((x): x is string => x !== undefined);
     if (ended.length > 0) throw new QueryError(`${dataset} from ${from}: ${ended.join("; ")}`);
+  }
+  if (to !== undefined) {
+    const later = tickers.map((t) => book.startedAfter(t, to)).filter((x): x is string => x !== undefined);
+    if (later.length > 0) throw new QueryError(`${dataset} up to ${to}: ${later.join("; ")}`);
   }
 }
 
@@ -169,10 +193,10 @@ export async function resolveTickers(source: TickerSource, dataset: string, tick
  * has loaded them (so a correct call never pays a request for them). A ticker the book has
  * not judged yet is judged from the answer (explainAbsentTickers).
  */
-export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined): void {
+export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined, to?: string): void {
   checkCase(dataset, tickers);
   const book = loaded.get(source);
-  if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
+  if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from, to);
 }
 
 /**
