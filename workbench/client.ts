@@ -12,7 +12,7 @@ import { MetaApi } from "./api/meta.ts";
 import { displayAs } from "./display/kind.ts";
 import { QueryError } from "./errors/base.ts";
 import { describeValue } from "./query/checkInput.ts";
-import { estimateDownload, type Estimate } from "./guard/estimate.ts";
+import { estimateContext, estimateDownload, type Estimate } from "./guard/estimate.ts";
 import { QuotaJudge } from "./guard/quotaJudge.ts";
 import type { QuotaGuardOptions } from "./guard/quotaGuard.ts";
 import { RateWindow } from "./http/rateWindow.ts";
@@ -163,7 +163,8 @@ export class Workbench {
   async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
     const request = await this.#pipeline.prepare(dataset, pathValues, query);
     const [status, quotas] = await Promise.all([this.#facts.status(dataset), this.#facts.quotas()]);
-    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues), "estimate");
+    const context = await estimateContext(this.#facts, status);
+    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues, context), "estimate");
   }
 
   /**

@@ -49,6 +49,17 @@ export class TickerBook {
     return this.byTicker.has(ticker);
   }
 
+  /**
+   * The spans a ticker maps to a security: from the day after the security's previous ticker
+   * ended (undefined: from its first listing), to its own end date.
+   */
+  spans(ticker: string): { from?: string; to: string }[] {
+    return (this.byTicker.get(ticker) ?? []).map((m) => {
+      const before = (this.bySecId.get(m.secId) ?? []).filter((o) => o.endDate < m.endDate && o.ticker !== ticker).at(-1);
+      return { from: before ? addDays(before.endDate, 1) : undefined, to: m.endDate };
+    });
+  }
+
   /** The last day a ticker maps to a security (the latest mapping), if it ever ends. */
   private lastDay(ticker: string): Mapping | undefined {
     const spans = this.byTicker.get(ticker);
@@ -137,6 +148,11 @@ export function tickerBook(source: TickerSource): Promise<TickerBook | undefined
     books.set(source, book);
   }
   return book;
+}
+
+/** The lookup files' book if this session has loaded it (no request), else undefined. */
+export function loadedTickerBook(source: TickerSource): TickerBook | undefined {
+  return loaded.get(source);
 }
 
 /** Lowercase tickers, refused with the right spelling (every dataset). */
