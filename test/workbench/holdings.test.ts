@@ -1,11 +1,9 @@
 /**
  * What exists beside what is allowed, against the real sandbox: `wb.entitlements()` keeps what
  * each entitled dataset holds (its dates from the status, the tickers the lookup files know),
- * `may()` says when an entitled read would find no row and why, and a data call for a ticker
- * asked wholly before it began (the new name of a renamed security) is refused before sending.
+ * and `may()` says when an entitled read would find no row and why.
  */
 import { describe, expect, it } from "vitest";
-import { QueryError } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const local = withFullAccess();
@@ -44,18 +42,5 @@ describe("entitlements beside what the data holds", () => {
     const after = ent.may("eq-daily-ohlc", { ticker: "SQ", date: "2023-11-28" }).missing;
     expect(after).toEqual([expect.stringMatching(/^on 2023-11-28, SQ was renamed: it trades as XYZ from 2023-11-27/)]);
     expect(ent.may("eq-daily-ohlc", { ticker: "XYZ", date: "2023-11-27" }).missing).toEqual([]);
-  });
-
-  it("refuses a call for a ticker wholly before it began, before sending any data request", async () => {
-    await local.wb.entitlements(); // loads the lookup files, as a universe call would
-    await local.wb.data.eqDailyOhlc("AAPL", { date: "2023-11-21" }); // schema and status read once
-    const sent = local.wb.transport.requestsSent;
-    const error = await local.wb.data.eqTaq1Min("XYZ", { start: "2023-11-20", end: "2023-11-22" }).catch((e) => e);
-    expect(error).toBeInstanceOf(QueryError);
-    expect(error.message).toBe("eq-taq-1min up to 2023-11-22: XYZ begins on 2023-11-27: until 2023-11-26 its security 100013 traded as SQ; ask for SQ");
-    const sentForSchema = local.wb.transport.requestsSent - sent; // eq-taq-1min's schema and status, no data page
-    expect(sentForSchema).toBeLessThanOrEqual(2);
-    const rows = await local.wb.data.eqTaq1Min("XYZ", { start: "2023-11-20", end: "2023-11-27" });
-    expect(rows.height).toBeGreaterThan(0); // a range reaching its first day is sent
   });
 });

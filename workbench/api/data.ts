@@ -60,7 +60,7 @@ export class DataApi {
     return await this.#pipeline.run({
       plan,
       info: { kind: "call", dataset: plan.endpoint.dataset, pathValues, query },
-      listeners: onProgress ? [progressListener(plan.endpoint.dataset, onProgress)] : [],
+      listeners: onProgress ? [progressListener(plan.endpoint.dataset, onProgress, plan.units.length)] : [],
       upfront: plan.units.length > 1,
     }, frameSink(this.#facts, plan));
   }

@@ -40,10 +40,9 @@ export async function checkWithService(ctx: ServiceCheckContext): Promise<Ticker
   if (endpoint.tickerColumn) {
     const tickers = conditions.filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts);
     const from = dates?.exact ? [...dates.exact].sort()[0] : dates?.from;
-    const to = dates?.exact ? [...dates.exact].sort().at(-1) : dates?.to;
     if (tickers.length === 0) return undefined;
     const asked = [...new Set(tickers)];
-    checkTickersBeforeSending(ctx.tickers, endpoint.dataset, asked, from, to);
+    checkTickersBeforeSending(ctx.tickers, endpoint.dataset, asked, from);
     return { asked, from };
   }
   return undefined;

@@ -163,11 +163,8 @@ function checkCase(dataset: string, tickers: readonly string[]): void {
   }
 }
 
-/**
- * Unknown tickers (nearest known ones named), then tickers asked for wholly after they ended
- * (a rename names the new ticker) or wholly before they began (the old ticker named).
- */
-function checkInBook(book: TickerBook, dataset: string, tickers: readonly string[], from: string | undefined, to?: string): void {
+/** Unknown tickers (nearest known ones named), then tickers asked for wholly after they ended (a rename names the new ticker). */
+function checkInBook(book: TickerBook, dataset: string, tickers: readonly string[], from: string | undefined): void {
   const unknown = tickers.filter((t) => !book.has(t));
   if (unknown.length > 0) {
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, book.tickers)]));
@@ -178,10 +175,8 @@ function checkInBook(book: TickerBook, dataset: string, tickers: readonly string
     const ended = tickers.map((t) => book.endedBefore(t, from)).filter((x): x is string => x !== undefined);
     if (ended.length > 0) throw new QueryError(`${dataset} from ${from}: ${ended.join("; ")}`);
   }
-  if (to !== undefined) {
-    const later = tickers.map((t) => book.startedAfter(t, to)).filter((x): x is string => x !== undefined);
-    if (later.length > 0) throw new QueryError(`${dataset} up to ${to}: ${later.join("; ")}`);
-  }
+  // A ticker asked for wholly before it began (the new name of a renamed security) is not
+  // refused: a universe member without rows yet is a warning on the frame (frameSink).
 }
 
 /**
@@ -209,10 +204,10 @@ export async function resolveTickers(source: TickerSource, dataset: string, tick
  * has loaded them (so a correct call never pays a request for them). A ticker the book has
  * not judged yet is judged from the answer (explainAbsentTickers).
  */
-export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined, to?: string): void {
+export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined): void {
   checkCase(dataset, tickers);
   const book = loaded.get(source);
-  if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from, to);
+  if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
 }
 
 /**
