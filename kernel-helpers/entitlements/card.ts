@@ -45,9 +45,9 @@ function holds(h: Holding | undefined): string {
   if (!h) return "not known";
   if (h.unread !== undefined) return `not known (${h.unread})`;
   if (!h.first || !h.last) return "no row (empty)";
+  // The status's ticker_count, or the lookup files' tickers when known.
   const count = h.tickers?.length ?? h.tickerCount;
-  const what = h.tickers ? "tickers" : "tickers or roots";
-  return `${h.first} to ${h.last}${count === undefined ? "" : `, ${count} ${what}`}`;
+  return `${h.first} to ${h.last}${count === undefined ? "" : `, ${count} ticker${count === 1 ? "" : "s"}`}`;
 }
 
 /** The held tickers in full as a tooltip (the cell shows the count). */
