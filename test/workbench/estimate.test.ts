@@ -7,8 +7,9 @@
  */
 import { tradingDays } from "../../calendar/calendar.ts";
 import { describe, expect, it } from "vitest";
-import type { DataQuery } from "../../workbench/mod.ts";
+import { connect, type DataQuery, QuotaGuardError } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
+import { createAccount } from "./support/state.ts";
 
 const local = withFullAccess();
 
@@ -72,5 +73,21 @@ describe("wb.estimate against the real answer", () => {
     const e = await local.wb.estimate("eq-taq-1min", { filters: range }, ["SQ"]);
     const real = await local.wb.data.eqTaq1Min("SQ", WEEK);
     expect(e.rows).toBe(real.height);
+  });
+});
+
+describe("the quota guard's projection", () => {
+  it("is the estimate's: a universe refused up front needs the sum of its tickers' estimated requests and rows", async () => {
+    const key = "wb-estimate-guard";
+    createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 20 });
+    const small = await connect({ baseUrl: local.sb.baseUrl, apiKey: key });
+    const tickers = ["AAPL", "MSFT", "SPY"];
+    const query = { filters: range, pageSize: 500 };
+    const each = await Promise.all(tickers.map((t) => small.estimate("eq-taq-1min", query, [t])));
+    const error = await small.data.eqTaq1Min(tickers, { ...WEEK, pageSize: 500 }).catch((e) => e);
+    expect(error).toBeInstanceOf(QuotaGuardError);
+    expect(error.needed.requests).toBe(each.reduce((n, e) => n + e.requests, 0));
+    expect(error.needed.rows).toBe(each.reduce((n, e) => n + e.rows, 0));
+    expect(error.needed.rows).toBe(3 * 6 * 960); // three tickers, six trading days of 960 bars: exact
   });
 });
