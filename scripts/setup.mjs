@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
 import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, kernelRelay, repoRoot, which } from "./paths.mjs";
 import { jupyterLab } from "./labInstall.mjs";
+import { npmWithProgress } from "./npmProgress.mjs";
 import { CommandError, run, runOrThrow } from "./run.mjs";
 
 const modules = join(repoRoot, "node_modules");
@@ -26,22 +27,25 @@ async function npmDependencies() {
   if (existsSync(installed) && statSync(wanted).mtimeMs <= statSync(installed).mtimeMs) {
     return "already present";
   }
-  if (!existsSync(lock)) {
-    await runOrThrow("npm", ["install", ...npmFlags]);
-  } else {
-    const ci = await run("npm", ["ci", ...npmFlags]);
-    if (ci.status !== 0 && /package-lock\.json .*in sync/.test(ci.stderr)) {
-      const missing = ci.stderr.split("\n").filter((line) => /Missing:|Invalid:/.test(line)).slice(0, 5);
-      throw new Error("package-lock.json is out of sync with package.json, so `npm ci` refuses it:\n"
-        + missing.join("\n") + "\nRun `npm install` and then `node scripts/lockPlatforms.mjs` (it records other "
-        + "platforms' native packages that this registry lacks), and commit package-lock.json.");
-    } else if (ci.status !== 0) {
-      throw new CommandError(`npm ci ${npmFlags.join(" ")}`, ci, `exit status ${ci.status}`);
-    }
+  // npm is silent for a minute or more on a fresh clone: say how long and how far, as it goes.
+  const report = (seconds, fetched) => {
+    if (stepLineOpen) process.stdout.write("\n");
+    stepLineOpen = false;
+    console.log(`setup:   npm has run ${seconds} s, ${fetched} package${fetched === 1 ? "" : "s"} fetched so far`);
+  };
+  const command = existsSync(lock) ? "ci" : "install";
+  const result = await npmWithProgress("npm", [command, ...npmFlags], { report });
+  if (result.status !== 0 && command === "ci" && /package-lock\.json .*in sync/.test(result.stderr)) {
+    const missing = result.stderr.split("\n").filter((line) => /Missing:|Invalid:/.test(line)).slice(0, 5);
+    throw new Error("package-lock.json is out of sync with package.json, so `npm ci` refuses it:\n"
+      + missing.join("\n") + "\nRun `npm install` and then `node scripts/lockPlatforms.mjs` (it records other "
+      + "platforms' native packages that this registry lacks), and commit package-lock.json.");
+  } else if (result.status !== 0) {
+    throw new CommandError(`npm ${command} ${npmFlags.join(" ")}`, result, result.error ? result.error.message : `exit status ${result.status}`);
   }
   // `npm install` may write package-lock.json after its own record; keep the record newest.
   if (existsSync(installed)) utimesSync(installed, new Date(), new Date());
-  return "ok";
+  return `ok, ${result.fetched} packages fetched`;
 }
 
 async function polarsBinary() {
@@ -160,12 +164,16 @@ async function checkKernel() {
   }
 }
 
+/** Whether the current step's "name ..." line still waits for its status (no progress line printed since). */
+let stepLineOpen = false;
+
 async function step(name, action) {
   const started = performance.now();
   process.stdout.write(`setup: ${name} ... `);
+  stepLineOpen = true;
   try {
     const status = await action();
-    console.log(`${status} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(`${stepLineOpen ? "" : `setup: ${name}: `}${status} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   } catch (error) {
     console.log("failed");
     console.error(`setup: ${name} failed: ${error.message}`);

@@ -7,12 +7,12 @@ import type pl from "nodejs-polars";
 import { createHash } from "node:crypto";
 import { AccountApi } from "./api/account.ts";
 import { DataApi } from "./api/data.ts";
-import { Entitlements } from "./api/entitlements.ts";
+import { type Entitlements, readEntitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
 import { displayAs } from "./display/kind.ts";
 import { QueryError } from "./errors/base.ts";
 import { describeValue } from "./query/checkInput.ts";
-import { estimateDownload, type Estimate } from "./guard/estimate.ts";
+import { estimateContext, estimateDownload, type Estimate } from "./guard/estimate.ts";
 import { QuotaJudge } from "./guard/quotaJudge.ts";
 import type { QuotaGuardOptions } from "./guard/quotaGuard.ts";
 import { RateWindow } from "./http/rateWindow.ts";
@@ -134,8 +134,10 @@ export class Workbench {
   #warnedNotRecording = false;
 
   /**
-   * Identity, data access rules and quotas in one object, with `may()` to ask about a read.
-   * Spends no quota (account endpoints are free).
+   * Identity, data access rules and quotas in one object, with `may()` to ask about a read,
+   * and what each entitled dataset holds (its dates, the tickers the service knows). Spends
+   * no quota but the lookup files' one request, once per session, where the identity may read
+   * them (the data calls' ticker checks share it).
    *
    * @example
    * ```ts
@@ -145,7 +147,7 @@ export class Workbench {
    */
   async entitlements(): Promise<Entitlements> {
     const [identity, rules, quotas] = await Promise.all([this.account.identity(), this.account.rules(true), this.account.quotasRaw()]);
-    return new Entitlements(identity, rules, quotas);
+    return await readEntitlements(this.#facts, identity, rules, quotas);
   }
 
   /**
@@ -161,7 +163,8 @@ export class Workbench {
   async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
     const request = await this.#pipeline.prepare(dataset, pathValues, query);
     const [status, quotas] = await Promise.all([this.#facts.status(dataset), this.#facts.quotas()]);
-    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues), "estimate");
+    const context = await estimateContext(this.#facts, status);
+    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues, context), "estimate");
   }
 
   /**

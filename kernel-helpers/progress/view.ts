@@ -1,6 +1,7 @@
 /**
- * How one progress event reads: a determinate bar (percent, rows of the total, MiB, rate, ETA)
- * once the total is known, a sweeping bar before, an amber "waiting N s for the per-minute
+ * How one progress event reads: "starting" with a sweeping bar before the first page, a
+ * determinate bar (percent, rows of the total, MiB, rate, ETA) once the total is known, a
+ * sweeping bar before, an amber "waiting N s for the per-minute
  * quota" state while the workbench waits, green when done; in a terminal, the same on one line.
  */
 import type { ProgressEvent } from "../../workbench/mod.ts";
@@ -45,6 +46,9 @@ function parts(e: RichProgressEvent, percent: number | undefined): string[] {
 
 /** The status line (also the plain-text part of the notebook bar). */
 export function progressText(e: RichProgressEvent): string {
+  if (!e.done && !e.waiting && e.pages === 0 && e.rows === 0) {
+    return `${e.dataset}: starting${e.tickers ? `, ${e.tickers.total} tickers` : ""}, waiting for the first page`;
+  }
   return `${e.dataset}: ${parts(e, percentOf(e)).join(", ")}`;
 }
 

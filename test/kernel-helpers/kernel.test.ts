@@ -101,12 +101,13 @@ it("a frame as a cell's value renders as HTML with dtypes, New York times and da
 
 it("the progress bar is one display output, updated in place with the same display_id until done", () => {
   const sent = JSON.parse(joined(outputs[3][0].text)) as Sent[];
-  expect(sent.length).toBeGreaterThanOrEqual(6); // five pages of 200 bars, then done
+  expect(sent.length).toBeGreaterThanOrEqual(7); // at once, five pages of 200 bars, then done
   expect(sent[0].type).toBe("display_data");
   expect(sent.slice(1).every((s) => s.type === "update_display_data")).toBe(true);
   expect(new Set(sent.map((s) => s.id))).toEqual(new Set([sent[0].id]));
   expect(sent[0].id).toMatch(/^wb-progress-/);
-  expect(sent[0].text).toMatch(/^eq-taq-1min: (\d+%, )?200 (of [\d,]+ )?rows, 1 page, /);
+  expect(sent[0].text).toBe("eq-taq-1min: starting, waiting for the first page"); // shown before any request
+  expect(sent[1].text).toMatch(/^eq-taq-1min: (\d+%, )?200 (of [\d,]+ )?rows, 1 page, /);
   expect(sent.at(-1)!.text).toMatch(/^eq-taq-1min: 100%, 9\d\d (of 9\d\d )?rows, \d pages, .*, done in \d+ s$/);
   // nbclient applies each update_display_data to the output with that display_id: one output, the final state.
   expect(outputs[2]).toHaveLength(1);

@@ -33,6 +33,14 @@ describe("the notebook bar", () => {
     expect(barWidth(e)).toBe("100%");
   });
 
+  it("shows at once, before the first page: a sweeping bar that says it is starting", () => {
+    const e = event({ rows: 0, pages: 0, bytes: 0, elapsedSeconds: 0, rowsPerSecond: 0 });
+    expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: starting, waiting for the first page");
+    expect(progressBundle({ ...e, tickers: { done: 0, total: 4 } })["text/plain"]).toBe("eq-taq-1min: starting, 4 tickers, waiting for the first page");
+    expect(html(e).querySelector(".wb-progress-indeterminate")).not.toBeNull();
+    expect(barWidth(e)).toBe("100%");
+  });
+
   it("shows the wait for the per-minute quota, in amber, instead of an ETA", () => {
     const e = event({ expectedRows: 10_000, etaSeconds: 6, waiting: { seconds: 41.2, reason: "per-minute quota" } });
     expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, waiting 42 s for the per-minute quota");

@@ -44,27 +44,6 @@ export class DataApi {
     this.#facts = facts;
   }
 
-  /**
-   * Any dataset by id. Each path value may be a list (a universe: one request per ticker, or
-   * per ticker and date), and `start`/`end` bound the trade date of any dataset that has one.
-   *
-   * @example
-   * ```ts
-   * const df = await wb.data.get("eq-taq", ["2023-11-21", ["AAPL", "MSFT"]], { maxRows: 1000 });
-   * const week = await wb.data.get("eq-daily-ohlc", [], { start: "2023-11-20", end: "2023-11-24" });
-   * ```
-   */
-  async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
-    const plan = planCall(dataEndpoint(await this.#facts.textId(dataset)), pathValues, query);
-    const onProgress = plan.base.onProgress;
-    return await this.#pipeline.run({
-      plan,
-      info: { kind: "call", dataset: plan.endpoint.dataset, pathValues, query },
-      listeners: onProgress ? [progressListener(plan.endpoint.dataset, onProgress)] : [],
-      upfront: plan.units.length > 1,
-    }, frameSink(this.#facts, plan));
-  }
-
   /** A dataset function's call, in its one form (symbols first or `tickers:`; `start`/`end` or `date`). */
   #symbolCall(name: string, dataset: DatasetId, first: unknown, second: unknown): Promise<pl.DataFrame> {
     return Promise.resolve().then(() => {
@@ -182,7 +161,50 @@ export class DataApi {
   eqLookupFiles(tickers?: Symbols | SymbolQuery, query?: SymbolQuery): Promise<pl.DataFrame> {
     return this.#symbolCall("eqLookupFiles", "eq-lookup-files", tickers, query);
   }
+
+  /**
+   * Any dataset by id. Each path value may be a list (a universe: one request per ticker, or
+   * per ticker and date), and `start`/`end` bound the trade date of any dataset that has one.
+   *
+   * @example
+   * ```ts
+   * const df = await wb.data.get("eq-taq", ["2023-11-21", ["AAPL", "MSFT"]], { maxRows: 1000 });
+   * const week = await wb.data.get("eq-daily-ohlc", [], { start: "2023-11-20", end: "2023-11-24" });
+   * ```
+   */
+  async get(dataset: DatasetId | string, pathValues: readonly PathArg[] = [], query: DataQuery = {}): Promise<pl.DataFrame> {
+    const plan = planCall(dataEndpoint(await this.#facts.textId(dataset)), pathValues, query);
+    const onProgress = plan.base.onProgress;
+    return await this.#pipeline.run({
+      plan,
+      info: { kind: "call", dataset: plan.endpoint.dataset, pathValues, query },
+      listeners: onProgress ? [progressListener(plan.endpoint.dataset, onProgress, plan.units.length)] : [],
+      upfront: plan.units.length > 1,
+    }, frameSink(this.#facts, plan));
+  }
+
+  /**
+   * `String(wb.data)` and template literals: the object has no Object.prototype (see below), so
+   * it converts itself.
+   */
+  [Symbol.toPrimitive](): string {
+    return "wb.data";
+  }
+
+  /** How `wb.data` shows as a cell's value or in `console.log`: its functions. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `wb.data { ${DATA_FUNCTIONS.join(", ")} }`;
+  }
 }
+
+/** The public functions of `wb.data`, in the order completion lists them. */
+const DATA_FUNCTIONS = ["eqTaq1Min", "eqDailyOhlc", "eqTaq", "optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl", "eqLookupFiles", "get"];
+
+// Completion on `wb.data.` in the Deno kernel lists the object's properties down its prototype
+// chain, constructor and Object.prototype's members included: without them it lists the
+// dataset functions (in the class's order: they come before get) and nothing else.
+delete (DataApi.prototype as { constructor?: unknown }).constructor;
+Object.setPrototypeOf(DataApi.prototype, null);
 
 /**
  * `eqTaq(date, ticker, ...)`: the REST order. A symbol (text or a list) second can only be that

@@ -1,9 +1,16 @@
 /**
  * What this account may read, in one call: identity, data access rules and quotas, with
  * `may(dataset, { ticker, date })` answering "may I read X for ticker T on date D, and if not,
- * why" from the same rules the service enforces, without spending quota.
+ * why" from the same rules the service enforces, without spending quota. Beside what is
+ * allowed it keeps what each dataset holds (its dates from the status, the tickers the
+ * service knows from the lookup files), so an entitled read that would find no row says so.
  */
+import { type Holding, holdingOf, missingData } from "../guard/holdings.ts";
+import { type TickerBook, tickerBook } from "../guard/tickers.ts";
+import type { ServiceFacts } from "../service/facts.ts";
 import type { AccessRule, Identity, Quotas } from "./account.ts";
+
+export type { Holding } from "../guard/holdings.ts";
 
 /** The answer of `ent.may(...)`: whether the read is allowed, and why (not). */
 export interface Verdict {
@@ -13,6 +20,12 @@ export interface Verdict {
   reason: string;
   /** Every reason the read is refused (empty when allowed). */
   reasons: string[];
+  /**
+   * Why the data would hold no row for the read, allowed or not (the date outside the data or
+   * not a trading day, the ticker unknown or not trading under that name then); empty when it
+   * should; absent when what the dataset holds is not known (an Entitlements made without it).
+   */
+  missing?: string[];
 }
 
 /**
@@ -33,8 +46,16 @@ export class Entitlements {
    * @param identity who the key belongs to
    * @param rules the key's data access rules (the ones the service enforces)
    * @param quotas the quotas' usage and limits when read
+   * @param holdings what each entitled dataset holds, by dataset id (from its status)
+   * @param book the lookup files' tickers, where the identity may read them
    */
-  constructor(readonly identity: Identity, readonly rules: readonly AccessRule[], readonly quotas: Quotas) {}
+  constructor(
+    readonly identity: Identity,
+    readonly rules: readonly AccessRule[],
+    readonly quotas: Quotas,
+    readonly holdings: Readonly<Record<string, Holding>> = {},
+    private readonly book?: TickerBook,
+  ) {}
 
   /**
    * Whether a read is allowed, and why (not).
@@ -43,7 +64,9 @@ export class Entitlements {
    * ```ts
    * const ent = await wb.entitlements();
    * ent.may("eq-taq-1min", { ticker: "TSLA", date: "2023-11-21" });
-   * // { allowed: false, reason: "Ticker TSLA is outside your universe for eq-taq-1min (AAPL, MSFT)" }
+   * // { allowed: false, reason: "Ticker TSLA is outside your universe for eq-taq-1min (AAPL, MSFT)", ... }
+   * ent.may("eq-taq-1min", { ticker: "AAPL", date: "2020-01-02" }).missing;
+   * // ["2020-01-02 is outside the data of eq-taq-1min, which runs 2023-11-01 to 2024-01-31"]
    * ```
    */
   may(dataset: string, options: { ticker?: string; date?: string | Date } = {}): Verdict {
@@ -53,6 +76,8 @@ export class Entitlements {
       return { allowed: false, reason, reasons: [reason] };
     }
     const date = options.date instanceof Date ? options.date.toISOString().slice(0, 10) : options.date;
+    const holding = this.holdings[dataset];
+    const missing = holding ? { missing: missingData(holding, this.book, { ticker: options.ticker, date }) } : {};
     const window = `${rule.start_date} to ${rule.end_date ?? "today"}`;
     // Every reason, not the first: a user fixing the date should learn the ticker is out too.
     const reasons: string[] = [];
@@ -70,8 +95,36 @@ export class Entitlements {
     if (used.monthly_data_returned >= limit.monthly_data_returned) {
       reasons.push(`Your monthly data quota is used up (${used.monthly_data_returned}/${limit.monthly_data_returned} bytes); it resets on the 1st at 00:00 UTC`);
     }
-    if (reasons.length > 0) return { allowed: false, reason: reasons.join("; "), reasons };
+    if (reasons.length > 0) return { allowed: false, reason: reasons.join("; "), reasons, ...missing };
     const scope = universe.length > 0 ? `tickers ${universe.join(", ")}` : "every ticker";
-    return { allowed: true, reason: `Yes: ${dataset} from ${window}, ${scope}`, reasons: [] };
+    const yes = `Yes: ${dataset} from ${window}, ${scope}`;
+    if (missing.missing?.length) return { allowed: true, reason: `${yes}, but the data holds no row for it: ${missing.missing.join("; ")}`, reasons: [], ...missing };
+    return { allowed: true, reason: yes, reasons: [], ...missing };
   }
+}
+
+/**
+ * The entitlements with what each entitled dataset holds: its status (free, read afresh) and,
+ * where the identity may read `eq-lookup-files`, the tickers the service knows (one request,
+ * once per session, shared with the data calls' ticker checks). Used by `wb.entitlements()`.
+ *
+ * @example
+ * ```ts
+ * const ent = await readEntitlements(facts, identity, rules, quotas);
+ * ent.holdings["eq-taq-1min"].first; // "2023-11-01"
+ * ```
+ */
+export async function readEntitlements(facts: ServiceFacts, identity: Identity, rules: readonly AccessRule[], quotas: Quotas): Promise<Entitlements> {
+  const [book, ...statuses] = await Promise.all([
+    tickerBook(facts),
+    ...rules.map((r) => facts.status(r.dataset_text_id).then((s) => ({ s }), (e: unknown) => ({ e }))),
+  ]);
+  const holdings: Record<string, Holding> = {};
+  rules.forEach((r, i) => {
+    const read = statuses[i] as { s?: Parameters<typeof holdingOf>[0]; e?: unknown };
+    holdings[r.dataset_text_id] = read.s
+      ? holdingOf(read.s, book)
+      : { dataset: r.dataset_text_id, first: null, last: null, unread: read.e instanceof Error ? read.e.message : String(read.e) };
+  });
+  return new Entitlements(identity, rules, quotas, holdings, book);
 }

@@ -62,7 +62,14 @@ export class IpNotAllowedError extends WorkbenchError {}
  * }
  * ```
  */
-export class NotEntitledError extends WorkbenchError {}
+export class NotEntitledError extends WorkbenchError {
+  /**
+   * Every reason the read is refused, when the workbench judged it before sending (the same
+   * reasons `ent.may(...)` lists: a date outside the access window, each ticker outside the
+   * universe); the message names them all.
+   */
+  reasons?: string[];
+}
 
 /**
  * 404: the path does not exist.

@@ -1,23 +1,32 @@
 /**
  * A call's `onProgress`, fed from the call's event stream: one progress stream for the whole
- * call however many units it fetches at once.
+ * call however many units it fetches at once. The first event comes at once, before any
+ * request (nothing fetched, no total yet), so a bar shows while the call's checks and first
+ * page are under way.
  */
 import { CallProgress } from "../progress/callProgress.ts";
 import type { ProgressListener } from "../progress/progress.ts";
 import type { CallListener } from "./callEvents.ts";
 
 /**
- * The event listener that reports a call's progress to `onProgress`.
+ * The event listener that reports a call's progress to `onProgress`. With `units` (the
+ * requests the call will send, when its plan knows them) the first event is reported at once;
+ * without, when the call's requests are prepared.
  *
  * @example
  * ```ts
- * const listener = progressListener("eq-taq-1min", (e) => console.log(e.rows, e.done));
+ * const listener = progressListener("eq-taq-1min", (e) => console.log(e.rows, e.done), 2);
  * ```
  */
-export function progressListener(dataset: string, onProgress: ProgressListener): CallListener {
+export function progressListener(dataset: string, onProgress: ProgressListener, units?: number): CallListener {
   let progress: CallProgress | undefined;
+  const begin = (count: number) => {
+    progress = new CallProgress(dataset, Math.max(1, count), onProgress);
+    progress.start();
+  };
+  if (units !== undefined) begin(units);
   return (event) => {
-    if (event.type === "prepared") progress = new CallProgress(dataset, Math.max(1, event.requests.length), onProgress);
+    if (event.type === "prepared" && (!progress || Math.max(1, event.requests.length) !== Math.max(1, units ?? -1))) begin(event.requests.length);
     if (!progress) return;
     if (event.type === "page") progress.page(event.unit, event.frame.height, event.bytes);
     else if (event.type === "unit-done") progress.unitDone(event.unit, event.frame.height);

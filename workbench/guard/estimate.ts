@@ -1,14 +1,19 @@
 /**
  * What a download would take (requests, rows, bytes) against the remaining quotas, from free
- * metadata only (dataset status and schema), so estimating spends no quota. Rows are scaled
- * from the dataset's row count by the share of its trading days (and tickers) the query keeps:
- * an estimate, not a count.
+ * metadata only (dataset status and schema, and the lookup files when the session already has
+ * them), so estimating spends no quota. Rows are scaled from the dataset's row count by the
+ * share of its ticker-days the query keeps: an estimate, not a count. Where a dataset's rows
+ * per ticker and day are even (1-minute bars, daily bars) it is close to exact; where they
+ * vary by ticker (ticks, option chains) it is the average ticker's, which the status cannot
+ * refine.
  */
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { DatasetStatus, Quotas, QuotaValues } from "../../contract/mod.ts";
 import type { DataEndpoint } from "../query/endpoints.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
+import { EQUITY_TICKER_DATASETS, type ServiceFacts } from "../service/facts.ts";
+import { loadedTickerBook, type TickerBook } from "./tickers.ts";
 
 /**
  * What `wb.estimate(...)` gives: a download's requests, rows and bytes (an estimate from free
@@ -38,7 +43,85 @@ const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetim
 const days = (a: string, b: string) => (a > b ? 0 : tradingDays(a, b).length);
 
 /**
- * The estimate of one request from free metadata.
+ * What sizes a per-ticker estimate beyond the dataset's status: the ticker-days the dataset's
+ * rows spread over, and the lookup files' book, which says when each ticker traded under its
+ * name. Both optional: without them rows spread evenly over `ticker_count` tickers.
+ */
+export interface EstimateContext {
+  /** Ticker-days over the dataset's dates (e.g. eq-daily-ohlc's row count: one row per ticker and day). */
+  tickerDays?: number;
+  /** The lookup files, when the session has them: each ticker counts only the days it traded as that name. */
+  book?: TickerBook;
+}
+
+/**
+ * The context of an estimate from what is free: the lookup files if this session has loaded
+ * them (never loaded for an estimate), else, for an equity dataset, eq-daily-ohlc's row count
+ * as its ticker-days (one row per ticker and trading day) when the identity may read it over
+ * the same dates.
+ *
+ * @example
+ * ```ts
+ * const context = await estimateContext(facts, await facts.guardStatus("eq-taq-1min"));
+ * ```
+ */
+export async function estimateContext(facts: ServiceFacts, status: DatasetStatus): Promise<EstimateContext> {
+  const dataset = status.dataset_text_id, first = status.first_available_date, last = status.last_available_date;
+  if (!EQUITY_TICKER_DATASETS.includes(dataset) || !first || !last) return {};
+  const book = loadedTickerBook(facts);
+  if (book) return { book, tickerDays: tickerDaysOf(book, first, last) };
+  if (!(await facts.rules()).some((r) => r.dataset_text_id === "eq-daily-ohlc")) return {};
+  const daily = await facts.guardStatus("eq-daily-ohlc").catch(() => undefined);
+  const sameDates = daily?.first_available_date === first && daily?.last_available_date === last;
+  return sameDates ? { tickerDays: daily!.row_count } : {};
+}
+
+/** The dates a request asks for on the dataset's date column: listed ones, or a range, within the data's dates. */
+function askedDates(endpoint: DataEndpoint, request: PreparedRequest, pathValues: readonly string[], first: string, last: string): { listed?: string[]; low: string; high: string } {
+  const dateColumn = endpoint.dateColumn!;
+  let low = first, high = last;
+  let listed: string[] | undefined; // dates named one by one (eq, in, or the trade_date path)
+  const pathDate = pathValues[endpoint.pathParams.indexOf("trade_date")];
+  const pathCondition = pathDate ? [{ column: dateColumn, op: "eq", texts: [pathDate] }] : [];
+  for (const { column, op, texts } of [...request.conditions, ...pathCondition]) {
+    if (column !== dateColumn) continue;
+    const values = [...texts].sort();
+    if (op === "eq" || op === "in") listed = listed ? listed.filter((d) => values.includes(d)) : values;
+    if (op === "ge" || op === "gt") low = values[0] > low ? values[0] : low;
+    if (op === "le" || op === "lt") high = values[0] < high ? values[0] : high;
+  }
+  return { listed: listed?.filter((d) => d >= low && d <= high), low, high };
+}
+
+/** The symbols a request names (its ticker path value, or an eq/in filter on its symbol column), if any. */
+function askedSymbols(endpoint: DataEndpoint, request: PreparedRequest, pathValues: readonly string[]): string[] | undefined {
+  const pathTicker = pathValues[endpoint.pathParams.indexOf("ticker")];
+  if (endpoint.pathParams.includes("ticker") && pathTicker !== undefined) return [pathTicker];
+  const column = endpoint.tickerColumn ?? endpoint.symbol?.column;
+  const filter = request.conditions.find((c) => c.column === column && (c.op === "eq" || c.op === "in"));
+  return filter ? [...new Set(filter.texts)] : undefined;
+}
+
+/** Trading days of `asked` within [from, to] (either open). */
+function daysWithin(asked: { listed?: string[]; low: string; high: string }, from = "0000-01-01", to = "9999-12-31"): number {
+  if (asked.listed) return asked.listed.filter((d) => d >= from && d <= to && tradingDays(d, d).length === 1).length;
+  return days(asked.low > from ? asked.low : from, asked.high < to ? asked.high : to);
+}
+
+/**
+ * The ticker-days over a dataset's dates, from the lookup files: each ticker's trading days
+ * under its name within [first, last].
+ */
+export function tickerDaysOf(book: TickerBook, first: string, last: string): number {
+  const all = { low: first, high: last };
+  return book.tickers.reduce((n, t) => n + book.spans(t).reduce((m, s) => m + daysWithin(all, s.from, s.to), 0), 0);
+}
+
+/**
+ * The estimate of one request from free metadata. Rows spread evenly over the dataset's
+ * ticker-days (from `context`, else `ticker_count` times its trading days); a ticker counts
+ * the days it traded under that name when the lookup files are known. A dataset without a
+ * trade date (reference data) gives at least one row per symbol asked.
  *
  * @example
  * ```ts
@@ -46,36 +129,34 @@ const days = (a: string, b: string) => (a > b ? 0 : tradingDays(a, b).length);
  * e.rows; e.requests; e.fitsMonthlyQuota;
  * ```
  */
-export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas, pathValues: readonly string[] = []): Estimate {
+export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas, pathValues: readonly string[] = [], context: EstimateContext = {}): Estimate {
   let rows = status.row_count;
   const first = status.first_available_date, last = status.last_available_date;
-  const dateColumn = endpoint.dateColumn;
-  if (first && last && dateColumn) {
-    let low = first, high = last;
-    let listed: number | undefined; // dates named one by one (eq, in, or the trade_date path)
-    const pathDate = pathValues[endpoint.pathParams.indexOf("trade_date")];
-    const pathCondition = pathDate ? [{ column: dateColumn, op: "eq", texts: [pathDate] }] : [];
-    for (const { column, op, texts } of [...request.conditions, ...pathCondition]) {
-      if (column !== dateColumn) continue;
-      const values = [...texts].sort();
-      if (op === "eq" || op === "in") listed = Math.min(listed ?? values.length, values.length);
-      if (op === "ge" || op === "gt") low = values[0] > low ? values[0] : low;
-      if (op === "le" || op === "lt") high = values[0] < high ? values[0] : high;
-    }
+  const tickers = typeof status.ticker_count === "number" && status.ticker_count > 0 ? status.ticker_count : undefined;
+  const symbols = askedSymbols(endpoint, request, pathValues);
+  if (first && last && endpoint.dateColumn) {
+    const asked = askedDates(endpoint, request, pathValues, first, last);
     const all = Math.max(1, days(first, last));
-    rows = listed !== undefined ? (rows * listed) / all : (rows * days(low, high)) / all;
+    if (symbols && (context.tickerDays || tickers)) {
+      const tickerDays = context.tickerDays || tickers! * all;
+      const book = context.book;
+      const dayCount = symbols.reduce((n, t) => n + (book?.has(t) ? book.spans(t).reduce((m, s) => m + daysWithin(asked, s.from, s.to), 0) : daysWithin(asked)), 0);
+      rows = (rows * dayCount) / Math.max(1, tickerDays);
+    } else {
+      rows = (rows * daysWithin(asked)) / all;
+    }
+  } else if (symbols && tickers) {
+    // Reference data: about row_count / ticker_count rows per symbol, and a symbol asked for has its row.
+    rows = Math.min(rows, symbols.length * Math.max(1, Math.round(rows / tickers)));
   }
-  const tickers = typeof status.ticker_count === "number" ? status.ticker_count : undefined;
-  const tickerFilter = request.conditions.find((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in"));
-  const pathTicker = endpoint.pathParams.includes("ticker");
-  if (tickers && (pathTicker || tickerFilter)) rows = (rows * (pathTicker ? 1 : tickerFilter!.texts.length)) / tickers;
   return finish(endpoint, request, rows, quotas);
 }
 
 function finish(endpoint: DataEndpoint, request: PreparedRequest, rawRows: number, quotas: Quotas): Estimate {
-  const rows = Math.min(Math.ceil(rawRows), request.maxRows);
+  const rows = Math.min(Math.round(rawRows), request.maxRows);
   const bytesPerRow = request.columns.reduce((n, c) => n + FIELD_BYTES[c.data_type] + 1, 0);
-  const requests = Math.max(1, Math.ceil(rows / request.pageSize) + 1);
+  // The last page says it is the last (next_offset null), so a full last page needs no empty one after it.
+  const requests = Math.max(1, Math.ceil(rows / request.pageSize));
   const bytes = rows * bytesPerRow;
   const remaining = Object.fromEntries(
     Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),

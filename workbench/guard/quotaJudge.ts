@@ -6,7 +6,7 @@
 import type { DataEndpoint } from "../query/endpoints.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { ServiceFacts } from "../service/facts.ts";
-import { estimateDownload } from "./estimate.ts";
+import { estimateContext, estimateDownload } from "./estimate.ts";
 import { type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "./quotaGuard.ts";
 
 /**
@@ -25,7 +25,8 @@ export class QuotaJudge {
   async upfront(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][]): Promise<void> {
     if (this.options === false || requests.length === 0) return;
     const [status, quotas] = await Promise.all([this.facts.guardStatus(endpoint.dataset), this.facts.guardQuotas()]);
-    const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i]));
+    const context = await estimateContext(this.facts, status);
+    const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i], context));
     const sum = (f: (e: (typeof each)[number]) => number) => each.reduce((n, e) => n + f(e), 0);
     const need = { requests: sum((e) => Math.max(1, Math.ceil(e.rows / requests[0].pageSize))), rows: sum((e) => e.rows), bytes: sum((e) => e.bytes) };
     const verdict = judge(endpoint.dataset, need, quotas, this.options, "before its first request");
@@ -39,7 +40,7 @@ export class QuotaJudge {
   async firstAnswer(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], first: FirstAnswer, expect: (rows: number, bytes: number) => void): Promise<void> {
     if (this.options === false || (units.length === 1 && first.next === null)) return; // one page: already done
     const [status, quotas] = await Promise.all([this.facts.guardStatus(endpoint.dataset), this.facts.guardQuotas()]);
-    const e = estimateDownload(endpoint, requests[0], status, quotas, units[0]);
+    const e = estimateDownload(endpoint, requests[0], status, quotas, units[0], await estimateContext(this.facts, status));
     const estimate = { rows: e.rows * units.length, bytesPerRow: e.rows > 0 ? e.bytes / e.rows : 100 };
     const need = projectRest(first, estimate, units.length, requests[0].pageSize);
     expect(Math.max(estimate.rows, need.rows), Math.round(estimate.rows * estimate.bytesPerRow));

@@ -49,6 +49,17 @@ export class TickerBook {
     return this.byTicker.has(ticker);
   }
 
+  /**
+   * The spans a ticker maps to a security: from the day after the security's previous ticker
+   * ended (undefined: from its first listing), to its own end date.
+   */
+  spans(ticker: string): { from?: string; to: string }[] {
+    return (this.byTicker.get(ticker) ?? []).map((m) => {
+      const before = (this.bySecId.get(m.secId) ?? []).filter((o) => o.endDate < m.endDate && o.ticker !== ticker).at(-1);
+      return { from: before ? addDays(before.endDate, 1) : undefined, to: m.endDate };
+    });
+  }
+
   /** The last day a ticker maps to a security (the latest mapping), if it ever ends. */
   private lastDay(ticker: string): Mapping | undefined {
     const spans = this.byTicker.get(ticker);
@@ -69,6 +80,23 @@ export class TickerBook {
     return next
       ? `${ticker} was renamed: it trades as ${next.ticker} from ${firstDay} (${ticker} maps to security ${last.secId} until ${last.endDate}); ask for ${next.ticker}`
       : `${ticker} maps to no security after ${last.endDate} (delisted or merged)`;
+  }
+
+  /**
+   * Why a ticker has no data up to `to` (it only began after, as a security's new name), or
+   * undefined when it maps to a security by then. The lookup files give each mapping's end;
+   * a ticker's first day is the day after its security's previous ticker ended.
+   */
+  startedAfter(ticker: string, to: string): string | undefined {
+    const spans = this.byTicker.get(ticker);
+    if (!spans) return undefined;
+    const starts = spans.map((m) => {
+      const before = (this.bySecId.get(m.secId) ?? []).filter((o) => o.endDate < m.endDate && o.ticker !== ticker).at(-1);
+      return { m, before, first: before ? addDays(before.endDate, 1) : undefined };
+    });
+    if (starts.some((s) => s.first === undefined || s.first <= to)) return undefined;
+    const earliest = starts.reduce((a, b) => (a.first! < b.first! ? a : b));
+    return `${ticker} begins on ${earliest.first}: until ${earliest.before!.endDate} its security ${earliest.m.secId} traded as ${earliest.before!.ticker}; ask for ${earliest.before!.ticker}`;
   }
 }
 
@@ -122,6 +150,11 @@ export function tickerBook(source: TickerSource): Promise<TickerBook | undefined
   return book;
 }
 
+/** The lookup files' book if this session has loaded it (no request), else undefined. */
+export function loadedTickerBook(source: TickerSource): TickerBook | undefined {
+  return loaded.get(source);
+}
+
 /** Lowercase tickers, refused with the right spelling (every dataset). */
 function checkCase(dataset: string, tickers: readonly string[]): void {
   const lower = tickers.filter((t) => t !== t.toUpperCase());
@@ -142,6 +175,8 @@ function checkInBook(book: TickerBook, dataset: string, tickers: readonly string
     const ended = tickers.map((t) => book.endedBefore(t, from)).filter((x): x is string => x !== undefined);
     if (ended.length > 0) throw new QueryError(`${dataset} from ${from}: ${ended.join("; ")}`);
   }
+  // A ticker asked for wholly before it began (the new name of a renamed security) is not
+  // refused: a universe member without rows yet is a warning on the frame (frameSink).
 }
 
 /**

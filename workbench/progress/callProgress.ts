@@ -33,6 +33,11 @@ export class CallProgress {
     this.counts = Array.from({ length: units }, () => ({ rows: 0, pages: 0, bytes: 0 }));
   }
 
+  /** The call started: an event with nothing fetched yet, so a bar shows at once (indeterminate until a total is known). */
+  start(): void {
+    this.emit(false);
+  }
+
   /** Unit `index` received a page of `rows` rows in `bytes` bytes. */
   page(index: number, rows: number, bytes: number): void {
     const c = this.counts[index];
@@ -71,7 +76,9 @@ export class CallProgress {
     const elapsedSeconds = (performance.now() - this.started) / 1000;
     const rowsPerSecond = elapsedSeconds > 0 ? sum.rows / elapsedSeconds : 0;
     // Share done: by rows when the total is projected, else by units finished.
-    let share = this.expectedRows ? Math.min(1, sum.rows / this.expectedRows) : this.units > 1 ? this.unitsDone / this.units : undefined;
+    // Nothing fetched yet: no share, so the bar is indeterminate until a total is known.
+    const started = sum.pages > 0 || this.unitsDone > 0;
+    let share = this.expectedRows ? Math.min(1, sum.rows / this.expectedRows) : this.units > 1 && started ? this.unitsDone / this.units : undefined;
     if (done) share = 1;
     const etaSeconds = share !== undefined && share > 0 ? (elapsedSeconds * (1 - share)) / share : undefined;
     const event: ProgressEvent = {

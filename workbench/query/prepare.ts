@@ -127,14 +127,24 @@ function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], 
     throw new NotEntitledError(`Your account is not entitled to ${endpoint.dataset}: it may read ${rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}`);
   }
   const window = `${rule.start_date} to ${rule.end_date ?? "today"}`;
+  // Every reason, not the first: a user fixing the date should learn the ticker is out too (as ent.may() lists them).
+  const dates: string[] = [], tickers: string[] = [];
   for (const { column, op, text } of checked) {
-    if (column === endpoint.dateColumn && (text < rule.start_date || (rule.end_date !== null && text > rule.end_date))) {
-      throw new QueryError(`${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`);
+    const sameDate = (d: string) => d.includes(` ${text} is outside your access window`); // `date` is ge and le of one day: one reason
+    if (column === endpoint.dateColumn && (text < rule.start_date || (rule.end_date !== null && text > rule.end_date)) && !dates.some(sameDate)) {
+      dates.push(`${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`);
     }
     if (column === endpoint.tickerColumn && (op === "eq" || op === "in") && rule.universe_identifiers.length > 0 && !rule.universe_identifiers.includes(text)) {
-      throw new NotEntitledError(`Ticker '${text}' is outside your universe for ${endpoint.dataset}${didYouMean(text, rule.universe_identifiers)}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
+      tickers.push(`Ticker '${text}' is outside your universe for ${endpoint.dataset}${didYouMean(text, rule.universe_identifiers)}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
     }
   }
+  const reasons = [...tickers, ...dates];
+  if (reasons.length === 0) return;
+  const message = reasons.length > 1 ? `Refused for ${reasons.length} reasons: ${reasons.join("; ")}` : reasons[0];
+  if (tickers.length === 0) throw new QueryError(message);
+  const error = new NotEntitledError(message);
+  error.reasons = reasons;
+  throw error;
 }
 
 /**
