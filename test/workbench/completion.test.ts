@@ -7,13 +7,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { jupyterEnv, jupyterPython } from "../../scripts/paths.mjs";
-import { DataApi } from "../../workbench/mod.ts";
 import { run } from "../../scripts/run.mjs";
-import { withFullAccess } from "./support/fullAccess.ts";
+import { connect, DataApi, type Workbench } from "../../workbench/mod.ts";
+import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 
-const local = withFullAccess();
+// A spawned sandbox, over real HTTP: the kernel is another process.
+const local = {} as { sb: TestSandbox; wb: Workbench };
+beforeAll(async () => {
+  local.sb = await startSandbox();
+  local.wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: "demo-full-access" });
+});
+afterAll(async () => await local.sb?.stop());
 const dir = mkdtempSync(join(tmpdir(), "completion-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -80,7 +80,7 @@ describe("the quota guard's projection", () => {
   it("is the estimate's: a universe refused up front needs the sum of its tickers' estimated requests and rows", async () => {
     const key = "wb-estimate-guard";
     createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 20 });
-    const small = await connect({ baseUrl: local.sb.baseUrl, apiKey: key });
+    const small = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: key });
     const tickers = ["AAPL", "MSFT", "SPY"];
     const query = { filters: range, pageSize: 500 };
     const each = await Promise.all(tickers.map((t) => small.estimate("eq-taq-1min", query, [t])));
