@@ -109,6 +109,8 @@ export interface SpawnOptions {
    * the output is piped to this process.
    */
   logFile?: string;
+  /** The checkout whose sandbox runs (default: this one); another lets a benchmark compare two commits. */
+  root?: string;
 }
 
 function denoExecutable(): string {
@@ -134,8 +136,9 @@ function denoExecutable(): string {
  */
 export async function spawnSandbox(args: readonly string[], options: SpawnOptions = {}): Promise<SpawnedSandbox> {
   const log = options.logFile === undefined ? undefined : openSync(options.logFile, "w");
-  const child = spawn(denoExecutable(), ["run", "-A", "--unstable-net", SANDBOX_V8_FLAGS, join(REPO_ROOT, "sandbox/service/cli.ts"), ...args], {
-    cwd: REPO_ROOT,
+  const root = options.root ?? REPO_ROOT;
+  const child = spawn(denoExecutable(), ["run", "-A", "--unstable-net", SANDBOX_V8_FLAGS, join(root, "sandbox/service/cli.ts"), ...args], {
+    cwd: root,
     env: { ...process.env, NO_COLOR: "1", ...options.env },
     detached: log !== undefined,
     stdio: log === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", log, log],
