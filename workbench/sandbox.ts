@@ -220,12 +220,16 @@ function stopper(pid: number | undefined): () => void {
  * The local sandbox's address and demo keys, starting it when it is not running. Called
  * without options under a notebook runner that set MARKETDATA_SANDBOX_URL, it is that
  * sandbox (the runner owns it: `stop()` leaves it running). A sandbox this call starts from a
- * notebook kernel stops when that kernel dies (shutdown, restart, crash).
+ * notebook kernel stops when that kernel dies (shutdown, restart, crash). `latencyMs` and
+ * `bandwidthMBps` make it imitate a user's network; a running sandbox is reused only when it
+ * imitates the same one. Throws QueryError for a setting out of range, before starting anything.
  *
  * @example
  * ```ts
  * const local = await sandbox();            // demo market; the first start generates it
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
+ * // A sandbox answering as a remote service would: 40 ms to the first byte, 20 MB/s a connection.
+ * const remote = await sandbox({ latencyMs: 40, bandwidthMBps: 20 });
  * ```
  */
 export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbox> {
