@@ -22,6 +22,12 @@
  * changes; delete it to reclaim the space). Exits 1 when a target is missed.
  *
  *   node_modules/.bin/deno run -A bench/sandbox.ts [--samples N] [--seconds S]
+ *
+ * With `--against <checkout>` (another worktree, e.g. of the commit before a change) it runs the
+ * 100-row walks only, on this checkout's sandbox and on that one's, both up, in rounds
+ * alternating between them (8 rounds), and prints req/s and p99 of each with their ratio;
+ * exits 1 when this checkout serves fewer req/s (beyond 5%, the noise of a shared machine) or has
+ * a worse p99 (beyond 10%).
  */
 import { loadavg } from "node:os";
 import process from "node:process";
@@ -35,7 +41,7 @@ import { startProbe } from "./support/sandboxProbe.ts";
 import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 
-const { values } = parseArgs({ options: { samples: { type: "string", default: "100" }, seconds: { type: "string", default: "20" } } });
+const { values } = parseArgs({ options: { samples: { type: "string", default: "100" }, seconds: { type: "string", default: "20" }, against: { type: "string" } } });
 const SAMPLES = Number(values.samples);
 const MAX_MS = Number(values.seconds) * 1000;
 const log = (line: string) => console.error(`bench: ${line}`);
@@ -44,7 +50,7 @@ const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
 const demoDir = join(REPO_ROOT, "data", "demo");
 const bigDir = join(REPO_ROOT, "data", "bench-8x");
 const demo = ensureDemoMarket(demoDir, log);
-ensureScaledMarket(demoDir, bigDir, 8, log);
+if (!values.against) ensureScaledMarket(demoDir, bigDir, 8, log);
 const dates = demo.tradingDays.map((d) => d.date);
 const TICKERS = ["AAPL", "MSFT", "JPM", "SPY", "QQQ", "TSM", "CVX", "SIRI"];
 const DATA = "/api/v1/data/us-equity/eq-taq-1min";
@@ -69,7 +75,29 @@ async function scannedBytes(sb: BenchSandbox, path: string): Promise<number> {
   return (await quotas()) - before;
 }
 
+const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`);
+
 log(`load average at start: ${load()}`);
+if (values.against) process.exit(await walksAgainst(values.against));
+
+/** The 100-row walks on this checkout's sandbox against `root`'s, alternating; 0 when no worse. */
+async function walksAgainst(root: string): Promise<number> {
+  const [now, then] = await Promise.all([startSandboxProcess(demoDir), startSandboxProcess(demoDir, {}, [], root)]);
+  const started = load();
+  try {
+    const target = (s: BenchSandbox) => ({ steps: Array.from({ length: 8 }, (_, c) => walkers(s.baseUrl)(c)), cpuSeconds: s.cpuSeconds });
+    const [b, a] = await alternateRounds(target(then), target(now), 8, MAX_MS / 4, 10_000, process.cpuUsage);
+    const line = (name: string, r: typeof a) => `${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)} req/s  p50 ${fmt(p50(r.latency))} ms  p99 ${fmt(p99(r.latency))} ms  server CPU ${r.serverCpuMs.toFixed(2)} ms/page  (${r.requests} req in ${r.seconds.toFixed(1)} s)`;
+    console.log(`100-row pages, 8 clients, walks, ${now.workers} workers each, 8 alternating rounds`);
+    console.log(line("this checkout", a));
+    console.log(line(`against ${root}`, b));
+    console.log(`ratio: ${(a.perSecond / b.perSecond).toFixed(2)}x the req/s, ${(p99(a.latency) / p99(b.latency)).toFixed(2)}x the p99; load average ${started} at the start, ${load()} at the end`);
+    return a.perSecond >= 0.95 * b.perSecond && p99(a.latency) <= 1.1 * p99(b.latency) ? 0 : 1;
+  } finally {
+    await Promise.all([now.stop(), then.stop()]);
+  }
+}
+
 const sb = await startSandboxProcess(demoDir);
 try {
   // 1. A 10,000-row page, sequential requests; the client asks for no transfer compression, as
@@ -96,7 +124,6 @@ try {
   // used every core), and the same 8 clients on GET /api/v1/account/my (auth and state, no
   // data), the HTTP floor of this machine in this run. A probe in its own thread asks for
   // /account/my every 20 ms during the floor run: a stall shows as one long latency.
-  const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`);
   // The walks on one worker and on every core alternate in rounds, both sandboxes up, so the
   // machine's drifting load (it is shared) falls on both alike.
   const single = await startSandboxProcess(demoDir, {}, ["--workers", "1"]);

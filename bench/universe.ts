@@ -1,5 +1,5 @@
 /**
- * Universe benchmark, all in one run against one sandbox over the demo market: every ticker
+ * Universe benchmark, all in one run over the demo market: every ticker
  * of `demo`, all of eq-taq-1min (every column) for 20 trading days,
  * - into a frame with one universe call (`wb.data.eqTaq1Min(tickers, { start, end })`),
  * - into a partitioned download (`wb.download`),
@@ -7,19 +7,26 @@
  *   of the same pages (plain fetch, same concurrency, no parsing).
  * - against the Python Polars peer (bench/peers/python_polars.py: requests, four pages in
  *   flight, read_csv typed from /columns), when python3 has polars; skipped with a message
- *   otherwise. Raw, universe call and peer alternate over three rounds; medians count, of wall
- *   seconds and of client CPU seconds (every thread of the client's process).
- * Targets: universe frame >= 2.5x faster than sequential; within 1.15x of raw; at least 1.1x
- * faster than the peer, with no more client CPU. The universe call also runs with concurrency
- * 2 against the default 4 (two cores). Then a re-run of the download one week wider: its
- * requests are counted (one per ticker expected). The other timed ways run twice and keep
- * their faster run (the machine is shared and noisy).
+ *   otherwise. Raw, universe call, download and peer alternate over three rounds; medians
+ *   count, of wall seconds and of client CPU seconds (every thread of the client's process).
+ *   The download is compared with the universe call, the frame pull of the same data.
+ * Everything runs in two arrangements, each against its own sandbox: loopback as it is, and a
+ * network like a user's (`--latency 40 --bandwidth 20`: 40 ms before each answer's first byte,
+ * 20 MB/s per connection), where concurrency has a round trip and a transfer to hide.
+ * Targets on loopback: universe frame >= 2.5x faster than sequential; within 1.15x of raw; at
+ * least 1.1x faster than the peer, with no more client CPU; the download no slower than the
+ * frame pull. Over the network: the universe call >= 3x faster than sequential; the download
+ * within 1.2x of the frame pull. The universe call also runs with concurrency 2 against the
+ * default 4 (two cores). Then a re-run of the download one week wider: its requests are counted
+ * (one per ticker expected). The other timed ways run twice and keep their faster run (the
+ * machine is shared and noisy).
  *
- *   deno run -A bench/universe.ts
+ *   deno run -A bench/universe.ts [--only loopback|network]
  */
 import pl from "nodejs-polars";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
+import process from "node:process";
 import { join } from "node:path";
 import { tradingDays } from "../calendar/calendar.ts";
 import { connect } from "../workbench/mod.ts";
@@ -39,118 +46,140 @@ const KEY = "demo-full-access";
 const ROUNDS = 3;
 
 const loadAtStart = loadavg()[0];
-const sandbox = await startSandboxProcess(demoDir);
-let peer: PythonPeer | undefined;
-const scratch = mkdtempSync(join(tmpdir(), "bench-universe-"));
-const wb = await connect({ baseUrl: sandbox.baseUrl, apiKey: KEY });
-/** CPU seconds of each run, the bench's own (the client) and the sandbox's: they hold under load, where seconds do not. */
-const cpu: Record<string, { client: number; sandbox: number }> = {};
-const seconds = async <T>(f: () => Promise<T>, name?: string): Promise<[number, T]> => {
-  const [t, used, served] = [performance.now(), process.cpuUsage(), sandbox.cpuSeconds()];
-  const r = await f();
-  const u = process.cpuUsage(used);
-  if (name) cpu[name] = { client: (u.user + u.system) / 1e6, sandbox: sandbox.cpuSeconds() - served };
-  return [(performance.now() - t) / 1000, r];
-};
-const best = async <T>(f: (round: number) => Promise<T>, name: string): Promise<[number, T]> => {
-  const a = await seconds(() => f(0), name);
-  const first = cpu[name];
-  const b = await seconds(() => f(1), name);
-  if (a[0] <= b[0]) cpu[name] = first;
-  return a[0] <= b[0] ? a : b;
-};
-const cpuNote = (name: string) => `; CPU s: client ${cpu[name].client.toFixed(2)}, sandbox ${cpu[name].sandbox.toFixed(2)}`;
+const NETWORK = ["--latency", "40", "--bandwidth", "20"];
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+const arrangements: { name: string; args: string[] }[] = [
+  { name: "loopback", args: [] },
+  { name: `network (${NETWORK.join(" ")})`, args: NETWORK },
+].filter((a) => only === undefined || a.name.startsWith(only));
+const missing = peerUnavailable();
+if (missing) log(missing);
+let allOk = true;
+for (const arrangement of arrangements) allOk = (await measure(arrangement.name, arrangement.args)) && allOk;
+console.log(`load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores shared with the sandbox`);
+console.log(allOk ? "all targets met" : "TARGET MISSED");
+if (!allOk) process.exitCode = 1;
 
-/** The same pages as the universe call, fetched with plain fetch and not parsed. */
-async function raw(): Promise<number> {
-  let bytes = 0, next = 0;
-  const worker = async () => {
-    while (next < tickers.length) {
-      const t = tickers[next++];
-      const q = new URLSearchParams({ "TradeDate.ge": start, "TradeDate.le": end, offset: "0", limit: "100000", response_format: "csv" });
-      const r = await fetch(`${sandbox.baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, { headers: { "X-API-KEY": KEY } });
-      if (r.status !== 200) throw new Error(`raw transfer: ${t} answered ${r.status}`);
-      const body = await r.arrayBuffer(); // read before adding: \`bytes += await ...\` would lose updates
-      bytes += body.byteLength;
-    }
+/** Every way of the pull against one sandbox started with `args`; prints its table, returns whether its targets are met. */
+async function measure(arrangement: string, args: string[]): Promise<boolean> {
+  const onNetwork = args.length > 0;
+  const sandbox = await startSandboxProcess(demoDir, {}, args);
+  let peer: PythonPeer | undefined;
+  const scratch = mkdtempSync(join(tmpdir(), "bench-universe-"));
+  const wb = await connect({ baseUrl: sandbox.baseUrl, apiKey: KEY });
+  /** CPU seconds of each run, the bench's own (the client) and the sandbox's: they hold under load, where seconds do not. */
+  const cpu: Record<string, { client: number; sandbox: number }> = {};
+  const seconds = async <T>(f: () => Promise<T>, name?: string): Promise<[number, T]> => {
+    const [t, used, served] = [performance.now(), process.cpuUsage(), sandbox.cpuSeconds()];
+    const r = await f();
+    const u = process.cpuUsage(used);
+    if (name) cpu[name] = { client: (u.user + u.system) / 1e6, sandbox: sandbox.cpuSeconds() - served };
+    return [(performance.now() - t) / 1000, r];
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return bytes;
-}
+  const best = async <T>(f: (round: number) => Promise<T>, name: string): Promise<[number, T]> => {
+    const a = await seconds(() => f(0), name);
+    const first = cpu[name];
+    const b = await seconds(() => f(1), name);
+    if (a[0] <= b[0]) cpu[name] = first;
+    return a[0] <= b[0] ? a : b;
+  };
+  const cpuNote = (name: string) => `; CPU s: client ${cpu[name].client.toFixed(2)}, sandbox ${cpu[name].sandbox.toFixed(2)}`;
 
-try {
-  log(`${tickers.length} tickers, ${start} to ${end} (20 trading days)`);
-  const missing = peerUnavailable();
-  if (missing) log(missing);
-  peer = missing ? undefined : await startPythonPeer(sandbox.baseUrl, KEY, start, end, tickers);
-  const universe = () => wb.data.eqTaq1Min(tickers, { start, end, concurrency: CONCURRENCY });
-  // Warm every way: the service's file cache, the workbench's meta reads, the peer's imports.
-  await raw();
-  await universe();
-  await peer?.pull();
-  const rounds: Record<"raw" | "universe" | "peer", { seconds: number; client: number; sandbox: number }[]> = { raw: [], universe: [], peer: [] };
-  let bytes = 0;
-  let frame!: pl.DataFrame;
-  let peerRows = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    const [r, b] = await seconds(raw, "raw");
-    rounds.raw.push({ seconds: r, ...cpu.raw });
-    bytes = b;
-    const [u, f] = await seconds(universe, "universe");
-    rounds.universe.push({ seconds: u, ...cpu.universe });
-    frame = f;
-    if (peer) {
-      const served = sandbox.cpuSeconds();
-      const p = await peer.pull();
-      rounds.peer.push({ seconds: p.seconds, client: p.cpuSeconds, sandbox: sandbox.cpuSeconds() - served });
-      peerRows = p.rows;
-    }
+  /** The same pages as the universe call, fetched with plain fetch and not parsed. */
+  async function raw(): Promise<number> {
+    let bytes = 0, next = 0;
+    const worker = async () => {
+      while (next < tickers.length) {
+        const t = tickers[next++];
+        const q = new URLSearchParams({ "TradeDate.ge": start, "TradeDate.le": end, offset: "0", limit: "100000", response_format: "csv" });
+        const r = await fetch(`${sandbox.baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, { headers: { "X-API-KEY": KEY } });
+        if (r.status !== 200) throw new Error(`raw transfer: ${t} answered ${r.status}`);
+        const body = await r.arrayBuffer(); // read before adding: \`bytes += await ...\` would lose updates
+        bytes += body.byteLength;
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return bytes;
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const summary = (name: keyof typeof rounds) => {
-    const xs = rounds[name];
-    cpu[name] = { client: median(xs.map((x) => x.client)), sandbox: median(xs.map((x) => x.sandbox)) };
-    return median(xs.map((x) => x.seconds));
-  };
-  const [rawS, uniS] = [summary("raw"), summary("universe")];
-  const peerS = peer ? summary("peer") : Number.NaN;
-  if (peer && peerRows !== frame.height) throw new Error(`the peer pulled ${peerRows} rows where the workbench pulled ${frame.height}`);
-  // Fewer requests in flight than the default, to check the default fits two cores.
-  const [uni2S] = await best(() => wb.data.eqTaq1Min(tickers, { start, end, concurrency: 2 }), "universe2");
-  const [seqS, seqFrame] = await best(async () => {
-    const frames: pl.DataFrame[] = [];
-    for (const t of tickers) frames.push(await wb.data.eqTaq1Min(t, { start, end, concurrency: 1 }));
-    return pl.concat(frames);
-  }, "sequential");
-  if (!frame.frameEqual(seqFrame, true)) throw new Error("the universe frame differs from the sequential pull");
-  const [dlS, dl] = await best((round) => wb.download("eq-taq-1min", { tickers, start, end }, join(scratch, `lake-${round}`)), "download");
-  // Data requests are what the month counts (metadata and account reads are free).
-  const used = async () => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
-  await new Promise((r) => setTimeout(r, 1000)); // let the service book the last request of the run before
-  const usedBefore = await used();
-  const [widerS, wider] = await seconds(() => wb.download("eq-taq-1min", { tickers, start, end: widerEnd }, join(scratch, "lake-0")));
-  const widerRequests = (await used()) - usedBefore;
 
-  const row = (name: string, s: number, note: string) => `${name.padEnd(30)} ${s.toFixed(2).padStart(8)}  ${note}`;
-  console.log(`eq-taq-1min, ${tickers.length} tickers x 20 trading days (${start} to ${end}), every column: ${frame.height.toLocaleString("en-US")} rows, ${(bytes / 1e6).toFixed(0)} MB of CSV`);
-  console.log(`${"way".padEnd(30)} ${"seconds".padStart(8)}  ratio`);
-  console.log(row("sequential, ticker by ticker", seqS, `baseline${cpuNote("sequential")}`));
-  console.log(row("raw transfer (no parsing)", rawS, `${(seqS / rawS).toFixed(2)}x faster than sequential${cpuNote("raw")}`));
-  console.log(row(`universe call into a frame`, uniS, `${(seqS / uniS).toFixed(2)}x faster than sequential (target >= 2.5); ${(uniS / rawS).toFixed(2)}x raw (target <= 1.15); concurrency ${CONCURRENCY}${cpuNote("universe")}`));
-  if (peer) console.log(row(`Python Polars ${peer.polars} peer`, peerS, `${(peerS / uniS).toFixed(2)}x the universe call's seconds (target >= 1.1); ${(peerS / rawS).toFixed(2)}x raw${cpuNote("peer")}`));
-  else console.log(row("Python Polars peer", Number.NaN, `skipped: ${missing}`));
-  const fmt = (xs: { seconds: number; client: number }[]) => xs.map((x) => `${x.seconds.toFixed(2)} s/${x.client.toFixed(2)} CPU`).join(", ");
-  console.log(`  (medians of ${ROUNDS} alternating rounds: raw ${fmt(rounds.raw)}; universe ${fmt(rounds.universe)}${peer ? `; peer ${fmt(rounds.peer)}` : ""})`);
-  console.log(row("universe call, concurrency 2", uni2S, `${(seqS / uni2S).toFixed(2)}x faster than sequential; ${(uni2S / rawS).toFixed(2)}x raw${cpuNote("universe2")}`));
-  console.log(row("universe download (Parquet)", dlS, `${(seqS / dlS).toFixed(2)}x faster than sequential; ${dl.partitions} partitions, ${dl.rows.toLocaleString("en-US")} rows${cpuNote("download")}`));
-  console.log(row(`download re-run to ${widerEnd}`, widerS, `${widerRequests} data requests for ${wider.fetched} new partitions (${tickers.length} tickers x 5 days)`));
-  console.log(`load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores shared with the sandbox`);
-  const peerOk = !peer || (peerS / uniS >= 1.1 && cpu.universe.client <= cpu.peer.client);
-  const ok = seqS / uniS >= 2.5 && uniS / rawS <= 1.15 && peerOk && widerRequests === tickers.length;
-  console.log(ok ? "all targets met" : "TARGET MISSED");
-  if (!ok) process.exitCode = 1;
-} finally {
-  peer?.stop();
-  await sandbox.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  try {
+    log(`${arrangement}: ${tickers.length} tickers, ${start} to ${end} (20 trading days)`);
+    peer = missing ? undefined : await startPythonPeer(sandbox.baseUrl, KEY, start, end, tickers);
+    const universe = () => wb.data.eqTaq1Min(tickers, { start, end, concurrency: CONCURRENCY });
+    const download = (round: number) => wb.download("eq-taq-1min", { tickers, start, end }, join(scratch, `lake-${round}`));
+    // Warm every way: the service's file cache, the workbench's meta reads, the peer's imports.
+    await raw();
+    await universe();
+    await peer?.pull();
+    type Round = { seconds: number; client: number; sandbox: number };
+    const rounds: Record<"raw" | "universe" | "peer" | "download", Round[]> = { raw: [], universe: [], peer: [], download: [] };
+    let bytes = 0;
+    let frame!: pl.DataFrame;
+    let dl!: Awaited<ReturnType<typeof download>>;
+    let peerRows = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const [r, b] = await seconds(raw, "raw");
+      rounds.raw.push({ seconds: r, ...cpu.raw });
+      bytes = b;
+      const [u, f] = await seconds(universe, "universe");
+      rounds.universe.push({ seconds: u, ...cpu.universe });
+      frame = f;
+      const [d, result] = await seconds(() => download(round), "download");
+      rounds.download.push({ seconds: d, ...cpu.download });
+      dl = result;
+      if (peer) {
+        const served = sandbox.cpuSeconds();
+        const p = await peer.pull();
+        rounds.peer.push({ seconds: p.seconds, client: p.cpuSeconds, sandbox: sandbox.cpuSeconds() - served });
+        peerRows = p.rows;
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const summary = (name: keyof typeof rounds) => {
+      const xs = rounds[name];
+      cpu[name] = { client: median(xs.map((x) => x.client)), sandbox: median(xs.map((x) => x.sandbox)) };
+      return median(xs.map((x) => x.seconds));
+    };
+    const [rawS, uniS, dlS] = [summary("raw"), summary("universe"), summary("download")];
+    const peerS = peer ? summary("peer") : Number.NaN;
+    if (peer && peerRows !== frame.height) throw new Error(`the peer pulled ${peerRows} rows where the workbench pulled ${frame.height}`);
+    if (dl.rows !== frame.height) throw new Error(`the download wrote ${dl.rows} rows where the universe call pulled ${frame.height}`);
+    // Fewer requests in flight than the default, to check the default fits two cores.
+    const [uni2S] = await best(() => wb.data.eqTaq1Min(tickers, { start, end, concurrency: 2 }), "universe2");
+    const [seqS, seqFrame] = await best(async () => {
+      const frames: pl.DataFrame[] = [];
+      for (const t of tickers) frames.push(await wb.data.eqTaq1Min(t, { start, end, concurrency: 1 }));
+      return pl.concat(frames);
+    }, "sequential");
+    if (!frame.frameEqual(seqFrame, true)) throw new Error("the universe frame differs from the sequential pull");
+    // Data requests are what the month counts (metadata and account reads are free).
+    const used = async () => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
+    await new Promise((r) => setTimeout(r, 1000)); // let the service book the last request of the run before
+    const usedBefore = await used();
+    const [widerS, wider] = await seconds(() => wb.download("eq-taq-1min", { tickers, start, end: widerEnd }, join(scratch, "lake-0")));
+    const widerRequests = (await used()) - usedBefore;
+
+    const [uniTarget, dlTarget] = onNetwork ? [3, 1.2] : [2.5, 1];
+    const row = (name: string, s: number, note: string) => `${name.padEnd(30)} ${s.toFixed(2).padStart(8)}  ${note}`;
+    console.log(`\n${arrangement}: eq-taq-1min, ${tickers.length} tickers x 20 trading days (${start} to ${end}), every column: ${frame.height.toLocaleString("en-US")} rows, ${(bytes / 1e6).toFixed(0)} MB of CSV`);
+    console.log(`${"way".padEnd(30)} ${"seconds".padStart(8)}  ratio`);
+    console.log(row("sequential, ticker by ticker", seqS, `baseline${cpuNote("sequential")}`));
+    console.log(row("raw transfer (no parsing)", rawS, `${(seqS / rawS).toFixed(2)}x faster than sequential${cpuNote("raw")}`));
+    console.log(row(`universe call into a frame`, uniS, `${(seqS / uniS).toFixed(2)}x faster than sequential (target >= ${uniTarget}); ${(uniS / rawS).toFixed(2)}x raw${onNetwork ? "" : " (target <= 1.15)"}; concurrency ${CONCURRENCY}${cpuNote("universe")}`));
+    if (peer) console.log(row(`Python Polars ${peer.polars} peer`, peerS, `${(peerS / uniS).toFixed(2)}x the universe call's seconds${onNetwork ? "" : " (target >= 1.1)"}; ${(peerS / rawS).toFixed(2)}x raw${cpuNote("peer")}`));
+    else console.log(row("Python Polars peer", Number.NaN, `skipped: ${missing}`));
+    console.log(row("universe download (Parquet)", dlS, `${(dlS / uniS).toFixed(2)}x the universe call's seconds (target <= ${dlTarget}); ${(seqS / dlS).toFixed(2)}x faster than sequential; ${dl.partitions} partitions, ${dl.rows.toLocaleString("en-US")} rows${cpuNote("download")}`));
+    const fmt = (xs: { seconds: number; client: number }[]) => xs.map((x) => `${x.seconds.toFixed(2)} s/${x.client.toFixed(2)} CPU`).join(", ");
+    console.log(`  (medians of ${ROUNDS} alternating rounds: raw ${fmt(rounds.raw)}; universe ${fmt(rounds.universe)}; download ${fmt(rounds.download)}${peer ? `; peer ${fmt(rounds.peer)}` : ""})`);
+    console.log(row("universe call, concurrency 2", uni2S, `${(seqS / uni2S).toFixed(2)}x faster than sequential; ${(uni2S / rawS).toFixed(2)}x raw${cpuNote("universe2")}`));
+    console.log(row(`download re-run to ${widerEnd}`, widerS, `${widerRequests} data requests for ${wider.fetched} new partitions (${tickers.length} tickers x 5 days)`));
+    const peerOk = onNetwork || !peer || (peerS / uniS >= 1.1 && cpu.universe.client <= cpu.peer.client);
+    const ok = seqS / uniS >= uniTarget && (onNetwork || uniS / rawS <= 1.15) && dlS / uniS <= dlTarget && peerOk && widerRequests === tickers.length;
+    console.log(`${arrangement}: ${ok ? "targets met" : "TARGET MISSED"}`);
+    return ok;
+  } finally {
+    peer?.stop();
+    await sandbox.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -1,12 +1,15 @@
 /**
  * Starts the local sandbox service, or reuses the one already running for this checkout, and
  * says where it is and which demo keys it knows. Works from Deno (notebooks) and Node.
+ * `spawnSandbox` is the one way a sandbox process is started: `sandbox()` uses it, and so do
+ * the tests and benchmarks (the workbench never imports the sandbox's code, only runs it).
  */
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_KEYS } from "../contract/demoKeys.ts";
+import { QueryError } from "./errors/base.ts";
 import { envVar } from "./runtime/env.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -33,9 +36,82 @@ export interface SandboxOptions {
   args?: string[];
   /** Seconds to wait for a start, which may include generating the market (default 300). */
   timeoutSeconds?: number;
+  /** Milliseconds the sandbox holds each answer before its first byte, as a remote service's round trip would (default 0). */
+  latencyMs?: number;
+  /** Megabytes (10^6 bytes) a second each connection carries, as a user's network would (default: loopback speed). */
+  bandwidthMBps?: number;
+}
+
+/** What `sandbox()` records of the sandbox it started for a profile, to reuse it. */
+interface SandboxRecord {
+  baseUrl: string;
+  pid: number;
+  dataDir: string;
+  network?: { latencyMs?: number; bandwidthMBps?: number };
+}
+
+/** The network settings asked for, checked; only those given. */
+function checkNetwork(options: SandboxOptions): { latencyMs?: number; bandwidthMBps?: number } {
+  const { latencyMs, bandwidthMBps } = options;
+  if (latencyMs !== undefined && !(Number.isFinite(latencyMs) && latencyMs >= 0 && latencyMs <= 60_000)) {
+    throw new QueryError(`sandbox({ latencyMs: ${latencyMs} }): the latency must be a number of milliseconds from 0 to 60000`);
+  }
+  if (bandwidthMBps !== undefined && !(Number.isFinite(bandwidthMBps) && bandwidthMBps > 0)) {
+    throw new QueryError(`sandbox({ bandwidthMBps: ${bandwidthMBps} }): the bandwidth must be a positive number of megabytes a second`);
+  }
+  return { ...(latencyMs === undefined ? {} : { latencyMs }), ...(bandwidthMBps === undefined ? {} : { bandwidthMBps }) };
+}
+
+/** The sandbox command's flags for `network`. */
+function networkArgs(network: { latencyMs?: number; bandwidthMBps?: number }): string[] {
+  return [
+    ...(network.latencyMs === undefined ? [] : ["--latency", String(network.latencyMs)]),
+    ...(network.bandwidthMBps === undefined ? [] : ["--bandwidth", String(network.bandwidthMBps)]),
+  ];
 }
 
 const KEYS = DEMO_KEYS;
+
+/**
+ * The V8 flag the sandbox runs with: memory Polars holds outside the JavaScript heap (frames,
+ * written pages; the engine reports it to V8) counts within the heap's growing limits instead
+ * of against a fixed allowance, past which every 64 MB started a full garbage collection,
+ * several a second under load, each marking the whole heap. A flag V8 reads at start, so it
+ * goes on the command line (`npm run sandbox` too).
+ */
+export const SANDBOX_V8_FLAGS = "--v8-flags=--external-memory-accounted-in-global-limit";
+
+/** A sandbox process started by `spawnSandbox`. */
+export interface SpawnedSandbox {
+  /** Where it answers, from its `ready <base_url>` line. */
+  baseUrl: string;
+  /** The process id (for measuring its CPU time, or stopping it from elsewhere). */
+  pid: number;
+  /** What the process wrote to stdout up to `ready` (demo keys, settings lines). */
+  stdout: string;
+  /** What the process wrote to stderr so far (the access log with --log); with `logFile`, the whole log. */
+  stderr: () => string;
+  /** Stops the process (SIGTERM) and waits for it to exit. */
+  stop: () => Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL, to test a crash) and waits for the process to exit. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
+}
+
+/** How `spawnSandbox` runs the sandbox process. */
+export interface SpawnOptions {
+  /** Environment variables added to this process's (e.g. SANDBOX_FRAME_CACHE_MB). */
+  env?: Record<string, string>;
+  /** Milliseconds to wait for `ready` (default 60,000), which may include generating the market. */
+  readyTimeoutMs?: number;
+  /**
+   * Write the process's output to this file and detach it, so that it outlives this process (a
+   * notebook kernel may restart, and a closed pipe would kill it on its next line). Without it
+   * the output is piped to this process.
+   */
+  logFile?: string;
+  /** The checkout whose sandbox runs (default: this one); another lets a benchmark compare two commits. */
+  root?: string;
+}
 
 function denoExecutable(): string {
   const g = globalThis as { Deno?: { execPath(): string } };
@@ -43,6 +119,60 @@ function denoExecutable(): string {
   // The native binary, not the npm launcher: stopping the launcher would not stop the sandbox.
   const native = join(REPO_ROOT, "node_modules", "deno", "deno");
   return existsSync(native) ? native : join(REPO_ROOT, "node_modules", ".bin", "deno");
+}
+
+/**
+ * Runs the sandbox command (`sandbox/service/cli.ts`) with `args` as a child process and waits
+ * for its `ready <base_url>` line: the one launcher of the sandbox, for `sandbox()`, tests and
+ * benchmarks. It runs the native Deno binary, with `--unstable-net` (the workers share one port)
+ * and SANDBOX_V8_FLAGS. Rejects with the process's output when it exits or stalls first.
+ *
+ * @example
+ * ```ts
+ * const sb = await spawnSandbox(["--port", "0", "--data", "data/tiny", "--state", "/tmp/s.sqlite"]);
+ * await fetch(`${sb.baseUrl}/openapi.json`);
+ * await sb.stop();
+ * ```
+ */
+export async function spawnSandbox(args: readonly string[], options: SpawnOptions = {}): Promise<SpawnedSandbox> {
+  const log = options.logFile === undefined ? undefined : openSync(options.logFile, "w");
+  const root = options.root ?? REPO_ROOT;
+  const child = spawn(denoExecutable(), ["run", "-A", "--unstable-net", SANDBOX_V8_FLAGS, join(root, "sandbox/service/cli.ts"), ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    detached: log !== undefined,
+    stdio: log === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", log, log],
+  });
+  if (log !== undefined) {
+    closeSync(log);
+    child.unref();
+  }
+  let [stdout, stderr] = ["", ""];
+  child.stdout?.on("data", (d) => (stdout += d));
+  child.stderr?.on("data", (d) => (stderr += d));
+  const output = () => (options.logFile === undefined ? stdout : readFileSync(options.logFile, "utf8"));
+  const errors = () => (options.logFile === undefined ? stderr : readFileSync(options.logFile, "utf8"));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  let exitCode: number | string | null | undefined;
+  child.on("exit", (code, signal) => (exitCode = code ?? signal));
+  const timeoutMs = options.readyTimeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  let ready: RegExpExecArray | null = null;
+  // Polled rather than evented: a log file has no events, and a tenth of a second is nothing beside a start.
+  while (!(ready = /^ready (\S+)$/m.exec(output()))) {
+    if (exitCode !== undefined) throw new Error(`The sandbox exited with ${exitCode} before it was ready:\n${errors()}`);
+    if (Date.now() > deadline) {
+      // A detached sandbox may be generating its market: left to finish it for the next start.
+      if (log === undefined) child.kill("SIGTERM");
+      throw new Error(`The sandbox was not ready after ${timeoutMs / 1000} s:\n${errors()}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    await exited;
+  };
+  return { baseUrl: ready[1], pid: child.pid!, stdout: output().slice(0, ready.index + ready[0].length), stderr: errors, stop: () => signal("SIGTERM"), kill: signal };
 }
 
 /** The Deno Jupyter kernel's process id, when this code runs in one. */
@@ -90,12 +220,16 @@ function stopper(pid: number | undefined): () => void {
  * The local sandbox's address and demo keys, starting it when it is not running. Called
  * without options under a notebook runner that set MARKETDATA_SANDBOX_URL, it is that
  * sandbox (the runner owns it: `stop()` leaves it running). A sandbox this call starts from a
- * notebook kernel stops when that kernel dies (shutdown, restart, crash).
+ * notebook kernel stops when that kernel dies (shutdown, restart, crash). `latencyMs` and
+ * `bandwidthMBps` make it imitate a user's network; a running sandbox is reused only when it
+ * imitates the same one. Throws QueryError for a setting out of range, before starting anything.
  *
  * @example
  * ```ts
  * const local = await sandbox();            // demo market; the first start generates it
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
+ * // A sandbox answering as a remote service would: 40 ms to the first byte, 20 MB/s a connection.
+ * const remote = await sandbox({ latencyMs: 40, bandwidthMBps: 20 });
  * ```
  */
 export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbox> {
@@ -109,46 +243,27 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
   const profile = options.profile ?? "demo";
   const dataDir = options.dataDir ?? join(REPO_ROOT, "data", profile);
   const record = join(REPO_ROOT, ".cache", `sandbox-${profile}.json`);
+  const network = checkNetwork(options);
   if (!options.args && existsSync(record)) {
-    const previous = JSON.parse(readFileSync(record, "utf8")) as { baseUrl: string; pid: number; dataDir: string };
-    if (previous.dataDir === dataDir && (await alive(previous.baseUrl))) {
+    const previous = JSON.parse(readFileSync(record, "utf8")) as SandboxRecord;
+    // A sandbox imitating another network is not the one asked for.
+    if (previous.dataDir === dataDir && JSON.stringify(previous.network ?? {}) === JSON.stringify(network) && (await alive(previous.baseUrl))) {
       return { baseUrl: previous.baseUrl, keys: KEYS, pid: previous.pid, stop: stopper(previous.pid) };
     }
   }
   // The sandbox writes to a log file, not a pipe: it outlives this process (a notebook kernel
   // may restart), and a closed pipe would kill it on its next line of output.
   mkdirSync(join(REPO_ROOT, ".cache"), { recursive: true });
-  const logPath = join(REPO_ROOT, ".cache", `sandbox-${profile}-${Date.now()}.log`);
-  const log = openSync(logPath, "w");
-  // The same flags as `npm run sandbox`: workers share the port (--unstable-net), and V8 counts
-  // Polars' memory in its own budget instead of collecting fully every 64 MB (README, service).
-  const flags = ["--unstable-net", "--v8-flags=--external-memory-accounted-in-global-limit"];
-  const child = spawn(denoExecutable(), ["run", "-A", ...flags, join(REPO_ROOT, "sandbox/service/cli.ts"), "--port", "0", "--profile", profile, "--data", dataDir, ...(options.args ?? [])], {
-    cwd: REPO_ROOT,
-    detached: true,
-    stdio: ["ignore", log, log],
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  closeSync(log);
-  let exitCode: number | null = null;
-  child.on("exit", (code) => (exitCode = code ?? -1));
-  child.unref();
-  const deadline = Date.now() + (options.timeoutSeconds ?? 300) * 1000;
-  let baseUrl: string | undefined;
-  while (baseUrl === undefined) {
-    const text = readFileSync(logPath, "utf8");
-    baseUrl = /^ready (\S+)$/m.exec(text)?.[1];
-    if (baseUrl) break;
-    if (exitCode !== null) throw new Error(`The sandbox exited (${exitCode}) before it was ready:\n${text}`);
-    if (Date.now() > deadline) throw new Error(`The sandbox did not start within ${options.timeoutSeconds ?? 300} s:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const logFile = join(REPO_ROOT, ".cache", `sandbox-${profile}-${Date.now()}.log`);
+  const args = ["--port", "0", "--profile", profile, "--data", dataDir, ...networkArgs(network), ...(options.args ?? [])];
+  const child = await spawnSandbox(args, { logFile, readyTimeoutMs: (options.timeoutSeconds ?? 300) * 1000 });
+  const baseUrl = child.baseUrl;
   // Started from a notebook kernel: it must not outlive that kernel.
   const kernel = kernelPid();
-  if (kernel !== undefined && child.pid !== undefined && process.platform !== "win32") stopWithKernel(kernel, child.pid);
+  if (kernel !== undefined && process.platform !== "win32") stopWithKernel(kernel, child.pid);
   if (!options.args) {
     mkdirSync(dirname(record), { recursive: true });
-    writeFileSync(record, JSON.stringify({ baseUrl, pid: child.pid, dataDir }));
+    writeFileSync(record, JSON.stringify({ baseUrl, pid: child.pid, dataDir, network } satisfies SandboxRecord));
   }
   return { baseUrl, keys: KEYS, pid: child.pid, stop: stopper(child.pid) };
 }

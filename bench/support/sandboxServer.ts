@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSandbox } from "../../sandbox/service/spawn.ts";
+import { spawnSandbox } from "../../workbench/sandbox.ts";
 
 export interface BenchSandbox {
   baseUrl: string;
@@ -20,11 +20,11 @@ export interface BenchSandbox {
 
 /**
  * Starts the CLI over `marketDir`; `env` adds environment variables (e.g. SANDBOX_FRAME_CACHE_MB),
- * `args` CLI options (e.g. --workers 1).
+ * `args` CLI options (e.g. --workers 1), `root` another checkout whose sandbox runs (an A/B of two commits).
  */
-export async function startSandboxProcess(marketDir: string, env: Record<string, string> = {}, args: string[] = []): Promise<BenchSandbox> {
+export async function startSandboxProcess(marketDir: string, env: Record<string, string> = {}, args: string[] = [], root?: string): Promise<BenchSandbox> {
   const scratch = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
-  const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite"), ...args], { env });
+  const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite"), ...args], { env, root });
   return {
     baseUrl: sb.baseUrl,
     pid: sb.pid,

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] ...`
+ * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] [--latency MS] [--bandwidth MBPS] ...`
  * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
  * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
  * prints the demo keys and the settings that are not at their defaults (command-line settings
@@ -39,6 +39,8 @@ function parse() {
         "trusted-proxy": { type: "string", multiple: true },
         faults: { type: "string" },
         workers: { type: "string" },
+        latency: { type: "string" },
+        bandwidth: { type: "string" },
         log: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -52,8 +54,10 @@ const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
   [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
-  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--log]
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--latency MS] [--bandwidth MBPS] [--log]
 --workers: threads serving requests on one port, one per core by default (Deno needs --unstable-net to share a port).
+--latency, --bandwidth: a network like a user's: MS milliseconds before each answer's first byte, and each
+answer's body paced at MBPS megabytes (10^6 bytes) a second per connection.
 Settings given here apply to this run only; \`npm run sandbox-admin -- set <name> <value>\` saves one in the
 state file for every later run. The lines before \`ready\` name every setting that is not at its default.`);
   Deno.exit(0);
@@ -65,6 +69,10 @@ const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port '${args.port}' is not a port number (0 picks a free one)`);
 const workers = args.workers === undefined ? undefined : Number(args.workers);
 if (workers !== undefined && !(/^[0-9]{1,3}$/.test(args.workers!) && workers >= 1)) fail(`--workers '${args.workers}' is not a number of workers (1 or more)`);
+const latencyMs = args.latency === undefined ? 0 : Number(args.latency);
+if (!(args.latency === undefined || (/^\d+(\.\d+)?$/.test(args.latency) && latencyMs <= 60_000))) fail(`--latency '${args.latency}' is not a number of milliseconds from 0 to 60000`);
+const bandwidthMBps = args.bandwidth === undefined ? undefined : Number(args.bandwidth);
+if (!(args.bandwidth === undefined || (/^\d+(\.\d+)?$/.test(args.bandwidth) && bandwidthMBps! > 0))) fail(`--bandwidth '${args.bandwidth}' is not a positive number of megabytes a second`);
 const seed = Number(args.seed);
 if (!Number.isSafeInteger(seed) || seed < 0) fail(`--seed '${args.seed}' is not a non-negative integer`);
 const settings: Partial<Settings> = {};
@@ -115,6 +123,7 @@ const sandbox = await startSandbox({
   settings,
   workers,
   log: args.log,
+  network: { latencyMs, bandwidthMBps },
 });
 // `ready` is the last line on stdout: a parent that stops reading once it sees it (the
 // workbench's sandbox() closes the pipe) would make any later write fail with a broken pipe.

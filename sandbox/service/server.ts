@@ -12,6 +12,7 @@ import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
 import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
 import { clearInFlight } from "./state/usage.ts";
+import { type NetworkShape, networkReport } from "./net/shape.ts";
 import type { WorkerOptions } from "./worker.ts";
 
 export interface SandboxOptions {
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   workers?: number;
   /** Write an access-log line per request to stderr. */
   log?: boolean;
+  /** The network to imitate (--latency, --bandwidth); plain loopback when absent. */
+  network?: NetworkShape;
 }
 
 export interface RunningSandbox {
@@ -127,12 +130,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const shared = wanted > 1 && canSharePort(hostname);
   const count = shared ? wanted : 1;
   const caches = shareCaches(count);
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, network: options.network, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
   const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
   const first = await startWorker({ ...base, index: 1, port: options.port }, peers[0]);
   const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port }, peers[i + 1])));
   const workers = [first.worker, ...rest.map((r) => r.worker)];
+  const networkLine = options.network && networkReport(options.network);
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   const workerLine = shared || wanted === 1
     ? `workers: ${count} (one port, shared with SO_REUSEPORT)`
@@ -140,7 +144,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   return {
     baseUrl: `http://${host}:${first.port}`,
     workers: count,
-    settingsReport: [...report, workerLine, caches, allocator],
+    settingsReport: [...report, workerLine, caches, allocator, ...(networkLine ? [networkLine] : [])],
     shutdown: async () => {
       await Promise.all(workers.map(stopWorker));
     },

@@ -17,6 +17,7 @@ import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { shareFaultArrivals } from "./middleware/faults.ts";
 import { adoptWrittenResult, shareWrittenResults, type WrittenMessage } from "./query/writtenResults.ts";
+import { type NetworkShape, shapeAnswer } from "./net/shape.ts";
 import { openState, shareWriteLock } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
 
@@ -35,6 +36,8 @@ export interface WorkerOptions {
   faultArrivals: SharedArrayBuffer;
   /** The state's in-process write lock every worker shares (state/db.ts). */
   stateLock: SharedArrayBuffer;
+  /** The network answers go through (--latency, --bandwidth); loopback as it is when absent. */
+  network?: NetworkShape;
 }
 
 let stop: (() => Promise<void>) | undefined;
@@ -62,6 +65,7 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
     log: options.log ? (line) => console.error(`${line} worker=${options.index}`) : () => {},
   });
   const worker = String(options.index);
+  const network = options.network && (options.network.latencyMs > 0 || options.network.bandwidthMBps !== undefined) ? options.network : undefined;
   const server = Deno.serve(
     {
       hostname: options.hostname,
@@ -70,9 +74,12 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
       onListen: (addr) => self.postMessage({ type: "listening", port: (addr as Deno.NetAddr).port }),
     },
     async (request, info) => {
-      const response = await app.fetch(request, { info });
-      response.headers.set("X-Sandbox-Worker", worker);
-      return response;
+      const answer = async () => {
+        const response = await app.fetch(request, { info });
+        response.headers.set("X-Sandbox-Worker", worker);
+        return response;
+      };
+      return network ? shapeAnswer(request.method, answer, network) : answer();
     },
   );
   stop = async () => {

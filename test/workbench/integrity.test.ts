@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, FolderInUseError, LakeDamagedError, StorageError } from "../../workbench/mod.ts";
-import { lockFolder, writeAtomically } from "../../workbench/runtime/files.ts";
+import { lockFolder, writeAtomically, writeAtomicallyAsync } from "../../workbench/runtime/files.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const local = withFullAccess();
@@ -106,6 +106,37 @@ describe("storage errors", () => {
     expect((error as StorageError).code).toBe("ENOSPC");
     expect((error as Error).message).toBe(`Cannot write '${file}': no space left on the device (ENOSPC)`);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a failed write on Polars' threads is the same StorageError, and leaves no temporary file", async () => {
+    const dir = join(scratch, "full-async");
+    mkdirSync(dir);
+    const file = join(dir, "part.parquet");
+    const error = await writeAtomicallyAsync(file, async (tmp) => {
+      writeFileSync(tmp, "half");
+      throw new Error("parquet: External format error: underlying IO error: No space left on device (os error 28)");
+    }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).path).toBe(file);
+    expect((error as Error).message).toBe(`Cannot write '${file}': the disk is full (ENOSPC)`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a partition written as the download writes it leaves the event loop free meanwhile", async () => {
+    const dir = join(scratch, "off-loop");
+    mkdirSync(dir);
+    const file = join(dir, "part.parquet");
+    const n = 2_000_000;
+    const frame = pl.DataFrame({ a: Array.from({ length: n }, (_, i) => i), b: Array.from({ length: n }, (_, i) => `row ${i}`) });
+    const order: string[] = [];
+    setImmediate(() => order.push("event loop turned"));
+    await writeAtomicallyAsync(file, async (tmp) => {
+      await frame.lazy().sinkParquet(tmp, { compression: "snappy" }).collect();
+    });
+    order.push("written");
+    // A write on the JavaScript thread (writeParquet) ends before the loop turns: "written" first.
+    expect(order).toEqual(["event loop turned", "written"]);
+    expect(pl.readParquet(file).height).toBe(n);
   });
 
   it("one download at a time in a folder, across processes: a live holder refuses, a dead one is taken over", async () => {

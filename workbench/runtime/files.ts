@@ -36,8 +36,7 @@ export function appendLine(path: string, text: string): void {
  * ```
  */
 export function writeAtomically(file: string, write: (tmp: string) => void): void {
-  // Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run.
-  const tmp = join(dirname(file), `.part.${process.pid}.tmp`);
+  const tmp = temporaryBeside(file);
   try {
     write(tmp);
     renameSync(tmp, file);
@@ -45,6 +44,31 @@ export function writeAtomically(file: string, write: (tmp: string) => void): voi
     rmSync(tmp, { force: true });
     throw StorageError.of(error, "write", file);
   }
+}
+
+/**
+ * `writeAtomically` for a write that does not block the event loop (Polars writing on its own
+ * threads): the file is renamed into place once `write(tmp)` resolves.
+ *
+ * @example
+ * ```ts
+ * await writeAtomicallyAsync("lake/Ticker=AAPL/TradeDate=2023-11-21/part.parquet", (tmp) => frame.lazy().sinkParquet(tmp).collect().then(() => {}));
+ * ```
+ */
+export async function writeAtomicallyAsync(file: string, write: (tmp: string) => Promise<void>): Promise<void> {
+  const tmp = temporaryBeside(file);
+  try {
+    await write(tmp);
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw StorageError.of(error, "write", file);
+  }
+}
+
+/** Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run. */
+function temporaryBeside(file: string): string {
+  return join(dirname(file), `.part.${process.pid}.tmp`);
 }
 
 const LOCK = "_download.lock";

@@ -22,7 +22,7 @@ import type { ServiceFacts } from "../service/facts.ts";
 import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { readLakePartition } from "./lakePartition.ts";
 import { partitionDamage } from "./lakeCheck.ts";
-import { lockFolder, writeAtomically } from "../runtime/files.ts";
+import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
 
@@ -58,18 +58,23 @@ function hasParquet(dir: string): boolean {
 
 /**
  * Writes one partition's rows (without the partition columns, which the path carries)
- * atomically; returns the size of its file, recorded to check the file when it is reused.
+ * atomically; resolves to the size of its file, recorded to check the file when it is reused.
+ * Polars writes on its own threads (a sink collected asynchronously), so the event loop keeps
+ * receiving the pages of other units while a unit's partitions are written.
  */
-function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): number {
+async function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): Promise<number> {
   const file = join(dir, path, "part.parquet");
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (error) {
     throw StorageError.of(error, "create the folder of", file);
   }
-  // Snappy, as Spark writes by default: half the bytes of nodejs-polars' uncompressed default at
-  // the same write time (zstd is a third smaller again but writes at half the speed).
-  writeAtomically(file, (tmp) => (layout.length ? frame.drop([...layout]) : frame).writeParquet(tmp, { compression: "snappy" }));
+  // Snappy, as Spark writes by default: half the bytes of uncompressed at the same write time
+  // (zstd is a third smaller again but writes at half the speed).
+  const rows = layout.length ? frame.drop([...layout]) : frame;
+  await writeAtomicallyAsync(file, async (tmp) => {
+    await rows.lazy().sinkParquet(tmp, { compression: "snappy" }).collect();
+  });
   return statSync(file).size;
 }
 
@@ -168,22 +173,31 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const units = chunks.flatMap((c) => (endpoint.pathParams.includes("trade_date") ? c.dates.map((d) => ({ ...c, dates: [d] })) : [c]));
   const pathValues = units.map((c) => endpoint.pathParams.map((p) => (p === "ticker" ? c.ticker! : c.dates[0])));
   let rows = 0;
-  const write = (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
+  const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
     const c = units[i];
     if (layout.length === 0) {
-      const bytes = writePartition(dir, "", frame, layout);
+      const bytes = await writePartition(dir, "", frame, layout);
       manifest.partitions[""] = { rows: frame.height, bytes };
       recordPartition(dir, "", manifest.partitions[""]);
       emit({ type: "partitions", unit: i, frame, parts: [{ path: "", frame }], contiguous: true });
     } else {
       const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
       const pathOf = (date: string) => partitionPath(layout, { ticker: c.ticker, date });
-      for (const date of c.dates) {
+      // The unit's partitions are written together, then recorded in date order (the folder's
+      // order does not depend on which write ends first), each only once its file is in place.
+      // All settle before a failure is thrown: no write is left running into a resumed call.
+      const written = await Promise.allSettled(c.dates.map((date) => {
         const part = byDate.get(date);
-        const bytes = part ? writePartition(dir, pathOf(date), part, layout) : undefined;
-        manifest.partitions[pathOf(date)] = bytes === undefined ? { rows: 0 } : { rows: part!.height, bytes };
+        return part ? writePartition(dir, pathOf(date), part, layout) : Promise.resolve(undefined);
+      }));
+      c.dates.forEach((date, k) => {
+        const w = written[k];
+        if (w.status === "rejected") return;
+        manifest.partitions[pathOf(date)] = w.value === undefined ? { rows: 0 } : { rows: byDate.get(date)!.height, bytes: w.value };
         recordPartition(dir, pathOf(date), manifest.partitions[pathOf(date)]);
-      }
+      });
+      const failed = written.find((w) => w.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
       // For the record, in the unit's row order (the parts' own; a date not asked, never
       // written, is not recorded), then the asked dates with no row.
       const parts = [...byDate].map(([date, part]) => ({ path: c.dates.includes(date) ? pathOf(date) : undefined, frame: part }));

@@ -1,5 +1,5 @@
 /** A sandbox on the run's tiny market for the kernel test. */
-import { spawnSandbox } from "../../../sandbox/service/spawn.ts";
+import { spawnSandbox } from "../../../workbench/sandbox.ts";
 
 export interface RunningSandbox {
   baseUrl: string;

@@ -13,6 +13,8 @@ const refusals: [string[], string][] = [
   [["--query-budget-ms", "0"], "--query-budget-ms '0' must be a positive number of milliseconds"],
   [["--faults", "1,0.9,0.9,0,0"], "--faults '1,0.9,0.9,0,0' must be seed,rate503,rate504,rate429,rateDrop"],
   [["--trusted-proxy", "10.0.0.300/8"], "--trusted-proxy '10.0.0.300/8' is not a CIDR block"],
+  [["--latency", "70000"], "--latency '70000' is not a number of milliseconds from 0 to 60000"],
+  [["--bandwidth", "0"], "--bandwidth '0' is not a positive number of megabytes a second"],
 ];
 
 describe("sandbox CLI refusals", () => {

@@ -4,7 +4,7 @@
  * achieve in megabytes is measured by bench/sandbox.ts against the sandbox as it was.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { spawnSandbox } from "../../../sandbox/service/spawn.ts";
+import { spawnSandbox } from "../../../workbench/sandbox.ts";
 import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/frameCache.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
