@@ -17,7 +17,7 @@ if (inKernel()) installDisplay();
 
 // Workbench types in these helpers' signatures, so that this module's docs are whole on their own
 // (notebook.ts exports them once: they are the workbench's own).
-export type { AccessRule, Entitlements, Holding, Identity, ProgressEvent, ProgressListener, Quotas, Verdict } from "../workbench/mod.ts";
+export type { AccessRule, Entitlements, Holding, Identity, ProgressEvent, ProgressListener, Quotas, Verdict, WorkbenchError } from "../workbench/mod.ts";
 
 export { installDisplay, show } from "./display/install.ts";
 export { richBundle } from "./display/richBundle.ts";

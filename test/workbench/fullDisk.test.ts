@@ -110,7 +110,7 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     const warnings: string[] = [];
     const warn = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void warnings.push(String(m)));
     try {
-      const wb = await connect({ baseUrl: local.sb.baseUrl, apiKey: "demo-full-access", cache });
+      const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access", cache });
       const query = { start: "2023-11-20", end: "2023-11-28" };
       const fetched = await wb.data.eqTaq1Min("AAPL", query);
       expect(fetched.height).toBeGreaterThan(0);

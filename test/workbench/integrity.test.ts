@@ -118,7 +118,7 @@ describe("storage errors", () => {
     }).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
     expect((error as StorageError).path).toBe(file);
-    expect((error as Error).message).toBe(`Cannot write '${file}': the disk is full (ENOSPC)`);
+    expect((error as Error).message).toBe(`Cannot write '${file}': no space left on the device (ENOSPC)`);
     expect(readdirSync(dir)).toEqual([]);
   });
 
