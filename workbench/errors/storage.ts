@@ -2,7 +2,7 @@
  * Errors of the files the workbench writes and reads back (lake folders, the cache): each names
  * the path and the cause in words, whatever layer raised it (Node's fs, Polars' Parquet writer).
  */
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { WorkbenchError } from "./base.ts";
 
@@ -22,14 +22,34 @@ function mkdirCode(path: string): string | undefined {
   }
 }
 
+/** Below this many bytes free, a write that failed without a system code failed for want of space. */
+const NEARLY_FULL_BYTES = 1 << 20;
+
+/**
+ * ENOSPC when the file system holding `path` is all but full. Polars' writer, failing as the
+ * disk fills, may report only what it was doing ("Invalid thrift: transport error"), without
+ * the system's error: the free space is what tells. Undefined where it cannot be read.
+ */
+function fullDiskCode(path: string): string | undefined {
+  let folder = path;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    const { bavail, bsize } = statfsSync(folder);
+    return Number(bavail) * Number(bsize) < NEARLY_FULL_BYTES ? "ENOSPC" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why a file operation failed, in words, from a system error code or an `os error N` in a message. */
-function causeOf(error: unknown): { code?: string; cause: string } {
+function causeOf(error: unknown, path: string): { code?: string; cause: string } {
   const e = error as { code?: string; message?: string; syscall?: string; path?: string };
   const osError = /os error (\d+)/.exec(e?.message ?? "")?.[1];
   // Native Polars errors carry napi's code ("GenericFailure"), the system's only in their message.
   const systemCode = /^E[A-Z]+$/.test(e?.code ?? "") ? e.code : undefined;
   let code = systemCode ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT", "122": "EDQUOT" } as Record<string, string>)[osError ?? ""];
   if (code === "ENOENT" && e?.syscall === "mkdir" && e.path) code = mkdirCode(e.path) ?? code;
+  code ??= fullDiskCode(path);
   const words: Record<string, string> = {
     ENOSPC: "no space left on the device",
     EACCES: "permission denied",
@@ -91,7 +111,7 @@ export class StorageError extends WorkbenchError {
    */
   static of(error: unknown, doing: string, path: string): StorageError {
     if (error instanceof StorageError) return error;
-    const { code, cause } = causeOf(error);
+    const { code, cause } = causeOf(error, path);
     return new StorageError(`Cannot ${doing} '${path}': ${cause}${code ? ` (${code})` : ""}`, path, cause, code);
   }
 }
