@@ -5,34 +5,14 @@
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import * as k from "../../kernel-helpers/mod.ts";
 import { chartCases, dailyBars } from "./support/chartFrames.ts";
 import { expectGolden } from "./support/golden.ts";
+import { parse } from "./support/parseChart.ts";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const cases = chartCases();
-
-interface Parsed {
-  /** The root element: `<svg>` for a standalone chart, `<figure>` when legends sit beside it. */
-  root: Element;
-  /** The chart's own SVG (the one with axes). */
-  plot: Element;
-  marks: (label: string, tag: string) => Element[];
-  texts: (label: string) => string[];
-}
-
-/** A standalone SVG is parsed as XML, so it must be well-formed and namespaced to parse at all. */
-function parse(markup: string): Parsed {
-  const svg = markup.startsWith("<svg");
-  const doc = new JSDOM(markup, svg ? { contentType: "image/svg+xml" } : {}).window.document;
-  const root = svg ? doc.documentElement : doc.body.firstElementChild!;
-  const plot = [...root.ownerDocument.querySelectorAll("svg")].find((s) => s.querySelector('g[aria-label="x-axis tick"]'))!;
-  const marks = (label: string, tag: string) => [...plot.querySelectorAll(`g[aria-label="${label}"] ${tag}`)];
-  const texts = (label: string) => marks(label, "text").map((t) => t.textContent!);
-  return { root, plot, marks, texts };
-}
 
 /** The points of an SVG path ("M56,107.586L63.125,103.053..."). */
 const points = (d: string) => d.slice(1).split("L").map((p) => p.split(",").map(Number));

@@ -47,7 +47,7 @@ function causeOf(error: unknown, path: string): { code?: string; cause: string }
   const osError = /os error (\d+)/.exec(e?.message ?? "")?.[1];
   // Native Polars errors carry napi's code ("GenericFailure"), the system's only in their message.
   const systemCode = /^E[A-Z]+$/.test(e?.code ?? "") ? e.code : undefined;
-  let code = systemCode ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT", "122": "EDQUOT" } as Record<string, string>)[osError ?? ""];
+  let code: string | undefined = systemCode ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT", "122": "EDQUOT" } as Record<string, string>)[osError ?? ""];
   if (code === "ENOENT" && e?.syscall === "mkdir" && e.path) code = mkdirCode(e.path) ?? code;
   code ??= fullDiskCode(path);
   const words: Record<string, string> = {
