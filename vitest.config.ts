@@ -8,10 +8,11 @@ export default defineConfig({
     hookTimeout: 300_000,
     // Native Polars and generated market folders are heavy: share one process per file.
     pool: "forks",
-    // vitest's default on 2 cores is one file at a time, yet most files spend much of their time
-    // waiting on processes they start (sandboxes, kernels, a browser): three at once fill the
-    // cores without starving a timed wait.
-    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
+    // vitest's default on 2 cores is one file at a time, yet many files spend much of their time
+    // waiting on processes they start (sandboxes, kernels, a browser). Two at once: with three,
+    // beside two busy loops, a worker's event loop was once held past vitest's fixed 60 s RPC
+    // timeout ("Timeout calling onTaskUpdate"), failing a run whose tests all passed.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     // A test's console output goes to the runner as messages; keep only that of failed tests,
     // where it helps, rather than feed thousands of warnings through a busy machine.
     silent: "passed-only",
