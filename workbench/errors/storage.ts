@@ -6,16 +6,21 @@ import { accessSync, constants, existsSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { WorkbenchError } from "./base.ts";
 
+/** `path` itself, or the nearest folder above it that exists. */
+function nearestFolder(path: string): string {
+  let folder = path;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
+}
+
 /**
  * The real code behind Node's recursive `mkdirSync`, which reports ENOENT whatever stopped it (a
  * read-only file system, a folder not writable): the nearest existing folder's write access
  * tells (a check, nothing created). Deno reports the real code itself.
  */
 function mkdirCode(path: string): string | undefined {
-  let folder = path;
-  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
   try {
-    accessSync(folder, constants.W_OK);
+    accessSync(nearestFolder(path), constants.W_OK);
     return undefined;
   } catch (error) {
     return (error as { code?: string }).code;
@@ -31,10 +36,8 @@ const NEARLY_FULL_BYTES = 1 << 20;
  * the system's error: the free space is what tells. Undefined where it cannot be read.
  */
 function fullDiskCode(path: string): string | undefined {
-  let folder = path;
-  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
   try {
-    const { bavail, bsize } = statfsSync(folder);
+    const { bavail, bsize } = statfsSync(nearestFolder(path));
     return Number(bavail) * Number(bsize) < NEARLY_FULL_BYTES ? "ENOSPC" : undefined;
   } catch {
     return undefined;

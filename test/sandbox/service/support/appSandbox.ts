@@ -2,8 +2,8 @@
  * The sandbox's app in the test process (sandbox/service/inProcess.ts) over the run's tiny
  * market, with its own state file: no port, no child process. Tests reach it through its
  * `fetch` (hand it to `connect`), or `get`, whose answers are checked against the app's own
- * /openapi.json as a spawned sandbox's are (contractCheck.ts). Needs `node:sqlite`: files
- * that use it run in the suite's Deno project (vitest.config.ts).
+ * /openapi.json as a spawned sandbox's are (contractCheck.ts). Needs `node:sqlite`: the suite
+ * runs under the Node 22 that npm installs (scripts/test.mjs).
  *
  * @example
  * ```ts
