@@ -1,0 +1,50 @@
+/**
+ * `wb.estimate` of a whole call: each unit's estimate from free metadata, with the rows of
+ * datasets whose rows vary by ticker (ticks, option chains) counted by a small paid read
+ * (rowCount.ts) unless the caller keeps the estimate free. The quota guard stays on free
+ * metadata alone: it judges every call, and a count would spend quota on each.
+ */
+import type { DataEndpoint } from "../query/endpoints.ts";
+import type { PreparedRequest } from "../query/prepare.ts";
+import type { ServiceFacts } from "../service/facts.ts";
+import { combineEstimates, type Estimate, estimateContext, estimateDownload, estimateOfRows } from "./estimate.ts";
+import { COUNTED_DATASETS, countRows, type RowCount } from "./rowCount.ts";
+
+/** How `wb.estimate` may size a call. */
+export interface EstimateOptions {
+  /**
+   * Whether the estimate may send a small read of its own (a few kilobytes, one request per
+   * ticker) to count the rows of ticks and option chains, which the free status sizes only
+   * as the average ticker's (true by default; `lookupRequests` says what it spent).
+   */
+  lookups?: boolean;
+}
+
+/**
+ * The estimate of a call's requests (`units` their path values): summed over the units, the
+ * quotas read after any count so they include it.
+ *
+ * @example
+ * ```ts
+ * const e = await estimateCall(facts, dataEndpoint("eq-taq"), requests, units);
+ * e.basis; // "minute-bars"
+ * ```
+ */
+export async function estimateCall(facts: ServiceFacts, endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], options: EstimateOptions = {}): Promise<Estimate> {
+  const status = await facts.status(endpoint.dataset);
+  let count: RowCount | undefined;
+  if (options.lookups !== false && COUNTED_DATASETS[endpoint.dataset] && requests.length > 0) {
+    // A count that cannot be made (not entitled to the 1-minute bars, a quota hit) leaves the
+    // estimate on free metadata, which says so in its `basis`.
+    count = await countRows((dataset, path, query) => facts.countRead(dataset, path, query), endpoint, requests, status).catch(() => undefined);
+  }
+  const quotas = await facts.quotas();
+  if (count) {
+    const counted = count;
+    const each = requests.map((r, i) => estimateOfRows(endpoint, r, counted.rows[i], quotas));
+    return combineEstimates(endpoint, each, quotas, { basis: counted.basis, lookupRequests: counted.requests, lookupBytes: counted.bytes, countedDays: counted.days });
+  }
+  const context = await estimateContext(facts, status);
+  const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i], context));
+  return combineEstimates(endpoint, each, quotas, { basis: "metadata", lookupRequests: 0, lookupBytes: 0 });
+}

@@ -1,0 +1,170 @@
+/**
+ * Counts the rows of requests whose rows per ticker and day the free status cannot tell apart
+ * (ticks, option chains: a liquid name has many times the average), with one small paid read
+ * per ticker that the estimate reports and counts:
+ *
+ * - eq-taq (ticks): the ticker's 1-minute bars over the same days, three columns only. Every
+ *   bar counts its trades (`TotalTrades`, off-exchange ones included under the default
+ *   aggregation) and its NBBO updates (`NBBOQuoteCount`), so a day's ticks are their sums;
+ *   trade cancels (a few per thousand trades) are the only rows left out.
+ * - option chains (opt-greeks-daily, opt-open-interest): the request itself with only its date
+ *   column, on every asked day up to `MAX_SAMPLED_DAYS`, else on that many days spread evenly
+ *   from the first to the last, the days between interpolated (a chain changes slowly: a few
+ *   expiries listed or expired a week).
+ *
+ * Filters on other columns (an `EventType`, a `Strike` range) are not applied to the count:
+ * the rows are those of the asked tickers and days, an upper bound.
+ */
+import pl from "nodejs-polars";
+import { isTradingDay, tradingDays } from "../../calendar/calendar.ts";
+import type { DatasetStatus } from "../../contract/mod.ts";
+import type { DataEndpoint } from "../query/endpoints.ts";
+import { MAX_PAGE_SIZE, type PreparedRequest, type WireCondition } from "../query/prepare.ts";
+import type { FilterSpec, Query } from "../query/query.ts";
+import { askedDates } from "./estimate.ts";
+
+/** How rows were counted: from the ticker's 1-minute bars, or from the request on some of its days. */
+export type CountBasis = "minute-bars" | "sampled-days";
+
+/** The datasets whose rows are counted, and how. */
+export const COUNTED_DATASETS: Readonly<Record<string, CountBasis>> = {
+  "eq-taq": "minute-bars",
+  "opt-greeks-daily": "sampled-days",
+  "opt-open-interest": "sampled-days",
+};
+
+/** Days an option-chain count reads at most per request; a range of no more is counted exactly. */
+export const MAX_SAMPLED_DAYS = 8;
+
+/** What a count read gives: the frame, and the requests and bytes it spent. */
+export interface CountAnswer {
+  frame: pl.DataFrame;
+  requests: number;
+  bytes: number;
+}
+
+/** Sends a read of the workbench's own (checked against the rules and schema, paged). */
+export type CountRead = (dataset: string, pathValues: string[], query: Query) => Promise<CountAnswer>;
+
+/** The rows of each request of a call, counted, and what counting them spent. */
+export interface RowCount {
+  basis: CountBasis;
+  /** Rows of each request, in the order given. */
+  rows: number[];
+  /** Requests and bytes the count itself spent. */
+  requests: number;
+  bytes: number;
+  /** Trading days whose rows were read, and the trading days asked (interpolated between when fewer). */
+  days: { counted: number; asked: number };
+}
+
+/**
+ * Counts the rows of `requests` (the units of one call of `endpoint`) with the reads above, or
+ * gives undefined for a dataset whose rows the status sizes well enough (or one without dates).
+ * A failed read (not entitled to the 1-minute bars, a quota hit) rejects: the caller falls back.
+ *
+ * @example
+ * ```ts
+ * const count = await countRows(read, dataEndpoint("eq-taq"), [request], status);
+ * count?.rows[0]; // the day's ticks, give or take the cancels
+ * ```
+ */
+export async function countRows(read: CountRead, endpoint: DataEndpoint, requests: readonly PreparedRequest[], status: DatasetStatus): Promise<RowCount | undefined> {
+  const basis = COUNTED_DATASETS[endpoint.dataset];
+  const first = status.first_available_date, last = status.last_available_date;
+  if (!basis || !endpoint.dateColumn || !first || !last) return undefined;
+  const answers = basis === "minute-bars" ? await countTicks(read, requests, first, last) : await Promise.all(requests.map((r) => countSampled(read, endpoint, r, first, last)));
+  return {
+    basis,
+    rows: answers.flatMap((a) => a.rows),
+    requests: answers.reduce((n, a) => n + a.requests, 0),
+    bytes: answers.reduce((n, a) => n + a.bytes, 0),
+    days: { counted: answers.reduce((n, a) => n + a.counted, 0), asked: answers.reduce((n, a) => n + a.asked, 0) },
+  };
+}
+
+interface Part {
+  rows: number[];
+  requests: number;
+  bytes: number;
+  counted: number;
+  asked: number;
+}
+
+/** Values of `column` as YYYY-MM-DD, for counting rows per day. */
+const dayTexts = (frame: pl.DataFrame, column: string): string[] => frame.height === 0 ? [] : (frame.getColumn(column).cast(pl.String).toArray() as string[]);
+
+/**
+ * Ticks of eq-taq requests (path: trade date, ticker), one 1-minute read per ticker over its
+ * days. Returns one part holding every request's rows in order.
+ */
+async function countTicks(read: CountRead, requests: readonly PreparedRequest[], first: string, last: string): Promise<Part[]> {
+  const rows = new Array<number>(requests.length).fill(0);
+  const byTicker = new Map<string, number[]>();
+  requests.forEach((r, i) => {
+    const [date, ticker] = r.pathValues;
+    if (date >= first && date <= last && isTradingDay(date)) byTicker.set(ticker, [...(byTicker.get(ticker) ?? []), i]);
+  });
+  let requestsSpent = 0, bytes = 0, counted = 0;
+  for (const [ticker, indices] of byTicker) {
+    const dates = indices.map((i) => requests[i].pathValues[0]).sort();
+    const answer = await read("eq-taq-1min", [ticker], {
+      filters: { TradeDate: { ge: dates[0], le: dates[dates.length - 1] } },
+      columns: ["TradeDate", "TotalTrades", "NBBOQuoteCount"],
+      pageSize: MAX_PAGE_SIZE,
+    });
+    requestsSpent += answer.requests;
+    bytes += answer.bytes;
+    const perDay = new Map<string, number>();
+    const days = dayTexts(answer.frame, "TradeDate");
+    const trades = answer.frame.height === 0 ? [] : answer.frame.getColumn("TotalTrades").toArray() as (number | bigint | null)[];
+    const quotes = answer.frame.height === 0 ? [] : answer.frame.getColumn("NBBOQuoteCount").toArray() as (number | bigint | null)[];
+    days.forEach((d, k) => perDay.set(d, (perDay.get(d) ?? 0) + Number(trades[k] ?? 0) + Number(quotes[k] ?? 0)));
+    for (const i of indices) rows[i] = perDay.get(requests[i].pathValues[0]) ?? 0;
+    counted += new Set(dates).size;
+  }
+  return [{ rows, requests: requestsSpent, bytes, counted, asked: counted }];
+}
+
+/** The days to read of `n` asked ones: all of them up to MAX_SAMPLED_DAYS, else that many spread evenly, both ends included. */
+export function sampledIndices(n: number, most = MAX_SAMPLED_DAYS): number[] {
+  if (n <= most) return [...Array(n).keys()];
+  return [...new Set([...Array(most).keys()].map((i) => Math.round((i * (n - 1)) / (most - 1))))];
+}
+
+/** The request's filters, as a query's, without those on `skip`. */
+function filtersOf(conditions: readonly WireCondition[], skip: string): Record<string, FilterSpec> {
+  const filters: Record<string, Record<string, string | string[]>> = {};
+  for (const { column, op, texts } of conditions) {
+    if (column === skip) continue;
+    (filters[column] ??= {})[op] = op === "in" ? [...texts] : texts[0];
+  }
+  return filters as Record<string, FilterSpec>;
+}
+
+/** One request of an option chain, counted on some of its days with only the date column. */
+async function countSampled(read: CountRead, endpoint: DataEndpoint, request: PreparedRequest, first: string, last: string): Promise<Part> {
+  const column = endpoint.dateColumn!;
+  const asked = askedDates(endpoint, request, request.pathValues, first, last);
+  const days = asked.listed ? asked.listed.filter(isTradingDay) : asked.low > asked.high ? [] : tradingDays(asked.low, asked.high).map((d) => d.date);
+  if (days.length === 0) return { rows: [0], requests: 0, bytes: 0, counted: 0, asked: 0 };
+  const picked = sampledIndices(days.length);
+  const answer = await read(endpoint.dataset, request.pathValues, {
+    filters: { ...filtersOf(request.conditions, column), [column]: { in: picked.map((i) => days[i]) } },
+    columns: [column],
+    pageSize: MAX_PAGE_SIZE,
+    ...(request.variant ? { aggregation: request.variant[1] } : {}),
+  });
+  const perDay = new Map<string, number>();
+  for (const d of dayTexts(answer.frame, column)) perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  const at = picked.map((i) => perDay.get(days[i]) ?? 0);
+  let rows = 0;
+  for (let k = 0; k < picked.length; k++) {
+    rows += at[k];
+    if (k === picked.length - 1) break;
+    // The days between two read ones, on the line between their counts.
+    const [a, b] = [picked[k], picked[k + 1]];
+    for (let i = a + 1; i < b; i++) rows += at[k] + ((at[k + 1] - at[k]) * (i - a)) / (b - a);
+  }
+  return { rows: [rows], requests: answer.requests, bytes: answer.bytes, counted: picked.length, asked: days.length };
+}
