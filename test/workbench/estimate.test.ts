@@ -62,7 +62,7 @@ async function estimateAndCall([dataset, path, query]: Call) {
 }
 
 describe("wb.estimate against the real answer", () => {
-  it.each([...EVERY_DATASET, ...FAR_APART])("%s %j: rows within 10%%, requests exact", async (...call) => {
+  it.each([...EVERY_DATASET, ...FAR_APART])("%s %j %o (%s): rows within 10%%, requests exact", async (...call) => {
     const { estimate, estimateSent, rows, callSent } = await estimateAndCall(call);
     expect(rows).toBeGreaterThan(0);
     expect(estimate.basis).toBe(call[3]);
