@@ -12,7 +12,7 @@ import type { PreparedRequest } from "../../workbench/query/prepare.ts";
 import pl from "nodejs-polars";
 import { tradingDays } from "../../calendar/calendar.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
-import { createAccount } from "./support/state.ts";
+import { createAccount, setMonthlyUsage } from "./support/state.ts";
 
 const local = withFullAccess();
 
@@ -90,6 +90,18 @@ describe("wb.estimate against the real answer", () => {
     expect(e.countedDays).toBeUndefined();
   });
 
+  it("a count the service refuses leaves the estimate on free metadata, saying why and what the refusal cost", async () => {
+    const key = "wb-estimate-month-spent";
+    createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 1_000 });
+    const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: key });
+    const free = await wb.estimate("eq-taq", WEEK, [null, "JPM"], { lookups: false }); // the checks' reads, while the month allows them
+    setMonthlyUsage(local.sb.statePath, key, 1_000);
+    const e = await wb.estimate("eq-taq", WEEK, [null, "JPM"]);
+    expect(e).toMatchObject({ basis: "metadata", rows: free.rows, requests: free.requests, lookupBytes: 0 });
+    expect(e.lookupRequests).toBeGreaterThanOrEqual(1);
+    expect(e.lookupFailure).toMatch(/Monthly request limit/);
+  });
+
   it("a ticker renamed within the range counts only its days under that name once the lookup files are loaded", async () => {
     await local.wb.data.eqLookupFiles(); // any call that loads the book; the estimate itself never sends it
     await local.wb.entitlements();
@@ -112,8 +124,7 @@ describe("an option chain's count over many days", () => {
       asked.push(sampled);
       expect(query.columns).toEqual(["TradeDate"]);
       expect(query.filters!.Ticker).toEqual({ eq: "SPY" });
-      const dates = sampled.flatMap((d) => Array<string>(chain(d)).fill(d));
-      return Promise.resolve({ frame: pl.DataFrame({ TradeDate: dates }), requests: 1, bytes: 11 * dates.length });
+      return Promise.resolve(pl.DataFrame({ TradeDate: sampled.flatMap((d) => Array<string>(chain(d)).fill(d)) }));
     };
     const count = (await countRows(read, dataEndpoint("opt-greeks-daily"), [request("2023-11-01", "2024-01-31")], status))!;
     expect(asked).toHaveLength(1);
@@ -121,7 +132,7 @@ describe("an option chain's count over many days", () => {
     expect(asked[0][0]).toBe(days[0]);
     expect(asked[0][7]).toBe(days[days.length - 1]);
     expect(count.rows[0]).toBeCloseTo(days.reduce((n, d) => n + chain(d), 0), 6);
-    expect(count).toMatchObject({ basis: "sampled-days", requests: 1, days: { counted: 8, asked: days.length } });
+    expect(count).toMatchObject({ basis: "sampled-days", days: { counted: 8, asked: days.length } });
   });
 
   it("reads every day of a range of 8 days or fewer", () => {

@@ -45,16 +45,18 @@ export interface Estimate {
    * A count counts the asked tickers and days: filters on other columns are not applied.
    */
   basis: "metadata" | "minute-bars" | "sampled-days";
-  /** Requests the estimate itself sent to count rows (0 for `"metadata"`): spent from the same quotas, already out of `remaining`. */
+  /** Requests the estimate itself sent to count rows (0 when it tried none): spent from the same quotas, already out of `remaining`. */
   lookupRequests: number;
   /** Bytes those requests returned. */
   lookupBytes: number;
   /** For a count: the trading days whose rows were read, and the days asked (`counted < asked`: the rest interpolated). */
   countedDays?: { counted: number; asked: number };
+  /** Why a count was tried and could not be made (e.g. not entitled to the 1-minute bars), leaving `basis` at `"metadata"`. */
+  lookupFailure?: string;
 }
 
 /** How an estimate's rows were found and what finding them spent. */
-export type EstimateBasis = Pick<Estimate, "basis" | "lookupRequests" | "lookupBytes" | "countedDays">;
+export type EstimateBasis = Pick<Estimate, "basis" | "lookupRequests" | "lookupBytes" | "countedDays" | "lookupFailure">;
 
 /** Bytes per CSV field by type, measured on the sandbox's data. */
 const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetime_ns: 36, datetime_ms: 30, int64: 8, float64: 9, string: 7, list_string: 24 };

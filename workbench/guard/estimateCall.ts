@@ -4,6 +4,7 @@
  * (rowCount.ts) unless the caller keeps the estimate free. The quota guard stays on free
  * metadata alone: it judges every call, and a count would spend quota on each.
  */
+import { WorkbenchError } from "../errors/base.ts";
 import type { DataEndpoint } from "../query/endpoints.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { ServiceFacts } from "../service/facts.ts";
@@ -32,19 +33,25 @@ export interface EstimateOptions {
  */
 export async function estimateCall(facts: ServiceFacts, endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], options: EstimateOptions = {}): Promise<Estimate> {
   const status = await facts.status(endpoint.dataset);
-  let count: RowCount | undefined;
+  const spent = { requests: 0, bytes: 0 };
+  let count: RowCount | undefined, failure: string | undefined;
   if (options.lookups !== false && COUNTED_DATASETS[endpoint.dataset] && requests.length > 0) {
-    // A count that cannot be made (not entitled to the 1-minute bars, a quota hit) leaves the
-    // estimate on free metadata, which says so in its `basis`.
-    count = await countRows((dataset, path, query) => facts.countRead(dataset, path, query), endpoint, requests, status).catch(() => undefined);
+    try {
+      count = await countRows((dataset, path, query) => facts.countRead(dataset, path, query, spent), endpoint, requests, status);
+    } catch (error) {
+      // Not entitled to the 1-minute bars, a quota hit: the estimate stays on free metadata and says why.
+      if (!(error instanceof WorkbenchError)) throw error;
+      failure = error.message;
+    }
   }
   const quotas = await facts.quotas();
+  const cost = { lookupRequests: spent.requests, lookupBytes: spent.bytes };
   if (count) {
     const counted = count;
     const each = requests.map((r, i) => estimateOfRows(endpoint, r, counted.rows[i], quotas));
-    return combineEstimates(endpoint, each, quotas, { basis: counted.basis, lookupRequests: counted.requests, lookupBytes: counted.bytes, countedDays: counted.days });
+    return combineEstimates(endpoint, each, quotas, { basis: counted.basis, ...cost, countedDays: counted.days });
   }
   const context = await estimateContext(facts, status);
   const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i], context));
-  return combineEstimates(endpoint, each, quotas, { basis: "metadata", lookupRequests: 0, lookupBytes: 0 });
+  return combineEstimates(endpoint, each, quotas, { basis: "metadata", ...cost, ...(failure ? { lookupFailure: failure } : {}) });
 }

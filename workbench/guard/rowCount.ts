@@ -36,24 +36,14 @@ export const COUNTED_DATASETS: Readonly<Record<string, CountBasis>> = {
 /** Days an option-chain count reads at most per request; a range of no more is counted exactly. */
 export const MAX_SAMPLED_DAYS = 8;
 
-/** What a count read gives: the frame, and the requests and bytes it spent. */
-export interface CountAnswer {
-  frame: pl.DataFrame;
-  requests: number;
-  bytes: number;
-}
+/** Sends a read of the workbench's own (checked against the rules and schema, paged); its caller tallies what it spends. */
+export type CountRead = (dataset: string, pathValues: string[], query: Query) => Promise<pl.DataFrame>;
 
-/** Sends a read of the workbench's own (checked against the rules and schema, paged). */
-export type CountRead = (dataset: string, pathValues: string[], query: Query) => Promise<CountAnswer>;
-
-/** The rows of each request of a call, counted, and what counting them spent. */
+/** The rows of each request of a call, counted. */
 export interface RowCount {
   basis: CountBasis;
   /** Rows of each request, in the order given. */
   rows: number[];
-  /** Requests and bytes the count itself spent. */
-  requests: number;
-  bytes: number;
   /** Trading days whose rows were read, and the trading days asked (interpolated between when fewer). */
   days: { counted: number; asked: number };
 }
@@ -77,16 +67,12 @@ export async function countRows(read: CountRead, endpoint: DataEndpoint, request
   return {
     basis,
     rows: answers.flatMap((a) => a.rows),
-    requests: answers.reduce((n, a) => n + a.requests, 0),
-    bytes: answers.reduce((n, a) => n + a.bytes, 0),
     days: { counted: answers.reduce((n, a) => n + a.counted, 0), asked: answers.reduce((n, a) => n + a.asked, 0) },
   };
 }
 
 interface Part {
   rows: number[];
-  requests: number;
-  bytes: number;
   counted: number;
   asked: number;
 }
@@ -105,25 +91,23 @@ async function countTicks(read: CountRead, requests: readonly PreparedRequest[],
     const [date, ticker] = r.pathValues;
     if (date >= first && date <= last && isTradingDay(date)) byTicker.set(ticker, [...(byTicker.get(ticker) ?? []), i]);
   });
-  let requestsSpent = 0, bytes = 0, counted = 0;
+  let counted = 0;
   for (const [ticker, indices] of byTicker) {
     const dates = indices.map((i) => requests[i].pathValues[0]).sort();
-    const answer = await read("eq-taq-1min", [ticker], {
+    const bars = await read("eq-taq-1min", [ticker], {
       filters: { TradeDate: { ge: dates[0], le: dates[dates.length - 1] } },
       columns: ["TradeDate", "TotalTrades", "NBBOQuoteCount"],
       pageSize: MAX_PAGE_SIZE,
     });
-    requestsSpent += answer.requests;
-    bytes += answer.bytes;
     const perDay = new Map<string, number>();
-    const days = dayTexts(answer.frame, "TradeDate");
-    const trades = answer.frame.height === 0 ? [] : answer.frame.getColumn("TotalTrades").toArray() as (number | bigint | null)[];
-    const quotes = answer.frame.height === 0 ? [] : answer.frame.getColumn("NBBOQuoteCount").toArray() as (number | bigint | null)[];
+    const days = dayTexts(bars, "TradeDate");
+    const trades = bars.height === 0 ? [] : bars.getColumn("TotalTrades").toArray() as (number | bigint | null)[];
+    const quotes = bars.height === 0 ? [] : bars.getColumn("NBBOQuoteCount").toArray() as (number | bigint | null)[];
     days.forEach((d, k) => perDay.set(d, (perDay.get(d) ?? 0) + Number(trades[k] ?? 0) + Number(quotes[k] ?? 0)));
     for (const i of indices) rows[i] = perDay.get(requests[i].pathValues[0]) ?? 0;
     counted += new Set(dates).size;
   }
-  return [{ rows, requests: requestsSpent, bytes, counted, asked: counted }];
+  return [{ rows, counted, asked: counted }];
 }
 
 /** The days to read of `n` asked ones: all of them up to MAX_SAMPLED_DAYS, else that many spread evenly, both ends included. */
@@ -147,16 +131,16 @@ async function countSampled(read: CountRead, endpoint: DataEndpoint, request: Pr
   const column = endpoint.dateColumn!;
   const asked = askedDates(endpoint, request, request.pathValues, first, last);
   const days = asked.listed ? asked.listed.filter(isTradingDay) : asked.low > asked.high ? [] : tradingDays(asked.low, asked.high).map((d) => d.date);
-  if (days.length === 0) return { rows: [0], requests: 0, bytes: 0, counted: 0, asked: 0 };
+  if (days.length === 0) return { rows: [0], counted: 0, asked: 0 };
   const picked = sampledIndices(days.length);
-  const answer = await read(endpoint.dataset, request.pathValues, {
+  const frame = await read(endpoint.dataset, request.pathValues, {
     filters: { ...filtersOf(request.conditions, column), [column]: { in: picked.map((i) => days[i]) } },
     columns: [column],
     pageSize: MAX_PAGE_SIZE,
     ...(request.variant ? { aggregation: request.variant[1] } : {}),
   });
   const perDay = new Map<string, number>();
-  for (const d of dayTexts(answer.frame, column)) perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  for (const d of dayTexts(frame, column)) perDay.set(d, (perDay.get(d) ?? 0) + 1);
   const at = picked.map((i) => perDay.get(days[i]) ?? 0);
   let rows = 0;
   for (let k = 0; k < picked.length; k++) {
@@ -166,5 +150,5 @@ async function countSampled(read: CountRead, endpoint: DataEndpoint, request: Pr
     const [a, b] = [picked[k], picked[k + 1]];
     for (let i = a + 1; i < b; i++) rows += at[k] + ((at[k + 1] - at[k]) * (i - a)) / (b - a);
   }
-  return { rows: [rows], requests: answer.requests, bytes: answer.bytes, counted: picked.length, asked: days.length };
+  return { rows: [rows], counted: picked.length, asked: days.length };
 }

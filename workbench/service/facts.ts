@@ -161,15 +161,17 @@ export class ServiceFacts implements TickerSource {
 
   /**
    * A read for `wb.estimate`'s row counts (guard/rowCount.ts): like the ticker probe, checked by
-   * the rules and schema and paged, with the requests it sent (retries included) and the bytes
-   * it received, which the estimate reports as its own cost. It goes through a transport of
-   * its own, so what it sent is counted exactly whatever else runs at the time.
+   * the rules and schema and paged. `spent` hears the requests it sent (retries included) and
+   * the bytes it received, failed or not: the estimate reports them as its own cost. It goes
+   * through a transport of its own, so what it sent is counted exactly whatever else runs.
    */
-  async countRead(dataset: string, pathValues: string[], query: Query): Promise<{ frame: pl.DataFrame; requests: number; bytes: number }> {
+  async countRead(dataset: string, pathValues: string[], query: Query, spent: { requests: number; bytes: number }): Promise<pl.DataFrame> {
     const transport = new Transport(this.transport.options);
-    let bytes = 0;
-    const frame = await this.#read(dataset, pathValues, query, transport, (_offset, _frame, pageBytes) => void (bytes += pageBytes));
-    return { frame, requests: transport.requestsSent, bytes };
+    try {
+      return await this.#read(dataset, pathValues, query, transport, (_offset, _frame, bytes) => void (spent.bytes += bytes));
+    } finally {
+      spent.requests += transport.requestsSent;
+    }
   }
 
   /** A read of the workbench's own (not a notebook's call): checked by the rules and schema, paged, not recorded. */
