@@ -155,10 +155,11 @@ export class Workbench {
    * Requests, rows and bytes a call of `dataset` would take, against the remaining quotas:
    * the arguments of `wb.data.get` (path values, or a trade date left `null` with
    * `start`/`end`), every unit of the call summed. Rows come from free metadata (the dataset's
-   * status); for ticks (eq-taq) and option chains (opt-greeks-daily, opt-open-interest), whose
-   * rows differ from ticker to ticker, they are counted by a small read of the estimate's own
-   * (one request per ticker, a few kilobytes: `basis`, `lookupRequests` and `lookupBytes` say
-   * how and what it spent), unless `{ lookups: false }` keeps the estimate free.
+   * status); for ticks (eq-taq), option chains (opt-greeks-daily, opt-open-interest) and
+   * reference data asked by symbol (occ-eq-spec-settl, eq-lookup-files), whose rows differ
+   * from symbol to symbol, they are counted by a small read of the estimate's own (one
+   * request per ticker, a few columns: `basis`, `lookupRequests` and `lookupBytes` say how
+   * and what it spent), unless `{ lookups: false }` keeps the estimate free.
    *
    * @example
    * ```ts

@@ -40,12 +40,13 @@ const EVERY_DATASET: Call[] = [
   ["opt-greeks-daily", [], { ...WEEK, filters: { Ticker: "AAPL" } }, "sampled-days"],
   ["opt-open-interest", [], { ...WEEK, filters: { Ticker: "AAPL" } }, "sampled-days"],
   ["opt-sec-master", [], { filters: { OptionTicker: "AAPL" } }, "metadata"],
-  ["occ-eq-spec-settl", [], { filters: { OptionTicker: "ODFL1" } }, "metadata"],
-  ["eq-lookup-files", [], { filters: { Ticker: "SPY" } }, "metadata"],
+  ["occ-eq-spec-settl", [], { filters: { OptionTicker: "ODFL1" } }, "symbol-rows"],
+  ["eq-lookup-files", [], { filters: { Ticker: "SPY" } }, "symbol-rows"],
 ];
 
-/** Ticks and chains of names far apart in size (the free estimate was off by 0.3x to 11x on these), in several pages each. */
+/** Ticks and chains of names far apart in size (the free estimate was off by 0.3x to 11x on these), in several pages each; an adjusted root of two delivery components. */
 const FAR_APART: Call[] = [
+  ["occ-eq-spec-settl", [], { filters: { OptionTicker: "HES1" } }, "symbol-rows"],
   ...["SPY", "ODFL", "OXY.WS"].map((t): Call => ["eq-taq", [null, t], { ...WEEK, pageSize: 20_000, concurrency: 1 }, "minute-bars"]),
   ...["opt-greeks-daily", "opt-open-interest"].flatMap((d) => ["SPY", "SIRI", "ODFL1"].map((t): Call => [d, [], { ...WEEK, filters: { Ticker: t }, pageSize: 1_000, concurrency: 1 }, "sampled-days"])),
 ];
@@ -100,6 +101,16 @@ describe("wb.estimate against the real answer", () => {
     expect(e).toMatchObject({ basis: "metadata", rows: free.rows, requests: free.requests, lookupBytes: 0 });
     expect(e.lookupRequests).toBeGreaterThanOrEqual(1);
     expect(e.lookupFailure).toMatch(/Monthly request limit/);
+  });
+
+  it("lookup-file rows of tickers come from the lookup files the session holds, without a request", async () => {
+    const { wb, dataRequests } = await counted();
+    await wb.entitlements(); // loads the lookup files
+    const query = { filters: { Ticker: ["SQ", "SPY", "HES"] } };
+    const before = dataRequests();
+    const e = await wb.estimate("eq-lookup-files", query);
+    expect(dataRequests()).toBe(before);
+    expect(e).toMatchObject({ basis: "symbol-rows", lookupRequests: 0, rows: (await wb.data.eqLookupFiles(query)).height });
   });
 
   it("a ticker renamed within the range counts only its days under that name once the lookup files are loaded", async () => {

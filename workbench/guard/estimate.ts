@@ -41,10 +41,13 @@ export interface Estimate {
    * every ticker has the same rows a day, the average ticker's for ticks and option chains);
    * `"minute-bars"`, a tick call's rows counted from the ticker's 1-minute bars (their trades
    * and NBBO updates per day; trade cancels left out); `"sampled-days"`, an option chain's
-   * rows counted on its days (see `countedDays`), interpolated between when there are many.
-   * A count counts the asked tickers and days: filters on other columns are not applied.
+   * rows counted on its days (see `countedDays`), interpolated between when there are many;
+   * `"symbol-rows"`, reference data whose rows per symbol vary (occ-eq-spec-settl,
+   * eq-lookup-files) counted by reading the asked symbols' rows with one column (for
+   * eq-lookup-files, from the lookup files the session holds, free). A count of ticks or
+   * chains counts the asked tickers and days: filters on other columns are not applied.
    */
-  basis: "metadata" | "minute-bars" | "sampled-days";
+  basis: "metadata" | "minute-bars" | "sampled-days" | "symbol-rows";
   /** Requests the estimate itself sent to count rows (0 when it tried none): spent from the same quotas, already out of `remaining`. */
   lookupRequests: number;
   /** Bytes those requests returned. */

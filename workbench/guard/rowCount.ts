@@ -11,6 +11,10 @@
  *   column, on every asked day up to `MAX_SAMPLED_DAYS`, else on that many days spread evenly
  *   from the first to the last, the days between interpolated (a chain changes slowly: a few
  *   expiries listed or expired a week).
+ * - reference data whose rows per symbol vary (occ-eq-spec-settl: one row per delivery
+ *   component of an adjusted root; eq-lookup-files: one per security a ticker named), asked
+ *   for by symbol: the request itself with only the symbol column. For eq-lookup-files the
+ *   lookup files the session already holds give it for free.
  *
  * Filters on other columns (an `EventType`, a `Strike` range) are not applied to the count:
  * the rows are those of the asked tickers and days, an upper bound.
@@ -22,15 +26,18 @@ import type { DataEndpoint } from "../query/endpoints.ts";
 import { MAX_PAGE_SIZE, type PreparedRequest, type WireCondition } from "../query/prepare.ts";
 import type { FilterSpec, Query } from "../query/query.ts";
 import { askedDates } from "./estimate.ts";
+import type { TickerBook } from "./tickers.ts";
 
-/** How rows were counted: from the ticker's 1-minute bars, or from the request on some of its days. */
-export type CountBasis = "minute-bars" | "sampled-days";
+/** How rows were counted: from the ticker's 1-minute bars, from the request on some of its days, or from the request's symbol column. */
+export type CountBasis = "minute-bars" | "sampled-days" | "symbol-rows";
 
 /** The datasets whose rows are counted, and how. */
 export const COUNTED_DATASETS: Readonly<Record<string, CountBasis>> = {
   "eq-taq": "minute-bars",
   "opt-greeks-daily": "sampled-days",
   "opt-open-interest": "sampled-days",
+  "occ-eq-spec-settl": "symbol-rows",
+  "eq-lookup-files": "symbol-rows",
 };
 
 /** Days an option-chain count reads at most per request; a range of no more is counted exactly. */
@@ -44,8 +51,8 @@ export interface RowCount {
   basis: CountBasis;
   /** Rows of each request, in the order given. */
   rows: number[];
-  /** Trading days whose rows were read, and the trading days asked (interpolated between when fewer). */
-  days: { counted: number; asked: number };
+  /** Trading days whose rows were read, and the trading days asked (interpolated between when fewer); absent for reference data. */
+  days?: { counted: number; asked: number };
 }
 
 /**
@@ -59,8 +66,9 @@ export interface RowCount {
  * count?.rows[0]; // the day's ticks, give or take the cancels
  * ```
  */
-export async function countRows(read: CountRead, endpoint: DataEndpoint, requests: readonly PreparedRequest[], status: DatasetStatus): Promise<RowCount | undefined> {
+export async function countRows(read: CountRead, endpoint: DataEndpoint, requests: readonly PreparedRequest[], status: DatasetStatus, book?: TickerBook): Promise<RowCount | undefined> {
   const basis = COUNTED_DATASETS[endpoint.dataset];
+  if (basis === "symbol-rows") return await countSymbolRows(read, endpoint, requests, book);
   const first = status.first_available_date, last = status.last_available_date;
   if (!basis || !endpoint.dateColumn || !first || !last) return undefined;
   const answers = basis === "minute-bars" ? await countTicks(read, requests, first, last) : await Promise.all(requests.map((r) => countSampled(read, endpoint, r, first, last)));
@@ -69,6 +77,32 @@ export async function countRows(read: CountRead, endpoint: DataEndpoint, request
     rows: answers.flatMap((a) => a.rows),
     days: { counted: answers.reduce((n, a) => n + a.counted, 0), asked: answers.reduce((n, a) => n + a.asked, 0) },
   };
+}
+
+/**
+ * Reference data asked for by symbol, counted by the request with only the symbol column, or,
+ * for lookup-file rows asked by ticker alone, from the lookup files' `book` when the session
+ * holds it (one row per security a ticker named: its spans); undefined when a request names
+ * no symbol (the whole dataset: the status's row count).
+ */
+async function countSymbolRows(read: CountRead, endpoint: DataEndpoint, requests: readonly PreparedRequest[], book?: TickerBook): Promise<RowCount | undefined> {
+  const column = endpoint.symbol.column;
+  const bySymbol = (c: WireCondition) => c.column === column && (c.op === "eq" || c.op === "in");
+  if (!requests.every((r) => r.conditions.some(bySymbol))) return undefined;
+  if (book && endpoint.dataset === "eq-lookup-files" && requests.every((r) => r.conditions.every(bySymbol))) {
+    const rows = requests.map((r) => [...symbolsOf(r.conditions)].reduce((n, t) => n + book.spans(t).length, 0));
+    return { basis: "symbol-rows", rows };
+  }
+  const rows: number[] = [];
+  for (const r of requests) {
+    rows.push((await read(endpoint.dataset, r.pathValues, { filters: filtersOf(r.conditions, ""), columns: [column], pageSize: MAX_PAGE_SIZE })).height);
+  }
+  return { basis: "symbol-rows", rows };
+}
+
+/** The symbols every eq/in condition allows (their intersection). */
+function symbolsOf(conditions: readonly WireCondition[]): Set<string> {
+  return conditions.map((c) => new Set(c.texts)).reduce((a, b) => new Set([...a].filter((t) => b.has(t))));
 }
 
 interface Part {
