@@ -44,8 +44,8 @@ export interface Estimate {
    * rows counted on its days (see `countedDays`), interpolated between when there are many;
    * `"symbol-rows"`, reference data whose rows per symbol vary (occ-eq-spec-settl,
    * eq-lookup-files) counted by reading the asked symbols' rows with one column (for
-   * eq-lookup-files, from the lookup files the session holds, free). A count of ticks or
-   * chains counts the asked tickers and days: filters on other columns are not applied.
+   * eq-lookup-files, from the lookup files the session holds, free). A tick count covers the
+   * asked days whole: a filter on another column (`EventType`) is not applied to it.
    */
   basis: "metadata" | "minute-bars" | "sampled-days" | "symbol-rows";
   /** Requests the estimate itself sent to count rows (0 when it tried none): spent from the same quotas, already out of `remaining`. */

@@ -1,7 +1,7 @@
 /**
- * Counts the rows of requests whose rows per ticker and day the free status cannot tell apart
- * (ticks, option chains: a liquid name has many times the average), with one small paid read
- * per ticker that the estimate reports and counts:
+ * Counts the rows of requests whose rows per symbol the free status cannot tell apart (ticks
+ * and option chains, where a liquid name has many times the average; some reference data),
+ * with one small paid read per ticker that the estimate reports and counts:
  *
  * - eq-taq (ticks): the ticker's 1-minute bars over the same days, three columns only. Every
  *   bar counts its trades (`TotalTrades`, off-exchange ones included under the default
@@ -16,8 +16,9 @@
  *   for by symbol: the request itself with only the symbol column. For eq-lookup-files the
  *   lookup files the session already holds give it for free.
  *
- * Filters on other columns (an `EventType`, a `Strike` range) are not applied to the count:
- * the rows are those of the asked tickers and days, an upper bound.
+ * Chain and reference counts keep the request's other filters (a `Strike` range); a tick count
+ * cannot (the bars do not split by `EventType` or by the second), so a tick request filtered on
+ * another column is counted as its whole days: an upper bound.
  */
 import pl from "nodejs-polars";
 import { isTradingDay, tradingDays } from "../../calendar/calendar.ts";
@@ -57,7 +58,8 @@ export interface RowCount {
 
 /**
  * Counts the rows of `requests` (the units of one call of `endpoint`) with the reads above, or
- * gives undefined for a dataset whose rows the status sizes well enough (or one without dates).
+ * gives undefined for a dataset whose rows the status sizes well enough (and for reference
+ * requests naming no symbol: the whole dataset, the status's row count).
  * A failed read (not entitled to the 1-minute bars, a quota hit) rejects: the caller falls back.
  *
  * @example
