@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { connect, type DataQuery, type Estimate, QuotaGuardError, type Workbench } from "../../workbench/mod.ts";
-import { countRows, type CountRead, sampledIndices } from "../../workbench/guard/rowCount.ts";
+import { countRows, type CountRead, MAX_SAMPLED_DAYS, sampledIndices } from "../../workbench/guard/rowCount.ts";
 import { dataEndpoint } from "../../workbench/query/endpoints.ts";
 import type { PreparedRequest } from "../../workbench/query/prepare.ts";
 import pl from "nodejs-polars";
@@ -126,7 +126,7 @@ describe("an option chain's count over many days", () => {
   const request = (start: string, end: string) => ({ pathValues: [], conditions: [{ column: "Ticker", op: "eq", texts: ["SPY"] }, { column: "TradeDate", op: "ge", texts: [start] }, { column: "TradeDate", op: "le", texts: [end] }] }) as unknown as PreparedRequest;
   const status = { first_available_date: "2023-11-01", last_available_date: "2024-01-31" } as never;
 
-  it("reads at most 8 days, both ends included, and interpolates the days between on the line through them", async () => {
+  it("reads at most MAX_SAMPLED_DAYS (16) days, both ends included, and interpolates the days between on the line through them", async () => {
     const days = tradingDays("2023-11-01", "2024-01-31").map((d) => d.date);
     const chain = (d: string) => 1000 + 10 * days.indexOf(d); // a chain that grows by 10 contracts a day
     const asked: string[][] = [];
@@ -139,17 +139,18 @@ describe("an option chain's count over many days", () => {
     };
     const count = (await countRows(read, dataEndpoint("opt-greeks-daily"), [request("2023-11-01", "2024-01-31")], status))!;
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toHaveLength(8);
+    expect(asked[0]).toHaveLength(MAX_SAMPLED_DAYS);
     expect(asked[0][0]).toBe(days[0]);
-    expect(asked[0][7]).toBe(days[days.length - 1]);
+    expect(asked[0][MAX_SAMPLED_DAYS - 1]).toBe(days[days.length - 1]);
     expect(count.rows[0]).toBeCloseTo(days.reduce((n, d) => n + chain(d), 0), 6);
-    expect(count).toMatchObject({ basis: "sampled-days", days: { counted: 8, asked: days.length } });
+    expect(count).toMatchObject({ basis: "sampled-days", days: { counted: MAX_SAMPLED_DAYS, asked: days.length } });
   });
 
-  it("reads every day of a range of 8 days or fewer", () => {
+  it("reads every day of a range of 16 days or fewer, else 16 spread evenly", () => {
+    expect(MAX_SAMPLED_DAYS).toBe(16);
     expect(sampledIndices(6)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(sampledIndices(8)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(sampledIndices(64)).toEqual([0, 9, 18, 27, 36, 45, 54, 63]);
+    expect(sampledIndices(16)).toEqual([...Array(16).keys()]);
+    expect(sampledIndices(64)).toEqual([0, 4, 8, 13, 17, 21, 25, 29, 34, 38, 42, 46, 50, 55, 59, 63]);
   });
 });
 

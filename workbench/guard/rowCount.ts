@@ -42,7 +42,7 @@ export const COUNTED_DATASETS: Readonly<Record<string, CountBasis>> = {
 };
 
 /** Days an option-chain count reads at most per request; a range of no more is counted exactly. */
-export const MAX_SAMPLED_DAYS = 8;
+export const MAX_SAMPLED_DAYS = 16;
 
 /** Sends a read of the workbench's own (checked against the rules and schema, paged); its caller tallies what it spends. */
 export type CountRead = (dataset: string, pathValues: string[], query: Query) => Promise<pl.DataFrame>;
