@@ -44,10 +44,15 @@ const EVERY_DATASET: Call[] = [
   ["eq-lookup-files", [], { filters: { Ticker: "SPY" } }, "symbol-rows"],
 ];
 
-/** Ticks and chains of names far apart in size (the free estimate was off by 0.3x to 11x on these), in several pages each; an adjusted root of two delivery components. */
+/**
+ * Ticks and chains of names far apart in size (the free estimate was off by 0.3x to 11x on
+ * these), in several pages each; ticks of one kind; an adjusted root of two delivery components.
+ */
 const FAR_APART: Call[] = [
   ["occ-eq-spec-settl", [], { filters: { OptionTicker: "HES1" } }, "symbol-rows"],
   ...["SPY", "ODFL", "OXY.WS"].map((t): Call => ["eq-taq", [null, t], { ...WEEK, pageSize: 20_000, concurrency: 1 }, "minute-bars"]),
+  ["eq-taq", [null, "SPY"], { ...WEEK, filters: { EventType: "TRADE" } }, "minute-bars"],
+  ["eq-taq", [null, "ODFL"], { ...WEEK, filters: { EventType: ["QUOTE BID", "QUOTE ASK"] } }, "minute-bars"],
   ...["opt-greeks-daily", "opt-open-interest"].flatMap((d) => ["SPY", "SIRI", "ODFL1"].map((t): Call => [d, [], { ...WEEK, filters: { Ticker: t }, pageSize: 1_000, concurrency: 1 }, "sampled-days"])),
 ];
 

@@ -37,15 +37,15 @@ export interface Estimate {
   /** Minutes the requests take at the per-minute quota. */
   minutesAtRateLimit: number;
   /**
-   * How `rows` was found: `"metadata"`, scaled from the dataset's status (free; even where
-   * every ticker has the same rows a day, the average ticker's for ticks and option chains);
+   * How `rows` was found: `"metadata"`, scaled from the dataset's status (free; exact where
+   * every ticker has the same rows a day, the average ticker's where rows vary by ticker);
    * `"minute-bars"`, a tick call's rows counted from the ticker's 1-minute bars (their trades
    * and NBBO updates per day; trade cancels left out); `"sampled-days"`, an option chain's
    * rows counted on its days (see `countedDays`), interpolated between when there are many;
    * `"symbol-rows"`, reference data whose rows per symbol vary (occ-eq-spec-settl,
    * eq-lookup-files) counted by reading the asked symbols' rows with one column (for
-   * eq-lookup-files, from the lookup files the session holds, free). A tick count covers the
-   * asked days whole: a filter on another column (`EventType`) is not applied to it.
+   * eq-lookup-files, from the lookup files the session holds, free). A tick count keeps an
+   * `EventType` filter for trades or quotes; other filters leave it an upper bound.
    */
   basis: "metadata" | "minute-bars" | "sampled-days" | "symbol-rows";
   /** Requests the estimate itself sent to count rows (0 when it tried none): spent from the same quotas, already out of `remaining`. */

@@ -16,9 +16,10 @@
  *   for by symbol: the request itself with only the symbol column. For eq-lookup-files the
  *   lookup files the session already holds give it for free.
  *
- * Chain and reference counts keep the request's other filters (a `Strike` range); a tick count
- * cannot (the bars do not split by `EventType` or by the second), so a tick request filtered on
- * another column is counted as its whole days: an upper bound.
+ * Chain and reference counts keep the request's other filters (a `Strike` range). A tick count
+ * keeps an `EventType` filter for trades or quotes (the bars count each); the bars split
+ * neither quote sides nor seconds, so a filter on one quote side, on cancels or on another
+ * column is counted as the whole days (or all quotes): an upper bound.
  */
 import pl from "nodejs-polars";
 import { isTradingDay, tradingDays } from "../../calendar/calendar.ts";
@@ -117,8 +118,24 @@ interface Part {
 const dayTexts = (frame: pl.DataFrame, column: string): string[] => frame.height === 0 ? [] : (frame.getColumn(column).cast(pl.String).toArray() as string[]);
 
 /**
+ * Which kinds of ticks a request keeps, from an eq/in filter on `EventType`: trades (`TRADE`)
+ * and quotes (either side). Anything else it cannot split (a cancel, another operator) keeps
+ * every kind: the whole days, an upper bound.
+ */
+function tickKinds(conditions: readonly WireCondition[]): { trades: boolean; quotes: boolean } {
+  let kinds = { trades: true, quotes: true };
+  for (const { column, op, texts } of conditions) {
+    if (column !== "EventType") continue;
+    if ((op !== "eq" && op !== "in") || texts.some((t) => !["TRADE", "QUOTE BID", "QUOTE ASK"].includes(t))) return { trades: true, quotes: true };
+    kinds = { trades: kinds.trades && texts.includes("TRADE"), quotes: kinds.quotes && texts.some((t) => t.startsWith("QUOTE")) };
+  }
+  return kinds;
+}
+
+/**
  * Ticks of eq-taq requests (path: trade date, ticker), one 1-minute read per ticker over its
- * days. Returns one part holding every request's rows in order.
+ * days; a request that keeps only trades (or only quotes) by `EventType` counts those. Returns
+ * one part holding every request's rows in order.
  */
 async function countTicks(read: CountRead, requests: readonly PreparedRequest[], first: string, last: string): Promise<Part[]> {
   const rows = new Array<number>(requests.length).fill(0);
@@ -135,12 +152,19 @@ async function countTicks(read: CountRead, requests: readonly PreparedRequest[],
       columns: ["TradeDate", "TotalTrades", "NBBOQuoteCount"],
       pageSize: MAX_PAGE_SIZE,
     });
-    const perDay = new Map<string, number>();
+    const perDay = new Map<string, { trades: number; quotes: number }>();
     const days = dayTexts(bars, "TradeDate");
     const trades = bars.height === 0 ? [] : bars.getColumn("TotalTrades").toArray() as (number | bigint | null)[];
     const quotes = bars.height === 0 ? [] : bars.getColumn("NBBOQuoteCount").toArray() as (number | bigint | null)[];
-    days.forEach((d, k) => perDay.set(d, (perDay.get(d) ?? 0) + Number(trades[k] ?? 0) + Number(quotes[k] ?? 0)));
-    for (const i of indices) rows[i] = perDay.get(requests[i].pathValues[0]) ?? 0;
+    days.forEach((d, k) => {
+      const day = perDay.get(d) ?? { trades: 0, quotes: 0 };
+      perDay.set(d, { trades: day.trades + Number(trades[k] ?? 0), quotes: day.quotes + Number(quotes[k] ?? 0) });
+    });
+    for (const i of indices) {
+      const day = perDay.get(requests[i].pathValues[0]) ?? { trades: 0, quotes: 0 };
+      const kinds = tickKinds(requests[i].conditions);
+      rows[i] = (kinds.trades ? day.trades : 0) + (kinds.quotes ? day.quotes : 0);
+    }
     counted += new Set(dates).size;
   }
   return [{ rows, counted, asked: counted }];
