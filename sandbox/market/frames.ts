@@ -10,8 +10,50 @@ import { dirname } from "node:path";
 import { epochDay } from "../../calendar/nyTime.ts";
 import { type Column, polarsType } from "./schema.ts";
 
-/** Values of one column: typed numbers, epoch date-times (BigInt64Array), strings, or lists of strings. */
-export type ColumnValues = Float64Array | Int32Array | BigInt64Array | readonly string[] | readonly (readonly string[])[];
+/**
+ * A string column given as small codes into a table of labels (event types, exchanges, the
+ * tickers of a day): Polars looks the labels up, so no string per row crosses from JavaScript.
+ */
+export interface CodedStrings {
+  codes: Uint8Array | Int32Array;
+  labels: readonly string[];
+}
+
+/**
+ * Values of one column: typed numbers, epoch date-times (BigInt64Array), strings (as they are
+ * or coded), or lists of strings.
+ */
+export type ColumnValues =
+  | Float64Array
+  | Int32Array
+  | BigInt64Array
+  | readonly string[]
+  | readonly (readonly string[])[]
+  | CodedStrings;
+
+const isCoded = (v: ColumnValues): v is CodedStrings => !Array.isArray(v) && "codes" in v;
+
+/**
+ * The expression that gives a column its schema type. Built once per column and reused for
+ * every frame: each nodejs-polars expression is a large JavaScript object, and building
+ * fresh ones for every frame cost more than the frames' own data.
+ */
+const typedColumns = new WeakMap<Column, pl.Expr>();
+function typedColumn(c: Column): pl.Expr {
+  let e = typedColumns.get(c);
+  if (e === undefined) {
+    const raw = pl.col(c.name);
+    const cleaned = c.type === "float64" || c.type === "int64" ? raw.fillNan(null) : raw;
+    e = cleaned.cast(polarsType(c.type)).alias(c.name);
+    typedColumns.set(c, e);
+  }
+  return e;
+}
+
+/** The labels of a coded column, looked up by its codes (a Series literal is one list value: exploded, the labels). */
+function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
+  return pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsType(c.type)).alias(c.name);
+}
 
 /**
  * A frame with exactly the schema's columns, in schema order and schema types.
@@ -25,15 +67,14 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
   const series = schema.map((c) => {
     const v = values[c.name];
     if (v === undefined) throw new Error(`Column '${c.name}' has no values`);
-    return pl.Series(c.name, v as never);
+    return pl.Series(c.name, (isCoded(v) ? v.codes : v) as never);
   });
   const lengths = new Set(series.map((s) => s.length));
   if (lengths.size > 1) throw new Error(`Columns differ in length: ${schema.map((c, i) => `${c.name}=${series[i].length}`).join(", ")}`);
   return pl.DataFrame(series).select(
     ...schema.map((c) => {
-      const e = pl.col(c.name);
-      const cleaned = c.type === "float64" || c.type === "int64" ? e.fillNan(null) : e;
-      return cleaned.cast(polarsType(c.type)).alias(c.name);
+      const v = values[c.name];
+      return isCoded(v) ? codedColumn(c, v.labels) : typedColumn(c);
     }),
   );
 }
