@@ -4,7 +4,7 @@
  */
 import type pl from "nodejs-polars";
 import { type BarColumns } from "./bars/minuteBars.ts";
-import type { DailyBar } from "./bars/dailyBar.ts";
+import { DAILY_BAR_FIELDS, type DailyBar } from "./bars/dailyBar.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
 import { buildFrame } from "./frames.ts";
 import { epochDay, nyEpochNs } from "../../calendar/nyTime.ts";
@@ -95,7 +95,11 @@ export function minuteBarFrame(ids: readonly SecurityDay[], bars: readonly BarCo
 export function dailyBarFrame(ids: readonly SecurityDay[], bars: readonly DailyBar[]): pl.DataFrame {
   const numeric: Record<string, Float64Array> = {};
   for (const c of EQ_DAILY_OHLC_COLUMNS.slice(3)) {
-    numeric[c.name] = Float64Array.from(bars, (b) => b[c.name as keyof DailyBar]);
+    const field = DAILY_BAR_FIELDS.indexOf(c.name as (typeof DAILY_BAR_FIELDS)[number]);
+    if (field < 0) throw new Error(`Column '${c.name}' of eq-daily-ohlc is not a daily bar field (${DAILY_BAR_FIELDS.join(", ")})`);
+    const column = new Float64Array(bars.length);
+    bars.forEach((b, k) => (column[k] = b[field]));
+    numeric[c.name] = column;
   }
   return buildFrame(EQ_DAILY_OHLC_COLUMNS, {
     ...numeric,
