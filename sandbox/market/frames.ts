@@ -50,6 +50,16 @@ function typedColumn(c: Column): pl.Expr {
   return e;
 }
 
+/** Every code names a label (Polars would only say "out of bounds"). */
+function checkCodes(c: Column, { codes, labels }: CodedStrings): void {
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i];
+    if (!(code >= 0 && code < labels.length)) {
+      throw new RangeError(`Column '${c.name}' has code ${code} at row ${i}: codes must be 0 to ${labels.length - 1}, one per label (${labels.join(", ")})`);
+    }
+  }
+}
+
 /** The labels of a coded column, looked up by its codes (a Series literal is one list value: exploded, the labels). */
 function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
   return pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsType(c.type)).alias(c.name);
@@ -67,6 +77,7 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
   const series = schema.map((c) => {
     const v = values[c.name];
     if (v === undefined) throw new Error(`Column '${c.name}' has no values`);
+    if (isCoded(v)) checkCodes(c, v);
     return pl.Series(c.name, (isCoded(v) ? v.codes : v) as never);
   });
   const lengths = new Set(series.map((s) => s.length));
