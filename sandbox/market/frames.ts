@@ -60,9 +60,20 @@ function checkCodes(c: Column, { codes, labels }: CodedStrings): void {
   }
 }
 
+/** Lookups of coded columns by column and labels; the same few recur (a ticker, a day's tickers). */
+const codedColumns = new Map<string, pl.Expr>();
+const CODED_KEPT = 512;
+
 /** The labels of a coded column, looked up by its codes (a Series literal is one list value: exploded, the labels). */
 function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
-  return pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsType(c.type)).alias(c.name);
+  const key = `${c.name}\u0000${c.type}\u0000${labels.join("\u0000")}`;
+  let e = codedColumns.get(key);
+  if (e === undefined) {
+    e = pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsType(c.type)).alias(c.name);
+    if (codedColumns.size >= CODED_KEPT) codedColumns.clear();
+    codedColumns.set(key, e);
+  }
+  return e;
 }
 
 /**
