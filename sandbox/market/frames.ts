@@ -110,6 +110,18 @@ export function writeParquetFile(frame: pl.DataFrame, path: string): void {
 /** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */
 export type Row = Record<string, number | bigint | string | readonly string[]>;
 
+/** Strings as codes into their distinct values, in order of first appearance. */
+function coded(strings: readonly string[]): CodedStrings {
+  const index = new Map<string, number>();
+  const codes = new Int32Array(strings.length);
+  strings.forEach((v, i) => {
+    let code = index.get(v);
+    if (code === undefined) index.set(v, (code = index.size));
+    codes[i] = code;
+  });
+  return { codes, labels: [...index.keys()] };
+}
+
 /**
  * A frame of `rows` with exactly the schema's columns: dates from `YYYY-MM-DD` strings,
  * date-times from bigint epoch values in the column's unit, lists of strings as they are.
@@ -128,9 +140,17 @@ export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.D
       return v;
     };
     switch (c.type) {
-      case "date":
-        values[c.name] = Int32Array.from(rows, (r) => epochDay(get(r) as string));
+      case "date": {
+        // A day's rows repeat a few dates (trade date, expiries): each is parsed once.
+        const days = new Map<string, number>();
+        values[c.name] = Int32Array.from(rows, (r) => {
+          const date = get(r) as string;
+          let day = days.get(date);
+          if (day === undefined) days.set(date, (day = epochDay(date)));
+          return day;
+        });
         break;
+      }
       case "datetime_ns":
       case "datetime_ms":
         values[c.name] = BigInt64Array.from(rows, (r) => get(r) as bigint);
@@ -138,6 +158,9 @@ export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.D
       case "int64":
       case "float64":
         values[c.name] = Float64Array.from(rows, (r) => get(r) as number);
+        break;
+      case "string":
+        values[c.name] = coded(rows.map((r) => get(r) as string));
         break;
       default:
         values[c.name] = rows.map((r) => get(r) as never);
