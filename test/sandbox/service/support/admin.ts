@@ -11,10 +11,10 @@
  * ```
  */
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { runAdmin } from "../../../../sandbox/service/admin/run.ts";
+import { denoPath } from "../../../../scripts/paths.mjs";
 
-const DENO = join(process.cwd(), "node_modules/.bin/deno");
+const DENO = denoPath();
 
 export interface AdminRun {
   code: number;
