@@ -12,7 +12,8 @@ import { MetaApi } from "./api/meta.ts";
 import { displayAs } from "./display/kind.ts";
 import { QueryError } from "./errors/base.ts";
 import { describeValue } from "./query/checkInput.ts";
-import { estimateContext, estimateDownload, type Estimate } from "./guard/estimate.ts";
+import type { Estimate } from "./guard/estimate.ts";
+import { estimateCall, type EstimateOptions } from "./guard/estimateCall.ts";
 import { QuotaJudge } from "./guard/quotaJudge.ts";
 import type { QuotaGuardOptions } from "./guard/quotaGuard.ts";
 import { RateWindow } from "./http/rateWindow.ts";
@@ -21,7 +22,7 @@ import { Pipeline } from "./pipeline/pipeline.ts";
 import type { ProvenanceManifest } from "./provenance/manifest.ts";
 import { ProvenanceRecorder } from "./provenance/recorder.ts";
 import { dataEndpoint } from "./query/endpoints.ts";
-import type { Query } from "./query/query.ts";
+import { type DataQuery, type PathArg, planCall } from "./query/plan.ts";
 import { envVar } from "./runtime/env.ts";
 import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
@@ -151,20 +152,27 @@ export class Workbench {
   }
 
   /**
-   * Requests, rows and bytes a download of `dataset` would take, against the remaining
-   * quotas. Uses free metadata only: spends no quota.
+   * Requests, rows and bytes a call of `dataset` would take, against the remaining quotas:
+   * the arguments of `wb.data.get` (path values, or a trade date left `null` with
+   * `start`/`end`), every unit of the call summed. Rows come from free metadata (the dataset's
+   * status); for ticks (eq-taq), option chains (opt-greeks-daily, opt-open-interest) and
+   * reference data asked by symbol (occ-eq-spec-settl, eq-lookup-files), whose rows differ
+   * from symbol to symbol, they are counted by a small read of the estimate's own (one
+   * request per ticker, a few columns: `basis`, `lookupRequests` and `lookupBytes` say how
+   * and what it spent), unless `{ lookups: false }` keeps the estimate free.
    *
    * @example
    * ```ts
    * const e = await wb.estimate("eq-taq-1min", { filters: { TradeDate: { ge: "2023-11-01" } } }, ["AAPL"]);
    * e.requests; e.fitsMonthlyQuota;
+   * const ticks = await wb.estimate("eq-taq", { start: "2023-11-20", end: "2023-11-22" }, [null, "JPM"]);
+   * ticks.rows; ticks.basis; // "minute-bars"
    * ```
    */
-  async estimate(dataset: string, query: Query = {}, pathValues: readonly string[] = []): Promise<Estimate> {
-    const request = await this.#pipeline.prepare(dataset, pathValues, query);
-    const [status, quotas] = await Promise.all([this.#facts.status(dataset), this.#facts.quotas()]);
-    const context = await estimateContext(this.#facts, status);
-    return displayAs(estimateDownload(dataEndpoint(dataset), request, status, quotas, pathValues, context), "estimate");
+  async estimate(dataset: string, query: DataQuery = {}, pathValues: readonly PathArg[] = [], options: EstimateOptions = {}): Promise<Estimate> {
+    const plan = planCall(dataEndpoint(await this.#facts.textId(dataset)), pathValues, query);
+    const requests = await Promise.all(plan.units.map((u, i) => this.#pipeline.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
+    return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, options), "estimate");
   }
 
   /**

@@ -29,6 +29,7 @@ export { MetaApi } from "./api/meta.ts";
 export { type RawResponse, Transport, type TransportOptions } from "./http/transport.ts";
 export { type DisplayKind, displayKindOf } from "./display/kind.ts";
 export { type Estimate } from "./guard/estimate.ts";
+export { type EstimateOptions } from "./guard/estimateCall.ts";
 export { type DownloadResult, type LakeQuery } from "./store/download.ts";
 export { type CacheCheck, type CacheEntry, type CacheOrigin, FrameCache, NoCache } from "./store/cache.ts";
 export { type CheckedEntry } from "./store/cacheEntries.ts";

@@ -19,10 +19,20 @@ export function card(title: string, rows: Row[], extraHtml = "", tone: "info" | 
   return { "text/html": html, "text/plain": [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join("\n") };
 }
 
+/** How an estimate found its rows, in words for its card. */
+const HOW_COUNTED: Record<Estimate["basis"], string> = {
+  "metadata": "scaled from the dataset's status",
+  "minute-bars": "counted from the ticker's 1-minute bars",
+  "sampled-days": "counted on the call's days",
+  "symbol-rows": "counted by symbol",
+};
+
 /** @example `estimateBundle(await wb.estimate("eq-taq-1min", query, ["AAPL"]))` */
 export function estimateBundle(e: Estimate): MediaBundle {
   return card(`Estimate: ${e.dataset}`, [
-    ["rows (about)", n(e.rows)],
+    ["rows (about)", `${n(e.rows)}, ${HOW_COUNTED[e.basis]}${e.countedDays ? ` (${n(e.countedDays.counted)} of ${n(e.countedDays.asked)} days read)` : ""}`],
+    ...(e.lookupRequests > 0 ? [["counting cost", `${n(e.lookupRequests)} request${e.lookupRequests === 1 ? "" : "s"}, ${formatBytes(e.lookupBytes)}`] as Row] : []),
+    ...(e.lookupFailure ? [["not counted", e.lookupFailure] as Row] : []),
     ["requests", n(e.requests)],
     ["data", formatBytes(e.bytes)],
     ["time at the per-minute quota", `${e.minutesAtRateLimit < 1 ? "under a minute" : `${e.minutesAtRateLimit.toFixed(1)} min`}`],

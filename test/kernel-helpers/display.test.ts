@@ -7,7 +7,7 @@ import { JSDOM } from "jsdom";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { describe as describeFrame, entitlementCard, explain, frameBundle, installDisplay, richBundle } from "../../kernel-helpers/mod.ts";
-import { type AccessRule, Entitlements, type Quotas, ValidationError } from "../../workbench/mod.ts";
+import { type AccessRule, Entitlements, type Estimate, type Quotas, ValidationError } from "../../workbench/mod.ts";
 import { displayAs } from "../../workbench/display/kind.ts";
 import { dates, newYorkTimes } from "./support/chartFrames.ts";
 
@@ -202,6 +202,18 @@ describe("richBundle", () => {
 });
 
 describe("workbench objects", () => {
+  it("an estimate's card says how its rows were found and what counting them cost", () => {
+    const remaining = { monthly_requests: 990, monthly_data_returned: 5e8, monthly_data_scanned: 1e9 } as unknown as Estimate["remaining"];
+    const base = { dataset: "eq-taq", rows: 123_456, requests: 3, bytes: 2_000_000, remaining, fitsMonthlyQuota: true, minutesAtRateLimit: 0.1 };
+    const counted = richBundle(displayAs<Estimate>({ ...base, basis: "sampled-days", lookupRequests: 2, lookupBytes: 91_000, countedDays: { counted: 16, asked: 62 } }, "estimate"))!;
+    expect(counted["text/plain"]).toMatch(/rows \(about\) +123,456, counted on the call's days \(16 of 62 days read\)/);
+    expect(counted["text/plain"]).toMatch(/counting cost +2 requests, 88\.\d KiB/);
+    const refused = richBundle(displayAs<Estimate>({ ...base, basis: "metadata", lookupRequests: 1, lookupBytes: 0, lookupFailure: "not entitled to eq-taq-1min" }, "estimate"))!;
+    expect(refused["text/plain"]).toContain("123,456, scaled from the dataset's status");
+    expect(refused["text/plain"]).toMatch(/counting cost +1 request, 0 B/);
+    expect(refused["text/plain"]).toMatch(/not counted +not entitled to eq-taq-1min/);
+  });
+
   it("an error shows its class, message, status, request id and every entry of the service's 422 detail list", () => {
     const error = new ValidationError("The service refused the query (422): GET /api/v1/data/eq-taq-1min/AAPL", {
       status: 422, requestId: "req-7", url: "http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",

@@ -157,7 +157,7 @@ it("a Series shows as a one-column table and a LazyFrame as its schema and plan 
 
 it("an estimate, a dataset status, the entitlements and a download result render as cards", () => {
   const estimate = received(10);
-  expect(estimate.text).toMatch(/^Estimate: eq-taq-1min\n  rows \(about\) +[\d,]+\n  requests +\d+\n  data +[\d.,]+ (B|KiB|MiB)\n/);
+  expect(estimate.text).toMatch(/^Estimate: eq-taq-1min\n  rows \(about\) +[\d,]+, scaled from the dataset.s status\n  requests +\d+\n  data +[\d.,]+ (B|KiB|MiB)\n/);
   expect(estimate.doc.querySelectorAll("tr").length).toBe(7);
   const status = received(11);
   expect(status.text).toMatch(/^Dataset status\n/);

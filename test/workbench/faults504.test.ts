@@ -23,7 +23,7 @@ const CLEAN_MOST = Math.ceil(TICK_ROWS / PAGE) + 4;
 /** Data requests (retries included) of one fetch, after the free schema and rules are cached. */
 async function fetchCounted(baseUrl: string) {
   const wb = await connect({ baseUrl, apiKey: "demo-full-access", retries: 12 });
-  await wb.estimate("eq-taq", {}, [DAY, TICKER]); // the free metadata: rules, schema, status
+  await wb.estimate("eq-taq", {}, [DAY, TICKER], { lookups: false }); // the free metadata: rules, schema, status
   const before = wb.transport.requestsSent;
   const frame = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 4 });
   return { frame, requests: wb.transport.requestsSent - before };

@@ -5,7 +5,8 @@
  * share of its ticker-days the query keeps: an estimate, not a count. Where a dataset's rows
  * per ticker and day are even (1-minute bars, daily bars) it is close to exact; where they
  * vary by ticker (ticks, option chains) it is the average ticker's, which the status cannot
- * refine.
+ * refine: `wb.estimate` counts those with a small read of its own (rowCount.ts, estimateCall.ts),
+ * while the quota guard, which judges every call, stays on this free estimate.
  */
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { DatasetStatus, Quotas, QuotaValues } from "../../contract/mod.ts";
@@ -16,13 +17,14 @@ import { EQUITY_TICKER_DATASETS, type ServiceFacts } from "../service/facts.ts";
 import { loadedTickerBook, type TickerBook } from "./tickers.ts";
 
 /**
- * What `wb.estimate(...)` gives: a download's requests, rows and bytes (an estimate from free
- * metadata, not a count), against the quotas left.
+ * What `wb.estimate(...)` gives: a call's requests, rows and bytes against the quotas left,
+ * and how the rows were found (`basis`): scaled from free metadata, or counted by a small
+ * read of the estimate's own, whose cost `lookupRequests` and `lookupBytes` give.
  */
 export interface Estimate {
   /** The dataset's id, e.g. `eq-taq-1min`. */
   dataset: string;
-  /** Rows the query would return, scaled from the dataset's row count. */
+  /** Rows the call would return: scaled from the dataset's row count, or counted (see `basis`). */
   rows: number;
   /** Requests it would send (pages, per ticker or ticker-day). */
   requests: number;
@@ -34,7 +36,30 @@ export interface Estimate {
   fitsMonthlyQuota: boolean;
   /** Minutes the requests take at the per-minute quota. */
   minutesAtRateLimit: number;
+  /**
+   * How `rows` was found: `"metadata"`, scaled from the dataset's status (free; exact where
+   * every ticker has the same rows a day, the average ticker's where rows vary by ticker);
+   * `"minute-bars"`, a tick call's rows counted from the ticker's 1-minute bars (their trades
+   * and NBBO updates per day; trade cancels left out); `"sampled-days"`, an option chain's
+   * rows counted on its days (see `countedDays`), interpolated between when there are many;
+   * `"symbol-rows"`, reference data whose rows per symbol vary (occ-eq-spec-settl,
+   * eq-lookup-files) counted by reading the asked symbols' rows with one column (for
+   * eq-lookup-files, from the lookup files the session holds, free). A tick count keeps an
+   * `EventType` filter for trades or quotes; other filters leave it an upper bound.
+   */
+  basis: "metadata" | "minute-bars" | "sampled-days" | "symbol-rows";
+  /** Requests the estimate itself sent to count rows (0 when it tried none): spent from the same quotas, already out of `remaining`. */
+  lookupRequests: number;
+  /** Bytes those requests returned. */
+  lookupBytes: number;
+  /** For a count: the trading days whose rows were read, and the days asked (`counted < asked`: the rest interpolated). */
+  countedDays?: { counted: number; asked: number };
+  /** Why a count was tried and could not be made (e.g. not entitled to the 1-minute bars), leaving `basis` at `"metadata"`. */
+  lookupFailure?: string;
 }
+
+/** How an estimate's rows were found and what finding them spent. */
+export type EstimateBasis = Pick<Estimate, "basis" | "lookupRequests" | "lookupBytes" | "countedDays" | "lookupFailure">;
 
 /** Bytes per CSV field by type, measured on the sandbox's data. */
 const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetime_ns: 36, datetime_ms: 30, int64: 8, float64: 9, string: 7, list_string: 24 };
@@ -77,7 +102,7 @@ export async function estimateContext(facts: ServiceFacts, status: DatasetStatus
 }
 
 /** The dates a request asks for on the dataset's date column: listed ones, or a range, within the data's dates. */
-function askedDates(endpoint: DataEndpoint, request: PreparedRequest, pathValues: readonly string[], first: string, last: string): { listed?: string[]; low: string; high: string } {
+export function askedDates(endpoint: DataEndpoint, request: PreparedRequest, pathValues: readonly string[], first: string, last: string): { listed?: string[]; low: string; high: string } {
   const dateColumn = endpoint.dateColumn!;
   let low = first, high = last;
   let listed: string[] | undefined; // dates named one by one (eq, in, or the trade_date path)
@@ -149,18 +174,25 @@ export function estimateDownload(endpoint: DataEndpoint, request: PreparedReques
     // Reference data: about row_count / ticker_count rows per symbol, and a symbol asked for has its row.
     rows = Math.min(rows, symbols.length * Math.max(1, Math.round(rows / tickers)));
   }
-  return finish(endpoint, request, rows, quotas);
+  return estimateOfRows(endpoint, request, rows, quotas);
 }
 
-function finish(endpoint: DataEndpoint, request: PreparedRequest, rawRows: number, quotas: Quotas): Estimate {
+/**
+ * The estimate of one request known to return about `rawRows` rows: its pages, bytes and the
+ * quotas left (basis `"metadata"`; `combineEstimates` sets another).
+ *
+ * @example
+ * ```ts
+ * estimateOfRows(dataEndpoint("eq-taq"), request, 23_894, quotas).requests; // 3 pages of 10,000
+ * ```
+ */
+export function estimateOfRows(endpoint: DataEndpoint, request: PreparedRequest, rawRows: number, quotas: Quotas): Estimate {
   const rows = Math.min(Math.round(rawRows), request.maxRows);
   const bytesPerRow = request.columns.reduce((n, c) => n + FIELD_BYTES[c.data_type] + 1, 0);
   // The last page says it is the last (next_offset null), so a full last page needs no empty one after it.
   const requests = Math.max(1, Math.ceil(rows / request.pageSize));
   const bytes = rows * bytesPerRow;
-  const remaining = Object.fromEntries(
-    Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),
-  ) as unknown as QuotaValues;
+  const remaining = remainingOf(quotas);
   return {
     dataset: endpoint.dataset,
     rows,
@@ -169,5 +201,40 @@ function finish(endpoint: DataEndpoint, request: PreparedRequest, rawRows: numbe
     remaining,
     fitsMonthlyQuota: requests <= remaining.monthly_requests && bytes <= remaining.monthly_data_returned,
     minutesAtRateLimit: requests / Math.max(1, quotas.quotas_limit.per_minute_requests),
+    basis: "metadata",
+    lookupRequests: 0,
+    lookupBytes: 0,
+  };
+}
+
+/** The quotas left: limit minus usage, never below 0. */
+function remainingOf(quotas: Quotas): QuotaValues {
+  return Object.fromEntries(
+    Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),
+  ) as unknown as QuotaValues;
+}
+
+/**
+ * The estimate of a call from its requests' estimates: rows, requests and bytes summed, judged
+ * against the quotas left, with the call's basis.
+ *
+ * @example
+ * ```ts
+ * combineEstimates(endpoint, [monday, tuesday], quotas, { basis: "metadata", lookupRequests: 0, lookupBytes: 0 }).requests;
+ * ```
+ */
+export function combineEstimates(endpoint: DataEndpoint, each: readonly Estimate[], quotas: Quotas, basis: EstimateBasis): Estimate {
+  const sum = (f: (e: Estimate) => number) => each.reduce((n, e) => n + f(e), 0);
+  const requests = sum((e) => e.requests), bytes = sum((e) => e.bytes);
+  const remaining = remainingOf(quotas);
+  return {
+    dataset: endpoint.dataset,
+    rows: sum((e) => e.rows),
+    requests,
+    bytes,
+    remaining,
+    fitsMonthlyQuota: requests <= remaining.monthly_requests && bytes <= remaining.monthly_data_returned,
+    minutesAtRateLimit: requests / Math.max(1, quotas.quotas_limit.per_minute_requests),
+    ...basis,
   };
 }

@@ -12,9 +12,9 @@
 import type pl from "nodejs-polars";
 import * as contract from "../../contract/mod.ts";
 import { NotEntitledError } from "../errors/http.ts";
-import { Pager, type Send } from "../fetch/pager.ts";
+import { Pager, type PagerOptions, type Send } from "../fetch/pager.ts";
 import type { RateWindow } from "../http/rateWindow.ts";
-import type { Transport } from "../http/transport.ts";
+import { Transport } from "../http/transport.ts";
 import { ACCOUNT, DATA_ENDPOINTS, dataEndpoint, META } from "../query/endpoints.ts";
 import { prepareRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
@@ -159,17 +159,32 @@ export class ServiceFacts implements TickerSource {
     return undefined;
   }
 
+  /**
+   * A read for `wb.estimate`'s row counts (guard/rowCount.ts): like the ticker probe, checked by
+   * the rules and schema and paged. `spent` hears the requests it sent (retries included) and
+   * the bytes it received, failed or not: the estimate reports them as its own cost. It goes
+   * through a transport of its own, so what it sent is counted exactly whatever else runs.
+   */
+  async countRead(dataset: string, pathValues: string[], query: Query, spent: { requests: number; bytes: number }): Promise<pl.DataFrame> {
+    const transport = new Transport(this.transport.options);
+    try {
+      return await this.#read(dataset, pathValues, query, transport, (_offset, _frame, bytes) => void (spent.bytes += bytes));
+    } finally {
+      spent.requests += transport.requestsSent;
+    }
+  }
+
   /** A read of the workbench's own (not a notebook's call): checked by the rules and schema, paged, not recorded. */
-  async #read(dataset: string, pathValues: string[], query: Query): Promise<pl.DataFrame> {
+  async #read(dataset: string, pathValues: string[], query: Query, transport = this.transport, onPage?: PagerOptions["onPage"]): Promise<pl.DataFrame> {
     const [rules, schema] = await Promise.all([this.rules(), this.schema(dataset)]);
     const request = prepareRequest(dataEndpoint(dataset), pathValues, query, schema, rules);
     const send: Send = async (path, params, onHeaders) => {
-      await this.window.acquire(undefined, this.transport.options.maxWaitSeconds ?? 120);
-      return this.transport.get(path, params, (headers) => {
+      await this.window.acquire(undefined, transport.options.maxWaitSeconds ?? 120);
+      return transport.get(path, params, (headers) => {
         this.window.observe(headers);
         onHeaders?.(headers);
       });
     };
-    return new Pager(send, request, { retries: this.transport.options.retries ?? 8 }).fetchAll();
+    return new Pager(send, request, { retries: transport.options.retries ?? 8, onPage }).fetchAll();
   }
 }
