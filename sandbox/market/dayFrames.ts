@@ -4,7 +4,7 @@
  */
 import type pl from "nodejs-polars";
 import { type BarColumns } from "./bars/minuteBars.ts";
-import type { DailyBar } from "./bars/dailyBar.ts";
+import { DAILY_BAR_FIELDS, type DailyBar } from "./bars/dailyBar.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
 import { buildFrame } from "./frames.ts";
 import { epochDay, nyEpochNs } from "../../calendar/nyTime.ts";
@@ -20,44 +20,61 @@ export interface SecurityDay {
   asid: number;
 }
 
-const repeat = <T>(value: T, n: number): T[] => new Array(n).fill(value);
+const TWO_32 = 2 ** 32;
+
+/**
+ * Epoch nanoseconds `base + offsets[i]` as int64, without a BigInt per value (which cost more
+ * than the rest of a tick frame): each sum is written as two 32-bit halves. Offsets are whole
+ * nanoseconds in [0, 2^53), exact as doubles.
+ */
+function epochNs(base: bigint, offsets: Float64Array): BigInt64Array {
+  const out = new BigInt64Array(offsets.length);
+  const halves = new Uint32Array(out.buffer);
+  const baseLo = Number(BigInt.asUintN(32, base)), baseHi = Number(base >> 32n);
+  // Little-endian: the low half of element i is halves[2i]. (Every platform Deno and Node run on.)
+  for (let i = 0; i < offsets.length; i++) {
+    const x = offsets[i];
+    const hi = Math.floor(x / TWO_32);
+    let lo = baseLo + (x - hi * TWO_32), carry = 0;
+    if (lo >= TWO_32) {
+      lo -= TWO_32;
+      carry = 1;
+    }
+    halves[2 * i] = lo;
+    halves[2 * i + 1] = baseHi + hi + carry;
+  }
+  return out;
+}
 
 /** The `eq-taq` frame of one security-day. */
 export function tickFrame(id: SecurityDay, ticks: TickColumns): pl.DataFrame {
   const n = ticks.length;
-  const midnight = nyEpochNs(id.date, 0n);
-  const eventTime = new BigInt64Array(n);
-  const eventType = new Array<string>(n), exchange = new Array<string>(n), condition = new Array<string>(n);
-  for (let i = 0; i < n; i++) {
-    eventTime[i] = midnight + BigInt(ticks.nsOfDay[i]);
-    eventType[i] = EVENT_TYPES[ticks.type[i]];
-    exchange[i] = EXCHANGES[ticks.exchange[i]];
-    condition[i] = CONDITIONS[ticks.condition[i]];
-  }
   return buildFrame(EQ_TAQ_COLUMNS, {
     TradeDate: new Int32Array(n).fill(epochDay(id.date)),
-    EventDateTime: eventTime,
-    EventType: eventType,
-    Ticker: repeat(id.ticker, n),
+    EventDateTime: epochNs(nyEpochNs(id.date, 0n), ticks.nsOfDay),
+    EventType: { codes: ticks.type, labels: EVENT_TYPES },
+    Ticker: { codes: new Uint8Array(n), labels: [id.ticker] },
     ASID: new Float64Array(n).fill(id.asid),
     Price: ticks.price,
     Quantity: ticks.size,
-    Exchange: exchange,
-    ConditionCode: condition,
+    Exchange: { codes: ticks.exchange, labels: EXCHANGES },
+    ConditionCode: { codes: ticks.condition, labels: CONDITIONS },
   });
 }
+
+/** Nanoseconds from a day's first bar to each of its bars. */
+const BAR_OFFSETS_NS = Float64Array.from({ length: MINUTES_PER_DAY }, (_, m) => m * Number(NS_PER_MINUTE));
 
 /** The `eq-taq-1min` frame of a day: the bars of each security, in the order given. */
 export function minuteBarFrame(ids: readonly SecurityDay[], bars: readonly BarColumns[]): pl.DataFrame {
   const n = ids.length * MINUTES_PER_DAY;
-  const values: Record<string, Float64Array | Int32Array | BigInt64Array | string[]> = {};
+  const values: Record<string, Float64Array | Int32Array | BigInt64Array> = {};
   const barTime = new BigInt64Array(n);
-  const tickers: string[] = [];
+  const tickerCodes = new Int32Array(n);
   const asids = new Float64Array(n);
   for (const [k, id] of ids.entries()) {
-    const first = nyEpochNs(id.date, BigInt(FIRST_MINUTE_OF_DAY) * NS_PER_MINUTE);
-    for (let m = 0; m < MINUTES_PER_DAY; m++) barTime[k * MINUTES_PER_DAY + m] = first + BigInt(m) * NS_PER_MINUTE;
-    tickers.push(...repeat(id.ticker, MINUTES_PER_DAY));
+    barTime.set(epochNs(nyEpochNs(id.date, BigInt(FIRST_MINUTE_OF_DAY) * NS_PER_MINUTE), BAR_OFFSETS_NS), k * MINUTES_PER_DAY);
+    tickerCodes.fill(k, k * MINUTES_PER_DAY, (k + 1) * MINUTES_PER_DAY);
     asids.fill(id.asid, k * MINUTES_PER_DAY, (k + 1) * MINUTES_PER_DAY);
   }
   for (const c of EQ_TAQ_1MIN_COLUMNS.slice(4)) {
@@ -69,7 +86,7 @@ export function minuteBarFrame(ids: readonly SecurityDay[], bars: readonly BarCo
     ...values,
     TradeDate: new Int32Array(n).fill(ids.length ? epochDay(ids[0].date) : 0),
     BarDateTime: barTime,
-    Ticker: tickers,
+    Ticker: { codes: tickerCodes, labels: ids.map((id) => id.ticker) },
     ASID: asids,
   });
 }
@@ -78,7 +95,11 @@ export function minuteBarFrame(ids: readonly SecurityDay[], bars: readonly BarCo
 export function dailyBarFrame(ids: readonly SecurityDay[], bars: readonly DailyBar[]): pl.DataFrame {
   const numeric: Record<string, Float64Array> = {};
   for (const c of EQ_DAILY_OHLC_COLUMNS.slice(3)) {
-    numeric[c.name] = Float64Array.from(bars, (b) => b[c.name as keyof DailyBar]);
+    const field = DAILY_BAR_FIELDS.indexOf(c.name as (typeof DAILY_BAR_FIELDS)[number]);
+    if (field < 0) throw new Error(`Column '${c.name}' of eq-daily-ohlc is not a daily bar field (${DAILY_BAR_FIELDS.join(", ")})`);
+    const column = new Float64Array(bars.length);
+    bars.forEach((b, k) => (column[k] = b[field]));
+    numeric[c.name] = column;
   }
   return buildFrame(EQ_DAILY_OHLC_COLUMNS, {
     ...numeric,

@@ -10,8 +10,71 @@ import { dirname } from "node:path";
 import { epochDay } from "../../calendar/nyTime.ts";
 import { type Column, polarsType } from "./schema.ts";
 
-/** Values of one column: typed numbers, epoch date-times (BigInt64Array), strings, or lists of strings. */
-export type ColumnValues = Float64Array | Int32Array | BigInt64Array | readonly string[] | readonly (readonly string[])[];
+/**
+ * A string column given as small codes into a table of labels (event types, exchanges, the
+ * tickers of a day): Polars looks the labels up, so no string per row crosses from JavaScript.
+ */
+export interface CodedStrings {
+  codes: Uint8Array | Int32Array;
+  labels: readonly string[];
+}
+
+/**
+ * Values of one column: typed numbers, epoch date-times (BigInt64Array), strings (as they are
+ * or coded), or lists of strings.
+ */
+export type ColumnValues =
+  | Float64Array
+  | Int32Array
+  | BigInt64Array
+  | readonly string[]
+  | readonly (readonly string[])[]
+  | CodedStrings;
+
+const isCoded = (v: ColumnValues): v is CodedStrings => !Array.isArray(v) && "codes" in v;
+
+/**
+ * The expression that gives a column its schema type. Built once per column and reused for
+ * every frame: each nodejs-polars expression is a large JavaScript object, and building
+ * fresh ones for every frame cost more than the frames' own data.
+ */
+const typedColumns = new WeakMap<Column, pl.Expr>();
+function typedColumn(c: Column): pl.Expr {
+  let e = typedColumns.get(c);
+  if (e === undefined) {
+    const raw = pl.col(c.name);
+    const cleaned = c.type === "float64" || c.type === "int64" ? raw.fillNan(null) : raw;
+    e = cleaned.cast(polarsType(c.type)).alias(c.name);
+    typedColumns.set(c, e);
+  }
+  return e;
+}
+
+/** Every code names a label (Polars would only say "out of bounds"). */
+function checkCodes(c: Column, { codes, labels }: CodedStrings): void {
+  for (let i = 0; i < codes.length; i++) {
+    const code = codes[i];
+    if (!(code >= 0 && code < labels.length)) {
+      throw new RangeError(`Column '${c.name}' has code ${code} at row ${i}: codes must be 0 to ${labels.length - 1}, one per label (${labels.join(", ")})`);
+    }
+  }
+}
+
+/** Lookups of coded columns by column and labels; the same few recur (a ticker, a day's tickers). */
+const codedColumns = new Map<string, pl.Expr>();
+const CODED_KEPT = 512;
+
+/** The labels of a coded column, looked up by its codes (a Series literal is one list value: exploded, the labels). */
+function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
+  const key = `${c.name}\u0000${c.type}\u0000${labels.join("\u0000")}`;
+  let e = codedColumns.get(key);
+  if (e === undefined) {
+    e = pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsType(c.type)).alias(c.name);
+    if (codedColumns.size >= CODED_KEPT) codedColumns.clear();
+    codedColumns.set(key, e);
+  }
+  return e;
+}
 
 /**
  * A frame with exactly the schema's columns, in schema order and schema types.
@@ -25,15 +88,15 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
   const series = schema.map((c) => {
     const v = values[c.name];
     if (v === undefined) throw new Error(`Column '${c.name}' has no values`);
-    return pl.Series(c.name, v as never);
+    if (isCoded(v)) checkCodes(c, v);
+    return pl.Series(c.name, (isCoded(v) ? v.codes : v) as never);
   });
   const lengths = new Set(series.map((s) => s.length));
   if (lengths.size > 1) throw new Error(`Columns differ in length: ${schema.map((c, i) => `${c.name}=${series[i].length}`).join(", ")}`);
   return pl.DataFrame(series).select(
     ...schema.map((c) => {
-      const e = pl.col(c.name);
-      const cleaned = c.type === "float64" || c.type === "int64" ? e.fillNan(null) : e;
-      return cleaned.cast(polarsType(c.type)).alias(c.name);
+      const v = values[c.name];
+      return isCoded(v) ? codedColumn(c, v.labels) : typedColumn(c);
     }),
   );
 }
@@ -46,6 +109,18 @@ export function writeParquetFile(frame: pl.DataFrame, path: string): void {
 
 /** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */
 export type Row = Record<string, number | bigint | string | readonly string[]>;
+
+/** Strings as codes into their distinct values, in order of first appearance. */
+function coded(strings: readonly string[]): CodedStrings {
+  const index = new Map<string, number>();
+  const codes = new Int32Array(strings.length);
+  strings.forEach((v, i) => {
+    let code = index.get(v);
+    if (code === undefined) index.set(v, (code = index.size));
+    codes[i] = code;
+  });
+  return { codes, labels: [...index.keys()] };
+}
 
 /**
  * A frame of `rows` with exactly the schema's columns: dates from `YYYY-MM-DD` strings,
@@ -65,9 +140,17 @@ export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.D
       return v;
     };
     switch (c.type) {
-      case "date":
-        values[c.name] = Int32Array.from(rows, (r) => epochDay(get(r) as string));
+      case "date": {
+        // A day's rows repeat a few dates (trade date, expiries): each is parsed once.
+        const days = new Map<string, number>();
+        values[c.name] = Int32Array.from(rows, (r) => {
+          const date = get(r) as string;
+          let day = days.get(date);
+          if (day === undefined) days.set(date, (day = epochDay(date)));
+          return day;
+        });
         break;
+      }
       case "datetime_ns":
       case "datetime_ms":
         values[c.name] = BigInt64Array.from(rows, (r) => get(r) as bigint);
@@ -75,6 +158,9 @@ export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.D
       case "int64":
       case "float64":
         values[c.name] = Float64Array.from(rows, (r) => get(r) as number);
+        break;
+      case "string":
+        values[c.name] = coded(rows.map((r) => get(r) as string));
         break;
       default:
         values[c.name] = rows.map((r) => get(r) as never);

@@ -7,18 +7,29 @@
 import { OPEN_MINUTE_OF_DAY } from "../ticks/intraday.ts";
 import { COND_CLOSE_AUCTION, COND_OPEN_AUCTION, type TickColumns, TRADE, TRF_EXCHANGE } from "../ticks/tickColumns.ts";
 
-export interface DailyBar {
-  OpenPrice: number;
-  HighPrice: number;
-  LowPrice: number;
-  ClosePrice: number;
-  MarketHoursVolume: number;
-  MarketHoursFinraVolume: number;
-  DailyVolume: number;
-  DailyFinraVolume: number;
-  MarketHoursVWAP: number;
-  DailyVWAP: number;
-}
+/** The fields of a daily bar, in the order {@link dailyBar} writes them. */
+export const DAILY_BAR_FIELDS = [
+  "OpenPrice",
+  "HighPrice",
+  "LowPrice",
+  "ClosePrice",
+  "MarketHoursVolume",
+  "MarketHoursFinraVolume",
+  "DailyVolume",
+  "DailyFinraVolume",
+  "MarketHoursVWAP",
+  "DailyVWAP",
+] as const;
+
+/**
+ * A daily bar: its fields' values in {@link DAILY_BAR_FIELDS} order. A typed array, not an
+ * object literal: under Deno (V8 14) about one generation in fifteen wrote a bar whose
+ * fractional fields (prices and VWAPs) held the next security's values while its whole-number
+ * volumes stayed its own. V8 keeps an object's fractional numbers in separate boxes and its
+ * small integers in the object, so the boxes were most likely shared between two bars; a
+ * Float64Array holds its doubles itself.
+ */
+export type DailyBar = Float64Array;
 
 const NS_PER_MINUTE = 60e9;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -29,6 +40,7 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
  * @example
  * ```ts
  * const bar = dailyBar(ticks, 960); // closeMinute 960 = 16:00
+ * bar[DAILY_BAR_FIELDS.indexOf("ClosePrice")];
  * ```
  */
 export function dailyBar(ticks: TickColumns, closeMinuteOfDay: number): DailyBar {
@@ -57,16 +69,16 @@ export function dailyBar(ticks: TickColumns, closeMinuteOfDay: number): DailyBar
     else mhVol += size;
     mhNotional += price * size;
   }
-  return {
-    OpenPrice: open === open ? open : firstRegular,
-    HighPrice: high,
-    LowPrice: low,
-    ClosePrice: close === close ? close : lastRegular,
-    MarketHoursVolume: mhVol,
-    MarketHoursFinraVolume: mhTrf,
-    DailyVolume: dayVol,
-    DailyFinraVolume: dayTrf,
-    MarketHoursVWAP: mhVol + mhTrf > 0 ? round6(mhNotional / (mhVol + mhTrf)) : NaN,
-    DailyVWAP: dayVol + dayTrf > 0 ? round6(dayNotional / (dayVol + dayTrf)) : NaN,
-  };
+  return Float64Array.of(
+    open === open ? open : firstRegular,
+    high,
+    low,
+    close === close ? close : lastRegular,
+    mhVol,
+    mhTrf,
+    dayVol,
+    dayTrf,
+    mhVol + mhTrf > 0 ? round6(mhNotional / (mhVol + mhTrf)) : NaN,
+    dayVol + dayTrf > 0 ? round6(dayNotional / (dayVol + dayTrf)) : NaN,
+  );
 }

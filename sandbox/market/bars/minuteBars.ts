@@ -61,27 +61,17 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const barStart = (FIRST_MINUTE_OF_DAY + m) * NS_PER_MINUTE;
     const barEnd = barStart + NS_PER_MINUTE;
-    const set = (field: (typeof FIELDS)[number], value: number) => (bars[field][m] = value);
-    set("OpenBarTimeOffset", 0);
-    set("OpenBidPrice", bid); set("OpenAskPrice", ask); set("OpenBidSize", bidSize); set("OpenAskSize", askSize);
+    bars.OpenBarTimeOffset[m] = 0;
+    bars.OpenBidPrice[m] = bid; bars.OpenAskPrice[m] = ask; bars.OpenBidSize[m] = bidSize; bars.OpenAskSize[m] = askSize;
     let hiBid = bid, hiBidT = 0, hiBidS = bidSize, loBid = bid, loBidT = 0, loBidS = bidSize;
     let hiAsk = ask, hiAskT = 0, hiAskS = askSize, loAsk = ask, loAskT = 0, loAskS = askSize;
     let minSpread = NaN, maxSpread = NaN;
-    const noteSpread = () => {
-      if (bid === bid && ask === ask) {
-        const s = Math.max(0, ask - bid);
-        if (!(s >= minSpread)) minSpread = s;
-        if (!(s <= maxSpread)) maxSpread = s;
-      }
-    };
-    noteSpread();
+    if (bid === bid && ask === ask) {
+      const s = Math.max(0, ask - bid);
+      minSpread = s;
+      maxSpread = s;
+    }
     let twBid = 0, twAsk = 0, twBidT = 0, twAskT = 0, segStart = barStart;
-    const closeSegment = (until: number) => {
-      const dt = until - segStart;
-      if (bid === bid) { twBid += bid * dt; twBidT += dt; }
-      if (ask === ask) { twAsk += ask * dt; twAskT += dt; }
-      segStart = until;
-    };
     let quotes = 0, trades = 0, cancelSize = 0, hasCancel = false;
     let exVol = 0, exNotional = 0, trfVol = 0, trfNotional = 0;
     let atBid = 0, atBidMid = 0, atMid = 0, atMidAsk = 0, atAsk = 0, atCross = 0;
@@ -96,7 +86,11 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
       const size = ticks.size[i];
       const offset = (ticks.nsOfDay[i] - barStart) / 1e9;
       if (type === QUOTE_BID || type === QUOTE_ASK) {
-        closeSegment(ticks.nsOfDay[i]);
+        // The quote in force until now closes its time-weighted segment.
+        const until = ticks.nsOfDay[i], dt = until - segStart;
+        if (bid === bid) { twBid += bid * dt; twBidT += dt; }
+        if (ask === ask) { twAsk += ask * dt; twAskT += dt; }
+        segStart = until;
         quotes++;
         if (type === QUOTE_BID) {
           bid = price; bidSize = size;
@@ -107,7 +101,11 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
           if (!(price <= hiAsk)) { hiAsk = price; hiAskT = offset; hiAskS = size; }
           if (!(price >= loAsk)) { loAsk = price; loAskT = offset; loAskS = size; }
         }
-        noteSpread();
+        if (bid === bid && ask === ask) {
+          const s = Math.max(0, ask - bid);
+          if (!(s >= minSpread)) minSpread = s;
+          if (!(s <= maxSpread)) maxSpread = s;
+        }
         continue;
       }
       const isTrf = ticks.exchange[i] === TRF_EXCHANGE;
@@ -147,32 +145,36 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
       else unknown += size;
       lastTradePrice = price;
     }
-    closeSegment(barEnd);
+    {
+      const dt = barEnd - segStart;
+      if (bid === bid) { twBid += bid * dt; twBidT += dt; }
+      if (ask === ask) { twAsk += ask * dt; twAskT += dt; }
+    }
 
-    set("FirstTradeTimeOffset", firstT); set("FirstTradePrice", firstP); set("FirstTradeSize", firstS);
-    set("HighBidTimeOffset", hiBid === hiBid ? hiBidT : NaN); set("HighBidPrice", hiBid); set("HighBidSize", hiBidS);
-    set("HighAskTimeOffset", hiAsk === hiAsk ? hiAskT : NaN); set("HighAskPrice", hiAsk); set("HighAskSize", hiAskS);
-    set("HighTradeTimeOffset", hiT); set("HighTradePrice", hiP); set("HighTradeSize", hiS);
-    set("LowBidTimeOffset", loBid === loBid ? loBidT : NaN); set("LowBidPrice", loBid); set("LowBidSize", loBidS);
-    set("LowAskTimeOffset", loAsk === loAsk ? loAskT : NaN); set("LowAskPrice", loAsk); set("LowAskSize", loAskS);
-    set("LowTradeTimeOffset", loT); set("LowTradePrice", loP); set("LowTradeSize", loS);
-    set("CloseBarTimeOffset", CLOSE_OFFSET);
-    set("CloseBidPrice", bid); set("CloseAskPrice", ask); set("CloseBidSize", bidSize); set("CloseAskSize", askSize);
-    set("LastTradeTimeOffset", lastT); set("LastTradePrice", lastP); set("LastTradeSize", lastS);
-    set("MinSpread", round(minSpread, 4)); set("MaxSpread", round(maxSpread, 4));
-    set("CancelSize", hasCancel ? cancelSize : NaN);
-    set("VolumeWeightPrice", exVol > 0 ? round(exNotional / exVol, 6) : NaN);
-    set("NBBOQuoteCount", quotes);
-    set("TradeAtBid", atBid); set("TradeAtBidMid", atBidMid); set("TradeAtMid", atMid);
-    set("TradeAtMidAsk", atMidAsk); set("TradeAtAsk", atAsk); set("TradeAtCrossOrLocked", atCross);
-    set("Volume", exVol); set("TotalTrades", trades);
-    set("FinraVolume", trfVol); set("FinraVolumeWeightPrice", trfVol > 0 ? round(trfNotional / trfVol, 6) : NaN);
-    set("UptickVolume", up); set("DowntickVolume", down); set("RepeatUptickVolume", repUp);
-    set("RepeatDowntickVolume", repDown); set("UnknownTickVolume", unknown);
-    set("TradeToMidVolWeight", ttmVol > 0 ? round(ttmNum / ttmVol, 6) : NaN);
-    set("TradeToMidVolWeightRelative", relVol > 0 ? round(relNum / relVol, 6) : NaN);
-    set("TimeWeightBid", twBidT > 0 ? round(twBid / twBidT, 6) : NaN);
-    set("TimeWeightAsk", twAskT > 0 ? round(twAsk / twAskT, 6) : NaN);
+    bars.FirstTradeTimeOffset[m] = firstT; bars.FirstTradePrice[m] = firstP; bars.FirstTradeSize[m] = firstS;
+    bars.HighBidTimeOffset[m] = hiBid === hiBid ? hiBidT : NaN; bars.HighBidPrice[m] = hiBid; bars.HighBidSize[m] = hiBidS;
+    bars.HighAskTimeOffset[m] = hiAsk === hiAsk ? hiAskT : NaN; bars.HighAskPrice[m] = hiAsk; bars.HighAskSize[m] = hiAskS;
+    bars.HighTradeTimeOffset[m] = hiT; bars.HighTradePrice[m] = hiP; bars.HighTradeSize[m] = hiS;
+    bars.LowBidTimeOffset[m] = loBid === loBid ? loBidT : NaN; bars.LowBidPrice[m] = loBid; bars.LowBidSize[m] = loBidS;
+    bars.LowAskTimeOffset[m] = loAsk === loAsk ? loAskT : NaN; bars.LowAskPrice[m] = loAsk; bars.LowAskSize[m] = loAskS;
+    bars.LowTradeTimeOffset[m] = loT; bars.LowTradePrice[m] = loP; bars.LowTradeSize[m] = loS;
+    bars.CloseBarTimeOffset[m] = CLOSE_OFFSET;
+    bars.CloseBidPrice[m] = bid; bars.CloseAskPrice[m] = ask; bars.CloseBidSize[m] = bidSize; bars.CloseAskSize[m] = askSize;
+    bars.LastTradeTimeOffset[m] = lastT; bars.LastTradePrice[m] = lastP; bars.LastTradeSize[m] = lastS;
+    bars.MinSpread[m] = round(minSpread, 4); bars.MaxSpread[m] = round(maxSpread, 4);
+    bars.CancelSize[m] = hasCancel ? cancelSize : NaN;
+    bars.VolumeWeightPrice[m] = exVol > 0 ? round(exNotional / exVol, 6) : NaN;
+    bars.NBBOQuoteCount[m] = quotes;
+    bars.TradeAtBid[m] = atBid; bars.TradeAtBidMid[m] = atBidMid; bars.TradeAtMid[m] = atMid;
+    bars.TradeAtMidAsk[m] = atMidAsk; bars.TradeAtAsk[m] = atAsk; bars.TradeAtCrossOrLocked[m] = atCross;
+    bars.Volume[m] = exVol; bars.TotalTrades[m] = trades;
+    bars.FinraVolume[m] = trfVol; bars.FinraVolumeWeightPrice[m] = trfVol > 0 ? round(trfNotional / trfVol, 6) : NaN;
+    bars.UptickVolume[m] = up; bars.DowntickVolume[m] = down; bars.RepeatUptickVolume[m] = repUp;
+    bars.RepeatDowntickVolume[m] = repDown; bars.UnknownTickVolume[m] = unknown;
+    bars.TradeToMidVolWeight[m] = ttmVol > 0 ? round(ttmNum / ttmVol, 6) : NaN;
+    bars.TradeToMidVolWeightRelative[m] = relVol > 0 ? round(relNum / relVol, 6) : NaN;
+    bars.TimeWeightBid[m] = twBidT > 0 ? round(twBid / twBidT, 6) : NaN;
+    bars.TimeWeightAsk[m] = twAskT > 0 ? round(twAsk / twAskT, 6) : NaN;
   }
   return bars;
 }

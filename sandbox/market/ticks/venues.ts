@@ -13,16 +13,19 @@ const REGULAR_WEIGHTS: [number, number][] = [
 const EXTENDED_WEIGHTS: [number, number][] = [[CODE("P"), 0.35], [CODE("Q"), 0.35], [CODE("K"), 0.15], [CODE("Z"), 0.15]];
 
 const totalWeight = (weights: [number, number][]) => weights.reduce((sum, [, w]) => sum + w, 0);
+// Summed once: every quote and print draws an exchange.
+const REGULAR_TOTAL = totalWeight(REGULAR_WEIGHTS), EXTENDED_TOTAL = totalWeight(EXTENDED_WEIGHTS);
 
 /** Draws an exchange code for an on-exchange print or quote. */
 export function drawExchange(rng: Rng, listing: number, extendedHours: boolean): number {
   const weights = extendedHours ? EXTENDED_WEIGHTS : REGULAR_WEIGHTS;
   const listingBonus = extendedHours ? 0 : 0.22;
-  let u = rng.uniform() * (totalWeight(weights) + listingBonus);
+  let u = rng.uniform() * ((extendedHours ? EXTENDED_TOTAL : REGULAR_TOTAL) + listingBonus);
   if (u < listingBonus) return listing;
   u -= listingBonus;
-  for (const [code, w] of weights) {
-    if (u < w) return code;
+  for (let k = 0; k < weights.length; k++) {
+    const w = weights[k][1];
+    if (u < w) return weights[k][0];
     u -= w;
   }
   return weights[0][0];
