@@ -6,8 +6,12 @@ export default defineConfig({
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
-    // Native Polars and generated market folders are heavy: share one process per file.
+    // Native Polars and generated market folders are heavy: test files run in a few long-lived
+    // processes. Not isolated: a process runs file after file with its modules loaded once
+    // (Polars, Hono, the sandbox's app, compiled contract schemas) instead of a fresh process
+    // importing them again per file; tests keep their state in what they open, not in modules.
     pool: "forks",
+    isolate: false,
     // vitest's default on 2 cores is one file at a time, yet many files spend much of their time
     // waiting on processes they start (sandboxes, kernels, a browser). Two at once: with three,
     // beside two busy loops, a worker's event loop was once held past vitest's fixed 60 s RPC

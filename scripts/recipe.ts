@@ -143,7 +143,8 @@ if (verified) {
   differences = verdict.differences;
   const downloads = Math.max(verified.downloads?.length ?? 0, rerun.downloads?.length ?? 0);
   const calls = Math.max(verified.calls.length, rerun.calls.length);
-  const compared = [calls || !downloads ? `${calls} calls` : "", downloads ? `${downloads} downloads` : ""].filter(Boolean).join(" and ");
-  console.log(`verify: ${differences === 0 ? `identical: all ${compared} gave the same frames` : `${differences} of ${compared} differ from ${args.verify}`}`);
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const compared = [calls || !downloads ? count(calls, "call") : "", downloads ? count(downloads, "download") : ""].filter(Boolean).join(" and ");
+  console.log(`verify: ${differences === 0 ? `identical: ${compared} gave the same frames` : `${differences} of ${calls + downloads} differ (${compared}) from ${args.verify}`}`);
 }
 process.exit(result.errors.length === 0 && differences === 0 ? 0 : 1);

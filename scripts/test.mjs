@@ -15,6 +15,9 @@ const result = spawnSync(node, [vitest, "run", ...process.argv.slice(2)], {
     ...process.env,
     // node:sqlite announces itself as experimental in every worker; it is a chosen dependency.
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --disable-warning=ExperimentalWarning`.trim(),
+    // Test files already run side by side on every core, each with its sandboxes and kernels:
+    // a Polars thread pool per process would only contend for the same cores.
+    POLARS_MAX_THREADS: process.env.POLARS_MAX_THREADS ?? "1",
   },
 });
 process.exit(result.status ?? 1);

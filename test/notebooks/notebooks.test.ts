@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { denoPath } from "../../scripts/paths.mjs";
 
 const ROOT = process.cwd();
 const OUT = join(ROOT, "out");
@@ -35,7 +36,7 @@ describe("npm run demo executes every notebook and recipe in the Deno kernel", (
   const run = { status: null as number | null, stdout: "", stderr: "" };
   beforeAll(async () => {
     // Asynchronous, so the test worker stays responsive while the demo runs (a minute or two).
-    const child = spawn(join(ROOT, "node_modules/.bin/deno"), ["run", "-A", "scripts/demo.ts"], { env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(denoPath(), ["run", "-A", "scripts/demo.ts"], { env: { ...process.env, NO_COLOR: "1" } });
     child.stdout.on("data", (d) => (run.stdout += d));
     child.stderr.on("data", (d) => (run.stderr += d));
     run.status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -1,7 +1,8 @@
 /**
  * The runner's provenance: `npm run notebook` leaves `<name>.provenance.json` and a footer in
  * the report; `--verify <manifest>` re-runs with the manifest's parameters and finds the same
- * frames on the same market and different ones on a market generated with another seed.
+ * frames and lake partitions on the same market and different ones on a market generated with
+ * another seed. The fixture makes one call and one download, so each run checks both.
  * Real runs: the Deno kernel, the sandbox, the fixture notebook.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -16,6 +17,8 @@ import type { CallRecord, RunManifest } from "../../workbench/mod.ts";
 const dir = mkdtempSync(join(tmpdir(), "provenance-run-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fixture = "test/scripts/fixtures/tiny-recipe.ipynb";
+/** A test that runs the notebook waits as long as the run may take (its own timeout, 180 s) and a little more. */
+const RUN_TEST_MS = 200_000;
 
 function notebook(args: string[], market = inject("tinyMarketDir"), path = fixture) {
   return run(denoPath(), ["run", "-A", "scripts/recipe.ts", path, "--profile", "tiny", "--data", market, ...args], {
@@ -30,9 +33,11 @@ const otherMarket = (): string => inject("otherMarketDir");
 
 describe("npm run notebook writes a provenance manifest", () => {
   const out = join(dir, "first");
+  const lake = join(dir, "lake");
   let manifest: RunManifest;
   beforeAll(async () => {
-    const result = await notebook(["--out", out, "--param", "ticker=MSFT", "--param", "days=3"]);
+    // One run makes a call and a download, so one --verify run checks both.
+    const result = await notebook(["--out", out, "--param", "ticker=MSFT", "--param", "days=3", "--param", `lake=${lake}`]);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`provenance:        ${join(out, "tiny-recipe.provenance.json")}`);
@@ -40,7 +45,7 @@ describe("npm run notebook writes a provenance manifest", () => {
   });
 
   it("with the run's parameters, versions, commit and time, and each call's frame hash", () => {
-    expect(manifest.parameters).toEqual({ ticker: "MSFT", days: "3" });
+    expect(manifest.parameters).toEqual({ ticker: "MSFT", days: "3", lake });
     expect(manifest.notebook).toBe(fixture);
     expect(manifest.versions.deno).toMatch(/^\d+\.\d+\.\d+/);
     expect(manifest.versions.nodejsPolars).toMatch(/^\d+\.\d+\.\d+/);
@@ -55,6 +60,15 @@ describe("npm run notebook writes a provenance manifest", () => {
     expect(call.requestIds).toHaveLength(1);
     expect(call.status.last_available_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(manifest.services).toEqual([call.service]);
+  });
+
+  it("with each downloaded partition of the range, its rows and hash", () => {
+    const [d] = manifest.downloads!;
+    expect(manifest.downloads).toHaveLength(1);
+    expect(d).toMatchObject({ dataset: "eq-taq-1min", dir: lake, reused: 0, reusedPartitions: [] });
+    expect(d.fetched.map((p) => p.path)).toEqual(["Ticker=MSFT/TradeDate=2023-11-20", "Ticker=MSFT/TradeDate=2023-11-21"]);
+    for (const p of d.fetched) expect(p.frameHash).toMatch(/^rows:[0-9a-f]{64}$/);
+    expect(d.rows).toBe(d.fetched[0].rows + d.fetched[1].rows);
   });
 
   it("never holds the key; the collecting cell is gone and the report shows the footer", () => {
@@ -73,19 +87,30 @@ describe("npm run notebook writes a provenance manifest", () => {
     const before = readFileSync(path, "utf8");
     const result = await notebook(["--out", out, "--verify", path]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("with ticker=MSFT days=3");
+    expect(result.stdout).toContain(`with ticker=MSFT days=3 lake=${lake}`);
     expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: same \(3 rows, rows:/);
-    expect(result.stdout).toContain("verify: identical: all 1 calls gave the same frames");
+    expect(result.stdout).toContain("verify: identical: 1 call and 1 download gave the same frames");
     expect(readFileSync(path, "utf8")).toBe(before);
-    expect(readJson(join(out, "tiny-recipe.rerun.provenance.json")).calls[0].frameHash).toBe(manifest.calls[0].frameHash);
-  });
+    const rerun: RunManifest = readJson(join(out, "tiny-recipe.rerun.provenance.json"));
+    expect(rerun.calls[0].frameHash).toBe(manifest.calls[0].frameHash);
+    // The download reused the partitions, hashing their files read back.
+    expect(rerun.downloads![0]).toMatchObject({ fetched: [], reused: 2, reusedPartitions: manifest.downloads![0].fetched, requestIds: [] });
+    const rows = manifest.downloads![0].rows.toLocaleString("en-US");
+    expect(result.stdout).toContain(`verify: download 1 eq-taq-1min: same (2 partitions, ${rows} rows; fetched then, reused from the folder now)`);
+  }, RUN_TEST_MS);
 
-  it("--verify against a market generated with another seed: caught as different, exit 1", async () => {
-    const result = await notebook(["--out", join(dir, "other"), "--verify", join(out, "tiny-recipe.provenance.json")], otherMarket());
+  it("--verify against a market generated with another seed (the folder gone): the call and the partitions DIFFERENT, exit 1", async () => {
+    rmSync(lake, { recursive: true, force: true });
+    const path = join(out, "tiny-recipe.provenance.json");
+    const result = await notebook(["--out", join(dir, "other"), "--verify", path], otherMarket());
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/);
-    expect(result.stdout).toContain("verify: 1 of 1 calls differ");
-  });
+    expect(result.stdout).toMatch(
+      /verify: download 1 eq-taq-1min: DIFFERENT: 2 of 2 partitions differ \(Ticker=MSFT\/TradeDate=2023-11-20, Ticker=MSFT\/TradeDate=2023-11-21\), [\d,]+ rows then, [\d,]+ rows now \(fetched then, fetched now\); first differing: Ticker=MSFT\/TradeDate=2023-11-20: [\d,]+ rows (both times, other values|then, [\d,]+ rows now) \(rows:[0-9a-f]{12}… then, rows:[0-9a-f]{12}… now\)/,
+    );
+    expect(result.stdout).toContain(`verify: 2 of 2 differ (1 call and 1 download) from ${path}`);
+  }, RUN_TEST_MS);
+
 
   it("a notebook whose cell fails still leaves a manifest, marked failed with the failing cell and the failed call", async () => {
     const failed = join(dir, "failed");
@@ -103,7 +128,7 @@ describe("npm run notebook writes a provenance manifest", () => {
     expect(daily.requests[0].params).toContainEqual(["Ticker", "ZZZZ"]);
     expect(readFileSync(path, "utf8")).not.toContain("demo-full-access");
     expect(readFileSync(join(failed, "tiny-recipe.html"), "utf8")).toContain("This run failed");
-  });
+  }, RUN_TEST_MS);
 
   it("--verify takes no --param, and refuses what is not a manifest", async () => {
     const withParam = await notebook(["--verify", join(out, "tiny-recipe.provenance.json"), "--param", "days=2"]);
@@ -112,50 +137,7 @@ describe("npm run notebook writes a provenance manifest", () => {
     const notOne = await notebook(["--verify", join(out, "tiny-recipe.ipynb")]);
     expect(notOne.status).toBe(2);
     expect(notOne.stderr).toContain("is not a provenance manifest");
-  });
-});
-
-describe("--verify compares downloads partition by partition", () => {
-  const download = "test/scripts/fixtures/tiny-download.ipynb";
-  const out = join(dir, "download");
-  const lake = join(dir, "lake");
-  const path = join(out, "tiny-download.provenance.json");
-  let first: RunManifest;
-  beforeAll(async () => {
-    const result = await notebook(["--out", out, "--param", `lake=${lake}`], inject("tinyMarketDir"), download);
-    expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
-    first = readJson(path);
-  });
-
-  it("the first run fetched every partition of its range, each with its rows and hash", () => {
-    const [d] = first.downloads!;
-    expect(first.downloads).toHaveLength(1);
-    expect(d).toMatchObject({ dataset: "eq-taq-1min", dir: lake, reused: 0, reusedPartitions: [] });
-    expect(d.fetched.map((p) => p.path)).toEqual(["Ticker=AAPL/TradeDate=2023-11-20", "Ticker=AAPL/TradeDate=2023-11-21"]);
-    for (const p of d.fetched) expect(p.frameHash).toMatch(/^rows:[0-9a-f]{64}$/);
-    expect(d.rows).toBe(d.fetched[0].rows + d.fetched[1].rows);
-  });
-
-  it("a re-run into the same folder reuses the partitions, hashes their files read back, and says identical", async () => {
-    const result = await notebook(["--out", out, "--verify", path], inject("tinyMarketDir"), download);
-    expect(result.status).toBe(0);
-    const rerun: RunManifest = readJson(join(out, "tiny-download.rerun.provenance.json"));
-    expect(rerun.downloads![0]).toMatchObject({ fetched: [], reused: 2, reusedPartitions: first.downloads![0].fetched, requestIds: [] });
-    const rows = (first.downloads![0].rows).toLocaleString("en-US");
-    expect(result.stdout).toContain(`verify: download 1 eq-taq-1min: same (2 partitions, ${rows} rows; fetched then, reused from the folder now)`);
-    expect(result.stdout).toContain("verify: identical: all 1 downloads gave the same frames");
-  });
-
-  it("a re-run against a market generated with another seed (the folder gone): DIFFERENT, the partitions named, exit 1", async () => {
-    rmSync(lake, { recursive: true, force: true });
-    const result = await notebook(["--out", join(dir, "download-other"), "--verify", path], otherMarket(), download);
-    expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(
-      /verify: download 1 eq-taq-1min: DIFFERENT: 2 of 2 partitions differ \(Ticker=AAPL\/TradeDate=2023-11-20, Ticker=AAPL\/TradeDate=2023-11-21\), [\d,]+ rows then, [\d,]+ rows now \(fetched then, fetched now\); first differing: Ticker=AAPL\/TradeDate=2023-11-20: [\d,]+ rows (both times, other values|then, [\d,]+ rows now) \(rows:[0-9a-f]{12}… then, rows:[0-9a-f]{12}… now\)/,
-    );
-    expect(result.stdout).toContain(`verify: 1 of 1 downloads differ from ${path}`);
-  });
+  }, RUN_TEST_MS);
 });
 
 describe("compareRuns", () => {

@@ -119,7 +119,7 @@ describe("the recipe runner's refusals", () => {
   it("names an unknown parameter and the declared ones, before starting anything", async () => {
     const result = await recipe(FIXTURE, "--param", "tickr=MSFT");
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe("recipe: Unknown parameter 'tickr' for recipe tiny-recipe; its parameters cell declares: ticker, days, color");
+    expect(result.stderr.trim()).toBe("recipe: Unknown parameter 'tickr' for recipe tiny-recipe; its parameters cell declares: ticker, days, color, lake");
     expect(result.stdout).toBe("");
   });
 

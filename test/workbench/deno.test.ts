@@ -13,6 +13,7 @@ import { connect } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
+import { denoPath } from "../../scripts/paths.mjs";
 
 let sb: TestSandbox;
 let scratch: string;
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 function runDeno(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(join(process.cwd(), "node_modules/.bin/deno"), ["run", "-A", "test/workbench/support/denoFrame.ts", ...args], { env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
+    execFile(denoPath(), ["run", "-A", "test/workbench/support/denoFrame.ts", ...args], { env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
       if (error) reject(new Error(`deno exited with ${error.code}:\n${stderr}`));
       else resolve(stdout);
     });

@@ -9,77 +9,9 @@
  * identity or key); 2 bad input (the message names the bad value).
  */
 /// <reference lib="deno.ns" />
-import { existsSync } from "node:fs";
-import { STATUS_CODES } from "node:http";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { HttpError } from "../errors.ts";
-import { openState } from "../state/db.ts";
-import { COMMANDS, findCommand } from "./commands/index.ts";
-import { AdminInputError } from "./input.ts";
+import { runAdmin } from "./run.ts";
 
-const OPTIONS = {
-  state: { type: "string" },
-  data: { type: "string" },
-  json: { type: "boolean", default: false },
-  help: { type: "boolean", default: false },
-  identity: { type: "string" },
-  expires: { type: "string" },
-  team: { type: "string" },
-  name: { type: "string" },
-  "max-keys": { type: "string" },
-  subnet: { type: "string", multiple: true },
-  datasets: { type: "string" },
-  "per-minute": { type: "string" },
-  monthly: { type: "string" },
-  "scanned-bytes": { type: "string" },
-  "returned-bytes": { type: "string" },
-} as const;
-const GLOBAL = ["state", "data", "json", "help"];
-
-const HELP = `usage: npm run sandbox-admin -- [--state <file> | --data <dir>] [--json] <command>
-commands:
-${COMMANDS.map((c) => `  ${c.usage}`).join("\n")}
---data <dir> means <dir>/sandbox-state.sqlite; the default is data/demo/sandbox-state.sqlite.`;
-
-function main(): number {
-  const { values, positionals } = parseArgs({ args: Deno.args, options: OPTIONS, allowPositionals: true });
-  if (values.help || positionals.length === 0) {
-    console.log(HELP);
-    return values.help ? 0 : 2;
-  }
-  const command = findCommand(positionals);
-  if (!command) throw new AdminInputError(`Unknown command '${positionals.join(" ")}': see --help`);
-  const args = positionals.slice(command.words.length);
-  if (args.length !== command.args.length) {
-    throw new AdminInputError(`'${command.words.join(" ")}' takes ${command.args.length === 0 ? "no arguments" : command.args.map((a) => `<${a}>`).join(" ")}, got '${args.join(" ")}': ${command.usage}`);
-  }
-  const stray = Object.keys(values).find((k) => values[k as keyof typeof values] !== undefined && !GLOBAL.includes(k) && !command.options.includes(k));
-  if (stray) throw new AdminInputError(`Option --${stray} does not apply to '${command.words.join(" ")}': ${command.usage}`);
-  const statePath = values.state ?? join(values.data ?? join(import.meta.dirname!, "..", "..", "..", "data", "demo"), "sandbox-state.sqlite");
-  // Opening a missing file would create an empty state: a typo must not look like success.
-  if (!existsSync(statePath)) throw new AdminInputError(`State file '${statePath}' does not exist: start the sandbox once to create it, or pass --state <file>`);
-  const db = openState(statePath);
-  try {
-    const output = command.run(db, { options: values, args, now: new Date() });
-    console.log(values.json ? JSON.stringify(output.json, null, 2) : output.text);
-  } finally {
-    db.close();
-  }
-  return 0;
-}
-
-try {
-  Deno.exit(main());
-} catch (e) {
-  if (e instanceof HttpError) {
-    console.error(`${e.status} ${STATUS_CODES[e.status] ?? "Error"}: ${e.message}`);
-    Deno.exit(1);
-  }
-  // parseArgs reports unknown options and missing values as TypeErrors with a clear message.
-  if (e instanceof AdminInputError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-    console.error(`sandbox-admin: ${(e as Error).message}`);
-    Deno.exit(2);
-  }
-  throw e;
-}
+const { code, stdout, stderr } = runAdmin(Deno.args);
+if (stdout) console.log(stdout);
+if (stderr) console.error(stderr);
+Deno.exit(code);

@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import { Rng } from "../../market/rng.ts";
 import type { Env } from "../context.ts";
 import { gatewayTimeout, HttpError, serviceUnavailable } from "../errors.ts";
+import { CONTENT_TYPES } from "../query/render.ts";
 
 let arrivals = new Int32Array(new SharedArrayBuffer(4));
 
@@ -16,15 +17,19 @@ export function shareFaultArrivals(buffer: SharedArrayBuffer): void {
   arrivals = new Int32Array(buffer);
 }
 
-/** A response whose body fails after the headers: the client sees the connection drop. */
-function droppedConnection(): Response {
+/**
+ * A response whose body fails after the headers: the client sees the connection drop. Its
+ * headers are those of the format asked for, as a real answer cut short would have sent them.
+ */
+function droppedConnection(format: string | undefined): Response {
+  const type = format === "csv" || format === "csv_gzip" ? format : "json";
   const body = new ReadableStream({
     start(controller) {
-      controller.enqueue(new TextEncoder().encode('{"data":['));
+      controller.enqueue(new TextEncoder().encode(type === "json" ? '{"data":[' : "TradeDate,"));
       controller.error(new Error("connection dropped by fault injection"));
     },
   });
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/json", "Content-Length": "1000000" } });
+  return new Response(body, { status: 200, headers: { "Content-Type": CONTENT_TYPES[type], "Content-Length": "1000000" } });
 }
 
 export const faults: MiddlewareHandler<Env> = async (c, next) => {
@@ -37,7 +42,7 @@ export const faults: MiddlewareHandler<Env> = async (c, next) => {
     if (u < (edge += settings.rate429)) {
       throw new HttpError(429, "Per-minute request limit exceeded: injected fault.", { "Retry-After": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": "1" });
     }
-    if (u < (edge += settings.rateDrop)) return droppedConnection();
+    if (u < (edge += settings.rateDrop)) return droppedConnection(c.req.query("response_format"));
   }
   await next();
 };

@@ -7,8 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { TEST_SEED } from "../../globalSetup.ts";
 import { fingerprint } from "./support/fingerprint.ts";
 import { tinyMarketDir } from "./support/market.ts";
+import { denoPath } from "../../../scripts/paths.mjs";
 
-const deno = join(process.cwd(), "node_modules/.bin/deno");
+const deno = denoPath();
 
 /** Runs the market CLI without blocking the test runner (two generations take a while on a busy machine). */
 async function market(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {

@@ -1,12 +1,13 @@
 /**
- * The admin command (`npm run sandbox-admin`) run as a child process against the state file
- * of a running sandbox: every change it makes shows over HTTP at the next request, because
- * the service reads keys, accounts and settings from SQLite per request.
+ * The admin command (`npm run sandbox-admin`) against the state file of a running sandbox:
+ * every change it makes shows over HTTP at the next request, because the service reads keys,
+ * accounts and settings from SQLite per request. The commands run in the test's process (the
+ * sandbox is another process all the same); the entry point's own test starts it as a child.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { admin, adminJson } from "./support/admin.ts";
+import { admin, adminJson, adminProcess } from "./support/admin.ts";
 import { roomInMinute } from "./support/quotaClock.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
@@ -273,5 +274,21 @@ describe("the admin command against a running sandbox", () => {
     expect(out.code).toBe(2);
     expect(out.stderr).toContain(`State file '${missing}' does not exist`);
     expect(existsSync(missing)).toBe(false);
+  });
+  it("as a child process (npm run sandbox-admin): prints the answer and exits 0, 1 or 2", async () => {
+    const created = await adminProcess(sb.statePath, "keys", "create", "--identity", String(FULL_ACCESS_IDENTITY));
+    expect(created.code, created.stderr).toBe(0);
+    const key = created.stdout.trim().split("\n").at(-1)!;
+    expect(key).toMatch(/^mk_[A-Za-z0-9_-]{20,}$/);
+    expect((await sb.get(DAILY, key)).status).toBe(200);
+    const missing = await adminProcess(sb.statePath, "keys", "revoke", "999");
+    expect(missing).toMatchObject({ code: 1, stdout: "" });
+    expect(missing.stderr.trim()).toBe("404 Not Found: API key 999 is not found");
+    const bad = await adminProcess(sb.statePath, "set", "maintenance", "maybe");
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect(bad.stderr).toContain("Setting maintenance cannot be 'maybe': use on or off");
+    const usage = await adminProcess(sb.statePath);
+    expect(usage.code).toBe(2);
+    expect(usage.stdout).toMatch(/^usage: npm run sandbox-admin/);
   });
 });

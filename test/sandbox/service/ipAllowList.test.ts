@@ -5,10 +5,10 @@
  * the admin command on a running sandbox).
  */
 import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin } from "./support/admin.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { denoPath } from "../../../scripts/paths.mjs";
 
 const PATHS = ["/api/v1/account/my", "/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1"];
 const FORBIDDEN = { detail: "Forbidden: IP address not allowed" };
@@ -137,7 +137,7 @@ describe("the sandbox listening on ::1 (--host)", () => {
 describe("the --host option", () => {
   it("refuses a host that is not an IP address, naming it, with exit code 2", async () => {
     const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(join(process.cwd(), "node_modules/.bin/deno"), ["run", "-A", "sandbox/service/cli.ts", "--host", "localhost", "--port", "0"], { env: { ...process.env, NO_COLOR: "1" } }, (error, _stdout, stderr) => {
+      execFile(denoPath(), ["run", "-A", "sandbox/service/cli.ts", "--host", "localhost", "--port", "0"], { env: { ...process.env, NO_COLOR: "1" } }, (error, _stdout, stderr) => {
         resolve({ code: error ? (error.code as number) : 0, stderr });
       });
     });

@@ -5,12 +5,12 @@
  * Node-API gives Polars 0 for a null where Node gives null.
  */
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { barSpreads, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 import { TICKS } from "./support/tickFixture.ts";
+import { denoPath } from "../../../scripts/paths.mjs";
 
 describe("Lee-Ready on a hand-built day", () => {
   it("signs each trade by the quote rule or the tick test and marks locked and crossed quotes", () => {
@@ -24,7 +24,7 @@ describe("Lee-Ready on a hand-built day", () => {
   });
 
   it("leaves Sign null, not 0, for the trades with no quote, at a locked and at a crossed book, under Deno as under Node", () => {
-    const deno = join(process.cwd(), "node_modules/.bin/deno");
+    const deno = denoPath();
     const out = execFileSync(deno, ["run", "-A", "test/workbench/research/support/denoSign.ts"], { env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8" });
     const report = JSON.parse(out.trim().split("\n").at(-1)!);
     expect(report.runtime).toMatch(/^deno /);

@@ -9,8 +9,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { denoPath } from "../../../scripts/paths.mjs";
 
-const DENO = join(process.cwd(), "node_modules/.bin/deno");
+const DENO = denoPath();
 const SCRIPT = join(process.cwd(), "test/workbench/support/stateEdit.ts");
 
 function edit(statePath: string, operation: string, args: unknown): unknown {

@@ -12,7 +12,7 @@
  * ```
  */
 import { execFile } from "node:child_process";
-import { join } from "node:path";
+import { denoPath } from "../../../../scripts/paths.mjs";
 
 export interface MarketRun {
   /** The CLI's arguments. */
@@ -23,7 +23,7 @@ export interface MarketRun {
   stderr: string;
 }
 
-const DENO = join(process.cwd(), "node_modules/.bin/deno");
+const DENO = denoPath();
 
 /** Runs the market CLI with `args`; resolves with its exit code and output (never rejects on a non-zero exit). */
 export function marketCli(...args: string[]): Promise<MarketRun> {

@@ -1,6 +1,8 @@
 /**
- * Runs the admin command (`sandbox/service/admin/cli.ts`, as `npm run sandbox-admin` does) as
- * a child process against a state file, usually that of a running test sandbox.
+ * Runs the admin command (`npm run sandbox-admin`) against a state file, usually that of a
+ * running test sandbox: `admin` in this process (`runAdmin`, what the entry point calls; the
+ * state file is shared with the sandbox exactly as a separate process shares it), and
+ * `adminProcess` as the child process a user starts, for the tests of the entry point itself.
  *
  * @example
  * ```ts
@@ -9,9 +11,10 @@
  * ```
  */
 import { execFile } from "node:child_process";
-import { join } from "node:path";
+import { runAdmin } from "../../../../sandbox/service/admin/run.ts";
+import { denoPath } from "../../../../scripts/paths.mjs";
 
-const DENO = join(process.cwd(), "node_modules/.bin/deno");
+const DENO = denoPath();
 
 export interface AdminRun {
   code: number;
@@ -19,8 +22,17 @@ export interface AdminRun {
   stderr: string;
 }
 
-/** Runs `sandbox-admin --state <statePath> ...args`; resolves with the exit code and output, whatever the code. */
+/** Each stream as the entry point prints it: a line, when there is anything to say. */
+const printed = (text: string) => (text ? `${text}\n` : "");
+
+/** Runs `sandbox-admin --state <statePath> ...args` in this process; resolves with the exit code and output, whatever the code. */
 export function admin(statePath: string, ...args: string[]): Promise<AdminRun> {
+  const { code, stdout, stderr } = runAdmin(["--state", statePath, ...args]);
+  return Promise.resolve({ code, stdout: printed(stdout), stderr: printed(stderr) });
+}
+
+/** Runs `sandbox-admin --state <statePath> ...args` as a child process (Deno, as `npm run sandbox-admin` does). */
+export function adminProcess(statePath: string, ...args: string[]): Promise<AdminRun> {
   return new Promise((resolve) => {
     execFile(DENO, ["run", "-A", "sandbox/service/admin/cli.ts", "--state", statePath, ...args], { env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;

@@ -34,17 +34,41 @@ const DESCRIBABLE = new Set(["get", "put", "post", "delete", "options", "head", 
 
 const checks = new Map<string, ContractCheck>();
 
-export class ContractCheck {
-  readonly #ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+/**
+ * One document's compiled validators. Every test sandbox serves the same document, and
+ * compiling its schemas is the costly part of a check: sandboxes of one test process share them.
+ */
+class Validators {
+  readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   readonly #compiled = new Map<string, ValidateFunction>();
+
+  constructor(components: unknown) {
+    addFormats(this.ajv);
+    // Refs are `#/components/schemas/X`: the document's components, added under an id of their own.
+    this.ajv.addSchema({ $id: "openapi", components }, "openapi");
+  }
+
+  /** The validator of one answer's schema (`key` names the operation and status), compiled once. */
+  of(key: string, schema: Json): ValidateFunction {
+    let validate = this.#compiled.get(key);
+    if (!validate) this.#compiled.set(key, validate = this.ajv.compile(toOpenApiRefs(schema)));
+    return validate;
+  }
+}
+const validatorsByDocument = new Map<string, Validators>();
+
+export class ContractCheck {
+  readonly #validators: Validators;
   readonly #paths: PathItem[];
   readonly #failures: string[] = [];
   #checked = 0;
 
   private constructor(readonly document: Json) {
-    addFormats(this.#ajv);
-    // Refs are `#/components/schemas/X`: the document's components, added under an id of their own.
-    this.#ajv.addSchema({ $id: "openapi", components: document.components }, "openapi");
+    // Keyed by what the schemas come from (a document's servers may name its own address).
+    const key = JSON.stringify([document.paths, document.components]);
+    let validators = validatorsByDocument.get(key);
+    if (!validators) validatorsByDocument.set(key, validators = new Validators(document.components));
+    this.#validators = validators;
     const paths = document.paths as Record<string, Record<string, { responses: Record<string, Response> }>>;
     this.#paths = Object.entries(paths).map(([template, item]) => ({
       template,
@@ -86,16 +110,14 @@ export class ContractCheck {
     const media = response.content[type];
     if (!media) return void this.#failures.push(`${where}: content type '${type}' is not documented (${Object.keys(response.content).join(", ")})`);
     if (type !== "application/json") return;
-    const key = `${verb} ${item.template} ${status}`;
-    let validate = this.#compiled.get(key);
-    if (!validate) this.#compiled.set(key, validate = this.#ajv.compile(toOpenApiRefs(media.schema)));
+    const validate = this.#validators.of(`${verb} ${item.template} ${status}`, media.schema);
     let value: unknown;
     try {
       value = JSON.parse(body);
     } catch {
       return void this.#failures.push(`${where}: body is not JSON: ${body.slice(0, 100)}`);
     }
-    if (!validate(value)) this.#failures.push(`${where}: ${this.#ajv.errorsText(validate.errors?.slice(0, 3))}`);
+    if (!validate(value)) this.#failures.push(`${where}: ${this.#validators.ajv.errorsText(validate.errors?.slice(0, 3))}`);
   }
 
   /** A documented answer, its `#/components/responses/X` reference followed. */

@@ -13,8 +13,9 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { denoPath } from "../../../../scripts/paths.mjs";
 
-const DENO = join(process.cwd(), "node_modules/.bin/deno");
+const DENO = denoPath();
 const module = (file: string) => pathToFileURL(join(process.cwd(), "sandbox/service/state", file)).href;
 
 /** Runs `body` (which sees `db`, `hashKey`, `createKey`, `revokeKey` and `args`) and returns what it returns. */
