@@ -88,6 +88,16 @@ describe("a cache that checks what it serves", () => {
 });
 
 describe("storage errors", () => {
+  /** What Polars throws when a Parquet write meets a full disk. */
+  const POLARS_DISK_FULL = "parquet: External format error: underlying IO error: No space left on device (os error 28)";
+  /** The write failed as a StorageError naming the file and the cause, and left nothing in its folder. */
+  const expectDiskFullError = (error: unknown, file: string, dir: string) => {
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).path).toBe(file);
+    expect((error as Error).message).toBe(`Cannot write '${file}': no space left on the device (ENOSPC)`);
+    expect(readdirSync(dir)).toEqual([]);
+  };
+
   it("a full disk during a write is a StorageError naming the path and cause, and leaves no temporary file", () => {
     const dir = join(scratch, "full");
     mkdirSync(dir);
@@ -96,16 +106,13 @@ describe("storage errors", () => {
     try {
       writeAtomically(file, (tmp) => {
         writeFileSync(tmp, "half");
-        throw new Error("parquet: External format error: underlying IO error: No space left on device (os error 28)");
+        throw new Error(POLARS_DISK_FULL);
       });
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(StorageError);
-    expect((error as StorageError).path).toBe(file);
+    expectDiskFullError(error, file, dir);
     expect((error as StorageError).code).toBe("ENOSPC");
-    expect((error as Error).message).toBe(`Cannot write '${file}': no space left on the device (ENOSPC)`);
-    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("a failed write on Polars' threads is the same StorageError, and leaves no temporary file", async () => {
@@ -114,12 +121,9 @@ describe("storage errors", () => {
     const file = join(dir, "part.parquet");
     const error = await writeAtomicallyAsync(file, async (tmp) => {
       writeFileSync(tmp, "half");
-      throw new Error("parquet: External format error: underlying IO error: No space left on device (os error 28)");
+      throw new Error(POLARS_DISK_FULL);
     }).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(StorageError);
-    expect((error as StorageError).path).toBe(file);
-    expect((error as Error).message).toBe(`Cannot write '${file}': no space left on the device (ENOSPC)`);
-    expect(readdirSync(dir)).toEqual([]);
+    expectDiskFullError(error, file, dir);
   });
 
   it("a partition written as the download writes it leaves the event loop free meanwhile", async () => {

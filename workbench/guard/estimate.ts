@@ -191,8 +191,14 @@ export function estimateOfRows(endpoint: DataEndpoint, request: PreparedRequest,
   const bytesPerRow = request.columns.reduce((n, c) => n + FIELD_BYTES[c.data_type] + 1, 0);
   // The last page says it is the last (next_offset null), so a full last page needs no empty one after it.
   const requests = Math.max(1, Math.ceil(rows / request.pageSize));
-  const bytes = rows * bytesPerRow;
-  const remaining = remainingOf(quotas);
+  return againstQuotas(endpoint, rows, requests, rows * bytesPerRow, quotas, { basis: "metadata", lookupRequests: 0, lookupBytes: 0 });
+}
+
+/** An estimate of `rows`, `requests` and `bytes`, judged against the quotas left (limit minus usage, never below 0). */
+function againstQuotas(endpoint: DataEndpoint, rows: number, requests: number, bytes: number, quotas: Quotas, basis: EstimateBasis): Estimate {
+  const remaining = Object.fromEntries(
+    Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),
+  ) as unknown as QuotaValues;
   return {
     dataset: endpoint.dataset,
     rows,
@@ -201,17 +207,8 @@ export function estimateOfRows(endpoint: DataEndpoint, request: PreparedRequest,
     remaining,
     fitsMonthlyQuota: requests <= remaining.monthly_requests && bytes <= remaining.monthly_data_returned,
     minutesAtRateLimit: requests / Math.max(1, quotas.quotas_limit.per_minute_requests),
-    basis: "metadata",
-    lookupRequests: 0,
-    lookupBytes: 0,
+    ...basis,
   };
-}
-
-/** The quotas left: limit minus usage, never below 0. */
-function remainingOf(quotas: Quotas): QuotaValues {
-  return Object.fromEntries(
-    Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),
-  ) as unknown as QuotaValues;
 }
 
 /**
@@ -225,16 +222,5 @@ function remainingOf(quotas: Quotas): QuotaValues {
  */
 export function combineEstimates(endpoint: DataEndpoint, each: readonly Estimate[], quotas: Quotas, basis: EstimateBasis): Estimate {
   const sum = (f: (e: Estimate) => number) => each.reduce((n, e) => n + f(e), 0);
-  const requests = sum((e) => e.requests), bytes = sum((e) => e.bytes);
-  const remaining = remainingOf(quotas);
-  return {
-    dataset: endpoint.dataset,
-    rows: sum((e) => e.rows),
-    requests,
-    bytes,
-    remaining,
-    fitsMonthlyQuota: requests <= remaining.monthly_requests && bytes <= remaining.monthly_data_returned,
-    minutesAtRateLimit: requests / Math.max(1, quotas.quotas_limit.per_minute_requests),
-    ...basis,
-  };
+  return againstQuotas(endpoint, sum((e) => e.rows), sum((e) => e.requests), sum((e) => e.bytes), quotas, basis);
 }
