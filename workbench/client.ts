@@ -170,6 +170,12 @@ export class Workbench {
    * ```
    */
   async estimate(dataset: string, query: DataQuery = {}, pathValues: readonly PathArg[] = [], options: EstimateOptions = {}): Promise<Estimate> {
+    // A mistyped option must not leave the estimate spending quota the caller meant to keep.
+    if (options === null || typeof options !== "object") throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(options)}`);
+    for (const [name, value] of Object.entries(options)) {
+      if (name !== "lookups") throw new QueryError(`Unknown estimate option '${name}': the option is lookups (true or false)`);
+      if (value !== undefined && typeof value !== "boolean") throw new QueryError(`lookups is ${describeValue(value)}: give true (count rows with a small read) or false (free metadata only)`);
+    }
     const plan = planCall(dataEndpoint(await this.#facts.textId(dataset)), pathValues, query);
     const requests = await Promise.all(plan.units.map((u, i) => this.#pipeline.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
     return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, options), "estimate");

@@ -96,6 +96,15 @@ describe("wb.estimate against the real answer", () => {
     expect(e.countedDays).toBeUndefined();
   });
 
+  it("refuses a mistyped option before sending anything, naming it and what it takes", async () => {
+    const { wb, dataRequests } = await counted();
+    const refused = (options: unknown) => wb.estimate("eq-taq", WEEK, [null, "SPY"], options as never).then(() => "sent", (e: Error) => `${e.name}: ${e.message}`);
+    expect(await refused({ lookup: false })).toBe("QueryError: Unknown estimate option 'lookup': the option is lookups (true or false)");
+    expect(await refused({ lookups: "no" })).toMatch(/^QueryError: lookups is .*no.*: give true \(count rows with a small read\) or false \(free metadata only\)$/);
+    expect(await refused(null)).toMatch(/^QueryError: wb.estimate's options are an object such as \{ lookups: false \}, not /);
+    expect(dataRequests()).toBe(0);
+  });
+
   it("a count the service refuses leaves the estimate on free metadata, saying why and what the refusal cost", async () => {
     const key = "wb-estimate-month-spent";
     createAccount(local.sb.statePath, { key, perMinute: 100_000, monthly: 1_000 });
