@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -17,6 +18,8 @@ export default defineConfig({
     // beside two busy loops, a worker's event loop was once held past vitest's fixed 60 s RPC
     // timeout ("Timeout calling onTaskUpdate"), failing a run whose tests all passed.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Longest files first, also on a fresh clone (test/sequencer.ts), so no worker idles at the end.
+    sequence: { sequencer: LongestFirst },
     // A test's console output goes to the runner as messages; keep only that of failed tests,
     // where it helps, rather than feed thousands of warnings through a busy machine.
     silent: "passed-only",
