@@ -8,6 +8,6 @@ export interface RunningSandbox {
 }
 
 export async function startNativeSandbox(marketDir: string, statePath: string): Promise<RunningSandbox> {
-  const { baseUrl, stop } = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", statePath], { readyTimeoutMs: 120_000 });
+  const { baseUrl, stop } = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", statePath, "--workers", "1"], { readyTimeoutMs: 120_000 });
   return { baseUrl, stop };
 }

@@ -24,6 +24,8 @@ interface Quotas {
 }
 
 const DAILY = "/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1";
+/** Two workers share the state file, so counting is checked across processes' threads, not within one. */
+const TWO_WORKERS = ["--workers", "2"];
 
 describe("quotas", () => {
   const scratch = mkdtempSync(join(tmpdir(), "quotas-test-"));
@@ -31,7 +33,7 @@ describe("quotas", () => {
   const statePath = join(scratch, "state.sqlite");
   let sb: TestSandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ statePath });
+    sb = await startSandbox({ statePath, args: TWO_WORKERS });
   });
   afterAll(async () => {
     await sb.stop();
@@ -193,7 +195,7 @@ describe("quotas", () => {
     expect(before[0].quotas_usage.per_minute_requests).toBe(3);
 
     await sb.stop();
-    sb = await startSandbox({ statePath });
+    sb = await startSandbox({ statePath, args: TWO_WORKERS });
 
     const after = await Promise.all(keys.map(quotas));
     if (minuteOf() === minuteBefore) {

@@ -12,6 +12,8 @@ import { createQuotaAccount } from "./support/quotaAccounts.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 const CLIENTS = 8;
+/** Two workers share the state file, so counting is checked across processes' threads, not within one. */
+const TWO_WORKERS = ["--workers", "2"];
 /** Answers received before the kill: enough load that requests are surely in flight when it lands. */
 const ANSWERS_BEFORE_KILL = 100;
 
@@ -23,7 +25,7 @@ describe("usage counted when answered", () => {
   const usage = async (sb: TestSandbox, key: string) => (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage;
 
   it("a kill -9 under load loses no answered request and over-counts at most the requests in flight", async () => {
-    let sb = await startSandbox({ statePath });
+    let sb = await startSandbox({ statePath, args: TWO_WORKERS });
     const account = await createQuotaAccount(statePath, { name: "Crash", perMinute: 1_000_000, monthly: 1_000_000 });
     const key = account.keys[0][0];
     let answered = 0, stopped = false;
@@ -46,7 +48,7 @@ describe("usage counted when answered", () => {
     await sb.kill("SIGKILL");
     stopped = true;
     await Promise.all(clients);
-    sb = await startSandbox({ statePath });
+    sb = await startSandbox({ statePath, args: TWO_WORKERS });
     try {
       const counted = (await usage(sb, key)).monthly_requests;
       console.log(`kill -9 under load: ${answered} answers received, ${counted} counted (over-count ${counted - answered}, at most ${CLIENTS} in flight)`);

@@ -46,8 +46,13 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
   const scratch = options.statePath ? undefined : mkdtempSync(join(tmpdir(), "sandbox-state-"));
   const statePath = options.statePath ?? join(scratch!, "state.sqlite");
   // Minutes, not seconds: on a busy machine starting Deno and indexing the market is slow.
+  // One worker unless the test asks for more: each worker is a Deno isolate that loads the app
+  // and Polars (about a CPU second), and only the files about several workers need them
+  // (workers, writtenResults, memoryBudget, quotas, usageAfterKill ask with --workers).
+  const args = options.args ?? [];
+  const workers = args.includes("--workers") ? [] : ["--workers", "1"];
   const sb = await spawnSandbox(
-    ["--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...(options.args ?? [])],
+    ["--port", "0", "--data", options.marketDir ?? inject("tinyMarketDir"), "--state", statePath, ...workers, ...args],
     { readyTimeoutMs: 120_000, env: options.env },
   );
   const baseUrl = sb.baseUrl;
