@@ -7,13 +7,16 @@
  *   `MARKETDATA_PROVENANCE=0` measures the workbench with recording off.
  * - `download` of 5,000,000+ rows into Parquet. Target: peak memory under 1 GB.
  * Each way runs in its own process, so its peak memory (VmHWM) is its own.
+ * `--against <checkout>` adds that checkout's workbench and download (its own
+ * bench/support/workbenchRun.ts, run from its folder with its modules) against the same
+ * sandbox, alternating with this one's: an A/B of two commits' clients in one run.
  *
- *   deno run -A bench/workbench.ts
+ *   deno run -A bench/workbench.ts [--against ../other-checkout]
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { tradingDays } from "../calendar/calendar.ts";
 import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
 import { startSandboxProcess } from "./support/sandboxServer.ts";
@@ -29,16 +32,24 @@ const days = tradingDays("2002-01-02", "2024-01-31");
 // The most recent 540 trading days hold 518,400 bars: the 500k fetch.
 const fetchFrom = days[days.length - 540].date;
 
+const againstAt = process.argv.indexOf("--against");
+const AGAINST = againstAt >= 0 ? resolve(process.argv[againstAt + 1] ?? ".") : undefined;
+if (AGAINST !== undefined && !existsSync(join(AGAINST, "bench/support/workbenchRun.ts"))) {
+  throw new Error(`--against ${AGAINST}: no bench/support/workbenchRun.ts there; give the folder of another checkout`);
+}
+
 const sandbox = await startSandboxProcess(longDir);
 const scratch = mkdtempSync(join(tmpdir(), "bench-workbench-"));
-const run = (mode: string, from: string) => {
-  const out = execFileSync(process.execPath, ["run", "-A", join(REPO_ROOT, "bench/support/workbenchRun.ts"), mode, sandbox.baseUrl, from, join(scratch, mode)], {
-    cwd: REPO_ROOT,
+type Run = { mode: string; seconds: number; rows: number; bytes: number; peakMb: number };
+/** One way in its own process; `root` is the checkout whose runner (and modules) it uses. */
+const run = (mode: string, from: string, root = REPO_ROOT): Run => {
+  const out = execFileSync(process.execPath, ["run", "-A", join(root, "bench/support/workbenchRun.ts"), mode, sandbox.baseUrl, from, join(scratch, `${mode}-${root === REPO_ROOT ? "this" : "other"}`)], {
+    cwd: root,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
     maxBuffer: 1 << 24,
   });
-  return JSON.parse(out.trim().split("\n").at(-1)!) as { mode: string; seconds: number; rows: number; bytes: number; peakMb: number };
+  return JSON.parse(out.trim().split("\n").at(-1)!) as Run;
 };
 try {
   // Warm the service for both ways (its file cache, the workbench's first meta and lookup
@@ -46,12 +57,14 @@ try {
   // and the median of each counts (single runs of either varied 1.8-5.5 s in one session).
   run("raw", fetchFrom);
   run("workbench", fetchFrom);
-  const raws: ReturnType<typeof run>[] = [], wbs: ReturnType<typeof run>[] = [];
+  if (AGAINST) run("workbench", fetchFrom, AGAINST);
+  const raws: Run[] = [], wbs: Run[] = [], others: Run[] = [];
   for (let round = 0; round < 3; round++) {
     raws.push(run("raw", fetchFrom));
     wbs.push(run("workbench", fetchFrom));
+    if (AGAINST) others.push(run("workbench", fetchFrom, AGAINST));
   }
-  const median = (xs: ReturnType<typeof run>[]) => [...xs].sort((a, b) => a.seconds - b.seconds)[1];
+  const median = (xs: Run[]) => [...xs].sort((a, b) => a.seconds - b.seconds)[1];
   const [raw, wb] = [median(raws), median(wbs)];
   const naive = run("naive", fetchFrom);
   const download = run("download", "2002-01-02");
@@ -64,6 +77,14 @@ try {
   console.log(`  (medians of three: raw ${raws.map((r) => r.seconds.toFixed(2)).join(" ")} s; workbench ${wbs.map((r) => r.seconds.toFixed(2)).join(" ")} s, provenance recording ${process.env.MARKETDATA_PROVENANCE === "0" ? "off" : "on (the default)"})`);
   console.log(row("naive JSON client", naive, `${(naive.seconds / raw.seconds).toFixed(2)}x raw`));
   console.log(row("download (Parquet)", download, `peak ${download.peakMb.toFixed(0)} MB (target < 1024); ${Math.round(download.rows / download.seconds).toLocaleString("en-US")} rows/s`));
+  if (AGAINST) {
+    const other = median(others);
+    const otherDownload = run("download", "2002-01-02", AGAINST);
+    const downloadAgain = run("download", "2002-01-02");
+    console.log(`against ${AGAINST} (its own runner and modules, same sandbox, alternating):`);
+    console.log(row("its workbench", other, `this one ${(wb.seconds / other.seconds).toFixed(2)}x its seconds (medians of three: ${others.map((r) => r.seconds.toFixed(2)).join(" ")} s)`));
+    console.log(row("its download", otherDownload, `this one ${(downloadAgain.seconds / otherDownload.seconds).toFixed(2)}x its seconds (this one again right after: ${downloadAgain.seconds.toFixed(2)} s, peak ${downloadAgain.peakMb.toFixed(0)} MB)`));
+  }
   const ok = wb.seconds <= 1.5 * raw.seconds && naive.seconds >= 8 * wb.seconds && download.peakMb < 1024 && download.rows >= 5_000_000 && wb.rows >= 500_000;
   console.log(ok ? "all targets met" : "TARGET MISSED");
   if (!ok) process.exitCode = 1;
