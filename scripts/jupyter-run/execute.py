@@ -40,6 +40,30 @@ def cache_validators():
     nbformat.validator.get_validator = get_validator
 
 
+def kernel_dirs():
+    """Where jupyter_client looks for kernelspecs, in its order, without the IPython import its
+    default makes only to name ~/.ipython/kernels (it loads IPython's terminal, a good part of
+    this process's start-up)."""
+    from jupyter_core.paths import jupyter_path
+
+    ipython_dir = os.environ.get("IPYTHONDIR") or os.path.join(os.path.expanduser("~"), ".ipython")
+    return jupyter_path("kernels") + [os.path.join(os.path.normpath(os.path.expanduser(ipython_dir)), "kernels")]
+
+
+def kernel_manager_class():
+    """nbclient's kernel manager, finding kernelspecs in `kernel_dirs()`."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+
+    class KernelManager(AsyncKernelManager):
+        @default("kernel_spec_manager")
+        def _kernel_spec_manager_default(self):
+            return KernelSpecManager(data_dir=self.data_dir, kernel_dirs=kernel_dirs())
+
+    return KernelManager
+
+
 def write_report(ipynb_path):
     """What `jupyter nbconvert --to html ipynb_path` does: the html exporter with nbconvert's
     configuration (the same config files, found the same way), the same resources, and the
@@ -69,7 +93,7 @@ def main(argv):
     cache_validators()
     runpy.run_path(transient_fix)
     nb = nbformat.reads(sys.stdin.readline(), as_version=4)
-    client = NotebookClient(nb, kernel_name="deno", timeout=timeout, resources={"metadata": {"path": os.getcwd()}})
+    client = NotebookClient(nb, kernel_name="deno", kernel_manager_class=kernel_manager_class(), timeout=timeout, resources={"metadata": {"path": os.getcwd()}})
     failure = None
     try:
         client.execute()
