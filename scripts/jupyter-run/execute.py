@@ -25,9 +25,9 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 
 
 def cache_validators():
-    """nbformat before 5.6 compiles its JSON schema anew for every relaxed validation (every
-    nbconvert preprocessor asks for one), and compiling it costs more than converting a notebook.
-    The compiled validator depends only on the arguments, so one per set of arguments serves."""
+    """nbformat 5.5 (Debian 12's) compiles its JSON schema anew for every relaxed validation, and
+    every nbconvert preprocessor asks for one: the compiling, not the converting, was most of the
+    report's cost. A compiled validator depends only on its arguments, so one per set serves."""
     compiled = {}
     original = nbformat.validator.get_validator
 
