@@ -26,8 +26,8 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 
 def cache_validators():
     """nbformat 5.5 (Debian 12's) compiles its JSON schema anew for every relaxed validation, and
-    every nbconvert preprocessor asks for one: the compiling, not the converting, was most of the
-    report's cost. A compiled validator depends only on its arguments, so one per set serves."""
+    every nbconvert preprocessor asks for one: compiling, not rendering, took most of the
+    conversion's time. A compiled validator depends only on its arguments, so one per set serves."""
     compiled = {}
     original = nbformat.validator.get_validator
 
