@@ -24,7 +24,7 @@ const RUN_TEST_MS = 200_000;
 
 let shared: FileSandbox | undefined;
 let starting: Promise<FileSandbox> | undefined;
-afterAll(async () => shared?.stop());
+afterAll(() => shared?.stop());
 /** The file's sandbox on the test market, started by the first run that needs it. */
 function testMarket(): Promise<FileSandbox> {
   starting ??= fileSandbox(inject("tinyMarketDir")).then((sb) => (shared = sb));

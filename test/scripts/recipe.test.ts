@@ -29,7 +29,7 @@ async function onTinyMarket(): Promise<string[]> {
   starting ??= fileSandbox(inject("tinyMarketDir")).then((sb) => (shared = sb));
   return ["--base-url", (await starting).baseUrl];
 }
-afterAll(async () => shared?.stop());
+afterAll(() => shared?.stop());
 
 describe("a recipe run with parameters", () => {
   const out = mkdtempSync(join(tmpdir(), "recipe-test-"));
