@@ -1,34 +1,16 @@
 // Headless notebook execution in the project's Deno kernel, through nbclient (jupyter's executor).
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { jupyterConfigDir, jupyterEnv, jupyterPython, repoRoot } from "./paths.mjs";
-import { CommandError, run } from "./run.mjs";
+import { CommandError } from "./run.mjs";
 
-// Executes the notebook on stdin with nbclient (what `jupyter nbconvert --execute` uses), run
-// by jupyter's own Python, and prints the executed notebook on stdout, also when a cell fails
-// or times out: then it is executed up to and including that cell, whose error output it
-// holds, and the exit status is 3 with the error on stderr after "CellExecutionError: ".
-// Deno's kernel sends `"transient": null` with every execute_result, and nbclient before 0.10.2
-// (Debian 12 ships 0.7.2) then crashes on `transient.get(...)` (jupyter/nbclient#322): the
-// project's fix is loaded from scripts/jupyter-config/, as for a plain `jupyter nbconvert`.
-const executeMain = `
-import os, runpy, sys
-import nbformat
-from nbclient.client import NotebookClient
-from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-runpy.run_path(sys.argv[2])
-nb = nbformat.read(sys.stdin, as_version=4)
-client = NotebookClient(nb, kernel_name="deno", timeout=int(sys.argv[1]), resources={"metadata": {"path": os.getcwd()}})
-failure = None
-try:
-    client.execute()
-except (CellExecutionError, CellTimeoutError, DeadKernelError) as error:
-    failure = error
-sys.stdout.write(nbformat.writes(nb))
-if failure is not None:
-    sys.stderr.write("CellExecutionError: " + str(failure))
-    sys.exit(3)
-`;
+// scripts/jupyter-run/execute.py executes the notebook with nbclient (what `jupyter nbconvert
+// --execute` uses), run by jupyter's own Python, and writes its HTML report in that same process
+// when asked. Deno's kernel sends `"transient": null` with every execute_result, and nbclient
+// before 0.10.2 (Debian 12 ships 0.7.2) then crashes on `transient.get(...)` (jupyter/nbclient#322):
+// the project's fix is loaded from scripts/jupyter-config/, as for a plain `jupyter nbconvert`.
+const executePy = join(repoRoot, "scripts", "jupyter-run", "execute.py");
 
 /**
  * Builds a minimal nbformat 4.5 notebook for the `deno` kernel from cell sources.
@@ -62,12 +44,14 @@ export class NotebookError extends Error {
    * @param {string} message the cell's source and error, as nbclient tells them
    * @param {string} outputPath the executed copy, up to and including the failing cell
    * @param {any} notebook that copy, parsed
+   * @param {string} [htmlPath] its HTML report, when one was asked for
    */
-  constructor(message, outputPath, notebook) {
+  constructor(message, outputPath, notebook, htmlPath) {
     super(message);
     this.name = "NotebookError";
     this.outputPath = outputPath;
     this.notebook = notebook;
+    this.htmlPath = htmlPath;
   }
 }
 
@@ -79,10 +63,16 @@ export class NotebookError extends Error {
  * raises or times out, execution stops there, and the copy, executed up to and including
  * that cell and showing its error, is written before the error is thrown.
  *
+ * With `report`, the HTML report `<name>.html` (what `jupyter nbconvert --to html` writes) is
+ * written beside the copy by the same Python process, also when a cell failed; `beforeReport`
+ * sees the executed notebook first and may change it, rewriting `outputPath` to match.
+ *
  * @param {string} inputPath the `.ipynb` to run
  * @param {string} outputDir where the executed notebook goes (created if missing)
- * @param {{timeoutSeconds?: number, cwd?: string}} [opts] `timeoutSeconds` limits each cell
- * @returns {Promise<{outputPath: string, notebook: any}>}
+ * @param {{timeoutSeconds?: number, cwd?: string, report?: boolean,
+ *   beforeReport?: (executed: {outputPath: string, notebook: any}) => void}} [opts]
+ *   `timeoutSeconds` limits each cell
+ * @returns {Promise<{outputPath: string, notebook: any, htmlPath?: string}>}
  * @throws {NotebookError} naming the failing cell's source and error when a cell raises
  * @throws {import("./run.mjs").CommandError} when jupyter itself fails
  * @example
@@ -98,28 +88,75 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
   const insideRepo = !relative(repoRoot, input).startsWith("..");
   const cwd = opts.cwd ?? (insideRepo ? dirname(input) : repoRoot);
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
-  // The notebook goes in on stdin and the kernel starts in `cwd`, where Deno finds deno.json.
-  const result = await run(python, ["-c", executeMain, String(timeoutSeconds), join(jupyterConfigDir, "nbclient_transient_fix.py")], {
-    cwd,
-    env: jupyterEnv(),
-    input: readFileSync(input, "utf8"),
-  });
-  const label = `nbclient execution of ${inputPath} (kernel deno, cwd ${cwd})`;
-  const cellFailed = result.status === 3 && result.stdout.startsWith("{");
-  if (result.status !== 0 && !cellFailed) {
-    throw new CommandError(label, result, result.error ? result.error.message : `exit status ${result.status}`);
-  }
   mkdirSync(outputDir, { recursive: true });
   const outputPath = join(resolve(outputDir), basename(input));
-  writeFileSync(outputPath, result.stdout);
-  const notebook = JSON.parse(result.stdout);
+  const args = [executePy, String(timeoutSeconds), join(jupyterConfigDir, "nbclient_transient_fix.py"), ...(opts.report ? ["--report"] : [])];
+  // The notebook goes in as one line: JSON keeps no raw line break but between tokens.
+  const line = `${readFileSync(input, "utf8").replace(/[\r\n]+/g, " ")}\n`;
+  /** @type {{outputPath: string, notebook: any} | undefined} */
+  let executed;
+  /** @type {unknown} */
+  let hookError;
+  // The kernel starts in `cwd`, where Deno finds deno.json.
+  const result = await executor(python, args, { cwd, line, report: Boolean(opts.report) }, (text) => {
+    writeFileSync(outputPath, text);
+    executed = { outputPath, notebook: JSON.parse(text) };
+    if (!opts.report) return "";
+    opts.beforeReport?.(executed);
+    return outputPath;
+  }, (error) => (hookError = error));
+  if (hookError !== undefined) throw hookError;
+  const label = `nbclient execution of ${inputPath} (kernel deno, cwd ${cwd})`;
+  const cellFailed = result.status === 3 && executed !== undefined;
+  if ((result.status !== 0 && !cellFailed) || executed === undefined) {
+    throw new CommandError(label, result, result.error ? result.error.message : `exit status ${result.status}`);
+  }
+  const htmlPath = opts.report ? result.stdout.slice(result.stdout.indexOf("\0") + 1).trim() : undefined;
   if (cellFailed) {
     // nbclient's message already shows the cell and its error; the traceback above it is noise.
     const marker = "CellExecutionError: ";
     const detail = result.stderr.slice(result.stderr.lastIndexOf(marker) + marker.length).trim();
-    throw new NotebookError(`Notebook ${inputPath} failed (kernel deno, cwd ${cwd}):\n${detail}`, outputPath, notebook);
+    throw new NotebookError(`Notebook ${inputPath} failed (kernel deno, cwd ${cwd}):\n${detail}`, outputPath, executed.notebook, htmlPath);
   }
-  return { outputPath, notebook };
+  return { outputPath, notebook: executed.notebook, ...(htmlPath ? { htmlPath } : {}) };
+}
+
+/**
+ * Runs execute.py: sends `line`, hands the executed notebook (the text before the first NUL on
+ * stdout) to `onExecuted`, and answers with the path it returns (the notebook to report on) when
+ * `report` is set. A throwing `onExecuted` is passed to `onError` and the report skipped.
+ *
+ * @returns {Promise<{status: number | null, stdout: string, stderr: string, error?: Error}>}
+ */
+function executor(python, args, { cwd, line, report }, onExecuted, onError) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(python, args, { cwd, env: jupyterEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let answered = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      stdout += chunk;
+      const end = answered ? -1 : stdout.indexOf("\0");
+      if (end < 0) return;
+      answered = true;
+      let reportOf = "";
+      try {
+        reportOf = onExecuted(stdout.slice(0, end));
+      } catch (error) {
+        onError(error);
+      }
+      if (report) child.stdin.end(`${reportOf}\n`);
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.stdin.on("error", () => {}); // the child may exit without reading its input
+    if (report) child.stdin.write(line);
+    else child.stdin.end(line);
+    child.on("error", (error) => resolvePromise({ status: null, stdout, stderr, error }));
+    child.on("close", (status, signal) => {
+      const error = signal ? new Error(`killed by ${signal}`) : undefined;
+      resolvePromise({ status, stdout, stderr, error });
+    });
+  });
 }
 
 /** Text of one cell's outputs: streams, `text/plain` results and error messages. */

@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import process from "node:process";
 import { errorOutputs, executeNotebook, NotebookError } from "./jupyter.mjs";
 import { repoRoot } from "./paths.mjs";
-import { figureCount, type Notebook, writeHtmlReport } from "./report.ts";
+import { figureCount, type Notebook } from "./report.ts";
 
 export interface NotebookRun {
   /** The notebook as named to the user. */
@@ -49,22 +49,34 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   const seconds = () => (performance.now() - started) / 1000;
   // The kernel inherits jupyter's environment, which executeNotebook takes from ours.
   Object.assign(process.env, options.env ?? {});
-  let executed: { outputPath: string; notebook: Notebook };
+  // The run's time is the execution's: it stops when the executed notebook comes back.
+  let elapsed: number | undefined;
+  let hookFailed = false;
+  const beforeReport = (done: { outputPath: string; notebook: Notebook }) => {
+    elapsed = seconds();
+    try {
+      options.beforeReport?.(done);
+    } catch (error) {
+      hookFailed = true;
+      throw error;
+    }
+  };
+  let executed: { outputPath: string; notebook: Notebook; htmlPath?: string };
   let stoppedBy: string | undefined;
   try {
-    executed = await executeNotebook(input, outDir, { cwd: options.cwd, timeoutSeconds: options.timeoutSeconds });
+    // The report is written by the Python process that executed the notebook, after `beforeReport`.
+    executed = await executeNotebook(input, outDir, { cwd: options.cwd, timeoutSeconds: options.timeoutSeconds, report: true, beforeReport });
   } catch (error) {
-    // A failing cell still leaves the notebook executed up to it, to read in the report.
+    if (hookFailed) throw error;
+    // A failing cell still leaves the notebook executed up to it, and its report to read.
     if (!(error instanceof NotebookError)) return { name, seconds: seconds(), figures: 0, errors: [(error as Error).message] };
     executed = error;
     stoppedBy = error.message;
   }
-  const elapsed = seconds();
+  elapsed ??= seconds();
   const outputs = errorOutputs(executed.notebook).map((out: { ename: string; evalue: string }) => `${out.ename}: ${out.evalue}`);
   const errors = stoppedBy === undefined ? outputs : [stoppedBy];
-  options.beforeReport?.(executed);
-  const html = await writeHtmlReport(executed.outputPath);
-  return { name, seconds: elapsed, ipynb: executed.outputPath, html, figures: figureCount(executed.notebook), errors };
+  return { name, seconds: elapsed, ipynb: executed.outputPath, html: executed.htmlPath, figures: figureCount(executed.notebook), errors };
 }
 
 /** `notebooks/quickstart.ipynb   8.4 s   3 figures   ok` (or the first error). */

@@ -1,5 +1,5 @@
 /**
- * `npm run notebook -- <path.ipynb> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--verify <manifest>]`
+ * `npm run notebook -- <path.ipynb> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--base-url <url>] [--verify <manifest>]`
  * `npm run recipe -- <name> ...` (the same runner; a bare name is `recipes/<name>.ipynb`)
  *
  * Runs any notebook (or a recipe by name) with its parameters cell's defaults overridden, in
@@ -11,6 +11,8 @@
  * every call's frame hash in order, then every download's partitions (rows and hash each).
  * Exits 2 on a bad command line (unknown notebook, unknown parameter, badly typed value,
  * unreadable manifest), 1 when the notebook fails or a verified call or download differs.
+ * `--base-url <url>` runs against a sandbox already running there (with its demo full-access
+ * key) instead of starting one; it is left running.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +22,7 @@ import { parseArgs } from "node:util";
 import { injectParameters, ParameterError, parseParamArgs } from "./notebookParams.ts";
 import { runNotebook, shown, summaryLine } from "./notebookRun.ts";
 import { outDir, repoRoot } from "./paths.mjs";
-import { openSandbox } from "./sandboxSession.ts";
+import { NoSandboxError, openSandbox } from "./sandboxSession.ts";
 import { withCollectCell } from "./provenance/cell.ts";
 import { provenanceStep } from "./provenance/runHook.ts";
 import { compareRuns } from "../workbench/provenance/compareRuns.ts";
@@ -28,7 +30,7 @@ import type { RunManifest } from "../workbench/provenance/manifest.ts";
 
 // Which npm script ran us: `notebook` and `recipe` differ only in their usage line and default --out.
 const command = process.env.npm_lifecycle_event === "notebook" ? "notebook" : "recipe";
-const USAGE = `usage: npm run ${command} -- <${command === "notebook" ? "path.ipynb" : "name"}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--timeout <seconds>] [--verify <manifest>]`;
+const USAGE = `usage: npm run ${command} -- <${command === "notebook" ? "path.ipynb" : "name"}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--base-url <url>] [--timeout <seconds>] [--verify <manifest>]`;
 const recipesDir = join(repoRoot, "recipes");
 
 function fail(message: string, status = 2): never {
@@ -61,6 +63,7 @@ function parse() {
         param: { type: "string", short: "p", multiple: true, default: [] },
         profile: { type: "string" },
         data: { type: "string" },
+        "base-url": { type: "string" },
         out: { type: "string" },
         timeout: { type: "string", default: "600" },
         verify: { type: "string" },
@@ -79,6 +82,11 @@ if (args.help || positionals.length === 0) {
 }
 if (positionals.length > 1) fail(`Give one recipe, not ${positionals.length} (${positionals.join(", ")}); parameters go after --param\n${USAGE}`);
 if (args.profile !== undefined && args.profile !== "demo" && args.profile !== "tiny") fail(`--profile '${args.profile}' must be demo or tiny`);
+const baseUrl = args["base-url"];
+if (baseUrl !== undefined) {
+  if (args.profile !== undefined || args.data !== undefined) fail(`--base-url uses the sandbox running there, on its own market: give no --profile or --data with it`);
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) fail(`--base-url '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`);
+}
 const timeoutSeconds = Number(args.timeout);
 if (!(timeoutSeconds > 0)) fail(`--timeout '${args.timeout}' must be a positive number of seconds`);
 
@@ -113,7 +121,12 @@ const given = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" ");
 console.log(`${command}: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
 
 const provenance = provenanceStep({ notebook: shown(input), notebookPath: input, parameters: params, suffix: verified ? ".rerun.provenance.json" : undefined });
-const session = await openSandbox({ profile: args.profile as "demo" | "tiny" | undefined, dataDir: args.data && resolve(args.data) });
+const session = await openSandbox({ profile: args.profile as "demo" | "tiny" | undefined, dataDir: args.data && resolve(args.data), baseUrl }).catch((error) => {
+  provenance.close();
+  rmSync(scratch, { recursive: true, force: true });
+  if (error instanceof NoSandboxError) fail(error.message);
+  throw error;
+});
 let result;
 try {
   result = await runNotebook(copy, args.out ? resolve(args.out) : join(outDir, command === "notebook" ? "notebooks" : "recipes"), {

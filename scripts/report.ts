@@ -1,33 +1,12 @@
 /**
- * Standalone HTML reports of executed notebooks, and the figures a notebook shows. The report
- * is nbconvert's `lab` HTML: markdown rendered, code highlighted, every output inline (charts
- * are inline SVG), so it opens offline with nothing else.
+ * The figures a notebook's HTML report shows. The report is nbconvert's `lab` HTML (markdown
+ * rendered, code highlighted, every output inline, charts as inline SVG), so it opens offline
+ * with nothing else; the Python process that executed the notebook writes it
+ * (scripts/jupyter-run/execute.py, through `executeNotebook`'s `report` option).
  */
-import { basename, dirname, join, resolve } from "node:path";
-import { jupyterEnv, jupyterPath } from "./paths.mjs";
-import { runOrThrow } from "./run.mjs";
-
 /** The parts of an nbformat notebook the reports read. */
 // deno-lint-ignore no-explicit-any
 export type Notebook = { cells: { cell_type: string; outputs?: any[] }[] };
-
-/**
- * Writes `<name>.html` next to the executed notebook (or into `outDir`) and returns its path.
- *
- * @throws {Error} when jupyter is missing, or a `CommandError` when nbconvert fails
- * @example
- * const html = await writeHtmlReport("out/recipes/intraday-spread.ipynb");
- */
-export async function writeHtmlReport(ipynbPath: string, outDir = dirname(ipynbPath)): Promise<string> {
-  const jupyter = jupyterPath();
-  if (!jupyter) throw new Error("Cannot find jupyter: run `node scripts/setup.mjs --jupyter` first");
-  const input = resolve(ipynbPath);
-  await runOrThrow(jupyter, ["nbconvert", "--to", "html", "--output-dir", resolve(outDir), input], {
-    env: jupyterEnv(),
-    label: `jupyter nbconvert --to html ${ipynbPath}`,
-  });
-  return join(resolve(outDir), `${basename(input, ".ipynb")}.html`);
-}
 
 // A Plot mark is a `<g aria-label="line">` (or dot, bar, cell, ...) holding shapes; axes,
 // grids and the frame are labelled too and do not count.

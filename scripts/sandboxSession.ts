@@ -4,12 +4,15 @@
  * it is stopped afterwards only when this run started it. On another market (`--data`,
  * `--profile tiny`) it is a private sandbox with its own state file, always stopped; notebooks
  * find it through MARKETDATA_BASE_URL and MARKETDATA_API_KEY (`connect()` without options)
- * and MARKETDATA_SANDBOX_URL (`sandbox()` without options).
+ * and MARKETDATA_SANDBOX_URL (`sandbox()` without options). With `baseUrl` it is a sandbox
+ * someone else runs (several runs sharing one, as the tests do), found the same way and left
+ * running.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
+import { DEMO_KEYS } from "../contract/demoKeys.ts";
 import { sandbox } from "../workbench/mod.ts";
 import { cacheDir } from "./paths.mjs";
 
@@ -27,6 +30,17 @@ export interface SessionOptions {
   profile?: "demo" | "tiny";
   /** Market folder; when given, the sandbox is private to this run. */
   dataDir?: string;
+  /** A running sandbox to use (with its demo keys) instead of starting one; not with `profile` or `dataDir`. */
+  baseUrl?: string;
+}
+
+/** `openSandbox` was given a `baseUrl` where no sandbox answers. */
+export class NoSandboxError extends Error {
+  /** @param baseUrl the address given */
+  constructor(readonly baseUrl: string) {
+    super(`no sandbox answers at '${baseUrl}' (GET /openapi.json failed): start one with \`npm run sandbox\`, or leave the address out to have one started`);
+    this.name = "NoSandboxError";
+  }
 }
 
 /**
@@ -37,6 +51,7 @@ export interface SessionOptions {
  * try { ... } finally { await session.close(); }
  */
 export async function openSandbox(options: SessionOptions = {}): Promise<SandboxSession> {
+  if (options.baseUrl !== undefined) return runningSandbox(options.baseUrl);
   const profile = options.profile ?? "demo";
   const shared = profile === "demo" && options.dataDir === undefined;
   const scratch = shared ? undefined : mkdtempSync(join(tmpdir(), "notebook-sandbox-"));
@@ -56,6 +71,19 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
       }
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     },
+  };
+}
+
+/** The sandbox at `baseUrl`, which this run neither starts nor stops. */
+async function runningSandbox(baseUrl: string): Promise<SandboxSession> {
+  const answer = await fetch(new URL("openapi.json", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+  await answer?.body?.cancel();
+  if (!answer?.ok) throw new NoSandboxError(baseUrl);
+  return {
+    baseUrl,
+    started: false,
+    env: { MARKETDATA_BASE_URL: baseUrl, MARKETDATA_API_KEY: DEMO_KEYS.fullAccess, MARKETDATA_PROVENANCE: "1", MARKETDATA_SANDBOX_URL: baseUrl },
+    close: async () => {},
   };
 }
 

@@ -1,17 +1,19 @@
 /**
  * `npm run recipe` for real: a tiny fixture recipe run with injected parameters in the Deno
  * kernel against a sandbox on the run's tiny market, its HTML report opened in headless
- * Chromium, and the runner's refusals of unknown recipes and parameters.
+ * Chromium, and the runner's refusals of unknown recipes and parameters. The fixture's runs
+ * share one sandbox (`--base-url`); the run that checks the runner's own sandbox starts it.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cellText, errorOutputs } from "../../scripts/jupyter.mjs";
-import { denoPath } from "../../scripts/paths.mjs";
+import { denoPath, jupyterEnv, jupyterPath } from "../../scripts/paths.mjs";
 import { svgWithMarks } from "../../scripts/report.ts";
 import { run } from "../../scripts/run.mjs";
 import { dumpDom, screenshot } from "./support/chromium.ts";
+import { type FileSandbox, fileSandbox } from "./support/fileSandbox.ts";
 import { decodePng } from "./support/png.ts";
 
 const FIXTURE = "test/scripts/fixtures/tiny-recipe.ipynb";
@@ -20,6 +22,15 @@ function recipe(...args: string[]) {
   return run(denoPath(), ["run", "-A", "scripts/recipe.ts", ...args], { timeoutMs: 180_000 });
 }
 
+let shared: FileSandbox | undefined;
+let starting: Promise<FileSandbox> | undefined;
+/** `--base-url` of the file's sandbox on the run's tiny market, started by the first run that needs it. */
+async function onTinyMarket(): Promise<string[]> {
+  starting ??= fileSandbox(inject("tinyMarketDir")).then((sb) => (shared = sb));
+  return ["--base-url", (await starting).baseUrl];
+}
+afterAll(() => shared?.stop());
+
 describe("a recipe run with parameters", () => {
   const out = mkdtempSync(join(tmpdir(), "recipe-test-"));
   let result: Awaited<ReturnType<typeof recipe>>;
@@ -27,8 +38,7 @@ describe("a recipe run with parameters", () => {
   let notebook: any;
 
   beforeAll(async () => {
-    result = await recipe(FIXTURE, "--param", "ticker=MSFT", "--param", "days=3",
-      "--profile", "tiny", "--data", inject("tinyMarketDir"), "--out", out);
+    result = await recipe(FIXTURE, "--param", "ticker=MSFT", "--param", "days=3", ...(await onTinyMarket()), "--out", out);
     notebook = JSON.parse(readFileSync(join(out, "tiny-recipe.ipynb"), "utf8"));
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -50,6 +60,20 @@ describe("a recipe run with parameters", () => {
     const fetched = notebook.cells.find((c: { id: string }) => c.id === "fetch");
     expect(cellText(fetched)).toMatch(/^MSFT: 3 days\n/);
     expect(notebook.metadata.workbench.parameters).toEqual({ ticker: "MSFT", days: 3 });
+  });
+
+  it("writes the very report `jupyter nbconvert --to html` makes of the executed notebook (markdown, chart, provenance footer)", async () => {
+    const converted = join(out, "converted");
+    const result = await run(jupyterPath()!, ["nbconvert", "--to", "html", "--output-dir", converted, join(out, "tiny-recipe.ipynb")], { env: jupyterEnv(), timeoutMs: 120_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const report = readFileSync(join(out, "tiny-recipe.html"), "utf8");
+    const reference = readFileSync(join(converted, "tiny-recipe.html"), "utf8");
+    expect(report).toContain("Provenance");
+    // Half a megabyte each: name the first difference rather than print both.
+    let at = 0;
+    while (at < report.length && report[at] === reference[at]) at++;
+    const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 80), at + 80));
+    expect(report.length === reference.length && at === report.length, `first difference at character ${at}: ${around(report)} vs nbconvert's ${around(reference)}`).toBe(true);
   });
 
   it("writes an HTML report that Chromium shows with its chart, offline", async () => {
@@ -79,7 +103,7 @@ describe("a recipe whose cell fails", () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("exits 1 with the cell's error and still writes the notebook, executed up to that cell, and its report", async () => {
-    const result = await recipe(FIXTURE, "--param", "days=-1", "--profile", "tiny", "--data", inject("tinyMarketDir"), "--out", out);
+    const result = await recipe(FIXTURE, "--param", "days=-1", ...(await onTinyMarket()), "--out", out);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/tiny-recipe\.ipynb +\d+\.\d s +0 figures +FAILED: QueryError: maxRows/);
     expect(result.stderr).toContain("maxRows");
@@ -121,6 +145,15 @@ describe("the recipe runner's refusals", () => {
     expect(result.status).toBe(2);
     expect(result.stderr.trim()).toBe("recipe: Unknown parameter 'tickr' for recipe tiny-recipe; its parameters cell declares: ticker, days, color, lake");
     expect(result.stdout).toBe("");
+  });
+
+  it("refuses --base-url with a market of its own, and one where no sandbox answers", async () => {
+    const both = await recipe(FIXTURE, "--base-url", "http://127.0.0.1:1", "--data", inject("tinyMarketDir"));
+    expect(both.status).toBe(2);
+    expect(both.stderr.trim()).toBe("recipe: --base-url uses the sandbox running there, on its own market: give no --profile or --data with it");
+    const none = await recipe(FIXTURE, "--base-url", "http://127.0.0.1:1");
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("recipe: no sandbox answers at 'http://127.0.0.1:1'");
   });
 
   it("refuses a value of the wrong type", async () => {
