@@ -1,9 +1,10 @@
 /**
  * Downloads a universe over a date range into a hive-partitioned Parquet folder (a data lake
  * DuckDB, Spark and Polars read in place). Chunks of partitions are pulled concurrently within
- * the per-minute quota; each partition is written atomically (a temporary file renamed) and
- * recorded in `_manifest.json`, so a killed download resumes at partition granularity and a
- * wider range fetches only the partitions it lacks.
+ * the per-minute quota, a unit's partitions written while the next units are fetched; each
+ * partition is written atomically (a temporary file renamed) and recorded in `_manifest.json`,
+ * so a killed download resumes at partition granularity and a wider range fetches only the
+ * partitions it lacks.
  */
 import pl from "nodejs-polars";
 import { mkdirSync, readdirSync } from "node:fs";
@@ -23,6 +24,8 @@ import type { ServiceFacts } from "../service/facts.ts";
 import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { readLakePartition } from "./lakePartition.ts";
 import { partitionDamage } from "./lakeCheck.ts";
+import { splitByDate } from "./lakeSplit.ts";
+import { WriteBehind } from "./writeBehind.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartitions, writeManifest } from "./manifest.ts";
@@ -80,29 +83,6 @@ async function writePartition(dir: string, path: string, frame: pl.DataFrame, la
     await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
   });
   return (await stat(file)).size;
-}
-
-/**
- * The frame's rows by date, in their order (no per-row JavaScript). The usual unit has each
- * date as one run of rows (the service answers sorted by date): its parts are then slices of
- * the frame, found by one Polars select (the dates in order of appearance, their row counts and
- * how often the date changes between neighbours) and cut without copying. Otherwise Polars
- * groups the rows (`partitionBy`, stable).
- */
-function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string, pl.DataFrame>; contiguous: boolean } {
-  const date = pl.col(column);
-  const runs = frame.select(date.unique({ maintainOrder: true }).cast(pl.String).alias("date"), date.uniqueCounts().alias("rows"), date.neq(date.shift(1)).sum().alias("changes"));
-  const dates = (runs.getColumn("date").toArray() as (string | null)[]).map(String);
-  const counts = runs.getColumn("rows").toArray() as number[];
-  // Each date is one run when the date changes between neighbours one time fewer than there
-  // are dates: the runs, in order of first appearance, then lie end to end.
-  const contiguous = Number(runs.getColumn("changes").get(0) ?? 0) + 1 === dates.length;
-  if (!contiguous) {
-    const parts = frame.partitionBy([column], true, true);
-    return { byDate: new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part])), contiguous };
-  }
-  let offset = 0;
-  return { byDate: new Map(dates.map((d, k) => [d, frame.slice((offset += counts[k]) - counts[k], counts[k])])), contiguous };
 }
 
 /**
@@ -189,7 +169,9 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const units = chunks.flatMap((c) => (endpoint.pathParams.includes("trade_date") ? c.dates.map((d) => ({ ...c, dates: [d] })) : [c]));
   const pathValues = units.map((c) => endpoint.pathParams.map((p) => (p === "ticker" ? c.ticker! : c.dates[0])));
   let rows = 0;
-  const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
+  // A unit's partitions are written while the next units are fetched (two units at most).
+  const writes = new WriteBehind(2);
+  const writeUnit = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
     const c = units[i];
     if (layout.length === 0) {
       const bytes = await writePartition(dir, "", frame, layout);
@@ -239,8 +221,10 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     upfront: true,
   }, {
     start: reusing,
-    unit: write,
+    unit: (i, frame, emit) => writes.add(() => writeUnit(i, frame, emit)),
+    settle: () => writes.settle(),
     result: async () => {
+      await writes.done();
       writeManifest(dir, manifest);
       const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
       return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0, warnings };
