@@ -1,9 +1,8 @@
 /**
  * How the lake sink writes: a unit is cut into its dates by slices when each date is one run of
- * rows (by Polars' grouping otherwise), rows in the unit's order either way; partitions are
- * written behind the fetching, at most a few units at once, the first failure thrown only once
- * every write has settled; and a download that fails while a unit's partitions are being
- * written returns only once they are in place and recorded.
+ * rows (by Polars' grouping otherwise), rows in the unit's order either way; and a download that
+ * fails while a unit's partitions are being written returns only once they are in place and
+ * recorded (a sink writing behind the fetching must settle its writes before failing).
  */
 import pl from "nodejs-polars";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +11,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { connect } from "../../workbench/mod.ts";
 import { splitByDate } from "../../workbench/store/lakeSplit.ts";
-import { WriteBehind } from "../../workbench/store/writeBehind.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const local = withFullAccess();
@@ -37,50 +35,6 @@ describe("a unit cut into its dates", () => {
     expect(contiguous).toBe(false);
     expect([...byDate.keys()]).toEqual(["2023-11-20", "2023-11-21", "2023-11-22"]);
     expect([...byDate.values()].map(rowsOf)).toEqual([[0, 2], [1, 3], [4]]);
-  });
-});
-
-describe("writes behind the fetching", () => {
-  const gate = () => {
-    let open!: () => void;
-    let fail!: (e: Error) => void;
-    const promise = new Promise<void>((resolve, reject) => ((open = resolve), (fail = reject)));
-    return { promise, open, fail };
-  };
-
-  it("runs at most `limit` writes at once: the next waits for one to end", async () => {
-    const writes = new WriteBehind(2);
-    const [a, b] = [gate(), gate()];
-    await writes.add(() => a.promise); // one running: handed over at once
-    let second = false;
-    const adding = writes.add(() => b.promise).then(() => (second = true));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(second).toBe(false); // two running: waits
-    a.open();
-    await adding;
-    expect(second).toBe(true);
-    b.open();
-    await writes.done();
-  });
-
-  it("throws the first failure from the next hand-over and from done(), once every write has settled", async () => {
-    const writes = new WriteBehind(3);
-    const [a, b] = [gate(), gate()];
-    await writes.add(() => a.promise);
-    await writes.add(() => b.promise);
-    a.fail(new Error("disk full"));
-    await new Promise((r) => setTimeout(r, 0));
-    let started = false;
-    let settled = false;
-    const next = writes.add(async () => void (started = true)).catch((e) => ({ error: e as Error, bSettled: settled }));
-    await new Promise((r) => setTimeout(r, 20));
-    settled = true;
-    b.open();
-    const outcome = await next;
-    expect(outcome).toEqual({ error: new Error("disk full"), bSettled: true });
-    expect(started).toBe(false);
-    await writes.settle(); // never throws
-    await expect(writes.done()).rejects.toThrow("disk full");
   });
 });
 

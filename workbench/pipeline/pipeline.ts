@@ -35,11 +35,6 @@ export interface UnitSink<T> {
   start?(emit: (event: CallEvent) => void): void;
   /** Takes unit `index`'s frame as it completes (a lake writes its partitions here). */
   unit(index: number, frame: pl.DataFrame, emit: (event: CallEvent) => void): void | Promise<void>;
-  /**
-   * Waits for work the sink still runs behind `unit` (a lake's partition writes) when the call
-   * fails, before its failure is told and thrown: nothing is left writing into a re-run. Never throws.
-   */
-  settle?(): Promise<void>;
   /** The call's result once every unit is in (`frames` in unit order). */
   result(frames: readonly pl.DataFrame[], requests: readonly PreparedRequest[]): Promise<T>;
   /** What a failed call keeps, from the units done (in order) and the rows of the first unfinished one. */
@@ -142,7 +137,6 @@ export class Pipeline {
       await this.#fetch(plan, requests, plan.units.map((_, i) => i), force, events, units, sink);
       return await this.#finish(requests, units, events, sink);
     } catch (error) {
-      await sink.settle?.();
       this.#resumable(call, sink, error, observed);
       events.emit({ type: "failed", requests, error });
       await events.settled();

@@ -1,10 +1,9 @@
 /**
  * Downloads a universe over a date range into a hive-partitioned Parquet folder (a data lake
  * DuckDB, Spark and Polars read in place). Chunks of partitions are pulled concurrently within
- * the per-minute quota, a unit's partitions written while the next units are fetched; each
- * partition is written atomically (a temporary file renamed) and recorded in `_manifest.json`,
- * so a killed download resumes at partition granularity and a wider range fetches only the
- * partitions it lacks.
+ * the per-minute quota; each partition is written atomically (a temporary file renamed) and
+ * recorded in `_manifest.json`, so a killed download resumes at partition granularity and a
+ * wider range fetches only the partitions it lacks.
  */
 import pl from "nodejs-polars";
 import { mkdirSync, readdirSync } from "node:fs";
@@ -25,7 +24,6 @@ import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions
 import { readLakePartition } from "./lakePartition.ts";
 import { partitionDamage } from "./lakeCheck.ts";
 import { splitByDate } from "./lakeSplit.ts";
-import { WriteBehind } from "./writeBehind.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
 import { MANIFEST, type Manifest, openManifest, readManifest, recordPartitions, writeManifest } from "./manifest.ts";
@@ -169,9 +167,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const units = chunks.flatMap((c) => (endpoint.pathParams.includes("trade_date") ? c.dates.map((d) => ({ ...c, dates: [d] })) : [c]));
   const pathValues = units.map((c) => endpoint.pathParams.map((p) => (p === "ticker" ? c.ticker! : c.dates[0])));
   let rows = 0;
-  // A unit's partitions are written while the next units are fetched (two units at most).
-  const writes = new WriteBehind(2);
-  const writeUnit = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
+  const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
     const c = units[i];
     if (layout.length === 0) {
       const bytes = await writePartition(dir, "", frame, layout);
@@ -221,10 +217,8 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     upfront: true,
   }, {
     start: reusing,
-    unit: (i, frame, emit) => writes.add(() => writeUnit(i, frame, emit)),
-    settle: () => writes.settle(),
+    unit: write,
     result: async () => {
-      await writes.done();
       writeManifest(dir, manifest);
       const fetched = units.reduce((n, c) => n + Math.max(1, c.dates.length), 0);
       return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0, warnings };
