@@ -11,7 +11,7 @@ import { defer } from "./deferred.ts";
 import type { DownloadRecord, PartitionRecord, StatusAtCall } from "./manifest.ts";
 import { frameHash } from "./frameHash.ts";
 import { LazyRowHashes } from "./pageHashes.ts";
-import { rowsDigest } from "./rowHashes.ts";
+import { rowsDigester } from "./rowHashes.ts";
 import { WireTally } from "./wireTally.ts";
 
 const byPath = (a: PartitionRecord, b: PartitionRecord) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -87,7 +87,6 @@ export class DownloadTap {
   private unitPartitions(unit: pl.DataFrame, parts: readonly { path?: string; frame?: pl.DataFrame }[], contiguous: boolean): void {
     if (!contiguous) return parts.forEach((p) => p.path !== undefined && this.partition(p.path, p.frame));
     const hashes = new LazyRowHashes(unit);
-    const shape = { width: unit.width, columns: unit.columns, dtypes: unit.dtypes };
     const runs: { entry: PartitionRecord; start: number }[] = [];
     let start = 0;
     for (const { path, frame } of parts) {
@@ -101,7 +100,8 @@ export class DownloadTap {
     }
     defer(() => {
       const bytes = hashes.value();
-      for (const { entry, start } of runs) entry.frameHash = rowsDigest({ ...shape, height: entry.rows }, [bytes.subarray(start * 8, (start + entry.rows) * 8)]);
+      const digest = rowsDigester(unit);
+      for (const { entry, start } of runs) entry.frameHash = digest(entry.rows, [bytes.subarray(start * 8, (start + entry.rows) * 8)]);
     });
   }
 

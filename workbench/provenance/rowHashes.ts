@@ -53,13 +53,29 @@ export type FrameShape = Pick<pl.DataFrame, "height" | "width" | "columns" | "dt
  * ```
  */
 export function rowsDigest(frame: FrameShape, rowHashes: readonly Uint8Array[]): string {
-  const hash = createHash("sha256");
-  const counts = Buffer.allocUnsafe(16);
-  counts.writeBigUInt64LE(BigInt(frame.height), 0);
-  counts.writeBigUInt64LE(BigInt(frame.width), 8);
-  hash.update(MAGIC).update(counts);
-  const dtypes = frame.dtypes; // names and dtypes only: getColumns() would wrap every column (1.7 ms at 62)
-  frame.columns.forEach((name, i) => hash.update(lengthPrefixed(name)).update(lengthPrefixed(dtypeText(dtypes[i]))));
-  for (const piece of rowHashes) hash.update(piece);
-  return `rows:${hash.digest("hex")}`;
+  return rowsDigester(frame)(frame.height, rowHashes);
+}
+
+/**
+ * `rowsDigest` for many parts of frames of one shape (a download's partitions of one unit): the
+ * columns' names and dtypes are turned into bytes once, not once a part.
+ *
+ * @example
+ * ```ts
+ * const digest = rowsDigester(unit);
+ * digest(390, [bytes.subarray(0, 390 * 8)]) === frameHash(unit.head(390)); // true
+ * ```
+ */
+export function rowsDigester(shape: Omit<FrameShape, "height">): (height: number, rowHashes: readonly Uint8Array[]) => string {
+  const dtypes = shape.dtypes; // names and dtypes only: getColumns() would wrap every column (1.7 ms at 62)
+  const columns = Buffer.concat(shape.columns.flatMap((name, i) => [lengthPrefixed(name), lengthPrefixed(dtypeText(dtypes[i]))]));
+  return (height, rowHashes) => {
+    const hash = createHash("sha256");
+    const counts = Buffer.allocUnsafe(16);
+    counts.writeBigUInt64LE(BigInt(height), 0);
+    counts.writeBigUInt64LE(BigInt(shape.width), 8);
+    hash.update(MAGIC).update(counts).update(columns);
+    for (const piece of rowHashes) hash.update(piece);
+    return `rows:${hash.digest("hex")}`;
+  };
 }

@@ -5,6 +5,7 @@
  * across processes (a lock file holding the writer's pid).
  */
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { FolderInUseError, StorageError } from "../errors/storage.ts";
@@ -48,7 +49,7 @@ export function writeAtomically(file: string, write: (tmp: string) => void): voi
 
 /**
  * `writeAtomically` for a write that does not block the event loop (Polars writing on its own
- * threads): the file is renamed into place once `write(tmp)` resolves.
+ * threads): the file is renamed into place (off the event loop too) once `write(tmp)` resolves.
  *
  * @example
  * ```ts
@@ -59,7 +60,7 @@ export async function writeAtomicallyAsync(file: string, write: (tmp: string) =>
   const tmp = temporaryBeside(file);
   try {
     await write(tmp);
-    renameSync(tmp, file);
+    await rename(tmp, file);
   } catch (error) {
     rmSync(tmp, { force: true });
     throw StorageError.of(error, "write", file);

@@ -6,7 +6,8 @@
  * wider range fetches only the partitions it lacks.
  */
 import pl from "nodejs-polars";
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { CallEvent, CallInfo } from "../events/callEvents.ts";
@@ -22,9 +23,10 @@ import type { ServiceFacts } from "../service/facts.ts";
 import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { readLakePartition } from "./lakePartition.ts";
 import { partitionDamage } from "./lakeCheck.ts";
+import { splitByDate } from "./lakeSplit.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
-import { MANIFEST, type Manifest, openManifest, readManifest, recordPartition, writeManifest } from "./manifest.ts";
+import { MANIFEST, type Manifest, openManifest, readManifest, recordPartitions, writeManifest } from "./manifest.ts";
 
 /** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
 export interface LakeQuery extends DataQuery {
@@ -64,29 +66,21 @@ function hasParquet(dir: string): boolean {
  */
 async function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): Promise<number> {
   const file = join(dir, path, "part.parquet");
+  // The folder, the rename and the size are asked off the event loop too (Deno's file-system
+  // threads): a unit's partitions are written together, and pages keep arriving meanwhile.
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true });
   } catch (error) {
     throw StorageError.of(error, "create the folder of", file);
   }
   // Snappy, as Spark writes by default: half the bytes of uncompressed at the same write time
-  // (zstd is a third smaller again but writes at half the speed).
-  const rows = layout.length ? frame.drop([...layout]) : frame;
+  // (zstd is a third smaller again but writes at half the speed). The partition columns are
+  // dropped in the lazy plan: an eager drop builds a frame more on the event loop.
+  const rows = layout.length ? frame.lazy().drop([...layout]) : frame.lazy();
   await writeAtomicallyAsync(file, async (tmp) => {
-    await rows.lazy().sinkParquet(tmp, { compression: "snappy" }).collect();
+    await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
   });
-  return statSync(file).size;
-}
-
-/** The frame's rows by date, in their order, split by Polars (no per-row JavaScript). */
-function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string, pl.DataFrame>; contiguous: boolean } {
-  const parts = frame.partitionBy([column], true, true);
-  // Each date is one run of rows (the usual case: rows come sorted by date) when the date
-  // changes between neighbours one time fewer than there are dates: the parts, in the order
-  // given (first appearance), then lie end to end in the frame.
-  const changes = Number(frame.select(pl.col(column).neq(pl.col(column).shift(1)).sum().alias("changes")).getColumn("changes").get(0) ?? 0);
-  const byDate = new Map(parts.map((part) => [String(part.getColumn(column).cast(pl.String).get(0)), part]));
-  return { byDate, contiguous: changes + 1 === parts.length };
+  return (await stat(file)).size;
 }
 
 /**
@@ -178,24 +172,27 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     if (layout.length === 0) {
       const bytes = await writePartition(dir, "", frame, layout);
       manifest.partitions[""] = { rows: frame.height, bytes };
-      recordPartition(dir, "", manifest.partitions[""]);
+      recordPartitions(dir, [["", manifest.partitions[""]]]);
       emit({ type: "partitions", unit: i, frame, parts: [{ path: "", frame }], contiguous: true });
     } else {
       const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
       const pathOf = (date: string) => partitionPath(layout, { ticker: c.ticker, date });
       // The unit's partitions are written together, then recorded in date order (the folder's
-      // order does not depend on which write ends first), each only once its file is in place.
+      // order does not depend on which write ends first) in one append, each only once its file
+      // is in place.
       // All settle before a failure is thrown: no write is left running into a resumed call.
       const written = await Promise.allSettled(c.dates.map((date) => {
         const part = byDate.get(date);
         return part ? writePartition(dir, pathOf(date), part, layout) : Promise.resolve(undefined);
       }));
-      c.dates.forEach((date, k) => {
+      const records = c.dates.flatMap((date, k) => {
         const w = written[k];
-        if (w.status === "rejected") return;
-        manifest.partitions[pathOf(date)] = w.value === undefined ? { rows: 0 } : { rows: byDate.get(date)!.height, bytes: w.value };
-        recordPartition(dir, pathOf(date), manifest.partitions[pathOf(date)]);
+        if (w.status === "rejected") return [];
+        const record = w.value === undefined ? { rows: 0 } : { rows: byDate.get(date)!.height, bytes: w.value };
+        manifest.partitions[pathOf(date)] = record;
+        return [[pathOf(date), record] as const];
       });
+      recordPartitions(dir, records);
       const failed = written.find((w) => w.status === "rejected");
       if (failed) throw (failed as PromiseRejectedResult).reason;
       // For the record, in the unit's row order (the parts' own; a date not asked, never

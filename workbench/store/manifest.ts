@@ -2,8 +2,8 @@
  * The manifest of a data-lake folder (`_manifest.json`): the dataset, its partition layout,
  * the query the folder holds (minus tickers and dates, which the partitions carry), the column
  * schema, and every partition fetched with its row count (0: fetched, no rows). Each written
- * partition is appended at once to a journal (`_partitions.jsonl`, one line each: cheap however
- * many partitions a folder holds), folded into the manifest (written atomically) when a
+ * partition is appended to a journal (`_partitions.jsonl`, one line each, a unit's partitions in
+ * one append: cheap however many partitions a folder holds), folded into the manifest (written atomically) when a
  * download ends, so an interrupted download resumes from both. Neither holds the API key.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -57,9 +57,18 @@ export function readManifest(dir: string): Manifest | undefined {
   return m;
 }
 
-/** Records one written partition in the journal (the partition file is already in place). */
-export function recordPartition(dir: string, path: string, record: PartitionRecordOnDisk): void {
-  appendLine(join(dir, JOURNAL), `${JSON.stringify({ path, ...record })}\n`);
+/**
+ * Records written partitions in the journal, one line each, in one append (a unit's partitions
+ * together: each file is already in place).
+ *
+ * @example
+ * ```ts
+ * recordPartitions("lake/bars", [["Ticker=AAPL/TradeDate=2023-11-21", { rows: 390, bytes: 61_234 }]]);
+ * ```
+ */
+export function recordPartitions(dir: string, records: readonly (readonly [string, PartitionRecordOnDisk])[]): void {
+  if (records.length === 0) return;
+  appendLine(join(dir, JOURNAL), records.map(([path, record]) => `${JSON.stringify({ path, ...record })}\n`).join(""));
 }
 
 /** Writes the whole manifest atomically; the journal it folds in is then removed. */
