@@ -20,8 +20,21 @@ export const NO_SHORTCUT = Symbol("no shortcut");
 
 const DIGITS: Partial<Record<ColumnType, number>> = { datetime_ns: 9, datetime_ms: 3 };
 
+// Built once per column and type: nodejs-polars makes every Expr a large object of closures.
+const forms = new Map<string, pl.Expr | undefined>();
+
 /** A column as the wire form's expression, or undefined when it has none (lists). */
 function wireForm(name: string, type: ColumnType): pl.Expr | undefined {
+  const key = `${name}\u0000${type}`;
+  if (!forms.has(key)) forms.set(key, buildWireForm(name, type));
+  return forms.get(key);
+}
+
+const epochTexts = new Map<string, pl.Expr>();
+const epochText = (name: string) =>
+  epochTexts.get(name) ?? epochTexts.set(name, pl.col(name).cast(pl.Int64).cast(pl.Utf8).alias(`${name}\u0000ns`)).get(name)!;
+
+function buildWireForm(name: string, type: ColumnType): pl.Expr | undefined {
   const c = pl.col(name);
   switch (type) {
     case "date":
@@ -90,7 +103,7 @@ export class ExpectedRows {
     const forms = this.frame.select(...this.columns.flatMap((name, j) => {
       const form = wireForm(name, this.types[j]);
       const digits = DIGITS[this.types[j]];
-      return form === undefined ? [] : digits ? [form, pl.col(name).cast(pl.Int64).cast(pl.Utf8).alias(`${name}\u0000ns`)] : [form];
+      return form === undefined ? [] : digits ? [form, epochText(name)] : [form];
     }));
     const arrays = new Map(forms.columns.map((name) => [name, forms.getColumn(name).toArray() as unknown[]]));
     this.columns.forEach((name, j) => {

@@ -9,6 +9,7 @@
 import pl from "nodejs-polars";
 import { type ExpectedRows, NO_SHORTCUT } from "./expectedRows.ts";
 import type { WireTable } from "./pagingWire.ts";
+import type { ColumnType } from "../../../../sandbox/market/schema.ts";
 
 const sameColumns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name, i) => name === b[i]);
 
@@ -24,25 +25,33 @@ function sameJson(table: WireTable, expected: ExpectedRows, from: number): boole
   return true;
 }
 
+// Built once per column and type: nodejs-polars makes every Expr a large object of closures,
+// and building them again for every walk cost more than the comparison.
+const exprs = new Map<string, pl.Expr>();
+const cached = (key: string, build: () => pl.Expr) => exprs.get(key) ?? exprs.set(key, build()).get(key)!;
+const got = (name: string) => cached(`got ${name}`, () => pl.col(name).alias(`${name}\u0000got`));
+const wanted = (name: string) => cached(`want ${name}`, () => pl.col(name).alias(`${name}\u0000want`));
+
+/** The number of rows where a column's CSV text and expected form differ, nulls equal only to nulls. */
+function differing(name: string, type: ColumnType): pl.Expr {
+  return cached(`differ ${name} ${type}`, () => {
+    const raw = pl.col(`${name}\u0000got`), w = pl.col(`${name}\u0000want`);
+    const g = type === "float64" ? raw.cast(pl.Float64, false) : raw;
+    const same = pl.when(raw.isNull().or(w.isNull())).then(raw.isNull().and(w.isNull())).otherwise(g.eq(w).fillNull(false));
+    return same.not().sum().alias(name);
+  });
+}
+
 /** Text or number equality of CSV cells read as text, nulls equal only to nulls. */
 function sameCsv(tables: readonly WireTable[], expected: ExpectedRows, from: number, height: number): boolean {
   const want = expected.csv;
   if (want === null) return false;
   const frames = tables.filter((t) => t.height > 0).map((t) => t.frame!);
   if (frames.length === 0) return true;
-  const got = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical" });
+  const page = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical" });
   const columns = expected.columns;
-  const both = pl.concat([
-    got.select(...columns.map((name) => pl.col(name).alias(`${name}\u0000got`))),
-    want.slice(from, height).select(...columns.map((name) => pl.col(name).alias(`${name}\u0000want`))),
-  ], { how: "horizontal" });
-  const checks = columns.map((name, j) => {
-    const raw = pl.col(`${name}\u0000got`), w = pl.col(`${name}\u0000want`);
-    const g = expected.types[j] === "float64" ? raw.cast(pl.Float64, false) : raw;
-    const same = pl.when(raw.isNull().or(w.isNull())).then(raw.isNull().and(w.isNull())).otherwise(g.eq(w).fillNull(false));
-    return same.not().sum().alias(name);
-  });
-  const bad = both.select(...checks).row(0) as number[];
+  const both = pl.concat([page.select(...columns.map(got)), want.slice(from, height).select(...columns.map(wanted))], { how: "horizontal" });
+  const bad = both.select(...columns.map((name, j) => differing(name, expected.types[j]))).row(0) as number[];
   return bad.every((n) => n === 0);
 }
 

@@ -23,13 +23,21 @@ const CSV_PATTERNS: Partial<Record<ColumnType, string>> = {
   float64: `^-?(${D}+(\\.${D}*)?|\\.${D}+)([eE][+-]?${D}+)?$`,
 };
 
+// Built once per column and type: nodejs-polars makes every Expr a large object of closures,
+// and building them again for every page cost more than reading the pages.
+const badCounts = new Map<string, pl.Expr>();
+const badCount = (name: string, pattern: string) => {
+  const key = `${name}\u0000${pattern}`;
+  return badCounts.get(key) ?? badCounts.set(key, pl.col(name).str.contains(pattern).not().sum().alias(name)).get(key)!;
+};
+
 /** Whether every non-empty cell of a CSV body read as text matches its column type. */
 export function csvCellsValid(frame: pl.DataFrame, types: ColumnType[]): boolean {
   // Lists are parsed as JSON text cell by cell: left to the full reading.
   if (types.includes("list_string")) return false;
   const checks = frame.columns.flatMap((name, j) => {
     const pattern = CSV_PATTERNS[types[j]];
-    return pattern === undefined ? [] : [pl.col(name).str.contains(pattern).not().sum().alias(name)];
+    return pattern === undefined ? [] : [badCount(name, pattern)];
   });
   if (checks.length === 0 || frame.height === 0) return true;
   const bad = frame.select(...checks).row(0) as number[];
