@@ -27,28 +27,35 @@ function classifiedTrades(ticker: string, date: string, closeMinute: number): pl
   return tradesCache.get(key)!;
 }
 
-function loadTrades(ticker: string, date: string, closeMinute: number): pl.DataFrame {
-  const condition = pl.col("ConditionCode");
-  const auction = condition.eq(pl.lit("O")).or(condition.eq(pl.lit("6")));
-  const regular = pl.col("nsOfDay").gtEq(OPEN_MINUTE * NS_PER_MINUTE)
-    .and(pl.col("nsOfDay").lt(closeMinute * NS_PER_MINUTE)).and(auction.not());
-  return loadTicks(dir, { ticker, date }).filter(pl.col("isTrade")).withColumns(
-    auction.alias("auction"),
-    regular.alias("regular"),
-    regular.or(auction).alias("market"),
-  );
+// Expressions are built once (per close time): nodejs-polars makes every Expr a large object
+// of closures, and building them again for each of the market's ticker-days cost more than
+// Polars' own work.
+const condition = pl.col("ConditionCode");
+const auction = condition.eq(pl.lit("O")).or(condition.eq(pl.lit("6")));
+const placesByClose = new Map<number, pl.Expr[]>();
+
+function placesOfTrades(closeMinute: number): pl.Expr[] {
+  if (!placesByClose.has(closeMinute)) {
+    const regular = pl.col("nsOfDay").gtEq(OPEN_MINUTE * NS_PER_MINUTE)
+      .and(pl.col("nsOfDay").lt(closeMinute * NS_PER_MINUTE)).and(auction.not());
+    placesByClose.set(closeMinute, [auction.alias("auction"), regular.alias("regular"), regular.or(auction).alias("market")]);
+  }
+  return placesByClose.get(closeMinute)!;
 }
 
-/** The expected daily bar of a ticker-day, one row. */
-function expectedDailyBar(ticker: string, date: string, closeMinute: number): pl.DataFrame {
+function loadTrades(ticker: string, date: string, closeMinute: number): pl.DataFrame {
+  return loadTicks(dir, { ticker, date }).filter(pl.col("isTrade")).withColumns(...placesOfTrades(closeMinute));
+}
+
+/** The daily bar's fields (all but Ticker) over a ticker-day's classified trades. */
+const DAILY_BAR = (() => {
   const price = pl.col("Price"), size = pl.col("Quantity"), trf = pl.col("isTrf"), market = pl.col("market");
   const orElse = (first: pl.Expr, fallback: pl.Expr) => pl.when(first.isNull()).then(fallback).otherwise(first);
   const shares = (where: pl.Expr) => size.filter(where).sum();
   const vwap = (where: pl.Expr) =>
     pl.when(shares(where).gt(0)).then(roundHalfUp(size.mul(price).filter(where).sum().div(shares(where)), 6)).otherwise(pl.lit(null));
   const all = pl.lit(true);
-  return classifiedTrades(ticker, date, closeMinute).sort("seq").select(
-    pl.lit(ticker).alias("Ticker"),
+  return [
     pl.col("ASID").first().alias("ASID"),
     orElse(price.filter(pl.col("ConditionCode").eq(pl.lit("O"))).first(), price.filter(pl.col("regular")).first()).alias("OpenPrice"),
     price.filter(market).max().alias("HighPrice"),
@@ -60,7 +67,12 @@ function expectedDailyBar(ticker: string, date: string, closeMinute: number): pl
     shares(trf).alias("DailyFinraVolume"),
     vwap(market).alias("MarketHoursVWAP"),
     vwap(all).alias("DailyVWAP"),
-  );
+  ];
+})();
+
+/** The expected daily bar of a ticker-day, one row. */
+function expectedDailyBar(ticker: string, date: string, closeMinute: number): pl.DataFrame {
+  return classifiedTrades(ticker, date, closeMinute).sort("seq").select(pl.lit(ticker).alias("Ticker"), ...DAILY_BAR);
 }
 
 describe("daily bars recomputed from ticks", () => {

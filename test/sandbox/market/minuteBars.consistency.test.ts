@@ -35,8 +35,8 @@ const FIELDS = EQ_TAQ_1MIN_COLUMNS.map((c) => c.name).filter((c) => !IDENTITY.in
  * reciprocal, so its seconds can sit one ulp away from `ns / 1e9`; the nanosecond is what
  * the field means, and it is exact.
  */
-const offsetsInNs = (df: pl.DataFrame) =>
-  df.withColumns(...FIELDS.filter((c) => c.endsWith("TimeOffset")).map((c) => pl.col(c).mul(1e9).round(0).cast(pl.Int64)));
+const OFFSETS_IN_NS = FIELDS.filter((c) => c.endsWith("TimeOffset")).map((c) => pl.col(c).mul(1e9).round(0).cast(pl.Int64));
+const offsetsInNs = (df: pl.DataFrame) => df.withColumns(...OFFSETS_IN_NS);
 
 const ticksCache = new Map<string, pl.DataFrame>();
 const ticksOf = (day: TickerDay) => {
@@ -45,12 +45,15 @@ const ticksOf = (day: TickerDay) => {
   return ticksCache.get(key)!;
 };
 
-/** A day's stored bar file, with each bar's index counted from 04:00 New York time. */
+const BAR_TIMES = [nsOfDay("BarDateTime").minus(FIRST_BAR_MINUTE * NS_PER_MINUTE).alias("barNs"), pl.col("BarDateTime").cast(pl.Int64).alias("epochNs")];
+const BAR_INDEX = pl.col("barNs").div(NS_PER_MINUTE).floor().cast(pl.Int64).alias("bar");
+const barsCache = new Map<string, pl.DataFrame>();
+
+/** A day's stored bar file, with each bar's index counted from 04:00 New York time; read once. */
 function storedBars(aggregation: Aggregation, date: string): pl.DataFrame {
-  return pl.readParquet(minuteBarPath(dir, aggregation, date)).withColumns(
-    nsOfDay("BarDateTime").minus(FIRST_BAR_MINUTE * NS_PER_MINUTE).alias("barNs"),
-    pl.col("BarDateTime").cast(pl.Int64).alias("epochNs"),
-  ).withColumns(pl.col("barNs").div(NS_PER_MINUTE).floor().cast(pl.Int64).alias("bar"));
+  const key = `${aggregation}@${date}`;
+  if (!barsCache.has(key)) barsCache.set(key, pl.readParquet(minuteBarPath(dir, aggregation, date)).withColumns(...BAR_TIMES).withColumns(BAR_INDEX));
+  return barsCache.get(key)!;
 }
 
 const barTime = (bar: unknown) => {
@@ -61,20 +64,20 @@ const sortedStrings = (s: pl.Series) => [...(s.unique().toArray() as string[])].
 
 describe("1-minute bar files", () => {
   it("hold 960 bars per ticker, from 04:00 to 19:59 New York time, strictly one minute apart", () => {
+    const shape = [
+      pl.len().alias("bars"),
+      pl.col("bar").first().alias("first"),
+      pl.col("bar").last().alias("last"),
+      pl.col("barNs").modulo(NS_PER_MINUTE).max().alias("offMinute"),
+      pl.col("epochNs").diff(1, "ignore").min().alias("minStep"),
+      pl.col("epochNs").diff(1, "ignore").max().alias("maxStep"),
+    ];
+    const misshapen = pl.col("bars").neq(BARS_PER_DAY).or(pl.col("first").neq(0)).or(pl.col("last").neq(BARS_PER_DAY - 1))
+      .or(pl.col("offMinute").neq(0)).or(pl.col("minStep").neq(NS_PER_MINUTE)).or(pl.col("maxStep").neq(NS_PER_MINUTE));
     for (const { date } of manifest.tradingDays) {
       for (const aggregation of AGGREGATIONS) {
-        const perTicker = storedBars(aggregation, date).sort(["Ticker", "epochNs"]).groupBy("Ticker").agg(
-          pl.len().alias("bars"),
-          pl.col("bar").first().alias("first"),
-          pl.col("bar").last().alias("last"),
-          pl.col("barNs").modulo(NS_PER_MINUTE).max().alias("offMinute"),
-          pl.col("epochNs").diff(1, "ignore").min().alias("minStep"),
-          pl.col("epochNs").diff(1, "ignore").max().alias("maxStep"),
-        );
-        const bad = perTicker.filter(
-          pl.col("bars").neq(BARS_PER_DAY).or(pl.col("first").neq(0)).or(pl.col("last").neq(BARS_PER_DAY - 1))
-            .or(pl.col("offMinute").neq(0)).or(pl.col("minStep").neq(NS_PER_MINUTE)).or(pl.col("maxStep").neq(NS_PER_MINUTE)),
-        );
+        const perTicker = storedBars(aggregation, date).sort(["Ticker", "epochNs"]).groupBy("Ticker").agg(...shape);
+        const bad = perTicker.filter(misshapen);
         expect(bad.toRecords(), `${aggregation} ${date}`).toEqual([]);
       }
     }

@@ -39,6 +39,27 @@ export function nsOfDay(column: string): pl.Expr {
     .plus(field(dt.nanosecond()));
 }
 
+// Expressions are built once: nodejs-polars makes every Expr a large object of closures, so
+// building the same ones again per ticker-day costs more than Polars' own work on the ticks.
+const lastQuote = (side: string, column: string) =>
+  pl.when(pl.col("EventType").eq(pl.lit(side))).then(pl.col(column)).otherwise(pl.lit(null)).forwardFill();
+const TICK_TIMES = [nsOfDay("EventDateTime").alias("nsOfDay"), pl.col("EventDateTime").cast(pl.Int64).alias("epochNs")];
+const TICK_FLAGS = [
+  pl.col("nsOfDay").minus(FIRST_BAR_MINUTE * NS_PER_MINUTE).alias("sinceFirstBar"),
+  pl.col("EventType").eq(pl.lit("TRADE")).alias("isTrade"),
+  pl.col("EventType").eq(pl.lit("TRADE CANCEL")).alias("isCancel"),
+  pl.col("EventType").eq(pl.lit("QUOTE BID")).or(pl.col("EventType").eq(pl.lit("QUOTE ASK"))).alias("isQuote"),
+  pl.col("Exchange").eq(pl.lit("D")).alias("isTrf"),
+  lastQuote("QUOTE BID", "Price").alias("bid"),
+  lastQuote("QUOTE BID", "Quantity").alias("bidSize"),
+  lastQuote("QUOTE ASK", "Price").alias("ask"),
+  lastQuote("QUOTE ASK", "Quantity").alias("askSize"),
+];
+const TICK_BARS = [
+  pl.col("sinceFirstBar").minus(pl.col("sinceFirstBar").modulo(NS_PER_MINUTE)).div(NS_PER_MINUTE).cast(pl.Int64).alias("bar"),
+  pl.col("sinceFirstBar").modulo(NS_PER_MINUTE).cast(pl.Int64).alias("barNs"),
+];
+
 /**
  * The ticks of one security-day in time order, with the columns every recomputation needs:
  * `nsOfDay`, the minute bar index `bar`, nanoseconds from bar start `barNs`, event flags, and
@@ -46,26 +67,11 @@ export function nsOfDay(column: string): pl.Expr {
  * side so far, null before the first one).
  */
 export function loadTicks(dir: string, day: TickerDay): pl.DataFrame {
-  const lastQuote = (side: string, column: string) =>
-    pl.when(pl.col("EventType").eq(pl.lit(side))).then(pl.col(column)).otherwise(pl.lit(null)).forwardFill();
   return readTicks(day.date, day.ticker, dir)
-    .withColumns(nsOfDay("EventDateTime").alias("nsOfDay"), pl.col("EventDateTime").cast(pl.Int64).alias("epochNs"))
+    .withColumns(...TICK_TIMES)
     .sort("epochNs", false, true, true)
-    .withColumns(
-      pl.col("nsOfDay").minus(FIRST_BAR_MINUTE * NS_PER_MINUTE).alias("sinceFirstBar"),
-      pl.col("EventType").eq(pl.lit("TRADE")).alias("isTrade"),
-      pl.col("EventType").eq(pl.lit("TRADE CANCEL")).alias("isCancel"),
-      pl.col("EventType").eq(pl.lit("QUOTE BID")).or(pl.col("EventType").eq(pl.lit("QUOTE ASK"))).alias("isQuote"),
-      pl.col("Exchange").eq(pl.lit("D")).alias("isTrf"),
-      lastQuote("QUOTE BID", "Price").alias("bid"),
-      lastQuote("QUOTE BID", "Quantity").alias("bidSize"),
-      lastQuote("QUOTE ASK", "Price").alias("ask"),
-      lastQuote("QUOTE ASK", "Quantity").alias("askSize"),
-    )
-    .withColumns(
-      pl.col("sinceFirstBar").minus(pl.col("sinceFirstBar").modulo(NS_PER_MINUTE)).div(NS_PER_MINUTE).cast(pl.Int64).alias("bar"),
-      pl.col("sinceFirstBar").modulo(NS_PER_MINUTE).cast(pl.Int64).alias("barNs"),
-    )
+    .withColumns(...TICK_FLAGS)
+    .withColumns(...TICK_BARS)
     .withRowIndex("seq");
 }
 
