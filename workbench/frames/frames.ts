@@ -97,8 +97,28 @@ function dateTimeTextToUtcNs(c: pl.Expr): pl.Expr {
   return pl.when(offset.isNull()).then(fromNaive).otherwise(fromOffset).cast(pl.Int64).add(nanos);
 }
 
+/**
+ * Casts already built, by column, schema type and arriving type. Each nodejs-polars expression
+ * is a large JavaScript object, and a date-time column's parse is about forty of them: built
+ * afresh for every page, they cost more than typing the page itself. The same few recur (a
+ * dataset's columns, as JSON or CSV delivers them), so they are kept, up to a bound.
+ */
+const casts = new Map<string, pl.Expr>();
+const CASTS_KEPT = 1024;
+
 /** Casts one column, arriving as text (JSON), typed by the CSV reader, or as JSON's own types, to its schema type. */
 function castExpr(column: ColumnInfo, arrived: DataType): pl.Expr {
+  const key = `${column.name}\u0000${column.data_type}\u0000${String(arrived)}`;
+  let cast = casts.get(key);
+  if (cast === undefined) {
+    cast = buildCast(column, arrived);
+    if (casts.size >= CASTS_KEPT) casts.clear();
+    casts.set(key, cast);
+  }
+  return cast;
+}
+
+function buildCast(column: ColumnInfo, arrived: DataType): pl.Expr {
   const c = pl.col(column.name);
   if (arrived.equals(dtypeOf(column))) return c;
   const fromText = arrived.equals(pl.String);
