@@ -5,8 +5,16 @@
  * large buffer is freed it raises its mmap threshold so later large buffers come from those
  * arenas too, where freed memory stays resident. The sandbox then sat at several times its
  * caches' size after a burst of large pages. Tuned here, once, in the main thread before the
- * workers start: two arenas, and buffers from 128 KiB up mapped on their own and returned to
+ * workers start: two arenas, and buffers from 1 MiB up mapped on their own and returned to
  * the system when freed (a fixed threshold also turns the raising off).
+ *
+ * Why 1 MiB and not lower: a buffer mapped on its own starts as fresh pages, and touching a
+ * fresh page costs a page fault, dear on this project's virtual machines (a copy of 6.5 MB into
+ * fresh pages took 30-40 ms of CPU, against 10 from reused heap memory). At 128 KiB every
+ * column of a page of 20,000 rows was one, and the sandbox spent about 0.4 of its 3 CPU seconds
+ * a universe pull (81 MB of CSV) on them; from 1 MiB up they are mostly the pages' bodies, a few
+ * per request. Under bench/sandbox.ts's load the resident peak was no higher than at 128 KiB
+ * within the noise (bench/RESULTS.md, 2026-11-26 "sandbox CPU per pull").
  */
 /// <reference lib="deno.ns" />
 
@@ -16,7 +24,7 @@ const M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3, M_ARENA_MAX = -8;
 /** Arenas the process may create: enough for the workers not to queue on one lock. */
 export const ARENAS = 2;
 /** Allocations from this size up are mapped on their own and unmapped when freed. */
-export const MMAP_THRESHOLD_BYTES = 128 * 1024;
+export const MMAP_THRESHOLD_BYTES = 2 ** 20;
 /** Free memory at an arena's top beyond this goes back to the system. */
 export const TRIM_THRESHOLD_BYTES = 4 * 1024 * 1024;
 
@@ -28,7 +36,7 @@ export const TRIM_THRESHOLD_BYTES = 4 * 1024 * 1024;
  *
  * @example
  * ```ts
- * console.log(tuneAllocator()); // "memory: C allocator tuned (2 arenas, buffers from 128 KiB mapped on their own)"
+ * console.log(tuneAllocator()); // "memory: C allocator tuned (2 arenas, buffers from 1 MiB mapped on their own)"
  * ```
  */
 export function tuneAllocator(): string {
@@ -45,7 +53,7 @@ export function tuneAllocator(): string {
       .filter(([param, value]) => libc.symbols.mallopt(param, value) !== 1)
       .map(([param, value]) => `mallopt(${param}, ${value})`);
     if (failed.length > 0) return `memory: C allocator partly tuned (${failed.join(", ")} refused)`;
-    return `memory: C allocator tuned (${ARENAS} arenas, buffers from ${MMAP_THRESHOLD_BYTES / 1024} KiB mapped on their own)`;
+    return `memory: C allocator tuned (${ARENAS} arenas, buffers from ${MMAP_THRESHOLD_BYTES / 2 ** 20} MiB mapped on their own)`;
   } finally {
     libc.close();
   }

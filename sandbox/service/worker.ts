@@ -77,6 +77,10 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
       const answer = async () => {
         const response = await app.fetch(request, { info });
         response.headers.set("X-Sandbox-Worker", worker);
+        // Deno.serve would gzip a body for a client that accepts it; the service promises no
+        // transfer encoding (a client that wants fewer bytes asks for response_format=csv_gzip),
+        // and on loopback compressing only costs CPU on both sides, so no answer is transformed.
+        response.headers.set("Cache-Control", "no-transform");
         return response;
       };
       return network ? shapeAnswer(request.method, answer, network) : answer();

@@ -29,6 +29,29 @@ export function queryParams(url: string): URLSearchParams {
   return new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
 }
 
+/**
+ * Bodies from this size up are handed to the server as a stream of one chunk, with their
+ * Content-Length. `new Response(bytes)` copies the bytes (the Fetch standard makes a body a
+ * copy of its source, and Deno does), and a copy of megabytes into fresh pages costs more than
+ * sending them: a 6.5 MB CSV page cost a Deno server 77 ms of CPU as bytes and 7 ms as one chunk
+ * with large buffers mapped fresh (allocator.ts), 19 and 3.7 ms with the allocator at its
+ * defaults. The length keeps the answer framed as before (not chunked). Smaller bodies stay
+ * bytes: a copy of a few kilobytes costs less than a stream.
+ */
+const STREAMED_FROM_BYTES = 64 * 1024;
+
+/** The body of an answer of `bytes`, and the headers it needs. */
+function answerBody(bytes: Uint8Array, headers: Record<string, string>): BodyInit {
+  if (bytes.byteLength < STREAMED_FROM_BYTES) return bytes as Uint8Array<ArrayBuffer>;
+  headers["Content-Length"] = String(bytes.byteLength);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
 function nextLink(url: string, nextOffset: number): string {
   const u = new URL(url);
   u.searchParams.set("offset", String(nextOffset));
@@ -82,7 +105,8 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   // A Response built here, with its headers as a list, costs a fifth of what c.body() does with
   // twenty headers; it carries the request id itself, so no middleware needs to copy it.
   headers["X-Request-ID"] = c.get("requestId");
-  return new Response(page.rendered.body as Uint8Array<ArrayBuffer>, { status: 200, headers: Object.entries(headers) });
+  const body = answerBody(page.rendered.body, headers);
+  return new Response(body, { status: 200, headers: Object.entries(headers) });
 }
 
 /** Any other data path: 404 (after entitlement, so an unentitled dataset is never described). */

@@ -21,7 +21,7 @@ describe("the sandbox's memory settings", () => {
     const [three, small] = await Promise.all([start({ args: ["--workers", "3"] }), start({ args: ["--workers", "2"], env: { SANDBOX_FRAME_CACHE_MB: "64" } })]);
     expect(three.stdout).toContain(`caches: ${DEFAULT_CACHE_MB} MB over 3 workers (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`);
     expect(small.stdout).toContain("caches: 64 MB over 2 workers");
-    expect(three.stdout).toContain("memory: C allocator tuned (2 arenas, buffers from 128 KiB mapped on their own)");
+    expect(three.stdout).toContain("memory: C allocator tuned (2 arenas, buffers from 1 MiB mapped on their own)");
   });
 
   it("leaves the allocator alone with SANDBOX_ALLOCATOR=default, and says the caches are off at 0", async () => {

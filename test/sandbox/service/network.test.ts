@@ -45,6 +45,19 @@ describe("the sandbox imitating a network (--latency, --bandwidth)", () => {
     expect(whole).toBeGreaterThanOrEqual(LATENCY_MS + (body.length / (MBPS * 1e6)) * 1000 - CLOCK_SLACK_MS);
   });
 
+  it("compresses no answer, even for a client that accepts gzip: the paced bytes are the bytes sent", async () => {
+    // 50 rows go as bytes, 500 (over 64 KiB) as a stream of one chunk: Deno would gzip either.
+    for (const limit of [50, 500]) {
+      const r = await sb.get(`/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=${limit}&response_format=csv`, "demo-full-access", { "Accept-Encoding": "gzip, deflate, br" });
+      const body = new Uint8Array(await r.arrayBuffer());
+      expect(r.status).toBe(200);
+      expect(r.headers.get("Content-Encoding")).toBeNull();
+      expect(r.headers.get("Cache-Control")).toBe("no-transform");
+      expect(r.headers.get("Content-Length")).toBe(String(body.length));
+      expect(new TextDecoder().decode(body).trimEnd().split("\n")).toHaveLength(limit + 1);
+    }
+  });
+
   it("answers HEAD after the latency, with no body", async () => {
     const started = performance.now();
     const r = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000&response_format=csv`, { method: "HEAD", headers: { "X-API-KEY": "demo-full-access" } });
