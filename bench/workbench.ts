@@ -41,9 +41,10 @@ if (AGAINST !== undefined && !existsSync(join(AGAINST, "bench/support/workbenchR
 const sandbox = await startSandboxProcess(longDir);
 const scratch = mkdtempSync(join(tmpdir(), "bench-workbench-"));
 type Run = { mode: string; seconds: number; rows: number; bytes: number; peakMb: number };
-/** One way in its own process; `root` is the checkout whose runner (and modules) it uses. */
+let runs = 0;
+/** One way in its own process, into a folder of its own; `root` is the checkout whose runner (and modules) it uses. */
 const run = (mode: string, from: string, root = REPO_ROOT): Run => {
-  const out = execFileSync(process.execPath, ["run", "-A", join(root, "bench/support/workbenchRun.ts"), mode, sandbox.baseUrl, from, join(scratch, `${mode}-${root === REPO_ROOT ? "this" : "other"}`)], {
+  const out = execFileSync(process.execPath, ["run", "-A", join(root, "bench/support/workbenchRun.ts"), mode, sandbox.baseUrl, from, join(scratch, `${mode}-${++runs}`)], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
