@@ -63,7 +63,7 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
     baseUrl: local.baseUrl,
     started,
     // A private sandbox is also what the notebooks' own `sandbox()` calls return.
-    env: { MARKETDATA_BASE_URL: local.baseUrl, MARKETDATA_API_KEY: local.keys.fullAccess, MARKETDATA_PROVENANCE: "1", ...(shared ? {} : { MARKETDATA_SANDBOX_URL: local.baseUrl }) },
+    env: kernelEnv(local.baseUrl, local.keys.fullAccess, !shared),
     close: async () => {
       if (started && local.pid !== undefined) {
         local.stop();
@@ -74,6 +74,15 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
   };
 }
 
+/**
+ * What the kernel is told: where the sandbox is and its key (`connect()` without options), with
+ * recording on; `notebooksToo` also makes the notebooks' own `sandbox()` return it (a sandbox
+ * other than the shared demo one).
+ */
+function kernelEnv(baseUrl: string, apiKey: string, notebooksToo: boolean): Record<string, string> {
+  return { MARKETDATA_BASE_URL: baseUrl, MARKETDATA_API_KEY: apiKey, MARKETDATA_PROVENANCE: "1", ...(notebooksToo ? { MARKETDATA_SANDBOX_URL: baseUrl } : {}) };
+}
+
 /** The sandbox at `baseUrl`, which this run neither starts nor stops. */
 async function runningSandbox(baseUrl: string): Promise<SandboxSession> {
   const answer = await fetch(new URL("openapi.json", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
@@ -82,7 +91,7 @@ async function runningSandbox(baseUrl: string): Promise<SandboxSession> {
   return {
     baseUrl,
     started: false,
-    env: { MARKETDATA_BASE_URL: baseUrl, MARKETDATA_API_KEY: DEMO_KEYS.fullAccess, MARKETDATA_PROVENANCE: "1", MARKETDATA_SANDBOX_URL: baseUrl },
+    env: kernelEnv(baseUrl, DEMO_KEYS.fullAccess, true),
     close: async () => {},
   };
 }

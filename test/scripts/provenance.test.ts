@@ -14,7 +14,7 @@ import { compareRuns } from "../../workbench/provenance/compareRuns.ts";
 import { denoPath } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
 import type { CallRecord, RunManifest } from "../../workbench/mod.ts";
-import { type FileSandbox, fileSandbox } from "./support/fileSandbox.ts";
+import { fileSandbox } from "./support/fileSandbox.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "provenance-run-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,18 +22,13 @@ const fixture = "test/scripts/fixtures/tiny-recipe.ipynb";
 /** A test that runs the notebook waits as long as the run may take (its own timeout, 180 s) and a little more. */
 const RUN_TEST_MS = 200_000;
 
-let shared: FileSandbox | undefined;
-let starting: Promise<FileSandbox> | undefined;
-afterAll(() => shared?.stop());
 /** The file's sandbox on the test market, started by the first run that needs it. */
-function testMarket(): Promise<FileSandbox> {
-  starting ??= fileSandbox(inject("tinyMarketDir")).then((sb) => (shared = sb));
-  return starting;
-}
+const testMarket = fileSandbox();
+afterAll(() => testMarket.stop());
 
 /** The runner on the test market (the file's sandbox), or on `market` (a sandbox of the run's own). */
 async function notebook(args: string[], market?: string, path = fixture) {
-  const where = market === undefined ? ["--base-url", (await testMarket()).baseUrl] : ["--profile", "tiny", "--data", market];
+  const where = market === undefined ? ["--base-url", await testMarket.baseUrl()] : ["--profile", "tiny", "--data", market];
   return run(denoPath(), ["run", "-A", "scripts/recipe.ts", path, ...where, ...args], {
     timeoutMs: 180_000,
     env: { ...process.env, npm_lifecycle_event: "notebook" },

@@ -13,7 +13,7 @@ import { denoPath, jupyterEnv, jupyterPath } from "../../scripts/paths.mjs";
 import { svgWithMarks } from "../../scripts/report.ts";
 import { run } from "../../scripts/run.mjs";
 import { dumpDom, screenshot } from "./support/chromium.ts";
-import { type FileSandbox, fileSandbox } from "./support/fileSandbox.ts";
+import { fileSandbox } from "./support/fileSandbox.ts";
 import { decodePng } from "./support/png.ts";
 
 const FIXTURE = "test/scripts/fixtures/tiny-recipe.ipynb";
@@ -22,14 +22,12 @@ function recipe(...args: string[]) {
   return run(denoPath(), ["run", "-A", "scripts/recipe.ts", ...args], { timeoutMs: 180_000 });
 }
 
-let shared: FileSandbox | undefined;
-let starting: Promise<FileSandbox> | undefined;
+const tinyMarket = fileSandbox();
 /** `--base-url` of the file's sandbox on the run's tiny market, started by the first run that needs it. */
 async function onTinyMarket(): Promise<string[]> {
-  starting ??= fileSandbox(inject("tinyMarketDir")).then((sb) => (shared = sb));
-  return ["--base-url", (await starting).baseUrl];
+  return ["--base-url", await tinyMarket.baseUrl()];
 }
-afterAll(() => shared?.stop());
+afterAll(() => tinyMarket.stop());
 
 describe("a recipe run with parameters", () => {
   const out = mkdtempSync(join(tmpdir(), "recipe-test-"));

@@ -1,37 +1,31 @@
 /**
- * One sandbox for a test file's notebook runs: they reach it with `--base-url` instead of each
- * starting a private sandbox of its own (a Deno process indexing the market, per run). It
- * serves on one worker thread, enough for one notebook at a time.
+ * One sandbox for a test file's notebook runs, on the run's tiny market: they reach it with
+ * `--base-url` instead of each starting a private sandbox of its own (a Deno process indexing
+ * the market, per run). Started by the first run that asks for it (the spawned test sandbox of
+ * test/sandbox/service/support/sandbox.ts: one worker, its own state file).
  *
  * @example
  * ```ts
- * const sb = await fileSandbox(inject("tinyMarketDir"));
- * await recipe(FIXTURE, "--base-url", sb.baseUrl);
- * await sb.stop();
+ * const sb = fileSandbox();
+ * afterAll(() => sb.stop());
+ * await recipe(FIXTURE, "--base-url", await sb.baseUrl());
  * ```
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { spawnSandbox } from "../../../workbench/sandbox.ts";
+import { startSandbox, type TestSandbox } from "../../sandbox/service/support/sandbox.ts";
 
-/** A running sandbox and how to stop it. */
+/** The file's sandbox: its address (starting it on first use) and how to stop it. */
 export interface FileSandbox {
-  baseUrl: string;
-  /** Stops the process, waits for it to exit and removes its state. */
+  baseUrl: () => Promise<string>;
+  /** Stops the sandbox if it was started. */
   stop: () => Promise<void>;
 }
 
-/** Starts a sandbox on `marketDir` with a fresh state file. */
-export async function fileSandbox(marketDir: string): Promise<FileSandbox> {
-  const scratch = mkdtempSync(join(tmpdir(), "file-sandbox-"));
-  // Minutes, not seconds: on a busy machine starting Deno and indexing the market is slow.
-  const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite"), "--workers", "1"], { readyTimeoutMs: 120_000 });
+export function fileSandbox(): FileSandbox {
+  let starting: Promise<TestSandbox> | undefined;
   return {
-    baseUrl: sb.baseUrl,
+    baseUrl: async () => (await (starting ??= startSandbox())).baseUrl,
     stop: async () => {
-      await sb.stop();
-      rmSync(scratch, { recursive: true, force: true });
+      if (starting) await (await starting).stop();
     },
   };
 }
