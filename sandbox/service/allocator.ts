@@ -9,12 +9,11 @@
  * the system when freed (a fixed threshold also turns the raising off).
  *
  * Why 1 MiB and not lower: a buffer mapped on its own starts as fresh pages, and touching a
- * fresh page costs a page fault, dear on this project's virtual machines (a copy of 6.5 MB into
- * fresh pages took 30-40 ms of CPU, against 10 from reused heap memory). At 128 KiB every
- * column of a page of 20,000 rows was one, and the sandbox spent about 0.4 of its 3 CPU seconds
- * a universe pull (81 MB of CSV) on them; from 1 MiB up they are mostly the pages' bodies, a few
- * per request. Under bench/sandbox.ts's load the resident peak was no higher than at 128 KiB
- * within the noise (bench/RESULTS.md, 2026-11-26 "sandbox CPU per pull").
+ * fresh page costs a page fault, dear on this project's virtual machines (several times a copy
+ * into reused heap memory). At a lower threshold every column of a large page is such a buffer,
+ * and their faults were a visible share of the sandbox's CPU a pull; from 1 MiB up they are
+ * mostly the pages' bodies, a few per request, and the resident peak under load was no higher
+ * (figures: bench/RESULTS.md, "sandbox CPU per pull").
  */
 /// <reference lib="deno.ns" />
 

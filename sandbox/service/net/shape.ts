@@ -20,8 +20,8 @@ export interface NetworkShape {
 
 /**
  * Bytes sent between two due-time checks: 4 ms of the pace, and at least 16 KiB (1 MB/s flows in
- * steps of 16 ms). Each slice is a turn of the stream and a write to the socket: at 20 MB/s,
- * 16 KiB slices cost the server about as much CPU as writing the CSV of the page.
+ * steps of 16 ms). Each slice is a turn of the stream and a write to the socket: at a fast pace,
+ * fixed 16 KiB slices cost the server about as much CPU as writing the CSV of the page.
  */
 const SLICE_SECONDS = 0.004;
 const MIN_SLICE = 16 * 1024;

@@ -32,11 +32,10 @@ export function queryParams(url: string): URLSearchParams {
 /**
  * Bodies from this size up are handed to the server as a stream of one chunk, with their
  * Content-Length. `new Response(bytes)` copies the bytes (the Fetch standard makes a body a
- * copy of its source, and Deno does), and a copy of megabytes into fresh pages costs more than
- * sending them: a 6.5 MB CSV page cost a Deno server 77 ms of CPU as bytes and 7 ms as one chunk
- * with large buffers mapped fresh (allocator.ts), 19 and 3.7 ms with the allocator at its
- * defaults. The length keeps the answer framed as before (not chunked). Smaller bodies stay
- * bytes: a copy of a few kilobytes costs less than a stream.
+ * copy of its source, and Deno does), and a copy of megabytes into fresh pages costs the
+ * server several times what sending them as one chunk does (figures: bench/RESULTS.md, "sandbox
+ * CPU per pull"). The length keeps the answer framed as before (not chunked). Smaller bodies
+ * stay bytes: a copy of a few kilobytes costs less than a stream.
  */
 const STREAMED_FROM_BYTES = 64 * 1024;
 
