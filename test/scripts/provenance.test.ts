@@ -6,7 +6,7 @@
  * Real runs: the Deno kernel, the sandbox, the fixture notebook. The runs on the test market
  * share one sandbox (`--base-url`); the run on the other market starts its own (`--data`).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
