@@ -25,8 +25,9 @@ export function frameSink(facts: ServiceFacts, plan: CallPlan): UnitSink<pl.Data
   const { endpoint, units, base, range } = plan;
   const dataset = endpoint.dataset;
   return {
-    unit: () => {},
-    async result(frames, requests) {
+    unit: (_index, frame) => frame,
+    async result(kept, requests) {
+      const frames = kept as pl.DataFrame[]; // this sink keeps every unit's frame
       if (units.length === 0) {
         const frame = emptyFrame(await facts.schema(dataset));
         return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);

@@ -33,10 +33,14 @@ export interface UnitCache {
 export interface UnitSink<T> {
   /** Hears the call start, once its requests are prepared (a lake tells what it already holds). */
   start?(emit: (event: CallEvent) => void): void;
-  /** Takes unit `index`'s frame as it completes (a lake writes its partitions here). */
-  unit(index: number, frame: pl.DataFrame, emit: (event: CallEvent) => void): void | Promise<void>;
-  /** The call's result once every unit is in (`frames` in unit order). */
-  result(frames: readonly pl.DataFrame[], requests: readonly PreparedRequest[]): Promise<T>;
+  /**
+   * Takes unit `index`'s frame as it completes (a lake writes its partitions here). Returns what
+   * the call keeps of it for `result` and `partial`: the frame sink keeps the frame; a lake keeps
+   * nothing, since its rows are on disk (a download holds one unit's rows at a time, not all).
+   */
+  unit(index: number, frame: pl.DataFrame, emit: (event: CallEvent) => void): pl.DataFrame | undefined | Promise<pl.DataFrame | undefined>;
+  /** The call's result once every unit is in (`frames` in unit order: what `unit` kept). */
+  result(frames: readonly (pl.DataFrame | undefined)[], requests: readonly PreparedRequest[]): Promise<T>;
   /** What a failed call keeps, from the units done (in order) and the rows of the first unfinished one. */
   partial?(kept: readonly pl.DataFrame[], requests: readonly PreparedRequest[]): pl.DataFrame;
 }
@@ -63,9 +67,10 @@ export interface PipelineCall {
   upfront: boolean;
 }
 
-/** The state of a call's units: done frames, and rows of units cut short. */
+/** The state of a call's units: which are done, what the sink kept of them, and rows of units cut short. */
 interface Units {
-  done: (pl.DataFrame | undefined)[];
+  done: boolean[];
+  kept: (pl.DataFrame | undefined)[];
   partial: (pl.DataFrame | undefined)[];
 }
 
@@ -133,7 +138,7 @@ export class Pipeline {
         // A misspelt ticker would cost an empty page each: judged before sending (the lookup files cost one request per session).
         await checkTickersUpfront(this.parts.facts, plan.endpoint.dataset, requests.map((r) => r.tickers));
       }
-      const units: Units = { done: plan.units.map(() => undefined), partial: plan.units.map(() => undefined) };
+      const units: Units = { done: plan.units.map(() => false), kept: plan.units.map(() => undefined), partial: plan.units.map(() => undefined) };
       await this.#fetch(plan, requests, plan.units.map((_, i) => i), force, events, units, sink);
       return await this.#finish(requests, units, events, sink);
     } catch (error) {
@@ -146,7 +151,7 @@ export class Pipeline {
 
   /** The sink's result, told to the observers. */
   async #finish<T>(requests: readonly PreparedRequest[], units: Units, events: CallEvents, sink: UnitSink<T>): Promise<T> {
-    const result = await sink.result(units.done as pl.DataFrame[], requests);
+    const result = await sink.result(units.kept, requests);
     events.emit({ type: "ended", requests, frame: isFrame(result) ? result : undefined });
     await events.settled();
     return result;
@@ -163,14 +168,14 @@ export class Pipeline {
     const state = (error as { [UNITS]?: { units: Units; requests: PreparedRequest[] } })[UNITS];
     if (!state || !sink.partial) return;
     const { units, requests } = state;
-    const firstMissing = units.done.findIndex((f) => f === undefined);
-    const prefix = units.done.slice(0, firstMissing < 0 ? units.done.length : firstMissing) as pl.DataFrame[];
+    const firstMissing = units.done.indexOf(false);
+    const prefix = units.kept.slice(0, firstMissing < 0 ? units.kept.length : firstMissing).filter(isFrame);
     const cut = firstMissing >= 0 ? units.partial[firstMissing] : undefined;
     error.partial = sink.partial(cut && cut.height > 0 ? [...prefix, cut] : prefix, requests);
     error.resume = async () => {
       // The rest, as a call of its own that names the failed one (its record says what it resumes).
       const events = new CallEvents([...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })), ...(call.listeners ?? [])]);
-      const missing = units.done.flatMap((f, i) => (f ? [] : [i]));
+      const missing = units.done.flatMap((done, i) => (done ? [] : [i]));
       try {
         events.emit({ type: "prepared", requests });
         await this.#fetch(call.plan, requests, missing, true, events, units, sink);
@@ -229,8 +234,8 @@ export class Pipeline {
         }
         units.partial[i] = undefined;
         emit({ type: "unit-done", unit: i, frame, fromCache });
-        await sink.unit(i, frame, emit);
-        units.done[i] = frame;
+        units.kept[i] = await sink.unit(i, frame, emit);
+        units.done[i] = true;
       });
     } catch (error) {
       if (error instanceof WorkbenchError) Object.defineProperty(error, UNITS, { value: { units, requests }, configurable: true });

@@ -201,6 +201,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       emit({ type: "partitions", unit: i, frame, parts: [...parts, ...c.dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous });
     }
     rows += frame.height;
+    return undefined; // the rows are on disk: the call keeps none of them
   };
   const plan = { endpoint, units: pathValues, base, range: {}, force: force ?? false, unitQueries: units.map(chunkQuery) };
   const reusing = (emit: (event: CallEvent) => void) => {
