@@ -5,7 +5,7 @@
  * the tests and benchmarks (the workbench never imports the sandbox's code, only runs it).
  */
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_KEYS } from "../contract/demoKeys.ts";
@@ -254,6 +254,7 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
   // The sandbox writes to a log file, not a pipe: it outlives this process (a notebook kernel
   // may restart), and a closed pipe would kill it on its next line of output.
   mkdirSync(join(REPO_ROOT, ".cache"), { recursive: true });
+  pruneSandboxLogs(join(REPO_ROOT, ".cache"), profile, LOGS_KEPT - 1);
   const logFile = join(REPO_ROOT, ".cache", `sandbox-${profile}-${Date.now()}.log`);
   const args = ["--port", "0", "--profile", profile, "--data", dataDir, ...networkArgs(network), ...(options.args ?? [])];
   const child = await spawnSandbox(args, { logFile, readyTimeoutMs: (options.timeoutSeconds ?? 300) * 1000 });
@@ -266,4 +267,29 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
     writeFileSync(record, JSON.stringify({ baseUrl, pid: child.pid, dataDir, network } satisfies SandboxRecord));
   }
   return { baseUrl, keys: KEYS, pid: child.pid, stop: stopper(child.pid) };
+}
+
+/** Log files of one profile's sandboxes kept in `.cache` (the newest; each start writes one). */
+const LOGS_KEPT = 5;
+
+/**
+ * Removes all but the `keep` newest `sandbox-<profile>-<time>.log` files of `dir`: a sandbox
+ * writes a log file per start, and kernel restarts would otherwise pile them up for good. A
+ * log another process still writes to is kept by the system until it closes it.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * pruneSandboxLogs(".cache", "demo", 4);
+ * ```
+ */
+export function pruneSandboxLogs(dir: string, profile: string, keep: number): string[] {
+  const pattern = new RegExp(`^sandbox-${profile}-(\\d+)\\.log$`);
+  const logs = readdirSync(dir).flatMap((name) => {
+    const m = pattern.exec(name);
+    return m ? [{ name, at: Number(m[1]) }] : [];
+  }).sort((a, b) => b.at - a.at);
+  const removed = logs.slice(Math.max(0, keep)).map((l) => l.name);
+  for (const name of removed) rmSync(join(dir, name), { force: true });
+  return removed;
 }

@@ -3,7 +3,7 @@
  * sandbox it starts holds each answer's first byte for `latencyMs` and paces bodies at
  * `bandwidthMBps`; a setting out of range is refused before anything starts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -26,6 +26,10 @@ describe("sandbox({ latencyMs, bandwidthMBps })", () => {
       expect(body.byteLength).toBeGreaterThan(100_000);
       expect(firstByte).toBeGreaterThanOrEqual(250 - 2);
       expect(whole).toBeGreaterThanOrEqual(250 + (body.byteLength / 1e6) * 1000 - 2);
+      // Each start writes a log; the start keeps the newest five of its profile (this one among them).
+      const logs = readdirSync(join(process.cwd(), ".cache")).filter((n) => /^sandbox-tiny-\d+\.log$/.test(n));
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs.length).toBeLessThanOrEqual(5);
     } finally {
       local.stop();
     }
