@@ -3,18 +3,19 @@
  * tiny fixture recipe run with injected parameters in the Deno kernel against a sandbox on the
  * run's tiny market, its HTML report opened in headless Chromium, its provenance manifest
  * (`<name>.provenance.json` and the report's footer), `--verify <manifest>` on the same market
- * and on a market generated with another seed, a failing run, and the runner's refusals.
+ * and on a market generated with another seed, a failing run, one's own notebook run with
+ * `npm run notebook`, and the runner's refusals.
  * A real run costs a runner, a Python, a kernel and the workbench loaded in it, so one run
  * serves every check of its kind: the parameter run also makes a download (a --verify run then
  * checks a call and a download), and the failing run is checked for its report and its
  * manifest. The runs on the test market share one sandbox (`--base-url`); the runs on another
  * market start their own (`--data`). compareRuns itself is tested in provenance.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { cellText, errorOutputs } from "../../scripts/jupyter.mjs";
+import { cellText, errorOutputs, makeNotebook } from "../../scripts/jupyter.mjs";
 import { denoPath, jupyterEnv, jupyterPath } from "../../scripts/paths.mjs";
 import { svgWithMarks } from "../../scripts/report.ts";
 import { run } from "../../scripts/run.mjs";
@@ -237,6 +238,28 @@ describe("a recipe that asks sandbox() for its service, run on another market", 
     const text = (id: string) => cellText(notebook.cells.find((c: { id: string }) => c.id === id)).trim();
     expect(text("connect")).toBe("same as MARKETDATA_BASE_URL: true");
     expect(text("range")).toBe("eq-daily-ohlc from 2023-11-20 to 2023-11-28");
+  });
+});
+
+describe("npm run notebook on one's own notebook", () => {
+  it("executes any notebook and writes it and its report into --out", async () => {
+    const plain = join(dir, "plain.ipynb");
+    writeFileSync(plain, JSON.stringify(makeNotebook(["1 + 1", "const n: number = 40;\nconsole.log(n + 2)"])));
+    const out = join(dir, "mine");
+    const result = await recipe([plain, ...(await onTinyMarket()), "--out", out], "notebook");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^notebook: running .*plain\.ipynb with its defaults/);
+    expect(result.stdout).toContain(`executed notebook: ${join(out, "plain.ipynb")}`);
+    const executed = readJson(join(out, "plain.ipynb"));
+    expect(executed.cells.map(cellText)).toEqual(["2", "42\n"]);
+    expect(existsSync(join(out, "plain.html"))).toBe(true);
+  }, RUN_TEST_MS);
+
+  it("names itself in its usage line", async () => {
+    const result = await recipe([], "notebook");
+    expect(result.status).toBe(2);
+    expect(result.stdout).toMatch(/^usage: npm run notebook -- <path\.ipynb> \[--param key=value\]\.\.\. \[--out <dir>\]/);
   });
 });
 
