@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { outDir } from "../../scripts/paths.mjs";
-import { beforeAll, describe, expect, it } from "vitest";
-import { dumpDom, screenshot } from "../scripts/support/chromium.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileBrowser } from "../scripts/support/chromium.ts";
 import { decodePng, type Image } from "../scripts/support/png.ts";
 import { chartCases } from "./support/chartFrames.ts";
 import { type ChartLayout, readLayout, writeChartPage } from "./support/chartPage.ts";
@@ -16,15 +16,20 @@ import { type ChartLayout, readLayout, writeChartPage } from "./support/chartPag
 const cases = chartCases();
 let image: Image;
 let layout: ChartLayout[];
+const browser = fileBrowser();
+afterAll(() => browser.close());
 
 beforeAll(async () => {
   const dir = join(outDir, "chart-pixels");
   mkdirSync(dir, { recursive: true });
   const page = join(dir, "charts.html");
   writeChartPage(page, Object.fromEntries(Object.entries(cases).map(([name, c]) => [name, c.markup])));
-  const measured = readLayout(await dumpDom(page));
+  // One page: its script measures the charts on load; the screenshot is as tall as they are.
+  const tab = await browser.open(page, 1100, 2000);
+  const measured = readLayout(await tab.content());
   layout = measured.charts;
-  const png = await screenshot(page, 1100, Math.ceil(measured.height) + 20);
+  await tab.setViewportSize({ width: 1100, height: Math.ceil(measured.height) + 20 });
+  const png = await tab.screenshot();
   writeFileSync(join(dir, "charts.png"), png);
   image = decodePng(png);
 }, 120_000);

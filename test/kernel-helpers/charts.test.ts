@@ -3,9 +3,7 @@
  * columns): each render equals its golden file byte for byte, has the structure its kind
  * promises, and does not depend on the machine's time zone.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as k from "../../kernel-helpers/mod.ts";
 import { chartCases, dailyBars } from "./support/chartFrames.ts";
 import { expectGolden, withPlotIdsInOrder } from "./support/golden.ts";
@@ -174,13 +172,28 @@ describe("chart overrides and new charts", () => {
   });
 });
 
-it("renders the same bytes in a process whose time zone is Asia/Tokyo", async () => {
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(join(process.cwd(), "node_modules/.bin/vite-node"), ["test/kernel-helpers/support/renderCharts.ts"], { env: { ...process.env, TZ: "Asia/Tokyo" }, maxBuffer: 1 << 24 }, (error, out, err) =>
-      error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))
-  );
-  const tokyo = JSON.parse(stdout.trim().split("\n").at(-1)!) as { offsetMinutes: number; charts: typeof cases };
+it("renders the same bytes when the time zone is Asia/Tokyo, its modules loaded afresh under it", async () => {
+  // In this process, not a second one (a fresh Node importing Polars, Plot and jsdom cost
+  // several CPU seconds): Node re-reads TZ when it is set, for Date, Intl and the C library
+  // Polars asks; the chart modules are evaluated again under it, so a zone captured when a
+  // module loads is caught as a fresh process would catch it. Synchronous apart from that
+  // import, and this file's tests run one at a time: nothing else renders meanwhile.
+  const before = process.env.TZ;
+  const noon = new Date("2023-11-21T12:00:00Z");
+  const offsetBefore = noon.getTimezoneOffset();
+  let tokyo: { offsetMinutes: number; charts: typeof cases };
+  try {
+    process.env.TZ = "Asia/Tokyo";
+    vi.resetModules();
+    const fresh = await import("./support/chartFrames.ts");
+    expect(fresh.chartCases).not.toBe(chartCases); // evaluated again, not the cached module
+    tokyo = { offsetMinutes: noon.getTimezoneOffset(), charts: fresh.chartCases() };
+  } finally {
+    if (before === undefined) delete process.env.TZ;
+    else process.env.TZ = before;
+  }
   expect(tokyo.offsetMinutes).toBe(-540);
+  expect(noon.getTimezoneOffset()).toBe(offsetBefore); // the zone is back for the files after this one
   expect(Object.keys(tokyo.charts)).toEqual(Object.keys(cases));
   for (const [name, chart] of Object.entries(tokyo.charts)) {
     expect(withPlotIdsInOrder(chart.markup), name).toBe(withPlotIdsInOrder(cases[name].markup));

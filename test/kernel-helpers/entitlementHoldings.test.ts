@@ -8,14 +8,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JSDOM } from "jsdom";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { entitlementCardBundle, explain } from "../../kernel-helpers/mod.ts";
 import { type AccessRule, Entitlements, type Holding } from "../../workbench/mod.ts";
 import { TickerBook } from "../../workbench/guard/tickers.ts";
-import { screenshot } from "../scripts/support/chromium.ts";
+import { fileBrowser } from "../scripts/support/chromium.ts";
 import { decodePng } from "../scripts/support/png.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
+const browser = fileBrowser();
+afterAll(() => browser.close());
 const bundleOf = (value: unknown) => (value as Record<symbol, () => Record<string, string>>)[DISPLAY]();
 
 const rule = (id: string, universe: string[] = []): AccessRule => ({ dataset_text_id: id, dataset_id: id, dataset_name: id, dataset_version: "1", start_date: "2000-01-01", end_date: null, universe_identifiers: universe });
@@ -89,7 +91,7 @@ describe("may() and explain() beside what the data holds", () => {
     const page = join(dir, "holdings.html");
     const answer = bundleOf(explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })))["text/html"];
     writeFileSync(page, `<!doctype html><meta charset="utf-8"><body style="margin:10px;background:#fff">${entitlementCardBundle(ent)["text/html"]}<br>${answer}</body>`);
-    const png = await screenshot(page, 800, 420);
+    const png = await (await browser.open(page, 800, 420)).screenshot();
     if (process.env.ENTITLEMENT_SHOTS) writeFileSync(join(dir, "holdings.png"), png);
     const image = decodePng(png);
     expect(image.width).toBe(800);

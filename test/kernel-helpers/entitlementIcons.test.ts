@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { entitlementCardBundle, explain } from "../../kernel-helpers/mod.ts";
 import { type AccessRule, Entitlements } from "../../workbench/mod.ts";
-import { dumpDom, screenshot } from "../scripts/support/chromium.ts";
+import { fileBrowser } from "../scripts/support/chromium.ts";
 import { decodePng, type Image } from "../scripts/support/png.ts";
 
 const rules: AccessRule[] = [
@@ -22,6 +22,8 @@ const ent = new Entitlements({ identity_id: 1, name: "Desk", max_active_api_keys
 const refused = explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })) as unknown as Record<symbol, () => Record<string, string>>;
 
 const dir = mkdtempSync(join(tmpdir(), "entitlement-icons-"));
+const browser = fileBrowser();
+afterAll(() => browser.close());
 let image: Image;
 let icons: { kind: string; left: number; top: number; width: number; height: number }[];
 
@@ -29,8 +31,10 @@ beforeAll(async () => {
   const page = join(dir, "card.html");
   const measure = `document.getElementById("out").textContent = JSON.stringify([...document.querySelectorAll("svg.wb-icon")].map((s) => { const r = s.getBoundingClientRect(); return { kind: s.getAttribute("aria-label"), left: r.left, top: r.top, width: r.width, height: r.height }; }));`;
   writeFileSync(page, `<!doctype html><meta charset="utf-8"><body style="margin:10px;background:#fff">${entitlementCardBundle(ent)["text/html"]}${refused[Symbol.for("Jupyter.display")]()["text/html"]}<pre id="out"></pre><script>${measure}</script></body>`);
-  icons = JSON.parse((await dumpDom(page)).match(/<pre id="out">([^<]*)<\/pre>/)![1].replace(/&quot;/g, '"'));
-  image = decodePng(await screenshot(page, 800, 600));
+  // One page: its script measures the icons on load, then the same page is photographed.
+  const tab = await browser.open(page, 800, 600);
+  icons = JSON.parse((await tab.content()).match(/<pre id="out">([^<]*)<\/pre>/)![1].replace(/&quot;/g, '"'));
+  image = decodePng(await tab.screenshot());
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,15 +1,17 @@
 /**
- * The kernel helpers in the real Deno kernel: a generated notebook fetches minute bars from a
- * sandbox on the test market with a live progress bar, shows the frame through
- * `installDisplay` and draws an intraday profile; the executed notebook's outputs are checked.
+ * The kernel helpers in the real Deno kernel: a generated notebook starts a sandbox on the test
+ * market from the kernel (`sandbox()`), fetches minute bars from it with a live progress bar,
+ * shows the frame through `installDisplay` and draws an intraday profile; the executed
+ * notebook's outputs are checked. Its last cell kills the kernel with SIGKILL (no chance to
+ * clean up), and the sandbox the kernel started must then be gone within seconds. One kernel
+ * and one sandbox for both: each start costs a Python, a kernel and the workbench loaded in it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { errorOutputs, executeNotebook, makeNotebook } from "../../scripts/jupyter.mjs";
-import { type RunningSandbox, startNativeSandbox } from "./support/sandbox.ts";
+import { errorOutputs, executeNotebook, makeNotebook, NotebookError } from "../../scripts/jupyter.mjs";
 
 interface Output {
   output_type: string;
@@ -24,28 +26,41 @@ interface Sent {
 
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
 const repo = process.cwd();
-let sb: RunningSandbox | undefined;
 let dir: string;
 let outputs: Output[][];
+/** What the notebook's second-last cell printed: the sandbox's and the kernel's process ids, and the sandbox's answer. */
+let started: { pid: number; kernel: number; status: number } | undefined;
+/** How execution ended: the kernel's death, by its last cell. */
+let failure: unknown;
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kernel-helpers-"));
-  sb = await startNativeSandbox(inject("tinyMarketDir"), join(dir, "state.sqlite"));
   const cells = [
     // A frame made before the workbench is imported, as a user would in a first cell.
     `import pl from "nodejs-polars";
 const early = pl.DataFrame({ price: [190.64, 4512.2575], ticker: ["AAPL", "MSFT"] });`,
     // Importing the workbench alone installs rich display: no installDisplay() call anywhere.
-    `import { connect } from "${repo}/workbench/mod.ts";
+    `import { connect, sandbox } from "${repo}/workbench/mod.ts";
 import { intradayProfileChart, progressBar } from "${repo}/kernel-helpers/mod.ts";`,
     // Records what reaches the kernel's display (the message type Deno derives from \`update\`).
-    `const sent: { type: string; id?: string; text: string }[] = [];
+    `// A sandbox of the kernel's own: extra args make a new one, with its own state and one worker.
+const local = await sandbox({ profile: "tiny", dataDir: ${JSON.stringify(inject("tinyMarketDir"))}, args: ["--state", ${JSON.stringify(join(dir, "state.sqlite"))}, "--workers", "1"] });
+const sent: { type: string; id?: string; text: string }[] = [];
 const display = Deno.jupyter.display;
 Deno.jupyter.display = (obj: any, options: any = {}) => {
   sent.push({ type: options.update ? "update_display_data" : "display_data", id: options.display_id, text: obj["text/plain"] });
   return display.call(Deno.jupyter, obj, options);
 };
-const wb = await connect({ baseUrl: "${sb.baseUrl}", apiKey: "demo-full-access" });
+const wb = await connect({ baseUrl: local.baseUrl, apiKey: "demo-full-access" });
 const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" }, pageSize: 200, onProgress: progressBar() });
 undefined; // the cell's value: none`,
     `Deno.jupyter.display = display;
@@ -72,16 +87,33 @@ plot({ marks: [Plot.dot([{ x: 1, y: 2 }, { x: 2, y: 3 }], { x: "x", y: "y" })] }
     `const warned = early.head(1);
 (((globalThis as any)[Symbol.for("market-workbench.frameWarnings")] ??= new WeakMap()) as WeakMap<object, string[]>).set(warned, ["MSFT: no rows on 2023-11-23 (market closed)"]);
 warned`,
+    `const answer = await fetch(local.baseUrl + "/openapi.json");
+console.log(JSON.stringify({ pid: local.pid, kernel: Deno.pid, status: answer.status }));
+await answer.body?.cancel();`,
+    `Deno.kill(Deno.pid, "SIGKILL");`,
   ];
   const input = join(dir, "kernel-helpers.ipynb");
   writeFileSync(input, JSON.stringify(makeNotebook(cells)));
-  const { notebook } = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 60 });
+  failure = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 120 }).then(() => undefined, (e: unknown) => e);
+  if (!(failure instanceof NotebookError)) throw failure ?? new Error("The notebook ran to its end: the kernel did not die");
+  const { notebook } = failure as NotebookError & { notebook: { cells: { outputs: Output[] }[] } };
+  // Every cell before the kernel's death ran without an error.
   expect(errorOutputs(notebook)).toEqual([]);
-  outputs = notebook.cells.map((cell: { outputs: Output[] }) => cell.outputs);
+  outputs = notebook.cells.map((cell) => cell.outputs);
+  started = JSON.parse(joined(outputs.at(-2)![0].text).trim());
 });
-afterAll(async () => {
-  await sb?.stop();
+afterAll(() => {
+  if (started !== undefined && running(started.pid)) process.kill(started.pid, "SIGKILL");
   rmSync(dir, { recursive: true, force: true });
+});
+
+it("a sandbox started from a notebook kernel stops when that kernel is killed", async () => {
+  expect((failure as Error).message).toMatch(/DeadKernel|died|dead/i);
+  expect(started!.status).toBe(200); // the sandbox answered while the kernel lived
+  expect(running(started!.kernel)).toBe(false);
+  const deadline = Date.now() + 10_000;
+  while (running(started!.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  expect(running(started!.pid)).toBe(false);
 });
 
 it("a frame as a cell's value renders as HTML with dtypes, New York times and dates as text", () => {
