@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addKey, revokeKey, setMonthlyRequests } from "./support/errorsState.ts";
+import { createQuotaAccount } from "./support/quotaAccounts.ts";
 import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 import { TestClock } from "./support/testClock.ts";
@@ -197,7 +198,8 @@ describe("the error table, quotas on a fresh sandbox", () => {
 describe("the error table, under maintenance and a tiny query budget", () => {
   // The query past its budget is abandoned, not stopped: Polars finishes it on its own threads.
   // In a served sandbox that is the server's business; in the test process, a collect still
-  // running when the file ends brings the process down. So the tiny budget runs spawned.
+  // running when the file ends brings the process down. So the tiny budget runs spawned, and
+  // the usage cases that need it (HEAD, the 504s spending nothing) share it here.
   let maintenance: AppSandbox, tinyBudget: TestSandbox;
   beforeAll(async () => {
     [maintenance, tinyBudget] = await Promise.all([openAppSandbox({ settings: { maintenance: true } }), startSandbox({ args: ["--query-budget-ms", "1"] })]);
@@ -216,5 +218,24 @@ describe("the error table, under maintenance and a tiny query budget", () => {
 
   it("still answers free account calls under a tiny query budget", async () => {
     expect((await tinyBudget.get("/api/v1/account/my", "demo-full-access")).status).toBe(200);
+  });
+
+  it("HEAD answers the GET's headers without running the query, and spends nothing", async () => {
+    // A 1 ms query budget makes every query that runs a 504: HEAD's 200 shows it ran none.
+    const sb = tinyBudget;
+    const account = await createQuotaAccount(sb.statePath, { name: "Head", perMinute: 100, monthly: 1000 });
+    const key = account.keys[0][0];
+    const head = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL?response_format=csv`, { method: "HEAD", headers: { "X-API-KEY": key } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(head.headers.get("RateLimit-Remaining")).toBe("100");
+    expect(head.headers.get("X-Quota-Monthly-Requests-Remaining")).toBe("1000");
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    // HEAD validates like GET.
+    expect((await fetch(`${sb.baseUrl}${DAILY}?Ticker=AAPL&limit=1&limit=abc`, { method: "HEAD", headers: { "X-API-KEY": key } })).status).toBe(422);
+    // The 504s of the 1 ms budget spend nothing either.
+    const get = await sb.get("/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL", key);
+    expect(get.status).toBe(504);
+    expect((await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage).toEqual({ per_minute_requests: 0, monthly_requests: 0, monthly_data_scanned: 0, monthly_data_returned: 0 });
   });
 });

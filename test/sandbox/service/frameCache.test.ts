@@ -1,7 +1,9 @@
 /**
- * The decoded-file cache changes how fast an answer comes, never the answer: walks served
- * from decoded files are byte-identical to walks with the cache off, and the cache keeps to
- * its budget, least recently used out first.
+ * The caches change how fast an answer comes, never the answer: walks served from decoded
+ * files are byte-identical to walks with the caches off, and so is a walk whose small pages,
+ * cut from a query's written whole result shared between workers, land on different workers
+ * (fresh connections, so the kernel spreads them). The cache keeps to its budget, least
+ * recently used out first. Over real HTTP, one sandbox without caches the reference for both.
  */
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -11,12 +13,16 @@ import { indexDatasetFiles } from "../../../sandbox/service/query/marketFiles.ts
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 const dir = inject("tinyMarketDir");
-let cached: TestSandbox, uncached: TestSandbox;
+let cached: TestSandbox, uncached: TestSandbox, shared: TestSandbox;
 
 beforeAll(async () => {
-  [cached, uncached] = await Promise.all([startSandbox(), startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } })]);
+  [cached, uncached, shared] = await Promise.all([startSandbox(), startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } }), startSandbox({ args: ["--workers", "2"] })]);
 });
-afterAll(() => Promise.all([cached, uncached].map((s) => s?.stop())));
+afterAll(() => Promise.all([cached, uncached, shared].map((s) => s?.stop())));
+
+it("says at start that the reference sandbox's caches are off", () => {
+  expect(uncached.stdout).toContain("caches: off (SANDBOX_FRAME_CACHE_MB=0)");
+});
 
 /** Every page body of a walk, in order. */
 async function walk(sb: TestSandbox, path: string, limit: number, format = "csv"): Promise<string[]> {
@@ -50,6 +56,28 @@ describe("answers with and without the cache", () => {
         expect(await walk(cached, path, limit, format)).toEqual(reference);
       });
     }
+  }
+});
+
+describe("a walk spread over two workers", () => {
+  for (const format of ["csv", "json", "csv_gzip"]) {
+    it(`gets the uncached sandbox's pages, ${format}, whichever worker answers`, async () => {
+      const path = "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate=2023-11-22&limit=50&response_format=" + format;
+      const workers = new Set<string | null>();
+      let pages = 0;
+      for (let offset: number | null = 0; offset !== null; pages++) {
+        const [a, b]: Response[] = await Promise.all([shared.get(`${path}&offset=${offset}`, "demo-full-access", { Connection: "close" }), uncached.get(`${path}&offset=${offset}`, "demo-full-access")]);
+        expect(a.status).toBe(200);
+        workers.add(a.headers.get("X-Sandbox-Worker"));
+        const [bodyA, bodyB] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
+        expect(new Uint8Array(bodyA)).toEqual(new Uint8Array(bodyB));
+        expect(a.headers.get("X-Pagination-Next-Offset")).toBe(b.headers.get("X-Pagination-Next-Offset"));
+        const next: string | null = a.headers.get("X-Pagination-Next-Offset");
+        offset = next ? Number(next) : null;
+      }
+      expect(pages).toBeGreaterThan(5);
+      expect(workers.size).toBe(2);
+    });
   }
 });
 

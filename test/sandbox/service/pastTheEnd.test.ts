@@ -1,19 +1,19 @@
 /**
- * Pages at and past the end of a result, over real HTTP, as a property: for every dataset,
- * every response format, offsets around the row count (the last row, the count, one past it,
- * far past it, up to 2^32 - 1) and page sizes up to the cached-result limit, a page holds
- * exactly the rows of the whole result from its offset on, as many as its limit allows: past
- * the end, none (CSV and csv_gzip: the header alone; JSON: `{"data":[],...}` with a null
- * `next_offset`). Each case is asked twice: the first request (nothing of its query written
- * yet: each request filters by a value of its own, so its whole result is new to the sandbox) and
- * the repeated one (cut from the written result). One worker, so the repeat meets what the
- * first request wrote. The expected rows come from the whole result, asked in one page too
- * large to be cached, once per query.
+ * Pages at and past the end of a result, against the sandbox's app in-process, as a property:
+ * for every dataset, every response format, offsets around the row count (the last row, the
+ * count, one past it, far past it, up to 2^32 - 1) and page sizes up to the cached-result
+ * limit, a page holds exactly the rows of the whole result from its offset on, as many as its
+ * limit allows: past the end, none (CSV and csv_gzip: the header alone; JSON:
+ * `{"data":[],...}` with a null `next_offset`). Each case is asked twice: the first request
+ * (nothing of its query written yet: each request filters by a value of its own, so its whole
+ * result is new to the sandbox) and the repeated one (cut from the written result). One app,
+ * so the repeat meets what the first request wrote. The expected rows come from the whole
+ * result, asked in one page too large to be cached, once per query.
  */
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 import { FORMATS, type Format } from "./support/pagingWire.ts";
 
 const KEY = "demo-full-access";
@@ -54,10 +54,10 @@ function csvLines(csv: string): { header: string; rows: string[] } {
 }
 
 describe("pages at and past the end of a result", () => {
-  let sb: TestSandbox;
+  let sb: AppSandbox;
   let fresh = 0;
   beforeAll(async () => {
-    sb = await startSandbox({ args: ["--workers", "1"] });
+    sb = await openAppSandbox();
   });
   afterAll(() => sb?.stop());
 

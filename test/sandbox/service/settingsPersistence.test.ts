@@ -37,7 +37,10 @@ describe("settings are per run unless saved", () => {
     }
   }
 
-  it("--faults and --trusted-proxy apply to their run, say so at start, and are gone after a restart without them", async () => {
+  // Three runs on one state file: the command line's settings (run 1), a saved setting (run 2),
+  // and the saved setting turned off again (run 3), which is also the restart without the
+  // command line's settings of run 1.
+  it("--faults and --trusted-proxy apply to their run and say so at start, and are not saved", async () => {
     await run(["--faults", FAULTS, "--trusted-proxy", "127.0.0.1/32"], async (sb) => {
       expect(sb.stdout).toContain(`setting faults = ${FAULTS} (command line, this run only)`);
       expect(sb.stdout).toContain("setting trustedProxies = 127.0.0.1/32 (command line, this run only)");
@@ -48,24 +51,24 @@ describe("settings are per run unless saved", () => {
     });
     const shown = await admin(statePath, "--json", "settings");
     expect(JSON.parse(shown.stdout)).toMatchObject({ faults: null, trustedProxies: [] });
-    await run([], async (sb) => {
-      expect(sb.stdout).toContain("settings: all at their defaults");
-      expect(sb.stdout).not.toContain("setting faults");
-      expect(await statuses(sb, 40)).toEqual(Array(40).fill(200));
-      expect((await sb.get("/api/v1/account/my", "demo-ip-restricted", { "X-Forwarded-For": "10.1.2.3" })).status).toBe(403);
-    });
   });
 
-  it("sandbox-admin set saves a setting for later runs, which say where it comes from", async () => {
+  it("sandbox-admin set saves a setting for later runs, which say where it comes from; the command line's settings are gone after a restart", async () => {
     expect((await admin(statePath, "set", "maintenance", "on")).code).toBe(0);
     await run([], async (sb) => {
       expect(sb.stdout).toContain("setting maintenance = on (saved in the state file; change with sandbox-admin set)");
+      expect(sb.stdout).not.toContain("setting faults");
+      expect(sb.stdout).not.toContain("setting trustedProxies");
       expect((await sb.get("/api/v1/account/my", "demo-full-access")).status).toBe(503);
     });
     expect((await admin(statePath, "set", "maintenance", "off")).code).toBe(0);
     await run([], async (sb) => {
+      expect(sb.stdout).toContain("settings: all at their defaults");
       expect(sb.stdout).not.toContain("setting maintenance");
+      expect(sb.stdout).not.toContain("setting faults");
       expect((await sb.get("/api/v1/account/my", "demo-full-access")).status).toBe(200);
+      expect(await statuses(sb, 40)).toEqual(Array(40).fill(200));
+      expect((await sb.get("/api/v1/account/my", "demo-ip-restricted", { "X-Forwarded-For": "10.1.2.3" })).status).toBe(403);
     });
   });
 });

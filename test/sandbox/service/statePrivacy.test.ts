@@ -48,9 +48,11 @@ describe("the sandbox's state files", () => {
   });
 
   it("are made 0600 when an earlier run left them readable by others", async () => {
-    const statePath = join(scratch, "old-state.sqlite");
-    await (await startWithoutUmask(statePath)).stop();
+    // The state file the run above made, left readable as an earlier version left it.
+    const statePath = join(scratch, "made", "for-state", "state.sqlite");
+    expect(existsSync(statePath), "the state file of the run above").toBe(true);
     chmodSync(statePath, 0o644);
+    expect(mode(statePath)).toBe("644");
     const sb = await startWithoutUmask(statePath);
     try {
       expect((await sb.get("/api/v1/account/my", "demo-full-access")).status).toBe(200);

@@ -13,12 +13,12 @@ const DAILY = "/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1";
 describe("several workers", () => {
   let sb: TestSandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ args: ["--workers", "3"] });
+    sb = await startSandbox({ args: ["--workers", "2"] });
   });
   afterAll(() => sb.stop());
 
   it("says how many workers serve, at start", () => {
-    expect(sb.stdout).toContain("workers: 3 (one port, shared with SO_REUSEPORT)");
+    expect(sb.stdout).toContain("workers: 2 (one port, shared with SO_REUSEPORT)");
   });
 
   it("admits exactly L of N concurrent requests at a limit of L, with two or more workers answering", async () => {

@@ -1,13 +1,13 @@
 /**
- * Small pages cut from a query's written whole result, shared between workers: a walk whose
- * pages land on different workers (fresh connections, so the kernel spreads them) gets the
- * same bytes as a sandbox with the caches off, and the store's page cutting gives what
- * writing each page alone gives, CSV and JSON, first, middle, last and past-the-end pages.
+ * Small pages cut from a query's written whole result: the store's page cutting gives what
+ * writing each page alone gives, CSV and JSON, first, middle, last and past-the-end pages, and
+ * the bytes sit in shared memory. That a walk whose pages land on different workers gets the
+ * same bytes as a sandbox with the caches off is checked over real HTTP in frameCache.test.ts,
+ * beside the other walks compared with that sandbox.
  */
 import pl from "nodejs-polars";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { csvPage, jsonPage, rowCount, writeResult } from "../../../sandbox/service/query/writtenResults.ts";
-import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 describe("pages cut from written results", () => {
   const frame = pl.DataFrame({ Ticker: ["A", "B", "C", "D", "E"], Price: [1.5, null, 3.25, 4, 5], Size: [10, 20, null, 40, 50] });
@@ -37,32 +37,4 @@ describe("pages cut from written results", () => {
     expect(csv.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(csv.starts.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
-});
-
-describe("a walk spread over two workers", () => {
-  let shared: TestSandbox, uncached: TestSandbox;
-  beforeAll(async () => {
-    [shared, uncached] = await Promise.all([startSandbox({ args: ["--workers", "2"] }), startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } })]);
-  });
-  afterAll(() => Promise.all([shared, uncached].map((s) => s?.stop())));
-
-  for (const format of ["csv", "json", "csv_gzip"]) {
-    it(`gets the uncached sandbox's pages, ${format}, whichever worker answers`, async () => {
-      const path = "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate=2023-11-22&limit=50&response_format=" + format;
-      const workers = new Set<string | null>();
-      let pages = 0;
-      for (let offset: number | null = 0; offset !== null; pages++) {
-        const [a, b] = await Promise.all([shared.get(`${path}&offset=${offset}`, "demo-full-access", { Connection: "close" }), uncached.get(`${path}&offset=${offset}`, "demo-full-access")]);
-        expect(a.status).toBe(200);
-        workers.add(a.headers.get("X-Sandbox-Worker"));
-        const [bodyA, bodyB] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);
-        expect(new Uint8Array(bodyA)).toEqual(new Uint8Array(bodyB));
-        expect(a.headers.get("X-Pagination-Next-Offset")).toBe(b.headers.get("X-Pagination-Next-Offset"));
-        const next = a.headers.get("X-Pagination-Next-Offset");
-        offset = next ? Number(next) : null;
-      }
-      expect(pages).toBeGreaterThan(5);
-      expect(workers.size).toBe(2);
-    });
-  }
 });

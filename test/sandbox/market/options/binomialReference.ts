@@ -18,17 +18,23 @@ function bbs(t: OptionTerms, vol: number, n: number): number {
   const { spot, strike, years, rate: r, dividendYield: q, call } = t;
   const dt = years / n, u = Math.exp(vol * Math.sqrt(dt)), d = 1 / u;
   const p = (Math.exp((r - q) * dt) - d) / (u - d), disc = Math.exp(-r * dt);
-  const payoff = (s: number) => Math.max(call ? s - strike : strike - s, 0);
+  // The node prices spot * u^k, k from -(n-1) to n-1, each computed once: the loops below would
+  // otherwise call Math.pow at every one of the tree's n^2/2 nodes, for the same values.
+  const price = new Float64Array(2 * n - 1);
+  for (let k = -(n - 1); k <= n - 1; k++) price[k + n - 1] = spot * Math.pow(u, k);
+  const sign = call ? 1 : -1;
   // Level n-1: the larger of exercise and the closed-form European value over the last step.
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const s = spot * Math.pow(u, 2 * i - (n - 1));
-    v[i] = Math.max(payoff(s), europeanBsm(call, s, strike, dt, r, q, vol));
+    const s = price[2 * i];
+    v[i] = Math.max(Math.max(sign * (s - strike), 0), europeanBsm(call, s, strike, dt, r, q, vol));
   }
   for (let level = n - 2; level >= 0; level--) {
+    // Node i of this level is spot * u^(2i - level).
+    const first = n - 1 - level;
     for (let i = 0; i <= level; i++) {
-      const s = spot * Math.pow(u, 2 * i - level);
-      v[i] = Math.max(payoff(s), disc * (p * v[i + 1] + (1 - p) * v[i]));
+      const s = price[first + 2 * i];
+      v[i] = Math.max(Math.max(sign * (s - strike), 0), disc * (p * v[i + 1] + (1 - p) * v[i]));
     }
   }
   return v[0];

@@ -5,6 +5,30 @@ import { MIN_VEGA_PER_POINT, PRICE_TOLERANCE } from "../../../../sandbox/market/
 import { modelSolve, modelValuation } from "../../../../sandbox/market/options/valuation.ts";
 import { readRecords, secMasterByTicker, spread, termsOf } from "./support.ts";
 
+/**
+ * The rows a check fails on, each with what it found, for one `expect` over all of them: an
+ * `expect` per row and condition costs more than the checks themselves over tens of thousands
+ * of rows, and a failure still names every row that broke the rule.
+ */
+class Violations {
+  readonly found: string[] = [];
+  check(ok: boolean, what: () => string): void {
+    if (!ok) this.found.push(what());
+  }
+}
+
+const labelOf = (r: Record<string, any>) => `${r.TradeDate} ${r.Ticker} ${r.CallPut} ${r.Strike} ${r.ExpirationDate}`;
+/** A number, as the matchers these checks replace require (a null fails them too). */
+const isNum = (x: unknown): x is number => typeof x === "number";
+/** `toBeCloseTo(expected, digits)`'s test. */
+const closeTo = (actual: unknown, expected: number, digits: number) => isNum(actual) && Math.abs(actual - expected) < 10 ** -digits / 2;
+/** Appends `row` to the list under `key`. */
+const push = <T>(groups: Map<string, T[]>, key: string, row: T) => {
+  const list = groups.get(key);
+  if (list) list.push(row);
+  else groups.set(key, [row]);
+};
+
 describe("opt-greeks-daily, the end-of-day option analytics", () => {
   const rows = readRecords("opt-greeks-daily");
   const master = secMasterByTicker();
@@ -12,11 +36,13 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
 
   it("reprices every computed contract at its implied vol to its mid, with its style's model", () => {
     expect(computed.length).toBeGreaterThan(10_000);
+    const bad = new Violations();
     for (const r of computed) {
       const price = modelSolve(termsOf(r, master), r.MidImpliedVol).price;
-      expect(Math.abs(price - r.LastMidPrice), `${r.TradeDate} ${r.Ticker} ${r.CallPut} ${r.Strike} ${r.ExpirationDate}`).toBeLessThanOrEqual(PRICE_TOLERANCE + 1e-6 * r.LastMidPrice + 1e-9);
-      expect(r.MidTheoPrice).toBeCloseTo(price, 9);
+      bad.check(isNum(r.LastMidPrice) && Math.abs(price - r.LastMidPrice) <= PRICE_TOLERANCE + 1e-6 * r.LastMidPrice + 1e-9, () => `${labelOf(r)}: repriced ${price}, mid ${r.LastMidPrice}`);
+      bad.check(closeTo(r.MidTheoPrice, price, 9), () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice}, repriced ${price}`);
     }
+    expect(bad.found).toEqual([]);
   });
 
   it("keeps put-call parity within the quotes for the European index root", () => {
@@ -36,14 +62,17 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
   });
 
   it("never values an American contract below its European value or its intrinsic value", () => {
+    const bad = new Violations();
     for (const r of rows.filter((x) => x.OptionStyle === "A" && x.MidTheoPrice !== null)) {
       const t = termsOf(r, master);
-      const label = `${r.TradeDate} ${r.Ticker} ${r.CallPut} ${r.Strike} ${r.ExpirationDate}`;
-      expect(r.MidTheoPrice, label).toBeGreaterThanOrEqual(intrinsicValue(t));
+      const intrinsic = intrinsicValue(t);
+      bad.check(isNum(r.MidTheoPrice) && r.MidTheoPrice >= intrinsic, () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice} below intrinsic ${intrinsic}`);
       // The grid's discretisation error (a fraction of a volatility point) is the only allowance.
       const allowance = 0.0015 * bsmValuation(t, r.MidImpliedVol).vega * 100 + 1e-9;
-      expect(r.MidTheoPrice, label).toBeGreaterThanOrEqual(bsmPrice(t, r.MidImpliedVol) - allowance);
+      const european = bsmPrice(t, r.MidImpliedVol);
+      bad.check(r.MidTheoPrice >= european - allowance, () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice} below European ${european} less ${allowance}`);
     }
+    expect(bad.found).toEqual([]);
   });
 
   it("reports Greeks that agree with finite differences of the pricer", () => {
@@ -83,7 +112,9 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     expect(share("interpolated")).toBeGreaterThan(0.01);
     expect(share("not converged")).toBeGreaterThan(0.001);
     expect(share("not converged")).toBeLessThan(0.02);
-    for (const r of computed) expect(r.MidVega).toBeGreaterThanOrEqual(MIN_VEGA_PER_POINT);
+    const bad = new Violations();
+    for (const r of computed) bad.check(isNum(r.MidVega) && r.MidVega >= MIN_VEGA_PER_POINT, () => `${labelOf(r)}: MidVega ${r.MidVega}`);
+    expect(bad.found).toEqual([]);
     for (const r of rows.filter((x) => x.ImpliedVolConvergence === "not converged")) {
       expect([r.MidImpliedVol, r.MidTheoPrice, r.MidDelta, r.MidVega]).toEqual([null, null, null, null]);
     }
@@ -93,8 +124,12 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     const byGroup = new Map<string, Record<string, any>[]>();
     for (const r of rows) {
       const key = `${r.TradeDate}|${r.Ticker}|${r.ExpirationDate}|${r.CallPut}`;
-      byGroup.set(key, [...(byGroup.get(key) ?? []), r]);
+      push(byGroup, key, r);
     }
+    // Each contract by its key, the first row of a key as a search from the start would find it.
+    const contractKey = (r: Record<string, any>, callPut: string) => `${r.TradeDate}|${r.Ticker}|${r.ExpirationDate}|${r.Strike}|${callPut}`;
+    const contracts = new Map<string, Record<string, any>>();
+    for (const r of rows) if (!contracts.has(contractKey(r, r.CallPut))) contracts.set(contractKey(r, r.CallPut), r);
     let checked = 0;
     for (const group of byGroup.values()) {
       const solved = group.filter((r) => r.ImpliedVolConvergence === "computed");
@@ -105,7 +140,7 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
           expect(r.MidImpliedVol).toBeCloseTo(below.MidImpliedVol + w * (above.MidImpliedVol - below.MidImpliedVol), 12);
         } else {
           // At the edge of the chain, an in-the-money contract takes its out-of-the-money twin's.
-          const twin = rows.find((x) => x.TradeDate === r.TradeDate && x.Ticker === r.Ticker && x.ExpirationDate === r.ExpirationDate && x.Strike === r.Strike && x.CallPut !== r.CallPut)!;
+          const twin = contracts.get(contractKey(r, r.CallPut === "C" ? "P" : "C"))!;
           expect(intrinsicValue(termsOf(r, master))).toBeGreaterThan(0);
           expect([twin.ImpliedVolConvergence, twin.MidImpliedVol]).toEqual(["computed", r.MidImpliedVol]);
         }
@@ -117,29 +152,32 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
   });
 
   it("quotes every contract on its tick grid, bid below ask, and prices none on its expiration day", () => {
+    const bad = new Violations();
     for (const r of rows) {
-      expect(r.LastBidPrice).toBeGreaterThanOrEqual(0);
-      expect(r.LastAskPrice).toBeGreaterThan(r.LastBidPrice);
+      const label = labelOf(r);
+      bad.check(isNum(r.LastBidPrice) && r.LastBidPrice >= 0, () => `${label}: bid ${r.LastBidPrice}`);
+      bad.check(isNum(r.LastAskPrice) && r.LastAskPrice > r.LastBidPrice, () => `${label}: ask ${r.LastAskPrice} not above bid ${r.LastBidPrice}`);
       const tick = r.Ticker === "SPXW" || /\d$/.test(r.Ticker) ? 0.05 : 0.01;
-      for (const price of [r.LastBidPrice, r.LastAskPrice]) expect(Math.abs(price / tick - Math.round(price / tick))).toBeLessThan(1e-6);
-      expect(r.DaysToMaturity).toBeGreaterThanOrEqual(1);
-      expect(r.YearsToMaturity).toBeCloseTo(r.DaysToMaturity / 365, 12);
-      expect(r.LastBidTime <= r.LastAskTime || r.LastAskTime <= r.LastBidTime).toBe(true);
+      for (const price of [r.LastBidPrice, r.LastAskPrice]) bad.check(Math.abs(price / tick - Math.round(price / tick)) < 1e-6, () => `${label}: ${price} off the ${tick} grid`);
+      bad.check(isNum(r.DaysToMaturity) && r.DaysToMaturity >= 1, () => `${label}: DaysToMaturity ${r.DaysToMaturity}`);
+      bad.check(closeTo(r.YearsToMaturity, r.DaysToMaturity / 365, 12), () => `${label}: YearsToMaturity ${r.YearsToMaturity}, DaysToMaturity ${r.DaysToMaturity}`);
+      bad.check(r.LastBidTime <= r.LastAskTime || r.LastAskTime <= r.LastBidTime, () => `${label}: bid time ${r.LastBidTime}, ask time ${r.LastAskTime} not comparable`);
     }
+    expect(bad.found).toEqual([]);
   });
 
   it("shows put skew and an upward-sloping term structure, as equity options usually do", () => {
     const groups = new Map<string, Record<string, any>[]>();
     for (const r of computed.filter((x) => x.CallPut === "P" && x.OptionStyle === "A" && !/\d$/.test(x.Ticker))) {
       const key = `${r.TradeDate}|${r.Ticker}`;
-      groups.set(key, [...(groups.get(key) ?? []), r]);
+      push(groups, key, r);
     }
     let skewed = 0, skewChecks = 0, contango = 0, termChecks = 0;
     for (const puts of groups.values()) {
       const spot = puts[0].UnderLastMidPrice as number;
       const nearest = (rows: Record<string, any>[], strike: number) => rows.reduce((a, b) => (Math.abs(b.Strike - strike) < Math.abs(a.Strike - strike) ? b : a));
       const byExpiry = new Map<string, Record<string, any>[]>();
-      for (const r of puts) byExpiry.set(r.ExpirationDate, [...(byExpiry.get(r.ExpirationDate) ?? []), r]);
+      for (const r of puts) push(byExpiry, r.ExpirationDate, r);
       const atm = [...byExpiry.entries()].filter(([, rows]) => rows[0].DaysToMaturity >= 7).map(([, rows]) => nearest(rows, spot));
       if (atm.length >= 2) {
         termChecks++;
