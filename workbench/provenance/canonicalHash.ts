@@ -69,9 +69,34 @@ const INTEGERS = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", 
  * `v<i>` the values with nulls as zeros, `l<i>` a text column's UTF-8 byte lengths.
  */
 function canonicalParts(series: pl.Series, i: number, type: string): pl.Expr[] {
+  const hasNulls = series.nullCount() > 0;
+  // The dtype text names the whole dtype (its unit and zone too), so it, the name, the position
+  // and whether there are nulls decide the expressions.
+  const key = `${i}\u0000${series.name}\u0000${type}\u0000${hasNulls}`;
+  let parts = partsBuilt.get(key);
+  if (parts === undefined) {
+    parts = buildParts(series, i, type, hasNulls);
+    if (partsBuilt.size >= PARTS_KEPT) partsBuilt.clear();
+    partsBuilt.set(key, parts);
+  }
+  return parts;
+}
+
+/**
+ * Parts already built, by column position, name, dtype and whether it has nulls. A
+ * nodejs-polars expression is a large JavaScript object and a frame's parts are several of
+ * them: built afresh on every call they cost more than hashing a small frame's values, and the
+ * same few columns recur (a dataset's, page after page). Kept up to a bound, as frames.ts keeps
+ * its casts.
+ */
+const partsBuilt = new Map<string, pl.Expr[]>();
+const PARTS_KEPT = 1024;
+
+/** Builds the expressions of {@link canonicalParts}. */
+function buildParts(series: pl.Series, i: number, type: string, hasNulls: boolean): pl.Expr[] {
   const c = pl.col(series.name);
   const zeroFilled = (e: pl.Expr, t: pl.DataType) => e.fillNull(pl.lit(0).cast(t)).alias(`v${i}`);
-  const parts = series.nullCount() > 0 ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
+  const parts = hasNulls ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
   if (INTEGERS.has(type) || type === "Float64" || type === "Float32") parts.push(zeroFilled(c, series.dtype));
   else if (type === "Bool") parts.push(zeroFilled(c.cast(pl.UInt8), pl.UInt8));
   else if (type === "Date") parts.push(zeroFilled(c.cast(pl.Int32), pl.Int32));
