@@ -61,17 +61,47 @@ export const lengthPrefixed = (s: string) => {
 };
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
+/** What the parts need of a column: its name and dtype (no Series: each is a large object to build). */
+type Column = { name: string; dtype: pl.DataType };
+
 const INTEGERS = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]);
 
 /**
  * The expressions giving one column's canonical parts, computed for all columns in one Polars
  * select (in parallel, natively): `m<i>` validity bytes (only when the column has nulls),
- * `v<i>` the values with nulls as zeros, `l<i>` a text column's UTF-8 byte lengths.
+ * `v<i>` the values with nulls as zeros, `l<i>` a text column's UTF-8 byte lengths, `s<i>` its
+ * rows end to end (one row).
  */
-function canonicalParts(series: pl.Series, i: number, type: string): pl.Expr[] {
+function canonicalParts(column: Column, i: number, type: string, hasNulls: boolean): pl.Expr[] {
+  // The dtype text names the whole dtype (its unit and zone too), so it, the name, the position
+  // and whether there are nulls decide the expressions.
+  const key = `${i}\u0000${column.name}\u0000${type}\u0000${hasNulls}`;
+  let parts = partsBuilt.get(key);
+  if (parts === undefined) {
+    parts = buildParts(column, i, type, hasNulls);
+    if (partsBuilt.size >= PARTS_KEPT) partsBuilt.clear();
+    partsBuilt.set(key, parts);
+  }
+  return parts;
+}
+
+/**
+ * Parts already built, by column position, name, dtype and whether it has nulls. A
+ * nodejs-polars expression is a large JavaScript object and a frame's parts are several of
+ * them: built afresh on every call they cost more than hashing a small frame's values, and the
+ * same few columns recur (a dataset's, page after page). Kept up to a bound, as frames.ts keeps
+ * its casts.
+ */
+const partsBuilt = new Map<string, pl.Expr[]>();
+/** The parts giving one row (a text column's rows end to end), selected apart from the per-row parts. */
+const textParts = new WeakSet<pl.Expr>();
+const PARTS_KEPT = 1024;
+
+/** Builds the expressions of {@link canonicalParts}. */
+function buildParts(series: Column, i: number, type: string, hasNulls: boolean): pl.Expr[] {
   const c = pl.col(series.name);
   const zeroFilled = (e: pl.Expr, t: pl.DataType) => e.fillNull(pl.lit(0).cast(t)).alias(`v${i}`);
-  const parts = series.nullCount() > 0 ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
+  const parts = hasNulls ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
   if (INTEGERS.has(type) || type === "Float64" || type === "Float32") parts.push(zeroFilled(c, series.dtype));
   else if (type === "Bool") parts.push(zeroFilled(c.cast(pl.UInt8), pl.UInt8));
   else if (type === "Date") parts.push(zeroFilled(c.cast(pl.Int32), pl.Int32));
@@ -83,6 +113,10 @@ function canonicalParts(series: pl.Series, i: number, type: string): pl.Expr[] {
   } else if (type === "String") {
     // Byte lengths from the hex form (two digits a byte): Polars' own length counts characters.
     parts.push(c.fillNull(pl.lit("")).str.encode("hex").str.lengths().cast(pl.UInt32).div(2).cast(pl.UInt32).alias(`l${i}`));
+    // The rows' text end to end: one row, so selected apart from the per-row parts.
+    const text = c.fillNull(pl.lit("")).str.concat("", true).alias(`s${i}`);
+    textParts.add(text);
+    parts.push(text);
   } else if (type !== "List(String)") {
     throw new QueryError(`frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`);
   }
@@ -102,23 +136,25 @@ function canonicalFloats(values: Float64Array | Float32Array): Float64Array | Fl
 }
 
 /** Writes the canonical values of column `i` from its parts (or, for lists, from the column). */
-function hashValues(hash: Hash, series: pl.Series, type: string, parts: pl.DataFrame, i: number): void {
+function hashValues(hash: Hash, frame: pl.DataFrame, name: string, type: string, parts: Parts, i: number): void {
   if (type === "String") {
-    hash.update(bytesOf(parts.getColumn(`l${i}`).toTypedArray()));
-    const filled = series.nullCount() > 0 ? series.toFrame().select(pl.col(series.name).fillNull(pl.lit(""))).getColumn(series.name) : series;
-    hash.update(Buffer.from(series.length === 0 ? "" : (filled.str.concat("").get(0) as string), "utf8"));
+    hash.update(bytesOf(parts.rows.getColumn(`l${i}`).toTypedArray()));
+    hash.update(Buffer.from(frame.height === 0 ? "" : (parts.texts[`s${i}`] as string), "utf8"));
   } else if (type === "List(String)") {
     const chunks: Buffer[] = [];
-    for (const row of series.toArray() as unknown as (string[] | null)[]) {
+    for (const row of frame.getColumn(name).toArray() as unknown as (string[] | null)[]) {
       chunks.push(u32(row?.length ?? 0));
       if (row) for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : lengthPrefixed(item));
     }
     hash.update(Buffer.concat(chunks));
   } else {
-    const values = parts.getColumn(`v${i}`).toTypedArray() as ArrayBufferView;
+    const values = parts.rows.getColumn(`v${i}`).toTypedArray() as ArrayBufferView;
     hash.update(bytesOf(type.startsWith("Float") ? canonicalFloats(values as Float64Array) : values));
   }
 }
+
+/** The parts of every column: `rows` one row per frame row, `texts` each text column's rows end to end. */
+type Parts = { rows: pl.DataFrame; texts: Record<string, unknown> };
 
 /**
  * The content hash of a frame, by the canonical encoding above (`sha256:<64 hex>`).
@@ -135,17 +171,24 @@ export function canonicalFrameHash(frame: pl.DataFrame): string {
   hash.update(MAGIC);
   hash.update(u64(frame.height));
   hash.update(u64(frame.width));
-  const columns = frame.getColumns();
-  const types = columns.map((series) => dtypeText(series.dtype));
-  const exprs = columns.flatMap((series, i) => canonicalParts(series, i, types[i]));
-  const parts = exprs.length > 0 ? frame.select(...exprs).rechunk() : pl.DataFrame({});
-  columns.forEach((series, i) => {
-    hash.update(lengthPrefixed(series.name));
+  // Names, dtypes and null counts come from the frame: a Series per column is a large
+  // JavaScript object to build, and the parts need no more than these.
+  const names = frame.columns;
+  const dtypes = frame.dtypes;
+  const types = dtypes.map(dtypeText);
+  const nulls = names.length > 0 ? (frame.nullCount().row(0) as number[]).map(Number) : [];
+  const exprs = names.flatMap((name, i) => canonicalParts({ name, dtype: dtypes[i] }, i, types[i], nulls[i] > 0));
+  const isText = exprs.map((e) => textParts.has(e));
+  const parts: Parts = {
+    rows: frame.select(...exprs.filter((_, k) => !isText[k])).rechunk(),
+    texts: isText.some(Boolean) ? frame.select(...exprs.filter((_, k) => isText[k])).toRecords()[0] ?? {} : {},
+  };
+  names.forEach((name, i) => {
+    hash.update(lengthPrefixed(name));
     hash.update(lengthPrefixed(types[i]));
-    const nulls = series.nullCount();
-    hash.update(u64(nulls));
-    if (nulls > 0) hash.update(bytesOf(parts.getColumn(`m${i}`).toTypedArray()));
-    hashValues(hash, series, types[i], parts, i);
+    hash.update(u64(nulls[i]));
+    if (nulls[i] > 0) hash.update(bytesOf(parts.rows.getColumn(`m${i}`).toTypedArray()));
+    hashValues(hash, frame, name, types[i], parts, i);
   });
   return `sha256:${hash.digest("hex")}`;
 }
