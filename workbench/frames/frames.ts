@@ -188,6 +188,12 @@ const PARSED_BY_READER = new Set<ColumnInfo["data_type"]>(["int64", "float64", "
  * null, a value that does not parse an error naming it), lists as text for typeFrame. The
  * reader ignores types of columns the page lacks; a column the header names but the schema
  * does not is read as text and reported by typeFrame.
+ *
+ * The parse runs on the calling thread and holds the event loop while it runs (Polars' own
+ * threads do the work). The ways off that thread were tried and cost more than they save:
+ * under Deno, nodejs-polars' asynchronous `collect()` also runs on the main thread (no timer
+ * fires while it runs), and a Worker can only hand a frame back serialized, where writing
+ * the page as Arrow IPC (to memory or to a file) costs more CPU than parsing its CSV.
  */
 function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataFrame {
   const dtypes = Object.fromEntries(columns.filter((c) => PARSED_BY_READER.has(c.data_type)).map((c) => [c.name, dtypeOf(c)]));

@@ -18,6 +18,7 @@ import { NetworkError, NotTheServiceError, ServiceUnreachableError } from "../er
 import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 import { QuotaWarnings } from "./quotaWarning.ts";
+import { readBody } from "./readBody.ts";
 import { backoffDelay, sleep } from "../runtime/timers.ts";
 
 /** How to reach the service: its address and key, retries and timeouts. */
@@ -130,7 +131,7 @@ export class Transport {
       this.checkContentType(response, path, params, url);
       onHeaders?.(response.headers);
       try {
-        const body = new Uint8Array(await response.arrayBuffer());
+        const body = await readBody(response);
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
         if (attempt >= this.retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${(error as Error).message})`, { url });
