@@ -46,17 +46,31 @@ function epochNs(base: bigint, offsets: Float64Array): BigInt64Array {
   return out;
 }
 
+/**
+ * Whole numbers as an Int32Array when every one fits (share counts always do), else as they
+ * are: Polars then copies half the bytes and has no NaN to look for.
+ */
+export function wholeNumbers(values: Float64Array): Int32Array | Float64Array {
+  const out = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v;
+    // NaN, fractions and values past int32 fail the round trip.
+    if (out[i] !== v) return values;
+  }
+  return out;
+}
+
 /** The `eq-taq` frame of one security-day. */
 export function tickFrame(id: SecurityDay, ticks: TickColumns): pl.DataFrame {
-  const n = ticks.length;
   return buildFrame(EQ_TAQ_COLUMNS, {
-    TradeDate: new Int32Array(n).fill(epochDay(id.date)),
+    TradeDate: { constant: epochDay(id.date) },
     EventDateTime: epochNs(nyEpochNs(id.date, 0n), ticks.nsOfDay),
     EventType: { codes: ticks.type, labels: EVENT_TYPES },
-    Ticker: { codes: new Uint8Array(n), labels: [id.ticker] },
-    ASID: new Float64Array(n).fill(id.asid),
+    Ticker: { constant: id.ticker },
+    ASID: { constant: id.asid },
     Price: ticks.price,
-    Quantity: ticks.size,
+    Quantity: wholeNumbers(ticks.size),
     Exchange: { codes: ticks.exchange, labels: EXCHANGES },
     ConditionCode: { codes: ticks.condition, labels: CONDITIONS },
   });

@@ -20,8 +20,17 @@ export interface CodedStrings {
 }
 
 /**
+ * One value for every row (a security-day's date, ticker and ASID): Polars broadcasts it, so
+ * no column of copies is built in JavaScript and copied again into Polars. A date is given as
+ * its epoch day, an int64 as a number.
+ */
+export interface ConstantValue {
+  constant: number | string;
+}
+
+/**
  * Values of one column: typed numbers, epoch date-times (BigInt64Array), strings (as they are
- * or coded), or lists of strings.
+ * or coded), lists of strings, or one value for every row.
  */
 export type ColumnValues =
   | Float64Array
@@ -29,9 +38,11 @@ export type ColumnValues =
   | BigInt64Array
   | readonly string[]
   | readonly (readonly string[])[]
-  | CodedStrings;
+  | CodedStrings
+  | ConstantValue;
 
 const isCoded = (v: ColumnValues): v is CodedStrings => !Array.isArray(v) && "codes" in v;
+const isConstant = (v: ColumnValues): v is ConstantValue => !Array.isArray(v) && "constant" in v;
 
 /**
  * The expression that gives a column its schema type. Built once per column and reused for
@@ -46,6 +57,20 @@ function typedColumn(c: Column): pl.Expr {
     const cleaned = c.type === "float64" || c.type === "int64" ? raw.fillNan(null) : raw;
     e = cleaned.cast(polarsType(c.type)).alias(c.name);
     typedColumns.set(c, e);
+  }
+  return e;
+}
+
+/**
+ * An int64 column given as Int32Array (whole numbers that fit, and so no NaN): half the bytes
+ * to copy into Polars, and nothing to turn into null.
+ */
+const wholeColumns = new WeakMap<Column, pl.Expr>();
+function wholeColumn(c: Column): pl.Expr {
+  let e = wholeColumns.get(c);
+  if (e === undefined) {
+    e = pl.col(c.name).cast(polarsType(c.type)).alias(c.name);
+    wholeColumns.set(c, e);
   }
   return e;
 }
@@ -85,18 +110,24 @@ function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
  * ```
  */
 export function buildFrame(schema: readonly Column[], values: Record<string, ColumnValues>): pl.DataFrame {
-  const series = schema.map((c) => {
+  const series: pl.Series[] = [];
+  for (const c of schema) {
     const v = values[c.name];
     if (v === undefined) throw new Error(`Column '${c.name}' has no values`);
+    if (isConstant(v)) continue;
     if (isCoded(v)) checkCodes(c, v);
-    return pl.Series(c.name, (isCoded(v) ? v.codes : v) as never);
-  });
+    if (v instanceof Int32Array && c.type !== "int64" && c.type !== "date") throw new Error(`Column '${c.name}' of type ${c.type} was given an Int32Array: only int64 and date columns take one`);
+    series.push(pl.Series(c.name, (isCoded(v) ? v.codes : v) as never));
+  }
+  if (series.length === 0) throw new Error(`Columns ${schema.map((c) => c.name).join(", ")} are all constants: a frame needs one column of values to have a length`);
   const lengths = new Set(series.map((s) => s.length));
-  if (lengths.size > 1) throw new Error(`Columns differ in length: ${schema.map((c, i) => `${c.name}=${series[i].length}`).join(", ")}`);
+  if (lengths.size > 1) throw new Error(`Columns differ in length: ${series.map((s) => `${s.name}=${s.length}`).join(", ")}`);
   return pl.DataFrame(series).select(
     ...schema.map((c) => {
       const v = values[c.name];
-      return isCoded(v) ? codedColumn(c, v.labels) : typedColumn(c);
+      if (isConstant(v)) return pl.lit(v.constant).cast(polarsType(c.type)).alias(c.name);
+      if (isCoded(v)) return codedColumn(c, v.labels);
+      return v instanceof Int32Array && c.type === "int64" ? wholeColumn(c) : typedColumn(c);
     }),
   );
 }
