@@ -65,7 +65,7 @@ export function wholeNumbers(values: Float64Array): Int32Array | Float64Array {
 export function tickFrame(id: SecurityDay, ticks: TickColumns): pl.DataFrame {
   return buildFrame(EQ_TAQ_COLUMNS, {
     TradeDate: { constant: epochDay(id.date) },
-    EventDateTime: epochNs(nyEpochNs(id.date, 0n), ticks.nsOfDay),
+    EventDateTime: { base: nyEpochNs(id.date, 0n), offsets: ticks.nsOfDay },
     EventType: { codes: ticks.type, labels: EVENT_TYPES },
     Ticker: { constant: id.ticker },
     ASID: { constant: id.asid },

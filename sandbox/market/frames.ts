@@ -29,8 +29,17 @@ export interface ConstantValue {
 }
 
 /**
- * Values of one column: typed numbers, epoch date-times (BigInt64Array), strings (as they are
- * or coded), lists of strings, or one value for every row.
+ * Date-times as whole-number offsets (exact as doubles: below 2^53) from one epoch value in the
+ * column's unit: Polars adds them up in int64, so no BigInt64Array is built in JavaScript.
+ */
+export interface OffsetTimes {
+  base: bigint;
+  offsets: Float64Array;
+}
+
+/**
+ * Values of one column: typed numbers, epoch date-times (BigInt64Array, or offsets from a
+ * base), strings (as they are or coded), lists of strings, or one value for every row.
  */
 export type ColumnValues =
   | Float64Array
@@ -39,10 +48,18 @@ export type ColumnValues =
   | readonly string[]
   | readonly (readonly string[])[]
   | CodedStrings
-  | ConstantValue;
+  | ConstantValue
+  | OffsetTimes;
 
 const isCoded = (v: ColumnValues): v is CodedStrings => !Array.isArray(v) && "codes" in v;
 const isConstant = (v: ColumnValues): v is ConstantValue => !Array.isArray(v) && "constant" in v;
+const isOffsetTimes = (v: ColumnValues): v is OffsetTimes => !Array.isArray(v) && "offsets" in v;
+
+/** The date-times `base + offsets` (offsets as doubles: cast to int64 exactly, being whole and below 2^53). */
+function offsetTimesColumn(c: Column, base: bigint): pl.Expr {
+  if (c.type !== "datetime_ns" && c.type !== "datetime_ms") throw new Error(`Column '${c.name}' of type ${c.type} was given offset times: only date-time columns take them`);
+  return pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsType(c.type)).alias(c.name);
+}
 
 /**
  * The expression that gives a column its schema type. Built once per column and reused for
@@ -117,7 +134,7 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
     if (isConstant(v)) continue;
     if (isCoded(v)) checkCodes(c, v);
     if (v instanceof Int32Array && c.type !== "int64" && c.type !== "date") throw new Error(`Column '${c.name}' of type ${c.type} was given an Int32Array: only int64 and date columns take one`);
-    series.push(pl.Series(c.name, (isCoded(v) ? v.codes : v) as never));
+    series.push(pl.Series(c.name, (isCoded(v) ? v.codes : isOffsetTimes(v) ? v.offsets : v) as never));
   }
   if (series.length === 0) throw new Error(`Columns ${schema.map((c) => c.name).join(", ")} are all constants: a frame needs one column of values to have a length`);
   const lengths = new Set(series.map((s) => s.length));
@@ -127,6 +144,7 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
       const v = values[c.name];
       if (isConstant(v)) return pl.lit(v.constant).cast(polarsType(c.type)).alias(c.name);
       if (isCoded(v)) return codedColumn(c, v.labels);
+      if (isOffsetTimes(v)) return offsetTimesColumn(c, v.base);
       return v instanceof Int32Array && c.type === "int64" ? wholeColumn(c) : typedColumn(c);
     }),
   );

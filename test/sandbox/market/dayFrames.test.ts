@@ -111,5 +111,6 @@ describe("day frames", () => {
     expect(() => buildFrame(schema, { Ticker: { constant: "AAPL" } })).toThrow(/Columns Ticker are all constants/);
     const price = [{ name: "Price", type: "float64" as const, description: "", nullable: false }];
     expect(() => buildFrame(price, { Price: Int32Array.of(1) })).toThrow(/Column 'Price' of type float64 was given an Int32Array/);
+    expect(() => buildFrame(price, { Price: { base: 0n, offsets: Float64Array.of(1) } })).toThrow(/Column 'Price' of type float64 was given offset times/);
   });
 });
