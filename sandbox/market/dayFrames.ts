@@ -6,7 +6,7 @@ import type pl from "nodejs-polars";
 import { type BarColumns } from "./bars/minuteBars.ts";
 import { DAILY_BAR_FIELDS, type DailyBar } from "./bars/dailyBar.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
-import { buildFrame } from "./frames.ts";
+import { buildFrame, wholeNumbers } from "./frames.ts";
 import { epochDay, nyEpochNs } from "../../calendar/nyTime.ts";
 import { FIRST_MINUTE_OF_DAY, MINUTES_PER_DAY } from "./ticks/intraday.ts";
 import { CONDITIONS, EVENT_TYPES, EXCHANGES, type TickColumns } from "./ticks/tickColumns.ts";
@@ -42,21 +42,6 @@ function epochNs(base: bigint, offsets: Float64Array): BigInt64Array {
     }
     halves[2 * i] = lo;
     halves[2 * i + 1] = baseHi + hi + carry;
-  }
-  return out;
-}
-
-/**
- * Whole numbers as an Int32Array when every one fits (share counts always do), else as they
- * are: Polars then copies half the bytes and has no NaN to look for.
- */
-export function wholeNumbers(values: Float64Array): Int32Array | Float64Array {
-  const out = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    out[i] = v;
-    // NaN, fractions and values past int32 fail the round trip.
-    if (out[i] !== v) return values;
   }
   return out;
 }

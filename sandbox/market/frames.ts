@@ -159,16 +159,54 @@ export function writeParquetFile(frame: pl.DataFrame, path: string): void {
 /** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */
 export type Row = Record<string, number | bigint | string | readonly string[]>;
 
-/** Strings as codes into their distinct values, in order of first appearance. */
+/**
+ * Strings as codes into their distinct values, in order of first appearance. Rows come in runs
+ * of one value (a root's ticker, a contract's side): a run is looked up once.
+ */
 function coded(strings: readonly string[]): CodedStrings {
   const index = new Map<string, number>();
   const codes = new Int32Array(strings.length);
-  strings.forEach((v, i) => {
-    let code = index.get(v);
-    if (code === undefined) index.set(v, (code = index.size));
-    codes[i] = code;
-  });
+  let last: string | undefined, lastCode = -1;
+  for (let i = 0; i < strings.length; i++) {
+    const v = strings[i];
+    if (v !== last) {
+      let code = index.get(v);
+      if (code === undefined) index.set(v, (code = index.size));
+      last = v;
+      lastCode = code;
+    }
+    codes[i] = lastCode;
+  }
   return { codes, labels: [...index.keys()] };
+}
+
+/** Epoch days of `YYYY-MM-DD` dates; a day's rows repeat a few (trade date, expiries): each is parsed once. */
+function epochDays(dates: readonly string[]): Int32Array {
+  const days = new Map<string, number>();
+  const out = new Int32Array(dates.length);
+  let last: string | undefined, lastDay = 0;
+  for (let i = 0; i < dates.length; i++) {
+    const date = dates[i];
+    if (date !== last) {
+      let day = days.get(date);
+      if (day === undefined) days.set(date, (day = epochDay(date)));
+      last = date;
+      lastDay = day;
+    }
+    out[i] = lastDay;
+  }
+  return out;
+}
+
+/** Each row's value of one column, in one pass (a missing value names the column). */
+function columnOf(rows: readonly Row[], name: string): Row[string][] {
+  const out = new Array<Row[string]>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const v = rows[i][name];
+    if (v === undefined) throw new Error(`Row ${i} has no value for column '${name}'`);
+    out[i] = v;
+  }
+  return out;
 }
 
 /**
@@ -183,37 +221,48 @@ function coded(strings: readonly string[]): CodedStrings {
 export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.DataFrame {
   const values: Record<string, ColumnValues> = {};
   for (const c of schema) {
-    const get = (r: Row) => {
-      const v = r[c.name];
-      if (v === undefined) throw new Error(`Row has no value for column '${c.name}'`);
-      return v;
-    };
+    const column = columnOf(rows, c.name);
     switch (c.type) {
-      case "date": {
-        // A day's rows repeat a few dates (trade date, expiries): each is parsed once.
-        const days = new Map<string, number>();
-        values[c.name] = Int32Array.from(rows, (r) => {
-          const date = get(r) as string;
-          let day = days.get(date);
-          if (day === undefined) days.set(date, (day = epochDay(date)));
-          return day;
-        });
+      case "date":
+        values[c.name] = epochDays(column as string[]);
         break;
-      }
       case "datetime_ns":
       case "datetime_ms":
-        values[c.name] = BigInt64Array.from(rows, (r) => get(r) as bigint);
+        values[c.name] = BigInt64Array.from(column as bigint[]);
         break;
       case "int64":
+        values[c.name] = wholeNumbers(Float64Array.from(column as number[]));
+        break;
       case "float64":
-        values[c.name] = Float64Array.from(rows, (r) => get(r) as number);
+        values[c.name] = Float64Array.from(column as number[]);
         break;
       case "string":
-        values[c.name] = coded(rows.map((r) => get(r) as string));
+        values[c.name] = coded(column as string[]);
         break;
       default:
-        values[c.name] = rows.map((r) => get(r) as never);
+        values[c.name] = column as never;
     }
   }
   return buildFrame(schema, values);
+}
+
+/**
+ * Whole numbers as an Int32Array when every one fits (share counts always do), else as they
+ * are: Polars then copies half the bytes and has no NaN to look for.
+ *
+ * @example
+ * ```ts
+ * wholeNumbers(Float64Array.of(100, 200)); // Int32Array [100, 200]
+ * wholeNumbers(Float64Array.of(100, NaN)); // the Float64Array itself
+ * ```
+ */
+export function wholeNumbers(values: Float64Array): Int32Array | Float64Array {
+  const out = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v;
+    // NaN, fractions and values past int32 fail the round trip.
+    if (out[i] !== v) return values;
+  }
+  return out;
 }
