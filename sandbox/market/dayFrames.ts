@@ -79,14 +79,15 @@ export function minuteBarFrame(ids: readonly SecurityDay[], bars: readonly BarCo
   for (const c of EQ_TAQ_1MIN_COLUMNS.slice(4)) {
     const column = new Float64Array(n);
     bars.forEach((b, k) => column.set(b[c.name], k * MINUTES_PER_DAY));
-    values[c.name] = column;
+    // Counts and volumes (never empty) cross as int32: half the bytes, no NaN to look for.
+    values[c.name] = c.type === "int64" ? wholeNumbers(column) : column;
   }
   return buildFrame(EQ_TAQ_1MIN_COLUMNS, {
     ...values,
     TradeDate: new Int32Array(n).fill(ids.length ? epochDay(ids[0].date) : 0),
     BarDateTime: barTime,
     Ticker: { codes: tickerCodes, labels: ids.map((id) => id.ticker) },
-    ASID: asids,
+    ASID: wholeNumbers(asids),
   });
 }
 
