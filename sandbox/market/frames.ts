@@ -55,10 +55,33 @@ const isCoded = (v: ColumnValues): v is CodedStrings => !Array.isArray(v) && "co
 const isConstant = (v: ColumnValues): v is ConstantValue => !Array.isArray(v) && "constant" in v;
 const isOffsetTimes = (v: ColumnValues): v is OffsetTimes => !Array.isArray(v) && "offsets" in v;
 
+/**
+ * Expressions of constants and offset times by column and value: a day's few (its date, its
+ * midnight, a ticker) recur frame after frame, and a fresh expression per frame cost more than
+ * the column it saves (see typedColumn).
+ */
+const valueColumns = new Map<string, pl.Expr>();
+
+function keptExpression(key: string, make: () => pl.Expr): pl.Expr {
+  let e = valueColumns.get(key);
+  if (e === undefined) {
+    e = make();
+    if (valueColumns.size >= CODED_KEPT) valueColumns.clear();
+    valueColumns.set(key, e);
+  }
+  return e;
+}
+
 /** The date-times `base + offsets` (offsets as doubles: cast to int64 exactly, being whole and below 2^53). */
 function offsetTimesColumn(c: Column, base: bigint): pl.Expr {
   if (c.type !== "datetime_ns" && c.type !== "datetime_ms") throw new Error(`Column '${c.name}' of type ${c.type} was given offset times: only date-time columns take them`);
-  return pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsType(c.type)).alias(c.name);
+  return keptExpression(`${c.name}\u0000${c.type}\u0000offsets\u0000${base}`, () =>
+    pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsType(c.type)).alias(c.name));
+}
+
+/** One value for every row, typed by the schema. */
+function constantColumn(c: Column, value: number | string): pl.Expr {
+  return keptExpression(`${c.name}\u0000${c.type}\u0000${typeof value}\u0000${value}`, () => pl.lit(value).cast(polarsType(c.type)).alias(c.name));
 }
 
 /**
@@ -142,7 +165,7 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
   return pl.DataFrame(series).select(
     ...schema.map((c) => {
       const v = values[c.name];
-      if (isConstant(v)) return pl.lit(v.constant).cast(polarsType(c.type)).alias(c.name);
+      if (isConstant(v)) return constantColumn(c, v.constant);
       if (isCoded(v)) return codedColumn(c, v.labels);
       if (isOffsetTimes(v)) return offsetTimesColumn(c, v.base);
       return v instanceof Int32Array && c.type === "int64" ? wholeColumn(c) : typedColumn(c);
