@@ -6,7 +6,7 @@ import type pl from "nodejs-polars";
 import { type BarColumns } from "./bars/minuteBars.ts";
 import { DAILY_BAR_FIELDS, type DailyBar } from "./bars/dailyBar.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
-import { buildFrame } from "./frames.ts";
+import { buildFrame, wholeNumbers } from "./frames.ts";
 import { epochDay, nyEpochNs } from "../../calendar/nyTime.ts";
 import { FIRST_MINUTE_OF_DAY, MINUTES_PER_DAY } from "./ticks/intraday.ts";
 import { CONDITIONS, EVENT_TYPES, EXCHANGES, type TickColumns } from "./ticks/tickColumns.ts";
@@ -48,15 +48,14 @@ function epochNs(base: bigint, offsets: Float64Array): BigInt64Array {
 
 /** The `eq-taq` frame of one security-day. */
 export function tickFrame(id: SecurityDay, ticks: TickColumns): pl.DataFrame {
-  const n = ticks.length;
   return buildFrame(EQ_TAQ_COLUMNS, {
-    TradeDate: new Int32Array(n).fill(epochDay(id.date)),
-    EventDateTime: epochNs(nyEpochNs(id.date, 0n), ticks.nsOfDay),
+    TradeDate: { constant: epochDay(id.date) },
+    EventDateTime: { base: nyEpochNs(id.date, 0n), offsets: ticks.nsOfDay },
     EventType: { codes: ticks.type, labels: EVENT_TYPES },
-    Ticker: { codes: new Uint8Array(n), labels: [id.ticker] },
-    ASID: new Float64Array(n).fill(id.asid),
+    Ticker: { constant: id.ticker },
+    ASID: { constant: id.asid },
     Price: ticks.price,
-    Quantity: ticks.size,
+    Quantity: wholeNumbers(ticks.size),
     Exchange: { codes: ticks.exchange, labels: EXCHANGES },
     ConditionCode: { codes: ticks.condition, labels: CONDITIONS },
   });
@@ -80,14 +79,15 @@ export function minuteBarFrame(ids: readonly SecurityDay[], bars: readonly BarCo
   for (const c of EQ_TAQ_1MIN_COLUMNS.slice(4)) {
     const column = new Float64Array(n);
     bars.forEach((b, k) => column.set(b[c.name], k * MINUTES_PER_DAY));
-    values[c.name] = column;
+    // Counts and volumes (never empty) cross as int32: half the bytes, no NaN to look for.
+    values[c.name] = c.type === "int64" ? wholeNumbers(column) : column;
   }
   return buildFrame(EQ_TAQ_1MIN_COLUMNS, {
     ...values,
     TradeDate: new Int32Array(n).fill(ids.length ? epochDay(ids[0].date) : 0),
     BarDateTime: barTime,
     Ticker: { codes: tickerCodes, labels: ids.map((id) => id.ticker) },
-    ASID: asids,
+    ASID: wholeNumbers(asids),
   });
 }
 

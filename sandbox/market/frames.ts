@@ -20,8 +20,26 @@ export interface CodedStrings {
 }
 
 /**
- * Values of one column: typed numbers, epoch date-times (BigInt64Array), strings (as they are
- * or coded), or lists of strings.
+ * One value for every row (a security-day's date, ticker and ASID): Polars broadcasts it, so
+ * no column of copies is built in JavaScript and copied again into Polars. A date is given as
+ * its epoch day, an int64 as a number.
+ */
+export interface ConstantValue {
+  constant: number | string;
+}
+
+/**
+ * Date-times as whole-number offsets (exact as doubles: below 2^53) from one epoch value in the
+ * column's unit: Polars adds them up in int64, so no BigInt64Array is built in JavaScript.
+ */
+export interface OffsetTimes {
+  base: bigint;
+  offsets: Float64Array;
+}
+
+/**
+ * Values of one column: typed numbers, epoch date-times (BigInt64Array, or offsets from a
+ * base), strings (as they are or coded), lists of strings, or one value for every row.
  */
 export type ColumnValues =
   | Float64Array
@@ -29,9 +47,42 @@ export type ColumnValues =
   | BigInt64Array
   | readonly string[]
   | readonly (readonly string[])[]
-  | CodedStrings;
+  | CodedStrings
+  | ConstantValue
+  | OffsetTimes;
 
 const isCoded = (v: ColumnValues): v is CodedStrings => !Array.isArray(v) && "codes" in v;
+const isConstant = (v: ColumnValues): v is ConstantValue => !Array.isArray(v) && "constant" in v;
+const isOffsetTimes = (v: ColumnValues): v is OffsetTimes => !Array.isArray(v) && "offsets" in v;
+
+/**
+ * Expressions of constants and offset times by column and value: a day's few (its date, its
+ * midnight, a ticker) recur frame after frame, and a fresh expression per frame cost more than
+ * the column it saves (see typedColumn).
+ */
+const valueColumns = new Map<string, pl.Expr>();
+
+function keptExpression(key: string, make: () => pl.Expr): pl.Expr {
+  let e = valueColumns.get(key);
+  if (e === undefined) {
+    e = make();
+    if (valueColumns.size >= CODED_KEPT) valueColumns.clear();
+    valueColumns.set(key, e);
+  }
+  return e;
+}
+
+/** The date-times `base + offsets` (offsets as doubles: cast to int64 exactly, being whole and below 2^53). */
+function offsetTimesColumn(c: Column, base: bigint): pl.Expr {
+  if (c.type !== "datetime_ns" && c.type !== "datetime_ms") throw new Error(`Column '${c.name}' of type ${c.type} was given offset times: only date-time columns take them`);
+  return keptExpression(`${c.name}\u0000${c.type}\u0000offsets\u0000${base}`, () =>
+    pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsType(c.type)).alias(c.name));
+}
+
+/** One value for every row, typed by the schema. */
+function constantColumn(c: Column, value: number | string): pl.Expr {
+  return keptExpression(`${c.name}\u0000${c.type}\u0000${typeof value}\u0000${value}`, () => pl.lit(value).cast(polarsType(c.type)).alias(c.name));
+}
 
 /**
  * The expression that gives a column its schema type. Built once per column and reused for
@@ -46,6 +97,20 @@ function typedColumn(c: Column): pl.Expr {
     const cleaned = c.type === "float64" || c.type === "int64" ? raw.fillNan(null) : raw;
     e = cleaned.cast(polarsType(c.type)).alias(c.name);
     typedColumns.set(c, e);
+  }
+  return e;
+}
+
+/**
+ * An int64 column given as Int32Array (whole numbers that fit, and so no NaN): half the bytes
+ * to copy into Polars, and nothing to turn into null.
+ */
+const wholeColumns = new WeakMap<Column, pl.Expr>();
+function wholeColumn(c: Column): pl.Expr {
+  let e = wholeColumns.get(c);
+  if (e === undefined) {
+    e = pl.col(c.name).cast(polarsType(c.type)).alias(c.name);
+    wholeColumns.set(c, e);
   }
   return e;
 }
@@ -85,18 +150,25 @@ function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
  * ```
  */
 export function buildFrame(schema: readonly Column[], values: Record<string, ColumnValues>): pl.DataFrame {
-  const series = schema.map((c) => {
+  const series: pl.Series[] = [];
+  for (const c of schema) {
     const v = values[c.name];
     if (v === undefined) throw new Error(`Column '${c.name}' has no values`);
+    if (isConstant(v)) continue;
     if (isCoded(v)) checkCodes(c, v);
-    return pl.Series(c.name, (isCoded(v) ? v.codes : v) as never);
-  });
+    if (v instanceof Int32Array && c.type !== "int64" && c.type !== "date") throw new Error(`Column '${c.name}' of type ${c.type} was given an Int32Array: only int64 and date columns take one`);
+    series.push(pl.Series(c.name, (isCoded(v) ? v.codes : isOffsetTimes(v) ? v.offsets : v) as never));
+  }
+  if (series.length === 0) throw new Error(`Columns ${schema.map((c) => c.name).join(", ")} are all constants: a frame needs one column of values to have a length`);
   const lengths = new Set(series.map((s) => s.length));
-  if (lengths.size > 1) throw new Error(`Columns differ in length: ${schema.map((c, i) => `${c.name}=${series[i].length}`).join(", ")}`);
+  if (lengths.size > 1) throw new Error(`Columns differ in length: ${series.map((s) => `${s.name}=${s.length}`).join(", ")}`);
   return pl.DataFrame(series).select(
     ...schema.map((c) => {
       const v = values[c.name];
-      return isCoded(v) ? codedColumn(c, v.labels) : typedColumn(c);
+      if (isConstant(v)) return constantColumn(c, v.constant);
+      if (isCoded(v)) return codedColumn(c, v.labels);
+      if (isOffsetTimes(v)) return offsetTimesColumn(c, v.base);
+      return v instanceof Int32Array && c.type === "int64" ? wholeColumn(c) : typedColumn(c);
     }),
   );
 }
@@ -110,16 +182,54 @@ export function writeParquetFile(frame: pl.DataFrame, path: string): void {
 /** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */
 export type Row = Record<string, number | bigint | string | readonly string[]>;
 
-/** Strings as codes into their distinct values, in order of first appearance. */
+/**
+ * Strings as codes into their distinct values, in order of first appearance. Rows come in runs
+ * of one value (a root's ticker, a contract's side): a run is looked up once.
+ */
 function coded(strings: readonly string[]): CodedStrings {
   const index = new Map<string, number>();
   const codes = new Int32Array(strings.length);
-  strings.forEach((v, i) => {
-    let code = index.get(v);
-    if (code === undefined) index.set(v, (code = index.size));
-    codes[i] = code;
-  });
+  let last: string | undefined, lastCode = -1;
+  for (let i = 0; i < strings.length; i++) {
+    const v = strings[i];
+    if (v !== last) {
+      let code = index.get(v);
+      if (code === undefined) index.set(v, (code = index.size));
+      last = v;
+      lastCode = code;
+    }
+    codes[i] = lastCode;
+  }
   return { codes, labels: [...index.keys()] };
+}
+
+/** Epoch days of `YYYY-MM-DD` dates; a day's rows repeat a few (trade date, expiries): each is parsed once. */
+function epochDays(dates: readonly string[]): Int32Array {
+  const days = new Map<string, number>();
+  const out = new Int32Array(dates.length);
+  let last: string | undefined, lastDay = 0;
+  for (let i = 0; i < dates.length; i++) {
+    const date = dates[i];
+    if (date !== last) {
+      let day = days.get(date);
+      if (day === undefined) days.set(date, (day = epochDay(date)));
+      last = date;
+      lastDay = day;
+    }
+    out[i] = lastDay;
+  }
+  return out;
+}
+
+/** Each row's value of one column, in one pass (a missing value names the column). */
+function columnOf(rows: readonly Row[], name: string): Row[string][] {
+  const out = new Array<Row[string]>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const v = rows[i][name];
+    if (v === undefined) throw new Error(`Row ${i} has no value for column '${name}'`);
+    out[i] = v;
+  }
+  return out;
 }
 
 /**
@@ -134,37 +244,48 @@ function coded(strings: readonly string[]): CodedStrings {
 export function rowsFrame(schema: readonly Column[], rows: readonly Row[]): pl.DataFrame {
   const values: Record<string, ColumnValues> = {};
   for (const c of schema) {
-    const get = (r: Row) => {
-      const v = r[c.name];
-      if (v === undefined) throw new Error(`Row has no value for column '${c.name}'`);
-      return v;
-    };
+    const column = columnOf(rows, c.name);
     switch (c.type) {
-      case "date": {
-        // A day's rows repeat a few dates (trade date, expiries): each is parsed once.
-        const days = new Map<string, number>();
-        values[c.name] = Int32Array.from(rows, (r) => {
-          const date = get(r) as string;
-          let day = days.get(date);
-          if (day === undefined) days.set(date, (day = epochDay(date)));
-          return day;
-        });
+      case "date":
+        values[c.name] = epochDays(column as string[]);
         break;
-      }
       case "datetime_ns":
       case "datetime_ms":
-        values[c.name] = BigInt64Array.from(rows, (r) => get(r) as bigint);
+        values[c.name] = BigInt64Array.from(column as bigint[]);
         break;
       case "int64":
+        values[c.name] = wholeNumbers(Float64Array.from(column as number[]));
+        break;
       case "float64":
-        values[c.name] = Float64Array.from(rows, (r) => get(r) as number);
+        values[c.name] = Float64Array.from(column as number[]);
         break;
       case "string":
-        values[c.name] = coded(rows.map((r) => get(r) as string));
+        values[c.name] = coded(column as string[]);
         break;
       default:
-        values[c.name] = rows.map((r) => get(r) as never);
+        values[c.name] = column as never;
     }
   }
   return buildFrame(schema, values);
+}
+
+/**
+ * Whole numbers as an Int32Array when every one fits (share counts always do), else as they
+ * are: Polars then copies half the bytes and has no NaN to look for.
+ *
+ * @example
+ * ```ts
+ * wholeNumbers(Float64Array.of(100, 200)); // Int32Array [100, 200]
+ * wholeNumbers(Float64Array.of(100, NaN)); // the Float64Array itself
+ * ```
+ */
+export function wholeNumbers(values: Float64Array): Int32Array | Float64Array {
+  const out = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v;
+    // NaN, fractions and values past int32 fail the round trip.
+    if (out[i] !== v) return values;
+  }
+  return out;
 }

@@ -90,11 +90,13 @@ export class Rng {
     return -Math.log(1 - this.uniform()) * mean;
   }
 
-  /** Poisson count; exact inversion for small means, normal approximation for large ones. */
-  poisson(mean: number): number {
+  /**
+   * Poisson count; exact inversion for small means, normal approximation for large ones.
+   * `limit` is exp(-mean), for a caller drawing many counts of one mean to compute once.
+   */
+  poisson(mean: number, limit: number = Math.exp(-mean)): number {
     if (mean <= 0) return 0;
     if (mean > 60) return Math.max(0, Math.round(mean + Math.sqrt(mean) * this.normal()));
-    const limit = Math.exp(-mean);
     let k = 0;
     let p = this.uniform();
     while (p > limit) {

@@ -43,6 +43,9 @@ const CANCEL_PROBABILITY = 0.0015;
 const EVENT_QUOTE = 0, EVENT_TRADE = 1, EVENT_OPEN_AUCTION = 2, EVENT_CLOSE_AUCTION = 3;
 
 const COND = (c: (typeof CONDITIONS)[number]) => CONDITIONS.indexOf(c);
+// Looked up once: every print takes one.
+const COND_REGULAR = COND("@"), COND_ODD_LOT = COND("@I"), COND_SWEEP = COND("F"), COND_SWEEP_ODD_LOT = COND("FI");
+const COND_EXTENDED = COND("T"), COND_EXTENDED_ODD_LOT = COND("TI");
 
 export interface DayInput {
   seed: number;
@@ -103,6 +106,8 @@ export function generateDayTicks(input: DayInput): TickColumns {
   let lastNs = FIRST_MINUTE_OF_DAY * NS_PER_MINUTE;
 
   lastNs = book.open(lastNs + 100, path.price[0], spreadTicks(sec, FIRST_MINUTE_OF_DAY, close, rng));
+  // The spread's Poisson mean (and its exp(-mean)) changes by the minute, not by the quote.
+  let spreadMean = 0, spreadLimit = 1;
   // A minute's events, packed; a typed array sorts numbers without a comparator call per pair.
   let batch = new Float64Array(256);
   const sizes: number[] = [];
@@ -128,26 +133,30 @@ export function generateDayTicks(input: DayInput): TickColumns {
     if (minuteOfDay === close) batch[events++] = Math.floor((0.02 + 0.3 * rng.uniform()) * 1e9) * 4 + EVENT_CLOSE_AUCTION;
     const minuteEvents = batch.subarray(0, events).sort();
     const extended = !isRegularHours(minuteOfDay, close);
+    if (nQuotes > 0) {
+      spreadMean = spreadMeanAt(sec, minuteOfDay, close);
+      spreadLimit = Math.exp(-spreadMean);
+    }
     for (const packed of minuteEvents) {
       const kind = packed % 4;
       const ns = Math.max(startNs + (packed - kind) / 4, lastNs + 1);
       const fair = efficientPrice(path, ns) + impact;
       if (kind === EVENT_QUOTE) {
-        lastNs = book.update(ns, fair, spreadTicks(sec, minuteOfDay, close, rng));
+        lastNs = book.update(ns, fair, 1 + rng.poisson(spreadMean, spreadLimit));
         // The session's running high and low are printed: a buyer lifts an offer at a new high of
         // the session (a seller hits a bid at a new low) on an exchange. The real tape has many
         // prints at every level, so its extremes are whole-cent prints at the quote; the generator
         // emits a fraction of them and would otherwise leave a level's only print to a TRF
         // midpoint or sub-penny fill.
         if (!extended && book.bid < book.ask) {
-          for (const side of [1, -1]) {
+          for (let side = 1; side >= -1; side -= 2) {
             const quote = side === 1 ? book.ask : book.bid;
             if (side * (quote - (side === 1 ? sessionHigh : sessionLow)) <= 0) continue;
             if (side === 1) sessionHigh = quote;
             else sessionLow = quote;
             const size = extremeSize(rng);
             lastNs += 1;
-            out.push(lastNs, TRADE, quote, size, drawExchange(rng, listing, false), COND(size < 100 ? "@I" : "@"));
+            out.push(lastNs, TRADE, quote, size, drawExchange(rng, listing, false), size < 100 ? COND_ODD_LOT : COND_REGULAR);
             impact += priceImpact(book, size, meanSize, side);
           }
         }
@@ -168,7 +177,7 @@ export function generateDayTicks(input: DayInput): TickColumns {
       impact += priceImpact(book, size, meanSize, side);
       const exchange = isTrf ? TRF_EXCHANGE : drawExchange(rng, listing, extended);
       const oddLot = size < 100;
-      const condition = extended ? COND(oddLot ? "TI" : "T") : sweep ? COND(oddLot ? "FI" : "F") : COND(oddLot ? "@I" : "@");
+      const condition = extended ? (oddLot ? COND_EXTENDED_ODD_LOT : COND_EXTENDED) : sweep ? (oddLot ? COND_SWEEP_ODD_LOT : COND_SWEEP) : oddLot ? COND_ODD_LOT : COND_REGULAR;
       out.push(ns, TRADE, price, size, exchange, condition);
       lastNs = ns;
       if (rng.chance(CANCEL_PROBABILITY)) {
@@ -182,7 +191,12 @@ export function generateDayTicks(input: DayInput): TickColumns {
 
 /** NBBO spread in ticks for a quote update: one tick plus a Poisson number more, the security's typical spread shaped by time of day. */
 function spreadTicks(sec: Security, minuteOfDay: number, close: number, rng: Rng): number {
-  return 1 + rng.poisson(Math.max(0, sec.spreadTicks * spreadMultiplier(minuteOfDay, close) - 1));
+  return 1 + rng.poisson(spreadMeanAt(sec, minuteOfDay, close));
+}
+
+/** The Poisson mean of the ticks a spread has beyond one, at a minute of the day. */
+function spreadMeanAt(sec: Security, minuteOfDay: number, close: number): number {
+  return Math.max(0, sec.spreadTicks * spreadMultiplier(minuteOfDay, close) - 1);
 }
 
 /** Adds the cancels in time order; times stay strictly increasing. */

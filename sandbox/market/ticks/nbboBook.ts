@@ -32,23 +32,30 @@ export class NbboBook {
     return ns;
   }
 
-  /** A quote centred on `fair` that is `spread` ticks wide: [bid, ask]. */
-  private target(fair: number, spread: number): [number, number] {
+  /** The quote {@link target} last made (fields, not an array per quote: there is one per NBBO update). */
+  private targetBid = NaN;
+  private targetAsk = NaN;
+
+  /** A quote centred on `fair` that is `spread` ticks wide, into targetBid and targetAsk. */
+  private target(fair: number, spread: number): void {
     const tick = tickSize(fair);
     const bidTicks = Math.round(fair / tick - spread / 2);
-    return [round4(Math.max(1, bidTicks) * tick), round4((Math.max(1, bidTicks) + spread) * tick)];
+    this.targetBid = round4(Math.max(1, bidTicks) * tick);
+    this.targetAsk = round4((Math.max(1, bidTicks) + spread) * tick);
   }
 
   /** Posts the first bid and ask of the day; returns the last time used. */
   open(ns: number, fair: number, spread: number): number {
-    const [bid, ask] = this.target(fair, spread);
+    this.target(fair, spread);
+    const bid = this.targetBid, ask = this.targetAsk;
     this.quote(ns, QUOTE_BID, bid);
     return this.quote(ns + 1, QUOTE_ASK, ask);
   }
 
   /** One NBBO update at `ns`; returns the last time used (an update of both sides takes two). */
   update(ns: number, fair: number, spread: number): number {
-    const [bid, ask] = this.target(fair, spread);
+    this.target(fair, spread);
+    const bid = this.targetBid, ask = this.targetAsk;
     const bidMove = Math.abs(bid - this.bid), askMove = Math.abs(ask - this.ask);
     if (bidMove === 0 && askMove === 0) {
       // Same prices: only the displayed size changes on one side.

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DAILY_BAR_FIELDS } from "../../../sandbox/market/bars/dailyBar.ts";
 import { EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "../../../sandbox/market/columns/equities.ts";
 import { dailyBarFrame, minuteBarFrame, tickFrame } from "../../../sandbox/market/dayFrames.ts";
-import { buildFrame } from "../../../sandbox/market/frames.ts";
+import { buildFrame, wholeNumbers } from "../../../sandbox/market/frames.ts";
 import { CONDITIONS, EVENT_TYPES, EXCHANGES, type TickColumns } from "../../../sandbox/market/ticks/tickColumns.ts";
 import { MINUTES_PER_DAY } from "../../../sandbox/market/ticks/intraday.ts";
 import { nyEpochNs } from "../../../calendar/nyTime.ts";
@@ -80,5 +80,37 @@ describe("day frames", () => {
     const schema = [{ name: "Exchange", type: "string" as const, description: "", nullable: false }];
     expect(() => buildFrame(schema, { Exchange: { codes: Uint8Array.of(0, 11), labels: EXCHANGES } }))
       .toThrow(/Column 'Exchange' has code 11 at row 1: codes must be 0 to 10, one per label \(Q, N, /);
+  });
+
+  it("repeat a constant over every row, typed by the schema (the tick file's date, ticker and ASID)", () => {
+    const ticks = dayOfTicks(700);
+    const frame = tickFrame(id, ticks);
+    expect(frame.height).toBe(700);
+    expect(frame.getColumn("TradeDate").dtype.equals(pl.Date)).toBe(true);
+    expect(new Set(frame.getColumn("TradeDate").cast(pl.String).toArray())).toEqual(new Set([id.date]));
+    expect(frame.getColumn("ASID").dtype.equals(pl.Int64)).toBe(true);
+    expect(new Set((frame.getColumn("ASID").toArray() as unknown[]).map(Number))).toEqual(new Set([id.asid]));
+    expect(frame.getColumn("Ticker").toArray()).toEqual(new Array(700).fill(id.ticker));
+    expect(tickFrame(id, dayOfTicks(0)).height).toBe(0);
+  });
+
+  it("keep share counts exact whether they arrive as int32 or, past int32, as doubles", () => {
+    const ticks = dayOfTicks(5);
+    expect(wholeNumbers(ticks.size)).toBeInstanceOf(Int32Array);
+    const big = Float64Array.of(1, 2 ** 31, 3), fractional = Float64Array.of(1, 2.5), empty = Float64Array.of(1, NaN);
+    expect([big, fractional, empty].map((v) => wholeNumbers(v) === v)).toEqual([true, true, true]);
+    ticks.size.set(big.subarray(0, 3));
+    const quantity = tickFrame(id, ticks).getColumn("Quantity");
+    expect(quantity.dtype.equals(pl.Int64)).toBe(true);
+    expect((quantity.cast(pl.String).toArray() as string[]).slice(0, 3)).toEqual(["1", "2147483648", "3"]);
+    expect((tickFrame(id, dayOfTicks(3)).getColumn("Quantity").toArray() as unknown[]).map(Number)).toEqual([1, 2, 3]);
+  });
+
+  it("refuses a frame of constants only, and an Int32Array for a column that is not int64 or a date", () => {
+    const schema = [{ name: "Ticker", type: "string" as const, description: "", nullable: false }];
+    expect(() => buildFrame(schema, { Ticker: { constant: "AAPL" } })).toThrow(/Columns Ticker are all constants/);
+    const price = [{ name: "Price", type: "float64" as const, description: "", nullable: false }];
+    expect(() => buildFrame(price, { Price: Int32Array.of(1) })).toThrow(/Column 'Price' of type float64 was given an Int32Array/);
+    expect(() => buildFrame(price, { Price: { base: 0n, offsets: Float64Array.of(1) } })).toThrow(/Column 'Price' of type float64 was given offset times/);
   });
 });
