@@ -72,7 +72,7 @@ const INTEGERS = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", 
  * `v<i>` the values with nulls as zeros, `l<i>` a text column's UTF-8 byte lengths, `s<i>` its
  * rows end to end (one row).
  */
-function canonicalParts(column: Column, i: number, type: string, hasNulls: boolean): pl.Expr[] {
+function canonicalParts(column: Column, i: number, type: string, hasNulls: boolean): ColumnParts {
   // The dtype text names the whole dtype (its unit and zone too), so it, the name, the position
   // and whether there are nulls decide the expressions.
   const key = `${i}\u0000${column.name}\u0000${type}\u0000${hasNulls}`;
@@ -92,13 +92,14 @@ function canonicalParts(column: Column, i: number, type: string, hasNulls: boole
  * same few columns recur (a dataset's, page after page). Kept up to a bound, as frames.ts keeps
  * its casts.
  */
-const partsBuilt = new Map<string, pl.Expr[]>();
-/** The parts giving one row (a text column's rows end to end), selected apart from the per-row parts. */
-const textParts = new WeakSet<pl.Expr>();
+const partsBuilt = new Map<string, ColumnParts>();
 const PARTS_KEPT = 1024;
 
+/** A column's parts: `rows` one value per frame row; `text` one row (a text column's rows end to end), selected apart. */
+type ColumnParts = { rows: pl.Expr[]; text?: pl.Expr };
+
 /** Builds the expressions of {@link canonicalParts}. */
-function buildParts(series: Column, i: number, type: string, hasNulls: boolean): pl.Expr[] {
+function buildParts(series: Column, i: number, type: string, hasNulls: boolean): ColumnParts {
   const c = pl.col(series.name);
   const zeroFilled = (e: pl.Expr, t: pl.DataType) => e.fillNull(pl.lit(0).cast(t)).alias(`v${i}`);
   const parts = hasNulls ? [c.isNotNull().cast(pl.UInt8).alias(`m${i}`)] : [];
@@ -114,13 +115,11 @@ function buildParts(series: Column, i: number, type: string, hasNulls: boolean):
     // Byte lengths from the hex form (two digits a byte): Polars' own length counts characters.
     parts.push(c.fillNull(pl.lit("")).str.encode("hex").str.lengths().cast(pl.UInt32).div(2).cast(pl.UInt32).alias(`l${i}`));
     // The rows' text end to end: one row, so selected apart from the per-row parts.
-    const text = c.fillNull(pl.lit("")).str.concat("", true).alias(`s${i}`);
-    textParts.add(text);
-    parts.push(text);
+    return { rows: parts, text: c.fillNull(pl.lit("")).str.concat("", true).alias(`s${i}`) };
   } else if (type !== "List(String)") {
     throw new QueryError(`frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`);
   }
-  return parts;
+  return { rows: parts };
 }
 
 /** Float bits with every NaN as JS's one quiet NaN (a copy only when a NaN is there). */
@@ -177,11 +176,11 @@ export function canonicalFrameHash(frame: pl.DataFrame): string {
   const dtypes = frame.dtypes;
   const types = dtypes.map(dtypeText);
   const nulls = names.length > 0 ? (frame.nullCount().row(0) as number[]).map(Number) : [];
-  const exprs = names.flatMap((name, i) => canonicalParts({ name, dtype: dtypes[i] }, i, types[i], nulls[i] > 0));
-  const isText = exprs.map((e) => textParts.has(e));
+  const columnParts = names.map((name, i) => canonicalParts({ name, dtype: dtypes[i] }, i, types[i], nulls[i] > 0));
+  const texts = columnParts.flatMap((p) => (p.text ? [p.text] : []));
   const parts: Parts = {
-    rows: frame.select(...exprs.filter((_, k) => !isText[k])).rechunk(),
-    texts: isText.some(Boolean) ? frame.select(...exprs.filter((_, k) => isText[k])).toRecords()[0] ?? {} : {},
+    rows: frame.select(...columnParts.flatMap((p) => p.rows)).rechunk(),
+    texts: texts.length > 0 ? frame.select(...texts).toRecords()[0] ?? {} : {},
   };
   names.forEach((name, i) => {
     hash.update(lengthPrefixed(name));
