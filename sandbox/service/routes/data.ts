@@ -8,6 +8,7 @@
  * injection) spends nothing. HEAD answers the headers a GET would (status, content type,
  * quota headers) without running the query, and spends nothing.
  */
+import { Buffer } from "node:buffer";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Dataset } from "../../market/catalog.ts";
@@ -30,22 +31,23 @@ export function queryParams(url: string): URLSearchParams {
 }
 
 /**
- * Bodies from this size up are handed to the server as a stream of one chunk, with their
- * Content-Length. `new Response(bytes)` copies the bytes (the Fetch standard makes a body a
- * copy of its source, and Deno does), and a copy of megabytes into fresh pages costs the
- * server several times what sending them as one chunk does (figures: bench/RESULTS.md, "sandbox
- * CPU per pull"). The length keeps the answer framed as before (not chunked). Smaller bodies
- * stay bytes: a copy of a few kilobytes costs less than a stream.
+ * Bodies from this size up are handed to the server as a stream of the chunks Polars wrote
+ * them in, with their Content-Length. `new Response(bytes)` copies the bytes (the Fetch
+ * standard makes a body a copy of its source, and Deno does), and so would joining the chunks;
+ * a copy of megabytes into fresh pages costs the server several times what sending them as
+ * they are does (figures: bench/RESULTS.md, "sandbox CPU per pull"). The length keeps the
+ * answer framed as before (not chunked). Smaller bodies stay bytes: a copy of a few kilobytes
+ * costs less than a stream.
  */
 const STREAMED_FROM_BYTES = 64 * 1024;
 
-/** The body of an answer of `bytes`, and the headers it needs. */
-function answerBody(bytes: Uint8Array, headers: Record<string, string>): BodyInit {
-  if (bytes.byteLength < STREAMED_FROM_BYTES) return bytes as Uint8Array<ArrayBuffer>;
-  headers["Content-Length"] = String(bytes.byteLength);
+/** The body of an answer written in `chunks` (see Rendered), and the headers it needs. */
+function answerBody({ chunks, byteLength }: { chunks: Uint8Array[]; byteLength: number }, headers: Record<string, string>): BodyInit {
+  if (byteLength < STREAMED_FROM_BYTES) return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
+  headers["Content-Length"] = String(byteLength);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(bytes);
+      for (const chunk of chunks) controller.enqueue(chunk);
       controller.close();
     },
   });
@@ -91,7 +93,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   let page: AnsweredPage, quota: Record<string, string>;
   if (ready) {
     page = ready;
-    quota = countAnsweredRequest(db, identity.team_id, page.bytesScanned, page.rendered.body.byteLength, now());
+    quota = countAnsweredRequest(db, identity.team_id, page.bytesScanned, page.rendered.byteLength, now());
   } else {
     const admission = admitRequest(db, identity.team_id, now());
     try {
@@ -100,7 +102,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
       releaseRequest(db, admission);
       throw e;
     }
-    quota = commitRequest(db, admission, page.bytesScanned, page.rendered.body.byteLength, now());
+    quota = commitRequest(db, admission, page.bytesScanned, page.rendered.byteLength, now());
   }
   const headers: Record<string, string> = {
     "Content-Type": page.rendered.contentType,
@@ -114,7 +116,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   // A Response built here, with its headers as a list, costs a fifth of what c.body() does with
   // twenty headers; it carries the request id itself, so no middleware needs to copy it.
   headers["X-Request-ID"] = c.get("requestId");
-  const body = answerBody(page.rendered.body, headers);
+  const body = answerBody(page.rendered, headers);
   return new Response(body, { status: 200, headers: Object.entries(headers) });
 }
 
