@@ -13,7 +13,7 @@ import { gatewayTimeout } from "../errors.ts";
 import type { Constraints } from "./entitlement.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
 import { memoized } from "./exprMemo.ts";
-import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, FRAME_CACHE_BYTES } from "./frameCache.ts";
+import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, FRAME_CACHE_BYTES, windowFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
 import { cachedResult, RESULT_CACHE_MAX_LIMIT, type ResultSlice } from "./resultCache.ts";
@@ -138,13 +138,14 @@ export async function executePage(
   try {
     const pruned = pruneFiles(files, dataset, query, constraints);
     let frames = await Promise.race([cachedFrames(pruned, CACHED_FILES_PER_QUERY), timeout]);
-    // A page in the default order opens only the files that hold its rows, decoded ones if it can.
+    // A page in the default order opens only the files that hold its rows, decoded ones as far as
+    // the cache can hold them (the rest are read from disk: see windowFrames).
     let only: MarketFile[] | undefined;
     let offset = query.offset;
     if (!frames && query.sort.length === 0 && pruned.length > 1) {
       const { key, predicate } = rowPredicate(dataset, query, constraints);
       ({ files: only, offset } = await Promise.race([pageFiles(pruned, key, predicate, offset, query.limit + 1), timeout]));
-      frames = await Promise.race([cachedFrames(only, CACHED_FILES_PER_WINDOW), timeout]);
+      frames = await Promise.race([windowFrames(only, CACHED_FILES_PER_WINDOW, dataset.textId), timeout]);
     }
     const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.

@@ -8,6 +8,13 @@
  * long history page by page, or fetching it again, meets decoded files. Other long scans read
  * from disk, where Polars' predicate and slice pushdown skip what they do not need. Loads of
  * one file in flight are shared. The cache changes no answer, only how fast it comes.
+ *
+ * A window larger than the cache (every ticker's pages of a month of minute bars read the same
+ * twenty files, more than a worker's share holds) is not decoded whole into it: least recently
+ * used out first, each page would evict the files the next page reads first and decode every
+ * file again, and decoding a whole file costs about twice what reading only the page's rows from
+ * it does (predicate pushdown). Such a window takes the files held, decodes as many more as fit
+ * beside them, and leaves the rest to be read from disk (see `windowFrames`).
  */
 import pl from "nodejs-polars";
 import type { MarketFile } from "./marketFiles.ts";
@@ -91,6 +98,11 @@ export class FrameLru {
     return this.#entries.has(key);
   }
 
+  /** Bytes of the frame under `key` once loaded; 0 while it loads or when it is not held. */
+  bytesOf(key: string): number {
+    return this.#entries.get(key)?.bytes ?? 0;
+  }
+
   /** The frame under `key`, made by `load` on first use. */
   get(key: string, load: () => Promise<pl.DataFrame>): Promise<pl.DataFrame> {
     const hit = this.#entries.get(key);
@@ -127,9 +139,43 @@ export class FrameLru {
 
 export class FrameCache {
   readonly #lru: FrameLru;
+  /** Per dataset, the most memory a decoded file took per byte of its Parquet file (see `estimatedBytes`). */
+  readonly #perFileByte = new Map<string, number>();
 
   constructor(readonly budgetBytes: number) {
     this.#lru = new FrameLru(budgetBytes);
+  }
+
+  /**
+   * Memory `file` takes decoded: its size when held, else its bytes times the most any decoded
+   * file of `dataset` took per byte; 0 before a file of the dataset was decoded (it is then
+   * taken to fit).
+   */
+  estimatedBytes(file: MarketFile, dataset: string): number {
+    return this.#lru.bytesOf(entryKey(file)) || Math.ceil(file.bytes * (this.#perFileByte.get(dataset) ?? 0));
+  }
+
+  /**
+   * Of a window of files to read in full, those to decode into the cache: every file when
+   * they fit in the budget together; else the files held (so none is evicted by its own
+   * window) and, in order, as many others as fit beside them. The rest are for reading from
+   * disk.
+   *
+   * @example
+   * ```ts
+   * const decoded = cache.admit(window, "eq-taq-1min"); // window.filter((f) => cache.holds(f)) and more
+   * ```
+   */
+  admit(files: readonly MarketFile[], dataset: string): MarketFile[] {
+    const sizes = files.map((f) => this.estimatedBytes(f, dataset));
+    if (sizes.reduce((a, b) => a + b, 0) <= this.budgetBytes) return [...files];
+    let room = this.budgetBytes - files.reduce((sum, f, i) => sum + (this.holds(f) ? sizes[i] : 0), 0);
+    return files.filter((f, i) => {
+      if (this.holds(f)) return true;
+      if (sizes[i] > room) return false;
+      room -= sizes[i];
+      return true;
+    });
   }
 
   /** Estimated bytes of the decoded files held now (within the budget once loads settle). */
@@ -142,9 +188,16 @@ export class FrameCache {
     return this.#lru.has(entryKey(file));
   }
 
-  /** The whole file as a frame, decoded on first use. */
-  get(file: MarketFile): Promise<pl.DataFrame> {
-    return this.#lru.get(entryKey(file), () => pl.scanParquet(file.path).collect());
+  /** The whole file as a frame, decoded on first use; `dataset` learns how much memory its files take decoded. */
+  get(file: MarketFile, dataset?: string): Promise<pl.DataFrame> {
+    return this.#lru.get(entryKey(file), async () => {
+      const frame = await pl.scanParquet(file.path).collect();
+      if (dataset !== undefined && file.bytes > 0) {
+        const perByte = estimatedBytes(frame) / file.bytes;
+        if (perByte > (this.#perFileByte.get(dataset) ?? 0)) this.#perFileByte.set(dataset, perByte);
+      }
+      return frame;
+    });
   }
 }
 
@@ -169,4 +222,23 @@ export async function cachedFrames(files: readonly MarketFile[], maxFiles: numbe
   if (files.length === 0 || files.length > maxFiles || cache.budgetBytes === 0) return undefined;
   const frames = await Promise.all(files.map((f) => cache.get(f)));
   return new Map(files.map((f, i) => [f.path, frames[i]]));
+}
+
+/**
+ * Decoded frames by path for the window of files of a default-order page of `dataset`: all of
+ * them when they fit in the cache, else those the cache holds and as many more as fit beside
+ * them (`FrameCache.admit`); a file left out is for the caller to read from disk. None when
+ * there are more than `maxFiles` or the cache is off.
+ *
+ * @example
+ * ```ts
+ * const frames = await windowFrames(window, CACHED_FILES_PER_WINDOW, "eq-taq-1min");
+ * const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? pl.scanParquet(f.path);
+ * ```
+ */
+export async function windowFrames(files: readonly MarketFile[], maxFiles: number, dataset: string, cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
+  if (files.length === 0 || files.length > maxFiles || cache.budgetBytes === 0) return undefined;
+  const decoded = cache.admit(files, dataset);
+  const frames = await Promise.all(decoded.map((f) => cache.get(f, dataset)));
+  return new Map(decoded.map((f, i) => [f.path, frames[i]]));
 }

@@ -6,6 +6,7 @@
  */
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
+import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import type { Dataset } from "../../market/catalog.ts";
 import type { ResponseFormat } from "./parse.ts";
@@ -13,10 +14,47 @@ import type { ResultSlice } from "./resultCache.ts";
 import { csvPage, jsonPage, type WrittenResult, writeResult, writtenResult } from "./writtenResults.ts";
 
 export interface Rendered {
-  body: Uint8Array;
+  /**
+   * The body in the chunks Polars wrote it in (one for most answers), to be sent one after the
+   * other: joining a page of megabytes into one buffer copied it into fresh memory, whose page
+   * faults cost the sandbox about a third of writing the CSV.
+   */
+  chunks: Uint8Array[];
+  /** Bytes of the body: of its chunks together. */
+  byteLength: number;
   contentType: string;
   headers: Record<string, string>;
 }
+
+/** A Writable that keeps what Polars writes into it as it comes, chunk by chunk. */
+class Chunks extends Writable {
+  readonly chunks: Uint8Array[] = [];
+  byteLength = 0;
+
+  // Polars calls write synchronously, once a batch of rows, with a buffer it does not reuse.
+  override write(chunk: Uint8Array): boolean {
+    this.chunks.push(bytesOf(chunk as Buffer));
+    this.byteLength += chunk.byteLength;
+    return true;
+  }
+}
+
+/** A frame's CSV (header line included) as Polars writes it, in its chunks: the bytes of `frame.writeCSV()`. */
+function csvChunks(frame: pl.DataFrame): Chunks {
+  const out = new Chunks();
+  frame.writeCSV(out);
+  return out;
+}
+
+/** A frame's rows as one JSON array, as Polars writes it, in its chunks: the bytes of `frame.writeJSON({ format: "json" })`. */
+function jsonChunks(frame: pl.DataFrame): Chunks {
+  const out = new Chunks();
+  frame.writeJSON(out, { format: "json" });
+  return out;
+}
+
+/** One body of one chunk. */
+const single = (body: Uint8Array): Pick<Rendered, "chunks" | "byteLength"> => ({ chunks: [body], byteLength: body.byteLength });
 
 const FORMAT_OF = { date: "%Y-%m-%d", datetime_ns: "%Y-%m-%dT%H:%M:%S%.9f%:z", datetime_ms: "%Y-%m-%dT%H:%M:%S%.3f%:z" } as const;
 
@@ -87,9 +125,10 @@ export function renderWritten(
 ): Rendered {
   if (format === "json") {
     const after = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
-    return { body: jsonPage(written, slice.from, slice.rows, DATA_OPEN, after), contentType: CONTENT_TYPES.json, headers: {} };
+    return { ...single(jsonPage(written, slice.from, slice.rows, DATA_OPEN, after)), contentType: CONTENT_TYPES.json, headers: {} };
   }
-  return csvBody(csvPage(written, slice.from, slice.rows), dataset, format);
+  const csv = csvPage(written, slice.from, slice.rows);
+  return csvBody({ chunks: [csv], byteLength: csv.byteLength }, dataset, format);
 }
 
 const DATA_OPEN = Buffer.from('{"data":');
@@ -100,10 +139,10 @@ const DATA_OPEN = Buffer.from('{"data":');
  */
 const bytesOf = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
-function csvBody(csv: Uint8Array, dataset: Dataset, format: ResponseFormat): Rendered {
-  if (format === "csv") return { body: csv, contentType: CONTENT_TYPES.csv, headers: {} };
+function csvBody(csv: Pick<Rendered, "chunks" | "byteLength">, dataset: Dataset, format: ResponseFormat): Rendered {
+  if (format === "csv") return { ...csv, contentType: CONTENT_TYPES.csv, headers: {} };
   return {
-    body: bytesOf(gzipSync(csv)),
+    ...single(bytesOf(gzipSync(csv.chunks.length === 1 ? csv.chunks[0] : Buffer.concat(csv.chunks)))),
     contentType: CONTENT_TYPES.csv_gzip,
     headers: { "Content-Disposition": `attachment; filename="${dataset.textId}.csv.gz"` },
   };
@@ -133,9 +172,9 @@ export function renderPage(
   }
   if (format === "json") {
     // Bytes end to end: decoding megabytes of JSON to a string and encoding it back costs more than writing it.
-    const rows = frame.height === 0 ? Buffer.from("[]") : textual(frame, dataset, false).writeJSON({ format: "json" });
-    const body = Buffer.concat([DATA_OPEN, rows, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
-    return { body: bytesOf(body), contentType: CONTENT_TYPES.json, headers: {} };
+    const rows = frame.height === 0 ? single(Buffer.from("[]")) : jsonChunks(textual(frame, dataset, false));
+    const after = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
+    return { chunks: [DATA_OPEN, ...rows.chunks, after], byteLength: DATA_OPEN.byteLength + rows.byteLength + after.byteLength, contentType: CONTENT_TYPES.json, headers: {} };
   }
-  return csvBody(bytesOf(textual(frame, dataset, true).writeCSV()), dataset, format);
+  return csvBody(csvChunks(textual(frame, dataset, true)), dataset, format);
 }

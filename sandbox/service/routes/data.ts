@@ -8,6 +8,7 @@
  * injection) spends nothing. HEAD answers the headers a GET would (status, content type,
  * quota headers) without running the query, and spends nothing.
  */
+import { Buffer } from "node:buffer";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Dataset } from "../../market/catalog.ts";
@@ -16,12 +17,12 @@ import type { Env, Market } from "../context.ts";
 import { entitledDataset } from "../entitlements.ts";
 import { datasetNotFound, HttpError } from "../errors.ts";
 import { applyAccessRule } from "../query/entitlement.ts";
-import { answerPage } from "../query/answer.ts";
+import { type AnsweredPage, answerPage, writtenPage } from "../query/answer.ts";
 import { checkParameterNames, toDataQuery } from "../query/parse.ts";
 import { CONTENT_TYPES } from "../query/render.ts";
 import type { FilterValue } from "../query/values.ts";
 import { getAccessRules } from "../state/accounts.ts";
-import { admitRequest, checkQuota, commitRequest, releaseRequest } from "../state/usage.ts";
+import { admitRequest, checkQuota, commitRequest, countAnsweredRequest, releaseRequest } from "../state/usage.ts";
 
 /** The raw query string's parameters, each occurrence kept. */
 export function queryParams(url: string): URLSearchParams {
@@ -30,22 +31,23 @@ export function queryParams(url: string): URLSearchParams {
 }
 
 /**
- * Bodies from this size up are handed to the server as a stream of one chunk, with their
- * Content-Length. `new Response(bytes)` copies the bytes (the Fetch standard makes a body a
- * copy of its source, and Deno does), and a copy of megabytes into fresh pages costs the
- * server several times what sending them as one chunk does (figures: bench/RESULTS.md, "sandbox
- * CPU per pull"). The length keeps the answer framed as before (not chunked). Smaller bodies
- * stay bytes: a copy of a few kilobytes costs less than a stream.
+ * Bodies from this size up are handed to the server as a stream of the chunks Polars wrote
+ * them in, with their Content-Length. `new Response(bytes)` copies the bytes (the Fetch
+ * standard makes a body a copy of its source, and Deno does), and so would joining the chunks;
+ * a copy of megabytes into fresh pages costs the server several times what sending them as
+ * they are does (figures: bench/RESULTS.md, "sandbox CPU per pull"). The length keeps the
+ * answer framed as before (not chunked). Smaller bodies stay bytes: a copy of a few kilobytes
+ * costs less than a stream.
  */
 const STREAMED_FROM_BYTES = 64 * 1024;
 
-/** The body of an answer of `bytes`, and the headers it needs. */
-function answerBody(bytes: Uint8Array, headers: Record<string, string>): BodyInit {
-  if (bytes.byteLength < STREAMED_FROM_BYTES) return bytes as Uint8Array<ArrayBuffer>;
-  headers["Content-Length"] = String(bytes.byteLength);
+/** The body of an answer written in `chunks` (see Rendered), and the headers it needs. */
+function answerBody({ chunks, byteLength }: { chunks: Uint8Array[]; byteLength: number }, headers: Record<string, string>): BodyInit {
+  if (byteLength < STREAMED_FROM_BYTES) return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
+  headers["Content-Length"] = String(byteLength);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(bytes);
+      for (const chunk of chunks) controller.enqueue(chunk);
       controller.close();
     },
   });
@@ -60,7 +62,7 @@ function nextLink(url: string, nextOffset: number): string {
 /** Runs before validation: the dataset must be entitled (404/403 first), then the names must be its columns. */
 const entitledNames = (dataset: Dataset): MiddlewareHandler<Env> => async (c, next) => {
   const { db, market } = c.get("services");
-  entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings"));
+  c.set("accessRule", entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings")).rule);
   // An encoded '/' in a path value (`..%2F..%2Feq-taq`) makes more segments than the dataset has: not its path.
   if (dataset.pathParams.some((p) => c.req.param(p.name)?.includes("/"))) throw datasetNotFound(dataset.textId);
   c.set("nameIssues", checkParameterNames(dataset, queryParams(c.req.url)));
@@ -71,7 +73,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   const { db, market, now } = c.get("services");
   const settings = c.get("settings");
   const identity = c.get("identity");
-  const { rule } = entitledDataset(market, getAccessRules(db, identity.identity_id), dataset.textId, settings);
+  const rule = c.get("accessRule") ?? entitledDataset(market, getAccessRules(db, identity.identity_id), dataset.textId, settings).rule;
   const valid = c.req as unknown as { valid(target: "query" | "param"): Record<string, unknown> };
   const path = (dataset.pathParams.length > 0 ? valid.valid("param") : {}) as Record<string, FilterValue[][]>;
   const query = toDataQuery(dataset, valid.valid("query"), path);
@@ -84,27 +86,37 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
       ...checkQuota(db, identity.team_id, now()),
     });
   }
-  const admission = admitRequest(db, identity.team_id, now());
-  let page;
-  try {
-    page = await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
-  } catch (e) {
-    releaseRequest(db, admission);
-    throw e;
+  const files = market.files.get(dataset.textId) ?? [];
+  // A page cut from a written result is ready before admission, and nothing can fail after it:
+  // admitted and counted in one transaction instead of two.
+  const ready = writtenPage(files, dataset, query, constraints);
+  let page: AnsweredPage, quota: Record<string, string>;
+  if (ready) {
+    page = ready;
+    quota = countAnsweredRequest(db, identity.team_id, page.bytesScanned, page.rendered.byteLength, now());
+  } else {
+    const admission = admitRequest(db, identity.team_id, now());
+    try {
+      page = await answerPage(files, dataset, query, constraints, settings.queryBudgetMs);
+    } catch (e) {
+      releaseRequest(db, admission);
+      throw e;
+    }
+    quota = commitRequest(db, admission, page.bytesScanned, page.rendered.byteLength, now());
   }
   const headers: Record<string, string> = {
     "Content-Type": page.rendered.contentType,
     "X-Pagination-Offset": String(query.offset),
     "X-Pagination-Limit": String(query.limit),
     "X-Pagination-Next-Offset": page.nextOffset === null ? "" : String(page.nextOffset),
-    ...commitRequest(db, admission, page.bytesScanned, page.rendered.body.byteLength, now()),
+    ...quota,
     ...page.rendered.headers,
   };
   if (page.nextOffset !== null) headers.Link = nextLink(c.req.url, page.nextOffset);
   // A Response built here, with its headers as a list, costs a fifth of what c.body() does with
   // twenty headers; it carries the request id itself, so no middleware needs to copy it.
   headers["X-Request-ID"] = c.get("requestId");
-  const body = answerBody(page.rendered.body, headers);
+  const body = answerBody(page.rendered, headers);
   return new Response(body, { status: 200, headers: Object.entries(headers) });
 }
 

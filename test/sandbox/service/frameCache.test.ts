@@ -8,17 +8,24 @@
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { datasetByTextId } from "../../../sandbox/market/catalog.ts";
-import { cachedFrames, FrameCache } from "../../../sandbox/service/query/frameCache.ts";
+import { cachedFrames, FrameCache, windowFrames } from "../../../sandbox/service/query/frameCache.ts";
 import { indexDatasetFiles } from "../../../sandbox/service/query/marketFiles.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 const dir = inject("tinyMarketDir");
-let cached: TestSandbox, uncached: TestSandbox, shared: TestSandbox;
+let cached: TestSandbox, uncached: TestSandbox, shared: TestSandbox, small: TestSandbox;
 
 beforeAll(async () => {
-  [cached, uncached, shared] = await Promise.all([startSandbox(), startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } }), startSandbox({ args: ["--workers", "2"] })]);
+  [cached, uncached, shared, small] = await Promise.all([
+    startSandbox(),
+    startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "0" } }),
+    startSandbox({ args: ["--workers", "2"] }),
+    // Room for about one decoded day of the tiny market's minute bars: a page's window of
+    // several days is read partly decoded, partly from disk.
+    startSandbox({ env: { SANDBOX_FRAME_CACHE_MB: "10" } }),
+  ]);
 });
-afterAll(() => Promise.all([cached, uncached, shared].map((s) => s?.stop())));
+afterAll(() => Promise.all([cached, uncached, shared, small].map((s) => s?.stop())));
 
 it("says at start that the reference sandbox's caches are off", () => {
   expect(uncached.stdout).toContain("caches: off (SANDBOX_FRAME_CACHE_MB=0)");
@@ -56,6 +63,18 @@ describe("answers with and without the cache", () => {
         expect(await walk(cached, path, limit, format)).toEqual(reference);
       });
     }
+  }
+});
+
+describe("windows larger than the cache", () => {
+  for (const limit of [1500, 4000]) {
+    it(`a default-order walk of minute bars in ${limit}-row pages, read partly decoded and partly from disk: byte-identical pages, twice over`, async () => {
+      const path = "/api/v1/data/us-equity/eq-taq-1min/AAPL";
+      const reference = await walk(uncached, path, limit);
+      expect(reference.length).toBeGreaterThan(1);
+      expect(await walk(small, path, limit)).toEqual(reference);
+      expect(await walk(small, path, limit)).toEqual(reference);
+    });
   }
 });
 
@@ -104,6 +123,33 @@ describe("FrameCache", () => {
     expect(cache.holds(files[0])).toBe(true);
     expect(cache.holds(files[1])).toBe(false);
     expect(cache.holds(files[2])).toBe(true);
+    expect(cache.usedBytes).toBeLessThanOrEqual(cache.budgetBytes);
+  });
+
+  it("decodes a window that fits whole, and learns from a decoded file what the next ones take", async () => {
+    const cache = new FrameCache(2 ** 30);
+    expect(cache.estimatedBytes(files[1], "eq-taq-1min")).toBe(0); // nothing decoded yet: taken to fit
+    const frames = await windowFrames(files, 3, "eq-taq-1min", cache);
+    expect([...frames!.keys()]).toEqual(files.map((f) => f.path));
+    const held = cache.usedBytes;
+    const perByte = held / files.reduce((sum, f) => sum + f.bytes, 0);
+    const other = { ...files[0], path: `${files[0].path}.other`, bytes: 1000 };
+    expect(cache.estimatedBytes(other, "eq-taq-1min")).toBeGreaterThanOrEqual(Math.floor(perByte * 1000));
+    expect(cache.estimatedBytes(other, "eq-taq")).toBe(0);
+  });
+
+  it("keeps a window larger than its budget from evicting its own files: holds those it has, decodes what fits beside them", async () => {
+    const probe = new FrameCache(2 ** 30);
+    await probe.get(files[0], "eq-taq-1min");
+    const oneFile = probe.estimatedBytes(files[0], "eq-taq-1min");
+    const cache = new FrameCache(Math.floor(oneFile * 2.5)); // room for two files of this size
+    await cache.get(files[2], "eq-taq-1min");
+    expect(cache.admit(files, "eq-taq-1min")).toEqual([files[0], files[2]]);
+    const frames = await windowFrames(files, 3, "eq-taq-1min", cache);
+    expect([...frames!.keys()]).toEqual([files[0].path, files[2].path]);
+    expect(cache.holds(files[1])).toBe(false);
+    // The next page of the walk meets the same files held, and decodes nothing more.
+    expect(cache.admit(files, "eq-taq-1min")).toEqual([files[0], files[2]]);
     expect(cache.usedBytes).toBeLessThanOrEqual(cache.budgetBytes);
   });
 
