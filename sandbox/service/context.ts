@@ -4,7 +4,7 @@ import type { Dataset } from "../market/catalog.ts";
 import type { Manifest } from "../market/generate.ts";
 import type { MarketFile } from "./query/marketFiles.ts";
 import type { ValidationIssue } from "./errors.ts";
-import type { AccessRule, Identity } from "./state/accounts.ts";
+import type { Identity } from "./state/accounts.ts";
 import type { Settings } from "./state/settings.ts";
 
 export interface Market {
@@ -36,7 +36,5 @@ export type Env = {
     identity: Identity;
     /** Problems with a data request's parameter names, reported with its value problems. */
     nameIssues?: ValidationIssue[];
-    /** The identity's access rule for the data request's dataset, found once before validation. */
-    accessRule?: AccessRule;
   };
 };

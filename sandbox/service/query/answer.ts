@@ -28,23 +28,6 @@ export interface AnsweredPage {
  * ```
  */
 export async function answerPage(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints, budgetMs: number): Promise<AnsweredPage> {
-  const written = writtenPage(files, dataset, query, constraints);
-  if (written) return written;
-  const page = await executePage(files, dataset, query, constraints, budgetMs);
-  const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
-  return { rendered: renderPage(page.frame, dataset, query.format, pagination, page.slice), nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
-}
-
-/**
- * The page cut from its query's whole result when this worker holds that result written, at
- * once and without the engine; undefined when it does not (`answerPage` then runs the query).
- *
- * @example
- * ```ts
- * const ready = writtenPage(market.files.get("eq-taq-1min")!, dataset, query, constraints); // AnsweredPage or undefined
- * ```
- */
-export function writtenPage(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints): AnsweredPage | undefined {
   const pruned = pruneFiles(files, dataset, query, constraints);
   const key = wholeResultKey(dataset, query, constraints, pruned);
   const written = key === undefined ? undefined : writtenLines({ key }, dataset, query.format === "json");
@@ -59,5 +42,7 @@ export function writtenPage(files: readonly MarketFile[], dataset: Dataset, quer
       bytesScanned: pruned.reduce((sum, f) => sum + f.bytes, 0),
     };
   }
-  return undefined;
+  const page = await executePage(files, dataset, query, constraints, budgetMs);
+  const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
+  return { rendered: renderPage(page.frame, dataset, query.format, pagination, page.slice), nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
 }

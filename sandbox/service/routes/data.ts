@@ -17,12 +17,12 @@ import type { Env, Market } from "../context.ts";
 import { entitledDataset } from "../entitlements.ts";
 import { datasetNotFound, HttpError } from "../errors.ts";
 import { applyAccessRule } from "../query/entitlement.ts";
-import { type AnsweredPage, answerPage, writtenPage } from "../query/answer.ts";
+import { answerPage } from "../query/answer.ts";
 import { checkParameterNames, toDataQuery } from "../query/parse.ts";
 import { CONTENT_TYPES } from "../query/render.ts";
 import type { FilterValue } from "../query/values.ts";
 import { getAccessRules } from "../state/accounts.ts";
-import { admitRequest, checkQuota, commitRequest, countAnsweredRequest, releaseRequest } from "../state/usage.ts";
+import { admitRequest, checkQuota, commitRequest, releaseRequest } from "../state/usage.ts";
 
 /** The raw query string's parameters, each occurrence kept. */
 export function queryParams(url: string): URLSearchParams {
@@ -62,7 +62,7 @@ function nextLink(url: string, nextOffset: number): string {
 /** Runs before validation: the dataset must be entitled (404/403 first), then the names must be its columns. */
 const entitledNames = (dataset: Dataset): MiddlewareHandler<Env> => async (c, next) => {
   const { db, market } = c.get("services");
-  c.set("accessRule", entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings")).rule);
+  entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings"));
   // An encoded '/' in a path value (`..%2F..%2Feq-taq`) makes more segments than the dataset has: not its path.
   if (dataset.pathParams.some((p) => c.req.param(p.name)?.includes("/"))) throw datasetNotFound(dataset.textId);
   c.set("nameIssues", checkParameterNames(dataset, queryParams(c.req.url)));
@@ -73,7 +73,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   const { db, market, now } = c.get("services");
   const settings = c.get("settings");
   const identity = c.get("identity");
-  const rule = c.get("accessRule") ?? entitledDataset(market, getAccessRules(db, identity.identity_id), dataset.textId, settings).rule;
+  const { rule } = entitledDataset(market, getAccessRules(db, identity.identity_id), dataset.textId, settings);
   const valid = c.req as unknown as { valid(target: "query" | "param"): Record<string, unknown> };
   const path = (dataset.pathParams.length > 0 ? valid.valid("param") : {}) as Record<string, FilterValue[][]>;
   const query = toDataQuery(dataset, valid.valid("query"), path);
@@ -86,30 +86,20 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
       ...checkQuota(db, identity.team_id, now()),
     });
   }
-  const files = market.files.get(dataset.textId) ?? [];
-  // A page cut from a written result is ready before admission, and nothing can fail after it:
-  // admitted and counted in one transaction instead of two.
-  const ready = writtenPage(files, dataset, query, constraints);
-  let page: AnsweredPage, quota: Record<string, string>;
-  if (ready) {
-    page = ready;
-    quota = countAnsweredRequest(db, identity.team_id, page.bytesScanned, page.rendered.byteLength, now());
-  } else {
-    const admission = admitRequest(db, identity.team_id, now());
-    try {
-      page = await answerPage(files, dataset, query, constraints, settings.queryBudgetMs);
-    } catch (e) {
-      releaseRequest(db, admission);
-      throw e;
-    }
-    quota = commitRequest(db, admission, page.bytesScanned, page.rendered.byteLength, now());
+  const admission = admitRequest(db, identity.team_id, now());
+  let page;
+  try {
+    page = await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
+  } catch (e) {
+    releaseRequest(db, admission);
+    throw e;
   }
   const headers: Record<string, string> = {
     "Content-Type": page.rendered.contentType,
     "X-Pagination-Offset": String(query.offset),
     "X-Pagination-Limit": String(query.limit),
     "X-Pagination-Next-Offset": page.nextOffset === null ? "" : String(page.nextOffset),
-    ...quota,
+    ...commitRequest(db, admission, page.bytesScanned, page.rendered.byteLength, now()),
     ...page.rendered.headers,
   };
   if (page.nextOffset !== null) headers.Link = nextLink(c.req.url, page.nextOffset);

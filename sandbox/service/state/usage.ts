@@ -152,33 +152,6 @@ export function commitRequest(db: DatabaseSync, admission: Admission, scanned: n
   });
 }
 
-/**
- * Admits and counts, in one transaction, a request whose answer is ready before it is admitted
- * (a page cut from a written result: nothing can fail between admission and answer). Throws
- * the 429 `admitRequest` would; else returns the headers `commitRequest` would, with the same
- * counts, and spends one transaction where admitting and committing take two.
- *
- * @example
- * ```ts
- * const headers = countAnsweredRequest(db, teamId, scannedBytes, body.byteLength);
- * ```
- */
-export function countAnsweredRequest(db: DatabaseSync, teamId: number, scanned: number, returned: number, now = new Date()): Record<string, string> {
-  return transaction(db, () => {
-    const current = standing(db, teamId, now);
-    refuseWhenExhausted(current, now);
-    const minuteTaken = current.usage.per_minute_requests + 1;
-    statement(db, "INSERT INTO usage (team_id, period, requests) VALUES (?, ?, 1) ON CONFLICT (team_id, period) DO UPDATE SET requests = requests + 1").run(teamId, minutePeriod(now));
-    statement(
-      db,
-      "INSERT INTO usage (team_id, period, requests, data_scanned, data_returned) VALUES (?, ?, 1, ?, ?) ON CONFLICT (team_id, period) DO UPDATE SET requests = requests + 1, data_scanned = data_scanned + excluded.data_scanned, data_returned = data_returned + excluded.data_returned",
-    ).run(teamId, monthPeriod(now), scanned, returned);
-    const month = counters(db, teamId, monthPeriod(now));
-    const usage = { per_minute_requests: minuteTaken, monthly_requests: month.requests + month.in_flight, monthly_data_scanned: month.data_scanned, monthly_data_returned: month.data_returned };
-    return quotaHeaders(current.limits, usage, Math.max(0, current.limits.per_minute_requests - minuteTaken), now);
-  });
-}
-
 /** Frees every place in flight: at start, no request of an earlier process can still be answered. */
 export function clearInFlight(db: DatabaseSync): void {
   statement(db, "UPDATE usage SET in_flight = 0 WHERE in_flight != 0").run();
