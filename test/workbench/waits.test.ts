@@ -6,7 +6,9 @@
  * the outcome under faults (faults504, resilience, pageHashes) inject waits that return at once.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Transport } from "../../workbench/mod.ts";
+import { GatewayTimeoutError, Transport } from "../../workbench/mod.ts";
+import { Pager, type Send } from "../../workbench/fetch/pager.ts";
+import type { PreparedRequest } from "../../workbench/query/prepare.ts";
 import { backoffDelay, realWaits, retryDelay } from "../../workbench/runtime/timers.ts";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -90,5 +92,42 @@ describe("the transport's waits", () => {
     await expect(transport.get("/api/v1/account/my")).rejects.toMatchObject({ status: 503 });
     expect(transport.requestsSent).toBe(4);
     expect(waited).toEqual([1, 1, 1]);
+  });
+});
+
+describe("the pager's waits", () => {
+  // A one-row page: a 504 can halve it no further, so it is retried after the backoff.
+  const request: PreparedRequest = {
+    dataset: "eq-daily-ohlc", pathValues: [], path: "/api/v1/data/eq-daily-ohlc", conditions: [], sort: [], columns: [],
+    format: "json", pageSize: 1, maxRows: Number.POSITIVE_INFINITY, concurrency: 1,
+  };
+  const timingOut = () => {
+    const sent: number[] = [];
+    const send: Send = () => {
+      sent.push(Date.now());
+      return Promise.reject(new GatewayTimeoutError("Gateway timeout", { status: 504 }));
+    };
+    return { send, sent };
+  };
+
+  it("by default sleeps the backoff before retrying a one-row page's 504", async () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, "random").mockReturnValue(0.5); // backoffDelay(0) = 150 ms
+    const service = timingOut();
+    const fetched = new Pager(service.send, request, { retries: 1 }).fetchAll().catch((e) => e);
+    await vi.advanceTimersByTimeAsync(140);
+    expect(service.sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(service.sent).toHaveLength(2);
+    expect(await fetched).toBeInstanceOf(GatewayTimeoutError);
+  });
+
+  it("hands each backoff to injected waits, as often as it retries", async () => {
+    const waited: number[] = [];
+    const waits = { sleep: (ms: number) => (waited.push(ms), Promise.resolve()), backoffDelay: (attempt: number) => 10 + attempt };
+    const service = timingOut();
+    await expect(new Pager(service.send, request, { retries: 3, waits }).fetchAll()).rejects.toBeInstanceOf(GatewayTimeoutError);
+    expect(service.sent).toHaveLength(4);
+    expect(waited).toEqual([10, 11, 12]);
   });
 });
