@@ -13,6 +13,8 @@ import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appS
 import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
 
+/** Retries that do not wait: these cases check the rows and request counts under faults, not the clock (test/workbench/waits.test.ts checks the waits). */
+const instantWaits = { sleep: () => Promise.resolve(), backoffDelay: () => 0 };
 const DAY = "2023-11-21", TICKER = "ODFL", PAGE = 100;
 /** The day's ticks of the ticker as the market files hold them (the answer a fetch must equal). */
 const TICK_ROWS = marketFrame(inject("tinyMarketDir"), "eq-taq", `TradeDate=${DAY}/Ticker=${TICKER}.parquet`).height;
@@ -24,7 +26,7 @@ const CLEAN_MOST = Math.ceil(TICK_ROWS / PAGE) + 4;
 
 /** Data requests (retries included) of one fetch, after the free schema and rules are cached. */
 async function fetchCounted(sb: AppSandbox) {
-  const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", retries: 12 });
+  const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", retries: 12, waits: instantWaits });
   await wb.estimate("eq-taq", {}, [DAY, TICKER], { lookups: false }); // the free metadata: rules, schema, status
   const before = wb.transport.requestsSent;
   const frame = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 4 });

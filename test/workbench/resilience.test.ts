@@ -12,6 +12,8 @@ import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
 import { createAccount, setMonthlyLimit } from "./support/state.ts";
 
+/** Retries that do not wait: these cases check the rows and request counts under faults, not the clock (test/workbench/waits.test.ts checks the waits). */
+const instantWaits = { sleep: () => Promise.resolve(), backoffDelay: () => 0 };
 // ODFL's ticks of one day (6,680 rows with seed 42 today) in pages of 30: 223 pages when nothing fails.
 const DAY = "2023-11-21", TICKER = "ODFL", PAGE = 30;
 /** The day's ticks of the ticker as the market files hold them (the answer a fetch must equal). */
@@ -38,7 +40,7 @@ afterAll(() => Promise.all([clean, faulty].map((s) => s?.stop())));
 
 describe("fault injection", () => {
   it("a fetch of more than 200 pages through 503s, 504s, 429s and dropped connections returns exactly the clean rows in order", async () => {
-    const wb = await connect({ baseUrl: faulty.baseUrl, apiKey: "demo-full-access", retries: 12 });
+    const wb = await connect({ baseUrl: faulty.baseUrl, apiKey: "demo-full-access", retries: 12, waits: instantWaits });
     let pages = 0;
     const got = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 16, onProgress: (e) => (pages = e.pages) });
     expect(pages).toBeGreaterThanOrEqual(200);

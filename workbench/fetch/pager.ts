@@ -20,7 +20,7 @@ import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames/
 import { checkedNextOffset } from "../http/contractCheck.ts";
 import type { RawResponse } from "../http/transport.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
-import { backoffDelay, sleep } from "../runtime/timers.ts";
+import { realWaits, type Waits } from "../runtime/timers.ts";
 
 /** Sends one GET and returns the raw answer; `onHeaders` hears a successful answer's headers before its body. */
 export type Send = (path: string, params: URLSearchParams, onHeaders?: (headers: Headers) => void) => Promise<RawResponse>;
@@ -31,6 +31,8 @@ export interface PagerOptions {
   retries: number;
   /** Hears each page once parsed, with the bytes of its body. */
   onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void;
+  /** How a one-row page's 504 waits before its retry (the transport's `waits`; default the real clock). */
+  waits?: Waits;
 }
 
 export interface Page {
@@ -105,7 +107,8 @@ export class Pager {
       this.#calm = 0;
       if (size <= 1) {
         if (attempt >= this.options.retries) throw error;
-        await sleep(backoffDelay(attempt));
+        const waits = this.options.waits ?? realWaits;
+        await waits.sleep(waits.backoffDelay(attempt));
         return this.#page(offset, size, attempt + 1, onNext);
       }
       // Halve the shared size once per wave: concurrent pages asked at the same size that all

@@ -19,7 +19,7 @@ import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { readBody } from "./readBody.ts";
-import { backoffDelay, sleep } from "../runtime/timers.ts";
+import { realWaits, retryDelay, type Waits } from "../runtime/timers.ts";
 
 /** How to reach the service: its address and key, retries and timeouts. */
 export interface TransportOptions {
@@ -38,6 +38,13 @@ export interface TransportOptions {
    * app in-process (`app.request`), so nothing listens on a port.
    */
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  /**
+   * How retries wait: `sleep` and `backoffDelay` (default: the real ones, `realWaits`). Every
+   * wait between retries goes through it, a Retry-After's included. Tests that check only the
+   * outcome of a fetch under faults hand in a `sleep` that returns at once. (Spelled out
+   * rather than named: the runtime's `Waits` type is not part of the public module.)
+   */
+  waits?: { sleep(ms: number): Promise<void>; backoffDelay(attempt: number): number };
 }
 
 /** A successful answer as it arrived: status, headers and the body's bytes. */
@@ -71,6 +78,8 @@ export class Transport {
   readonly quotaWarnings = new QuotaWarnings();
   private readonly http: KyInstance;
   private readonly retries: number;
+  /** How retries wait (the `waits` option, else the real clock). */
+  private readonly waits: Waits;
 
   /**
    * A client for one service and key; sends nothing until the first `get`.
@@ -79,6 +88,7 @@ export class Transport {
    */
   constructor(readonly options: TransportOptions) {
     this.retries = options.retries ?? 8;
+    this.waits = options.waits ?? realWaits;
     const maxWait = options.maxWaitSeconds ?? 120;
     this.http = ky.create({
       prefixUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -88,9 +98,10 @@ export class Transport {
       retry: {
         limit: this.retries,
         statusCodes: [429, 503],
-        afterStatusCodes: [429, 503],
-        // The same backoff as every other retry of the workbench (ky adds no jitter of its own).
-        delay: (attemptCount) => backoffDelay(attemptCount - 1),
+        // ky waits with its own timer; the wait is taken in beforeRetry instead (Retry-After or
+        // the workbench's backoff, through `waits`), so that a test can make it instant.
+        afterStatusCodes: [],
+        delay: () => 0,
         retryOnTimeout: true,
         shouldRetry: ({ error }) => {
           if (!(error instanceof HTTPError) && permanentNetworkCause(error, options.baseUrl)) return false;
@@ -106,7 +117,10 @@ export class Transport {
         // Not afterResponse: ky hands that hook a clone of every answer, and teeing the body of a
         // data page cost a tenth of the client's time per page. Answers are observed in get(),
         // retried ones here, failed ones in toWorkbenchError.
-        beforeRetry: [({ error }) => void (error instanceof HTTPError && this.quotaWarnings.observe(error.response.headers))],
+        beforeRetry: [async ({ error, retryCount }) => {
+          if (error instanceof HTTPError) this.quotaWarnings.observe(error.response.headers);
+          await this.waits.sleep(retryDelay(this.waits, retryCount - 1, retryAfter(error)));
+        }],
       },
     });
   }
@@ -135,7 +149,7 @@ export class Transport {
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
         if (attempt >= this.retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${(error as Error).message})`, { url });
-        await sleep(backoffDelay(attempt));
+        await this.waits.sleep(this.waits.backoffDelay(attempt));
       }
     }
   }
@@ -199,4 +213,13 @@ export class Transport {
     if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${permanent}`, { url });
     return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
   }
+}
+
+/**
+ * The wait a retried 429 or 503 names: Retry-After, else the per-minute window's reset (what
+ * ky honoured before the wait moved into the transport); null for other failures.
+ */
+function retryAfter(error: unknown): string | null {
+  if (!(error instanceof HTTPError) || ![429, 503].includes(error.response.status)) return null;
+  return error.response.headers.get("Retry-After") ?? error.response.headers.get("RateLimit-Reset");
 }

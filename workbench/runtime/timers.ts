@@ -1,6 +1,8 @@
 /**
- * The one way the workbench waits: `sleep`, and the backoff every retry uses (the transport's
- * 503s and dropped bodies, ky's retries, the pager's one-row 504s).
+ * The one way the workbench waits: `sleep`, the backoff every retry uses (the transport's
+ * 503s and dropped bodies, ky's retries, the pager's one-row 504s) and the wait a Retry-After
+ * names. `Waits` carries `sleep` and `backoffDelay` to whoever waits, so a test can hand in
+ * waits that return at once and check only the outcome of a fetch under faults.
  */
 
 /**
@@ -30,3 +32,36 @@ export function sleep(ms: number): Promise<void> {
 export function backoffDelay(attempt: number): number {
   return Math.random() * Math.min(10_000, 300 * 2 ** attempt);
 }
+
+/**
+ * The wait before retry `attempt` (from 0) of an answer: the milliseconds its Retry-After
+ * names (seconds, or an HTTP date) when it names a wait, else the backoff.
+ *
+ * @example
+ * ```ts
+ * import { realWaits, retryDelay } from "./workbench/runtime/timers.ts";
+ * retryDelay(realWaits, 0, "2"); // 2000
+ * ```
+ */
+export function retryDelay(waits: Waits, attempt: number, retryAfter: string | null): number {
+  if (retryAfter !== null && retryAfter.trim() !== "") {
+    const seconds = Number(retryAfter);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+    if (Number.isFinite(ms)) return Math.max(0, ms);
+  }
+  return waits.backoffDelay(attempt);
+}
+
+/**
+ * How the workbench waits between retries: `sleep` and `backoffDelay`. The real ones
+ * (`realWaits`) unless a test hands in others (the transport's `waits` option).
+ */
+export interface Waits {
+  /** Resolves after `ms` milliseconds (or, in a test, when the test says so). */
+  sleep(ms: number): Promise<void>;
+  /** The backoff before retry `attempt` (from 0), in milliseconds. */
+  backoffDelay(attempt: number): number;
+}
+
+/** The real waits: the clock's `sleep` and the jittered `backoffDelay`. */
+export const realWaits: Waits = { sleep, backoffDelay };

@@ -15,6 +15,8 @@ import { rowHashBytes } from "../../../workbench/provenance/rowHashes.ts";
 import { type AppSandbox, openAppSandbox } from "../../sandbox/service/support/appSandbox.ts";
 import { startSandbox } from "../../sandbox/service/support/sandbox.ts";
 
+/** Retries that do not wait: these cases check the rows and request counts under faults, not the clock (test/workbench/waits.test.ts checks the waits). */
+const instantWaits = { sleep: () => Promise.resolve(), backoffDelay: () => 0 };
 const DAY = "2023-11-21", TICKER = "ODFL";
 let clean: AppSandbox;
 let reference: pl.DataFrame;
@@ -26,7 +28,7 @@ afterAll(() => clean?.stop());
 
 /** One recorded fetch from `service` (its own `fetch`, or HTTP): the frame and the hash its call was recorded with. */
 async function recorded(service: { baseUrl: string; fetch?: AppSandbox["fetch"] }, query: Record<string, unknown>) {
-  const wb = await connect({ baseUrl: service.baseUrl, ...(service.fetch ? { fetch: service.fetch } : {}), apiKey: "demo-full-access", provenance: true, retries: 12 });
+  const wb = await connect({ baseUrl: service.baseUrl, ...(service.fetch ? { fetch: service.fetch } : {}), apiKey: "demo-full-access", provenance: true, retries: 12, waits: instantWaits });
   const frame = await wb.data.eqTaq(DAY, TICKER, query);
   const call = wb.provenance().calls.at(-1)!;
   return { frame, call };
