@@ -221,7 +221,7 @@ export class Pipeline {
             guard?.settled();
           }
         };
-        const pager = new Pager(send, requests[i], { retries, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
+        const pager = new Pager(send, requests[i], { retries, waits: transport.options.waits, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
         const cut = units.partial[i];
         const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
         let fromCache = false;

@@ -185,6 +185,6 @@ export class ServiceFacts implements TickerSource {
         onHeaders?.(headers);
       });
     };
-    return new Pager(send, request, { retries: transport.options.retries ?? 8, onPage }).fetchAll();
+    return new Pager(send, request, { retries: transport.options.retries ?? 8, waits: transport.options.waits, onPage }).fetchAll();
   }
 }
