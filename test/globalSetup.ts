@@ -2,7 +2,7 @@
  * Generates the run's two tiny markets at once into a fresh temporary folder: the test market
  * (seed 42, `inject("tinyMarketDir")`) in this process, by the in-thread generator under Node,
  * and one of another seed (`inject("otherMarketDir")`, for the tests that need the data to
- * differ) meanwhile in a child process of the market CLI under Deno, whose output is handed on
+ * differ) meanwhile in a child process of the market CLI under Deno on two worker threads, whose output is handed on
  * too (`inject("otherMarketRun")`, for the CLI's own test). No test worker runs yet, so
  * blocking this process costs nothing. Stops at once, saying how to run the suite, when this
  * Node lacks `node:sqlite` (the in-process sandbox's state needs it).
@@ -23,8 +23,10 @@ export default async function setup(project: TestProject) {
   });
   const root = mkdtempSync(join(tmpdir(), "market-test-"));
   const tiny = join(root, "tiny"), other = join(root, "other");
-  // One core each: the CLI on one worker thread, started first, and the generator here.
-  const cli = generateTinyMarket(TEST_SEED + 1, other, 1);
+  // The CLI on two worker threads, started first, and the generator here: the CLI's run is also
+  // the suite's one check that generation on worker threads writes what the in-thread generator
+  // writes (test/sandbox/market/golden.test.ts: seed 43's recorded digest is the in-thread one).
+  const cli = generateTinyMarket(TEST_SEED + 1, other, 2);
   try {
     generateMarket({ profile: profileByName("tiny"), seed: TEST_SEED, outDir: tiny });
   } finally {

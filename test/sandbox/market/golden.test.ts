@@ -1,6 +1,6 @@
 /**
  * Same generator version, same bytes: the run's two tiny markets (seed 42 under Node in this
- * process, seed 43 under Deno by the CLI, test/globalSetup.ts) hash to the digests recorded
+ * process, seed 43 under Deno by the CLI on two worker threads, test/globalSetup.ts; the in-thread generator writes the same bytes for it) hash to the digests recorded
  * for the current GENERATOR_VERSION. Work that only makes the generator faster must leave
  * them alone; a change to the generated data bumps GENERATOR_VERSION and records its digests
  * here (as does a Polars upgrade that changes how Parquet is written).
