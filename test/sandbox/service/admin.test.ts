@@ -207,7 +207,7 @@ describe("the admin command against a running sandbox", () => {
   });
 
   it("reports the same usage and limits as the quotas endpoint", async () => {
-    await roomInMinute(15);
+    await roomInMinute(10);
     for (let i = 0; i < 3; i++) expect((await sb.get(DAILY, "demo-full-access")).status).toBe(200);
     const endpoint = await (await sb.get("/api/v1/account/my/quotas", "demo-full-access")).json();
     const [team] = await json<{ team_id: number; identity_ids: number[]; quotas_usage: unknown; quotas_limit: unknown }[]>("usage", "--identity", "1");

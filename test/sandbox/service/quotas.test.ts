@@ -88,7 +88,7 @@ describe("quotas", () => {
   it("admits exactly 40 of 100 concurrent data requests for a team allowed 40 a minute", async () => {
     const account = await createQuotaAccount(statePath, { name: "Forty a minute", perMinute: 40, monthly: 100_000 });
     const key = account.keys[0][0];
-    await roomInMinute(15);
+    await roomInMinute(10);
     const responses = await burst(key, 100);
     await expectExactlyAdmitted(responses, 40, "Per-minute request limit exceeded: 40/40 requests.", secondsLeftInMinute());
     expect((await quotas(key)).quotas_usage).toMatchObject({ per_minute_requests: 40, monthly_requests: 40 });
@@ -110,7 +110,7 @@ describe("quotas", () => {
   it("sums usage over every key of a team: two identities with two keys each share one budget", async () => {
     const account = await createQuotaAccount(statePath, { name: "Shared four", perMinute: 4, monthly: 1000, identities: 2, keysPerIdentity: 2 });
     const [[a1, a2], [b1, b2]] = account.keys;
-    await roomInMinute(15);
+    await roomInMinute(10);
     for (const key of [a1, b1, a2, b2]) expect((await sb.get(DAILY, key)).status).toBe(200);
     for (const key of [a1, a2, b1, b2]) {
       const r = await sb.get(DAILY, key);
@@ -159,7 +159,7 @@ describe("quotas", () => {
   it("spends no quota on account and meta endpoints, nor on refused data requests", async () => {
     const account = await createQuotaAccount(statePath, { name: "Two a minute", perMinute: 2, monthly: 2 });
     const key = account.keys[0][0];
-    await roomInMinute(15);
+    await roomInMinute(10);
     const free = [
       "/api/v1/account/my",
       "/api/v1/account/my/quotas",
@@ -187,7 +187,7 @@ describe("quotas", () => {
   it("keeps every counter across a restart on the same state file (SIGTERM, then a new process)", async () => {
     const account = await createQuotaAccount(statePath, { name: "Restart", perMinute: 3, monthly: 1000 });
     const key = account.keys[0][0];
-    await roomInMinute(20);
+    await roomInMinute(12);
     for (let i = 0; i < 3; i++) expect((await sb.get(DAILY, key)).status).toBe(200);
     const keys = [key, "demo-tiny-quota", "demo-full-access"];
     const before = await Promise.all(keys.map(quotas));

@@ -25,7 +25,7 @@ describe("several workers", () => {
     for (const [limit, n] of [[25, 80], [7, 60]]) {
       const account = await createQuotaAccount(sb.statePath, { name: `Limit ${limit}`, perMinute: limit, monthly: 100_000 });
       const key = account.keys[0][0];
-      await roomInMinute(15);
+      await roomInMinute(10);
       // Fresh connections for each request, so the kernel spreads them over the workers.
       const responses = await Promise.all(Array.from({ length: n }, () => sb.get(DAILY, key, { Connection: "close" })));
       await Promise.all(responses.map((r) => r.arrayBuffer()));
