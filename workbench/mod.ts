@@ -27,6 +27,7 @@ export { type AccessRule, AccountApi, type Identity, type Quotas, type QuotaValu
 export { DataApi, type SymbolQuery, type Symbols } from "./api/data.ts";
 export { MetaApi } from "./api/meta.ts";
 export { type RawResponse, Transport, type TransportOptions } from "./http/transport.ts";
+export type { Waits } from "./runtime/timers.ts";
 export { type DisplayKind, displayKindOf } from "./display/kind.ts";
 export { type Estimate } from "./guard/estimate.ts";
 export { type EstimateOptions } from "./guard/estimateCall.ts";

@@ -41,10 +41,9 @@ export interface TransportOptions {
   /**
    * How retries wait: `sleep` and `backoffDelay` (default: the real ones, `realWaits`). Every
    * wait between retries goes through it, a Retry-After's included. Tests that check only the
-   * outcome of a fetch under faults hand in a `sleep` that returns at once. (Spelled out
-   * rather than named: the runtime's `Waits` type is not part of the public module.)
+   * outcome of a fetch under faults hand in a `sleep` that returns at once.
    */
-  waits?: { sleep(ms: number): Promise<void>; backoffDelay(attempt: number): number };
+  waits?: Waits;
 }
 
 /** A successful answer as it arrived: status, headers and the body's bytes. */

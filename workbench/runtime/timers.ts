@@ -55,6 +55,13 @@ export function retryDelay(waits: Waits, attempt: number, retryAfter: string | n
 /**
  * How the workbench waits between retries: `sleep` and `backoffDelay`. The real ones
  * (`realWaits`) unless a test hands in others (the transport's `waits` option).
+ *
+ * @example
+ * ```ts
+ * import { connect, type Waits } from "./workbench/mod.ts";
+ * const instant: Waits = { sleep: () => Promise.resolve(), backoffDelay: () => 0 };
+ * const quick = await connect({ baseUrl: "http://127.0.0.1:8787", apiKey: "demo-full-access", waits: instant });
+ * ```
  */
 export interface Waits {
   /** Resolves after `ms` milliseconds (or, in a test, when the test says so). */

@@ -219,9 +219,7 @@ const shared = new FrameCache(FRAME_CACHE_BYTES);
  * ```
  */
 export async function cachedFrames(files: readonly MarketFile[], maxFiles: number, cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
-  if (files.length === 0 || files.length > maxFiles || cache.budgetBytes === 0) return undefined;
-  const frames = await Promise.all(files.map((f) => cache.get(f)));
-  return new Map(files.map((f, i) => [f.path, frames[i]]));
+  return cacheable(files, maxFiles, cache) ? await framesByPath(files, cache) : undefined;
 }
 
 /**
@@ -237,8 +235,16 @@ export async function cachedFrames(files: readonly MarketFile[], maxFiles: numbe
  * ```
  */
 export async function windowFrames(files: readonly MarketFile[], maxFiles: number, dataset: string, cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
-  if (files.length === 0 || files.length > maxFiles || cache.budgetBytes === 0) return undefined;
-  const decoded = cache.admit(files, dataset);
-  const frames = await Promise.all(decoded.map((f) => cache.get(f, dataset)));
-  return new Map(decoded.map((f, i) => [f.path, frames[i]]));
+  return cacheable(files, maxFiles, cache) ? await framesByPath(cache.admit(files, dataset), cache, dataset) : undefined;
+}
+
+/** Whether the cache may serve these files: some, at most `maxFiles`, and the cache on. */
+function cacheable(files: readonly MarketFile[], maxFiles: number, cache: FrameCache): boolean {
+  return files.length > 0 && files.length <= maxFiles && cache.budgetBytes > 0;
+}
+
+/** The files decoded through the cache, by path. */
+async function framesByPath(files: readonly MarketFile[], cache: FrameCache, dataset?: string): Promise<Map<string, pl.DataFrame>> {
+  const frames = await Promise.all(files.map((f) => cache.get(f, dataset)));
+  return new Map(files.map((f, i) => [f.path, frames[i]]));
 }

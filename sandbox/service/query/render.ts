@@ -127,8 +127,7 @@ export function renderWritten(
     const after = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
     return { ...single(jsonPage(written, slice.from, slice.rows, DATA_OPEN, after)), contentType: CONTENT_TYPES.json, headers: {} };
   }
-  const csv = csvPage(written, slice.from, slice.rows);
-  return csvBody({ chunks: [csv], byteLength: csv.byteLength }, dataset, format);
+  return csvBody(single(csvPage(written, slice.from, slice.rows)), dataset, format);
 }
 
 const DATA_OPEN = Buffer.from('{"data":');
