@@ -8,10 +8,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pl from "nodejs-polars";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describe as describeFrame, frameBundle } from "../../kernel-helpers/mod.ts";
 import { outDir } from "../../scripts/paths.mjs";
+import { fileBrowser } from "../scripts/support/chromium.ts";
 
 /** JupyterLab 4.x's rules for tables in rendered HTML (packages/rendermime/style/base.css), as they apply in an output area. */
 const JUPYTERLAB_TABLE_CSS = `
@@ -25,7 +26,6 @@ const JUPYTERLAB_TABLE_CSS = `
 `;
 
 const shots = join(outDir, "table-pixels");
-let browser: Browser;
 let page: Page;
 
 /** Shows `html` as a cell output in a 900 px page and returns the page. */
@@ -37,15 +37,12 @@ async function show(name: string, html: string): Promise<Page> {
   return page;
 }
 
+const browser = fileBrowser();
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-  page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  page = await browser.page(900, 700);
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser.close());
 
 describe("frames under JupyterLab's table styles, in Chromium", () => {
   it("keeps the '… N more rows …' marker of a wide frame in view at the left of its box, on one line", async () => {

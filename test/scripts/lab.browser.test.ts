@@ -10,11 +10,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeNotebook } from "../../scripts/jupyter.mjs";
 import { labVenv, outDir, repoRoot } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
+import { fileBrowser } from "./support/chromium.ts";
 import { freePort, labUnavailable } from "./support/jupyterServer.ts";
 
 const unavailable = await labUnavailable();
@@ -22,9 +23,6 @@ if (unavailable) console.warn(`Skipping the JupyterLab browser test: JupyterLab 
 
 /** Reconnect cycles of kernelReconnect.py: a kernel without the relay fails within the first few. */
 const CYCLES = 15;
-
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /**
  * Starts `node scripts/lab.mjs` serving `root`; resolves with the URL it prints and its output
@@ -69,7 +67,7 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
   const root = mkdtempSync(join(outDir, "lab-test-"));
   const shots = join(outDir, "lab-test");
   let lab: ChildProcess | undefined;
-  let browser: Browser | undefined;
+  const browser = fileBrowser();
   let page: Page;
   let base: string;
   let labLog: () => string;
@@ -81,11 +79,10 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
     lab = started.child;
     base = started.url;
     labLog = started.log;
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page = await browser.page(1280, 800);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser.close();
     // Waited for, so that the server and its kernels are gone when the next file starts.
     if (lab && lab.exitCode === null && lab.signalCode === null) {
       const exited = new Promise((resolve) => lab!.once("exit", resolve));
