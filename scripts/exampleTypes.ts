@@ -17,6 +17,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { denoPath, repoRoot } from "./paths.mjs";
 import { run } from "./run.mjs";
+import { typeCheck, type TypeCheckSet } from "./typeCheck.ts";
 
 /** The modules whose exports are public: their examples are checked. */
 export const PUBLIC_MODULES: readonly string[] = ["workbench/mod.ts", "kernel-helpers/mod.ts", "notebook.ts"];
@@ -152,6 +153,56 @@ async function publicExports(): Promise<{ name: string; type: boolean }[]> {
 }
 
 /**
+ * The examples' modules, written in a folder of their own for one check (see typeCheck.ts), and
+ * how their verdicts (each error with the line inside its example) are read from it.
+ *
+ * @example
+ * ```ts
+ * const [results] = await typeCheck(await exampleCheck(await exampleBlocks()));
+ * ```
+ */
+export async function exampleCheck(examples: readonly Example[]): Promise<TypeCheckSet<ExampleTypes[]>> {
+  const dir = join(repoRoot, `.examples-${process.pid}-${++checks}`);
+  mkdirSync(dir, { recursive: true });
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const exports = await publicExports();
+    const modules = examples.map((example, i) => {
+      const file = join(dir, `example${i}.ts`);
+      writeFileSync(file, exampleModule(example.fenced === false ? "" : example.code, exports));
+      return { example, file };
+    });
+    return {
+      files: modules.map((m) => m.file),
+      verdicts: (checked) => {
+        const verdicts: ExampleTypes[] = modules.map(({ example: { where, code, fenced }, file }) => ({
+          where,
+          code,
+          ...(fenced === false ? { fenced } : {}),
+          errors: [
+            ...(fenced === false ? ["an @example without a ```ts block: fence its code so that it is checked"] : []),
+            ...(checked.errors.get(file) ?? []).map((e) => `line ${e.line - 2}: ${e.message}`),
+          ],
+        }));
+        // What names no example's line (an import that does not resolve): the example it names, else the first.
+        for (const text of checked.unattributed) {
+          const named = modules.findIndex((m) => text.includes(m.file));
+          verdicts[Math.max(0, named)]?.errors.push(text);
+        }
+        return verdicts;
+      },
+      cleanup,
+    };
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+}
+
+/** Example folders made by this process: each check writes its own. */
+let checks = 0;
+
+/**
  * Type-checks each example with one `deno check`; never throws for a type error (it comes back
  * in `errors`, with the line inside the example).
  *
@@ -162,35 +213,8 @@ async function publicExports(): Promise<{ name: string; type: boolean }[]> {
  * ```
  */
 export async function checkExampleTypes(examples: readonly Example[]): Promise<ExampleTypes[]> {
-  const dir = join(repoRoot, `.examples-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  try {
-    const exports = await publicExports();
-    const modules = examples.map((example, i) => {
-      const file = join(dir, `example${i}.ts`);
-      writeFileSync(file, exampleModule(example.fenced === false ? "" : example.code, exports));
-      const errors = example.fenced === false ? ["an @example without a ```ts block: fence its code so that it is checked"] : [];
-      return { ...example, file, errors };
-    });
-    if (modules.length === 0) return [];
-    // One deno check for all: the workbench's types are resolved once.
-    const result = await run(denoPath(), ["check", "--quiet", ...modules.map((m) => m.file)], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
-    const output = `${result.stdout}\n${result.stderr}`;
-    for (const block of output.split(/\n(?=TS\d+ \[ERROR\])/).filter((b) => /TS\d+ \[ERROR\]/.test(b))) {
-      const message = block.split("\n")[0].replace(/^TS\d+ \[ERROR\]: /, "");
-      const at = block.match(/example(\d+)\.ts:(\d+):(\d+)/);
-      const owner = at ? modules[Number(at[1])] : modules[0];
-      owner.errors.push(at ? `line ${Number(at[2]) - 2}: ${message}` : message);
-    }
-    if (result.status !== 0 && modules.every((m) => m.errors.length === 0)) {
-      // Not a type error (say, an import that does not resolve): blame the example it names.
-      const named = output.match(/example(\d+)\.ts/);
-      modules[named ? Number(named[1]) : 0].errors.push(output.trim());
-    }
-    return modules.map(({ where, code, fenced, errors }) => ({ where, code, ...(fenced === false ? { fenced } : {}), errors }));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const [verdicts] = await typeCheck(await exampleCheck(examples));
+  return verdicts;
 }
 
 if (import.meta.main) {

@@ -10,8 +10,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import process from "node:process";
-import { denoPath, repoRoot } from "./paths.mjs";
-import { run } from "./run.mjs";
+import { repoRoot } from "./paths.mjs";
+import { typeCheck, type TypeCheckSet } from "./typeCheck.ts";
 
 interface Cell {
   cell_type: string;
@@ -55,8 +55,40 @@ function where(line: number, starts: { cell: number; line: number }[]): string {
 }
 
 /**
+ * The notebooks' modules, written beside them for one check (see typeCheck.ts), and how their
+ * verdicts are read from it. Notebooks in one folder must have different names (their modules
+ * sit side by side).
+ *
+ * @example
+ * ```ts
+ * const [results] = await typeCheck(notebookCheck(["notebooks/quickstart.ipynb"]));
+ * ```
+ */
+export function notebookCheck(paths: readonly string[]): TypeCheckSet<NotebookTypes[]> {
+  const modules = paths.map((path) => {
+    const { code, cellStarts } = notebookModule(JSON.parse(readFileSync(path, "utf8")));
+    const module = join(dirname(path), `.typecheck-${basename(path, ".ipynb")}.ts`);
+    writeFileSync(module, code);
+    return { path, module, cellStarts };
+  });
+  return {
+    files: modules.map((m) => m.module),
+    verdicts: (checked) => {
+      const verdicts = modules.map(({ path, module, cellStarts }) => ({
+        path,
+        errors: (checked.errors.get(module) ?? []).map((e) => `${where(e.line, cellStarts)}: ${e.message}`),
+      }));
+      verdicts[0]?.errors.push(...checked.unattributed);
+      return verdicts;
+    },
+    cleanup: () => {
+      for (const m of modules) rmSync(m.module, { force: true });
+    },
+  };
+}
+
+/**
  * Type-checks each notebook; never throws for a type error (it comes back in `errors`).
- * Notebooks in one folder must have different names (their modules sit side by side).
  *
  * @example
  * ```ts
@@ -65,27 +97,8 @@ function where(line: number, starts: { cell: number; line: number }[]): string {
  * ```
  */
 export async function checkNotebookTypes(paths: readonly string[]): Promise<NotebookTypes[]> {
-  const modules = paths.map((path) => {
-    const { code, cellStarts } = notebookModule(JSON.parse(readFileSync(path, "utf8")));
-    const module = join(dirname(path), `.typecheck-${basename(path, ".ipynb")}.ts`);
-    writeFileSync(module, code);
-    return { path, module, cellStarts, errors: [] as string[] };
-  });
-  try {
-    // One deno check for all: the workbench's types are resolved once.
-    const result = await run(denoPath(), ["check", "--quiet", ...modules.map((m) => m.module)], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
-    const output = `${result.stdout}\n${result.stderr}`;
-    for (const block of output.split(/\n(?=TS\d+ \[ERROR\])/).filter((b) => /TS\d+ \[ERROR\]/.test(b))) {
-      const message = block.split("\n")[0].replace(/^TS\d+ \[ERROR\]: /, "");
-      const at = block.match(/(\.typecheck-[^/:]+\.ts):(\d+):(\d+)/);
-      const owner = modules.find((m) => at && m.module.endsWith(at[1])) ?? modules[0];
-      owner.errors.push(at ? `${where(Number(at[2]), owner.cellStarts)}: ${message}` : message);
-    }
-    if (result.status !== 0 && modules.every((m) => m.errors.length === 0)) modules[0].errors.push(output.trim());
-  } finally {
-    for (const m of modules) rmSync(m.module, { force: true });
-  }
-  return modules.map(({ path, errors }) => ({ path, errors }));
+  const [verdicts] = await typeCheck(notebookCheck(paths));
+  return verdicts;
 }
 
 if (import.meta.main) {

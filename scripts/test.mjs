@@ -18,6 +18,9 @@ const result = spawnSync(node, [vitest, "run", ...process.argv.slice(2)], {
     // Test files already run side by side on every core, each with its sandboxes and kernels:
     // a Polars thread pool per process would only contend for the same cores.
     POLARS_MAX_THREADS: process.env.POLARS_MAX_THREADS ?? "1",
+    // vitest's processes and the Node scripts the tests start load the same packages
+    // (vitest, playwright-core, zod, jsdom): compiled once, their code is read back after.
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(repoRoot, ".cache", "node-compile"),
   },
 });
 process.exit(result.status ?? 1);
