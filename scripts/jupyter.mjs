@@ -69,9 +69,11 @@ export class NotebookError extends Error {
  *
  * @param {string} inputPath the `.ipynb` to run
  * @param {string} outputDir where the executed notebook goes (created if missing)
- * @param {{timeoutSeconds?: number, cwd?: string, report?: boolean,
+ * @param {{timeoutSeconds?: number, cwd?: string, report?: boolean, relay?: boolean,
  *   beforeReport?: (executed: {outputPath: string, notebook: any}) => void}} [opts]
- *   `timeoutSeconds` limits each cell
+ *   `timeoutSeconds` limits each cell; `relay` starts the kernel exactly as the kernelspec
+ *   says, behind scripts/jupyter-kernel/relay.py (by default nbclient, the kernel's only
+ *   client, starts Deno directly: the relay serves clients that connect again)
  * @returns {Promise<{outputPath: string, notebook: any, htmlPath?: string}>}
  * @throws {NotebookError} naming the failing cell's source and error when a cell raises
  * @throws {import("./run.mjs").CommandError} when jupyter itself fails
@@ -90,7 +92,7 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
   mkdirSync(outputDir, { recursive: true });
   const outputPath = join(resolve(outputDir), basename(input));
-  const args = [executePy, String(timeoutSeconds), join(jupyterConfigDir, "nbclient_transient_fix.py"), ...(opts.report ? ["--report"] : [])];
+  const args = [executePy, String(timeoutSeconds), join(jupyterConfigDir, "nbclient_transient_fix.py"), ...(opts.report ? ["--report"] : []), ...(opts.relay ? ["--relay"] : [])];
   // The notebook goes in as one line: JSON keeps no raw line break but between tokens.
   const line = `${readFileSync(input, "utf8").replace(/[\r\n]+/g, " ")}\n`;
   /** @type {{outputPath: string, notebook: any} | undefined} */

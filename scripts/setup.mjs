@@ -154,7 +154,8 @@ async function checkKernel() {
     const input = join(tmp, "kernel-check.ipynb");
     const cells = ["console.log(1 + 1);", 'import pl from "nodejs-polars";\npl.DataFrame({ x: [1, 2, 3] }).height'];
     writeFileSync(input, JSON.stringify(makeNotebook(cells)));
-    const { notebook } = await executeNotebook(input, tmp, { timeoutSeconds: 120 });
+    // Through the relay, as the kernelspec says: the check is of the kernelspec as installed.
+    const { notebook } = await executeNotebook(input, tmp, { timeoutSeconds: 120, relay: true });
     const printed = notebookText(notebook).map((text) => text.trim());
     if (printed[0] !== "2" || printed[1] !== "3") {
       throw new Error(`The deno kernel printed ${JSON.stringify(printed)}; expected ["2","3"]`);

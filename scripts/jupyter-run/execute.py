@@ -2,7 +2,7 @@
 in the same Python process: one interpreter start and one set of Jupyter imports per notebook
 instead of a second `jupyter nbconvert --to html` process. scripts/jupyter.mjs drives it.
 
-    python3 execute.py TIMEOUT_SECONDS TRANSIENT_FIX_PY [--report]
+    python3 execute.py TIMEOUT_SECONDS TRANSIENT_FIX_PY [--report] [--relay]
 
 Protocol (stdin and stdout, so the caller can change the executed notebook before its report):
   1. stdin, first line: the notebook as one line of JSON.
@@ -50,8 +50,12 @@ def kernel_dirs():
     return jupyter_path("kernels") + [os.path.join(os.path.normpath(os.path.expanduser(ipython_dir)), "kernels")]
 
 
-def kernel_manager_class():
-    """nbclient's kernel manager, finding kernelspecs in `kernel_dirs()`."""
+def kernel_manager_class(relay):
+    """nbclient's kernel manager, finding kernelspecs in `kernel_dirs()`. Without `relay`, the
+    project's kernelspec starts Deno itself rather than behind scripts/jupyter-kernel/relay.py:
+    the relay keeps the kernel answering clients that connect again (a JupyterLab reload), and
+    nbclient is the kernel's one client from start to end, so it would only add a Python
+    process to every run. `--relay` keeps it (setup's check of the kernelspec as installed)."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
     from traitlets import default
@@ -60,6 +64,13 @@ def kernel_manager_class():
         @default("kernel_spec_manager")
         def _kernel_spec_manager_default(self):
             return KernelSpecManager(data_dir=self.data_dir, kernel_dirs=kernel_dirs())
+
+        def format_kernel_cmd(self, extra_arguments=None):
+            cmd = super().format_kernel_cmd(extra_arguments)
+            # [python, relay.py, CONNECTION_FILE, DENO, ARG...]: the relay runs DENO ARG... --conn FILE.
+            if relay or len(cmd) < 4 or os.path.basename(cmd[1]) != "relay.py":
+                return cmd
+            return cmd[3:] + ["--conn", cmd[2]]
 
     return KernelManager
 
@@ -90,10 +101,11 @@ def write_report(ipynb_path):
 def main(argv):
     timeout, transient_fix = int(argv[1]), argv[2]
     report = "--report" in argv[3:]
+    relay = "--relay" in argv[3:]
     cache_validators()
     runpy.run_path(transient_fix)
     nb = nbformat.reads(sys.stdin.readline(), as_version=4)
-    client = NotebookClient(nb, kernel_name="deno", kernel_manager_class=kernel_manager_class(), timeout=timeout, resources={"metadata": {"path": os.getcwd()}})
+    client = NotebookClient(nb, kernel_name="deno", kernel_manager_class=kernel_manager_class(relay), timeout=timeout, resources={"metadata": {"path": os.getcwd()}})
     failure = None
     try:
         client.execute()
