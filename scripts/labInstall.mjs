@@ -77,7 +77,9 @@ async function installLab() {
       throw new LabInstallError(`\`${python} -m venv ${labVenv}\` failed (on Debian install python3-venv):\n${tail(venv.stderr)}`);
     }
   }
-  const pip = await run(`${labVenv}/bin/python`, ["-m", "pip", "install", "--disable-pip-version-check", ...(await mirrorFirst(`${labVenv}/bin/python`)), "jupyterlab"]);
+  // --no-compile: pip would byte-compile every module of JupyterLab and its dependencies, half
+  // the install's CPU; Python compiles the ones a server imports when it first imports them.
+  const pip = await run(`${labVenv}/bin/python`, ["-m", "pip", "install", "--disable-pip-version-check", "--no-compile", ...(await mirrorFirst(`${labVenv}/bin/python`)), "jupyterlab"]);
   if (pip.status !== 0) {
     const offline = /No matching distribution|Could not find a version|NewConnectionError|Name or service not known|Network is unreachable|ProxyError/
       .test(pip.stderr);
