@@ -16,7 +16,7 @@ import { type Example, exampleBlocks, exampleCheck, type ExampleTypes } from "..
 import { makeNotebook } from "../../scripts/jupyter.mjs";
 import { notebookCheck, type NotebookTypes, projectNotebooks } from "../../scripts/notebookTypes.ts";
 import { repoRoot } from "../../scripts/paths.mjs";
-import { typeCheck } from "../../scripts/typeCheck.ts";
+import { typeCheck, typeErrors } from "../../scripts/typeCheck.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "type-check-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -136,4 +136,29 @@ describe("notebooks", () => {
     expect(bad.errors[0]).toMatch(/^cell 2, line 2: Type 'string' is not assignable to type 'number'/);
     expect(good.errors).toEqual([]);
   }, 600_000);
+});
+
+describe("one check's output shared out among its sets", () => {
+  it("gives each error to the module it names, and tells apart errors in modules they import", () => {
+    const output = [
+      "TS2322 [ERROR]: Type 'string' is not assignable to type 'number'.",
+      "const n: number = \"x\";",
+      "      ^",
+      "    at file:///r/a/.typecheck-one.ts:7:7",
+      "",
+      "TS2304 [ERROR]: Cannot find name 'nope'.",
+      "    at file:///r/workbench/client.ts:12:3",
+      "",
+      "TS2322 [ERROR]: Type 'number' is not assignable to type 'string'.",
+      "    at file:///r/.examples-1-1/example3.ts:4:7",
+      "",
+      "error: Type checking failed.",
+    ].join("\n");
+    const { errors, elsewhere } = typeErrors(output, ["/r/a/.typecheck-one.ts", "/r/.examples-1-1/example3.ts", "/r/.examples-1-1/example4.ts"]);
+    expect(Object.fromEntries(errors)).toEqual({
+      "/r/a/.typecheck-one.ts": [{ file: "/r/a/.typecheck-one.ts", line: 7, message: "Type 'string' is not assignable to type 'number'." }],
+      "/r/.examples-1-1/example3.ts": [{ file: "/r/.examples-1-1/example3.ts", line: 4, message: "Type 'number' is not assignable to type 'string'." }],
+    });
+    expect(elsewhere).toEqual(["Cannot find name 'nope'. (/r/workbench/client.ts:12)"]);
+  });
 });
