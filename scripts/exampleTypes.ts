@@ -11,7 +11,7 @@
  * declares or imports it. Relative imports resolve from the repository's root, as a user of
  * `./workbench/mod.ts` at the root would write them.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -162,8 +162,7 @@ async function publicExports(): Promise<{ name: string; type: boolean }[]> {
  * ```
  */
 export async function exampleCheck(examples: readonly Example[]): Promise<TypeCheckSet<ExampleTypes[]>> {
-  const dir = join(repoRoot, `.examples-${process.pid}-${++checks}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(join(repoRoot, ".examples-"));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
     const exports = await publicExports();
@@ -198,9 +197,6 @@ export async function exampleCheck(examples: readonly Example[]): Promise<TypeCh
     throw e;
   }
 }
-
-/** Example folders made by this process: each check writes its own. */
-let checks = 0;
 
 /**
  * Type-checks each example with one `deno check`; never throws for a type error (it comes back

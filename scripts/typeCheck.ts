@@ -9,19 +9,17 @@ import { denoPath, repoRoot } from "./paths.mjs";
 import { run } from "./run.mjs";
 
 /** One error `deno check` reported, at a line of one of the checked modules. */
-export interface TypeError {
+export interface CheckError {
   /** The module's absolute path, as given to the check. */
   file: string;
   line: number;
   message: string;
 }
 
-/** What one check run said: its errors by module, and its whole output for what matches no module. */
+/** What one check run said: its errors by module, and what failed it without naming one. */
 export interface TypeCheckRun {
-  status: number | null;
-  output: string;
   /** Errors by module path; a module without errors has no entry. */
-  errors: Map<string, TypeError[]>;
+  errors: Map<string, CheckError[]>;
   /**
    * What failed the check without naming one of its modules: the messages of errors elsewhere
    * (in a module they import), or the whole output when the check failed with no type error
@@ -49,9 +47,9 @@ export interface TypeCheckSet<T> {
  * errors.get("/r/a.ts")?.[0].line; // 3
  * ```
  */
-export function typeErrors(output: string, files: readonly string[]): { errors: Map<string, TypeError[]>; elsewhere: string[] } {
+export function typeErrors(output: string, files: readonly string[]): { errors: Map<string, CheckError[]>; elsewhere: string[] } {
   const known = new Set(files);
-  const errors = new Map<string, TypeError[]>();
+  const errors = new Map<string, CheckError[]>();
   const elsewhere: string[] = [];
   for (const block of output.split(/\n(?=TS\d+ \[ERROR\])/).filter((b) => /TS\d+ \[ERROR\]/.test(b))) {
     const message = block.slice(block.search(/TS\d+ \[ERROR\]/)).split("\n")[0].replace(/^TS\d+ \[ERROR\]: /, "");
@@ -71,18 +69,18 @@ export function typeErrors(output: string, files: readonly string[]): { errors: 
  *
  * @example
  * ```ts
- * const [notebooks, examples] = await typeCheck(await notebookCheck(paths), await exampleCheck(examples));
+ * const [notebooks, examples] = await typeCheck(notebookCheck(paths), await exampleCheck(examples));
  * ```
  */
 export async function typeCheck<T extends unknown[]>(...sets: { [K in keyof T]: TypeCheckSet<T[K]> }): Promise<T> {
   try {
     const files = sets.flatMap((s) => s.files);
-    if (files.length === 0) return sets.map((s) => s.verdicts({ status: 0, output: "", errors: new Map(), unattributed: [] })) as T;
+    if (files.length === 0) return sets.map((s) => s.verdicts({ errors: new Map(), unattributed: [] })) as T;
     const result = await run(denoPath(), ["check", "--quiet", ...files], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
     const output = `${result.stdout}\n${result.stderr}`;
     const { errors, elsewhere } = typeErrors(output, files);
     const failedWithout = result.status !== 0 && errors.size === 0 && elsewhere.length === 0;
-    const checked: TypeCheckRun = { status: result.status, output, errors, unattributed: failedWithout ? [output.trim() || `deno check: ${result.error ?? `exit status ${result.status}`}`] : elsewhere };
+    const checked: TypeCheckRun = { errors, unattributed: failedWithout ? [output.trim() || `deno check: ${result.error ?? `exit status ${result.status}`}`] : elsewhere };
     return sets.map((s) => s.verdicts(checked)) as T;
   } finally {
     for (const s of sets) s.cleanup();
