@@ -1,3 +1,24 @@
+/** The documents made so far, by the datasets they describe (their text ids, in order). */
+const documents = new Map<string, object>();
+
+/**
+ * /openapi.json for a market of these datasets: made on its first request, not at start (most
+ * sandboxes, a test's or a notebook's, are never asked for it), and once per process for any
+ * number of apps over the same datasets.
+ */
+function serviceDocument(datasets: readonly Dataset[]): object {
+  const key = datasets.map((d) => d.textId).join(",");
+  let document = documents.get(key);
+  if (document === undefined) {
+    document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...datasets.map(dataRoute)], {
+      methods: OTHER_METHODS,
+      response: METHOD_NOT_ALLOWED,
+    });
+    documents.set(key, document);
+  }
+  return document;
+}
+
 /**
  * The Datasets Service as a Hono app: cross-cutting concerns as middleware (request id,
  * settings, maintenance, authentication, IP allow-list, fault injection), thin routes, and one
@@ -5,6 +26,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Hono } from "hono";
+import type { Dataset } from "../market/catalog.ts";
 import type { Env, Services } from "./context.ts";
 import { fastApiIssues } from "./api/params.ts";
 import { ACCOUNT_ROUTES, dataRoute, META_ROUTES, METHOD_NOT_ALLOWED, OTHER_METHODS } from "./api/routes.ts";
@@ -33,10 +55,6 @@ export function createApp(services: Services): Hono<Env> {
       if (names.length + values.length > 0) throw validationError(...inQueryOrder([...names, ...values], queryParams(c.req.url)));
     },
   });
-  const document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...services.market.datasets.map(dataRoute)], {
-    methods: OTHER_METHODS,
-    response: METHOD_NOT_ALLOWED,
-  });
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("services", services);
@@ -52,7 +70,7 @@ export function createApp(services: Services): Hono<Env> {
     c.header("Allow", "GET, HEAD");
     return c.json({ detail: "Method Not Allowed" }, 405);
   });
-  app.get("/openapi.json", (c) => c.json(document));
+  app.get("/openapi.json", (c) => c.json(serviceDocument(services.market.datasets)));
   app.use("/api/*", maintenance, auth, ipAllowList);
   app.use("/api/v1/data/*", faults);
   registerAccountRoutes(app);

@@ -10,7 +10,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { generateMarketInParallel, GENERATOR_VERSION } from "../market/generate.ts";
 import { profileByName } from "../market/profiles.ts";
 import { isCidr, parseAddress } from "./net/cidr.ts";
 import { startSandbox } from "./server.ts";
@@ -109,6 +108,8 @@ try {
 if (args.data !== undefined && args.data.trim() === "") fail(`--data '${args.data}' names no folder: give the market's folder, or leave --data out for data/<profile>`);
 const marketDir = args.data ?? join(import.meta.dirname!, "..", "..", "data", profile.name);
 if (!existsSync(join(marketDir, "manifest.json"))) {
+  // Loaded only to generate: the generator (and Polars with it) is no part of serving.
+  const { generateMarketInParallel, GENERATOR_VERSION } = await import("../market/generate.ts");
   console.error(`sandbox: no market at ${marketDir}; generating profile ${profile.name} (seed ${seed}, generator v${GENERATOR_VERSION}) on every core...`);
   const started = performance.now();
   await generateMarketInParallel({ profile, seed, outDir: marketDir });

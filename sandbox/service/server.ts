@@ -7,7 +7,7 @@
 /// <reference lib="deno.ns" />
 import { tuneAllocator } from "./allocator.ts";
 import { loadMarket } from "./market.ts";
-import { cacheBudgetMb } from "./query/frameCache.ts";
+import { cacheBudgetMb } from "./query/cacheBudget.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
 import { readSettings, type Settings, settingsReport } from "./state/settings.ts";

@@ -17,10 +17,8 @@
  * beside them, and leaves the rest to be read from disk (see `windowFrames`).
  */
 import pl from "nodejs-polars";
+import { cacheBudgetMb, environment } from "./cacheBudget.ts";
 import type { MarketFile } from "./marketFiles.ts";
-
-/** The sandbox's cache memory when SANDBOX_FRAME_CACHE_MB does not say: every worker's caches together. */
-export const DEFAULT_CACHE_MB = 192;
 
 /** Of a worker's share of the cache memory, the decoded files get this part; its whole results and written results a tenth each. */
 const FRAME_PART = 0.8;
@@ -34,27 +32,6 @@ const FRAME_PART = 0.8;
  * written results (writtenResults.ts) an eighth of that each, so the three add up to the share.
  */
 export const FRAME_CACHE_BYTES = workerShareBytes() * FRAME_PART;
-
-/** An environment variable under Deno (workers included, where `process` may be absent) or Node. */
-function environment(name: string): string | undefined {
-  const g = globalThis as { Deno?: { env: { get(n: string): string | undefined } }; process?: { env: Record<string, string | undefined> } };
-  return g.Deno ? g.Deno.env.get(name) : g.process?.env[name];
-}
-
-/**
- * Megabytes of SANDBOX_FRAME_CACHE_MB (the default when unset), checked.
- *
- * @example
- * ```ts
- * cacheBudgetMb("64"); // 64
- * ```
- */
-export function cacheBudgetMb(megabytes: string | undefined = environment("SANDBOX_FRAME_CACHE_MB")): number {
-  if (megabytes === undefined || megabytes === "") return DEFAULT_CACHE_MB;
-  const mb = Number(megabytes);
-  if (!(mb >= 0)) throw new Error(`SANDBOX_FRAME_CACHE_MB '${megabytes}' is not a number of megabytes (0 turns the caches off)`);
-  return mb;
-}
 
 function workerShareBytes(): number {
   const share = environment("SANDBOX_WORKER_CACHE_MB");

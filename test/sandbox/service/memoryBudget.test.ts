@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSandbox } from "../../../workbench/sandbox.ts";
-import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/frameCache.ts";
+import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/cacheBudget.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 describe("the sandbox's memory settings", () => {
