@@ -73,7 +73,7 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
       reusePort: options.reusePort,
       onListen: (addr) => self.postMessage({ type: "listening", port: (addr as Deno.NetAddr).port }),
     },
-    async (request, info) => {
+    (request, info) => {
       const answer = async () => {
         const response = await app.fetch(request, { info });
         response.headers.set("X-Sandbox-Worker", worker);
