@@ -8,7 +8,8 @@ import pl from "nodejs-polars";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { epochDay } from "../../calendar/nyTime.ts";
-import { type Column, polarsType } from "./schema.ts";
+import { polarsTypeOf } from "../../contract/polarsTypes.ts";
+import type { Column } from "./schema.ts";
 
 /**
  * A string column given as small codes into a table of labels (event types, exchanges, the
@@ -76,12 +77,12 @@ function keptExpression(key: string, make: () => pl.Expr): pl.Expr {
 function offsetTimesColumn(c: Column, base: bigint): pl.Expr {
   if (c.type !== "datetime_ns" && c.type !== "datetime_ms") throw new Error(`Column '${c.name}' of type ${c.type} was given offset times: only date-time columns take them`);
   return keptExpression(`${c.name}\u0000${c.type}\u0000offsets\u0000${base}`, () =>
-    pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsType(c.type)).alias(c.name));
+    pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsTypeOf(c.type)).alias(c.name));
 }
 
 /** One value for every row, typed by the schema. */
 function constantColumn(c: Column, value: number | string): pl.Expr {
-  return keptExpression(`${c.name}\u0000${c.type}\u0000${typeof value}\u0000${value}`, () => pl.lit(value).cast(polarsType(c.type)).alias(c.name));
+  return keptExpression(`${c.name}\u0000${c.type}\u0000${typeof value}\u0000${value}`, () => pl.lit(value).cast(polarsTypeOf(c.type)).alias(c.name));
 }
 
 /**
@@ -95,7 +96,7 @@ function typedColumn(c: Column): pl.Expr {
   if (e === undefined) {
     const raw = pl.col(c.name);
     const cleaned = c.type === "float64" || c.type === "int64" ? raw.fillNan(null) : raw;
-    e = cleaned.cast(polarsType(c.type)).alias(c.name);
+    e = cleaned.cast(polarsTypeOf(c.type)).alias(c.name);
     typedColumns.set(c, e);
   }
   return e;
@@ -109,7 +110,7 @@ const wholeColumns = new WeakMap<Column, pl.Expr>();
 function wholeColumn(c: Column): pl.Expr {
   let e = wholeColumns.get(c);
   if (e === undefined) {
-    e = pl.col(c.name).cast(polarsType(c.type)).alias(c.name);
+    e = pl.col(c.name).cast(polarsTypeOf(c.type)).alias(c.name);
     wholeColumns.set(c, e);
   }
   return e;
@@ -134,7 +135,7 @@ function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
   const key = `${c.name}\u0000${c.type}\u0000${labels.join("\u0000")}`;
   let e = codedColumns.get(key);
   if (e === undefined) {
-    e = pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsType(c.type)).alias(c.name);
+    e = pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsTypeOf(c.type)).alias(c.name);
     if (codedColumns.size >= CODED_KEPT) codedColumns.clear();
     codedColumns.set(key, e);
   }

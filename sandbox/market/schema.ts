@@ -1,10 +1,10 @@
 /**
  * Column types of the market's datasets: the one definition that drives both the types the
- * generator writes to Parquet and the `/columns` answer of the service.
+ * generator writes to Parquet (through the contract's one map, contract/polarsTypes.ts) and the
+ * `/columns` answer of the service. Without Polars: the catalog is read where no frame is made
+ * (the serving process's main thread, the demo accounts' set-up).
  */
-import type pl from "nodejs-polars";
 import type { ColumnType } from "../../contract/meta.ts";
-import { polarsTypeOf, WIRE_TIME_ZONE } from "../../contract/polarsTypes.ts";
 
 export type { ColumnType } from "../../contract/meta.ts";
 
@@ -14,14 +14,6 @@ export interface Column {
   type: ColumnType;
   description: string;
   nullable: boolean;
-}
-
-/** The time zone every date-time of the market is expressed in. */
-export const MARKET_TIME_ZONE = WIRE_TIME_ZONE;
-
-/** The Polars data type a column type is stored as (the contract's one map, shared with the workbench). */
-export function polarsType(type: ColumnType): pl.DataType {
-  return polarsTypeOf(type);
 }
 
 /** Shorthand used by the catalog: `col("Volume", "int64", "shares excluding TRF trades")`. */

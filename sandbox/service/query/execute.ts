@@ -8,7 +8,7 @@
  */
 import pl from "nodejs-polars";
 import type { Dataset } from "../../market/catalog.ts";
-import { polarsType } from "../../market/schema.ts";
+import { polarsTypeOf } from "../../../contract/polarsTypes.ts";
 import { gatewayTimeout } from "../errors.ts";
 import type { Constraints } from "./entitlement.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
@@ -37,7 +37,7 @@ function emptyFrame(dataset: Dataset): pl.DataFrame {
   // nodejs-polars cannot build an empty List series directly ("not a valid conversion to
   // 'DataType'"): an empty String series cast to List(String) has the same type.
   return pl.DataFrame(dataset.columns.map((c) =>
-    c.type === "list_string" ? pl.Series(c.name, [], pl.String).cast(polarsType(c.type)) : pl.Series(c.name, [], polarsType(c.type))
+    c.type === "list_string" ? pl.Series(c.name, [], pl.String).cast(polarsTypeOf(c.type)) : pl.Series(c.name, [], polarsTypeOf(c.type))
   ));
 }
 

@@ -2,7 +2,7 @@ import pl from "nodejs-polars";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATASETS, datasetByTextId, partitionPath } from "../../../sandbox/market/catalog.ts";
-import { polarsType } from "../../../sandbox/market/schema.ts";
+import { polarsTypeOf } from "../../../contract/polarsTypes.ts";
 import { tinyMarketDir } from "./support/market.ts";
 
 describe("the catalog describes the files the generator writes", () => {
@@ -12,7 +12,7 @@ describe("the catalog describes the files the generator writes", () => {
       expect(frame.columns).toEqual(dataset.columns.map((c) => c.name));
       for (const c of dataset.columns) {
         const actual = frame.getColumn(c.name).dtype;
-        expect(actual.equals(polarsType(c.type)), `${c.name}: ${actual} is not ${polarsType(c.type)}`).toBe(true);
+        expect(actual.equals(polarsTypeOf(c.type)), `${c.name}: ${actual} is not ${polarsTypeOf(c.type)}`).toBe(true);
       }
     });
 
