@@ -1,24 +1,3 @@
-/** The documents made so far, by the datasets they describe (their text ids, in order). */
-const documents = new Map<string, object>();
-
-/**
- * /openapi.json for a market of these datasets: made on its first request, not at start (most
- * sandboxes, a test's or a notebook's, are never asked for it), and once per process for any
- * number of apps over the same datasets.
- */
-function serviceDocument(datasets: readonly Dataset[]): object {
-  const key = datasets.map((d) => d.textId).join(",");
-  let document = documents.get(key);
-  if (document === undefined) {
-    document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...datasets.map(dataRoute)], {
-      methods: OTHER_METHODS,
-      response: METHOD_NOT_ALLOWED,
-    });
-    documents.set(key, document);
-  }
-  return document;
-}
-
 /**
  * The Datasets Service as a Hono app: cross-cutting concerns as middleware (request id,
  * settings, maintenance, authentication, IP allow-list, fault injection), thin routes, and one
@@ -42,6 +21,27 @@ import { queryParams, registerDataRoutes } from "./routes/data.ts";
 import { inQueryOrder } from "./query/parse.ts";
 import { registerMetaRoutes } from "./routes/meta.ts";
 import { readSettings } from "./state/settings.ts";
+
+/** The documents made so far, by the datasets they describe (their text ids, in order). */
+const documents = new Map<string, object>();
+
+/**
+ * /openapi.json for a market of these datasets: made on its first request, not at start (most
+ * sandboxes, a test's or a notebook's, are never asked for it), and once per process for any
+ * number of apps over the same datasets.
+ */
+function serviceDocument(datasets: readonly Dataset[]): object {
+  const key = datasets.map((d) => d.textId).join(",");
+  let document = documents.get(key);
+  if (document === undefined) {
+    document = openApiDocument([...Object.values(ACCOUNT_ROUTES), ...Object.values(META_ROUTES), ...datasets.map(dataRoute)], {
+      methods: OTHER_METHODS,
+      response: METHOD_NOT_ALLOWED,
+    });
+    documents.set(key, document);
+  }
+  return document;
+}
 
 export function createApp(services: Services): Hono<Env> {
   // Parameters are validated by the routes' zod schemas; a failure is the FastAPI 422 body.
