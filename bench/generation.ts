@@ -9,10 +9,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./support/paths.ts";
+import { loadAverages } from "./support/stats.ts";
 
 const TARGET_SECONDS: Record<string, number> = { tiny: 15, demo: 60 };
 const TARGET_PEAK_MB = 2560;
@@ -21,7 +22,6 @@ const CORES = navigator.hardwareConcurrency;
 const { values } = parseArgs({ options: { profiles: { type: "string", default: "tiny,demo" }, rounds: { type: "string", default: "1" }, scale: { type: "string" } } });
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds '${values.rounds}' is not a whole number of 1 or more`);
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const scratch = mkdtempSync(join(tmpdir(), "bench-generation-"));
 
@@ -50,7 +50,7 @@ function generate(profile: string, workers: number): Run {
 
 const rows: string[] = [];
 let failed = false;
-const startLoad = load();
+const startLoad = loadAverages();
 try {
   for (const profile of values.profiles!.split(",")) {
     const single: Run[] = [], parallel: Run[] = [];
@@ -86,5 +86,5 @@ try {
 console.log("profile  run        days       ticks  gen (s)  cpu (s)  wall (s)  target  peak MB  io base (s)  speedup  verdict");
 for (const r of rows) console.log(r);
 console.log(`medians of ${rounds} round(s), 1 thread and ${CORES} workers alternating; speedup = 1-thread gen / workers gen; peak memory target <= ${TARGET_PEAK_MB} MB; 'io base' rewrites the same ticks with Polars alone; cpu = every thread's CPU seconds (wall on a machine this busy stretches, cpu much less)`);
-console.log(`load average (1, 5, 15 min) at start: ${startLoad}; at end: ${load()}`);
+console.log(`load average (1, 5, 15 min) at start: ${startLoad}; at end: ${loadAverages()}`);
 if (failed) process.exitCode = 1;

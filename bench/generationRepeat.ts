@@ -12,10 +12,11 @@ import pl from "nodejs-polars";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./support/paths.ts";
+import { loadAverages } from "./support/stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +29,6 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs '${values.runs}' is not a whole number of 1 or more`);
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
 const scratch = mkdtempSync(join(tmpdir(), "bench-generation-repeat-"));
 
 /** Content hash of every file under `dir`, by relative path. */
@@ -72,7 +72,7 @@ function generate(out: string): number {
   return (performance.now() - t0) / 1000;
 }
 
-const startLoad = load();
+const startLoad = loadAverages();
 let differing = 0;
 try {
   let referenceDir = values.reference;
@@ -88,7 +88,7 @@ try {
     const got = fingerprint(out);
     const paths = new Set([...reference.keys(), ...got.keys()]);
     const diffs = [...paths].filter((p) => reference.get(p) !== got.get(p)).sort();
-    console.log(`run ${r}: ${diffs.length} file(s) differ, ${seconds.toFixed(1)} s, load ${load()}`);
+    console.log(`run ${r}: ${diffs.length} file(s) differ, ${seconds.toFixed(1)} s, load ${loadAverages()}`);
     for (const p of diffs) {
       console.log(`  ${p}: ${reference.get(p)?.slice(0, 12) ?? "missing"} -> ${got.get(p)?.slice(0, 12) ?? "missing"}`);
       if (p.endsWith(".parquet") && reference.has(p) && got.has(p)) console.log(rowDifferences(join(referenceDir, p), join(out, p)));
@@ -99,5 +99,5 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`${differing} of ${values.reference ? runs : runs - 1} run(s) differed from the reference; load average at start ${startLoad}, at end ${load()}`);
+console.log(`${differing} of ${values.reference ? runs : runs - 1} run(s) differed from the reference; load average at start ${startLoad}, at end ${loadAverages()}`);
 if (differing) process.exitCode = 1;

@@ -22,6 +22,7 @@ import { readManifest } from "../workbench/store/manifest.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
 import { startSandboxProcess } from "./support/sandboxServer.ts";
+import { median } from "./support/stats.ts";
 
 const rounds = Number(Deno.args[0] ?? 7);
 const demoDir = Deno.args[1] ?? join(REPO_ROOT, "data", "demo");
@@ -38,7 +39,6 @@ function seconds(f: () => unknown, repeat: number): number {
   for (let i = 0; i < repeat; i++) f();
   return (performance.now() - t) / 1000 / repeat;
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
   const lake = join(scratch, "lake");

@@ -25,6 +25,7 @@ import { frameBundle } from "../kernel-helpers/mod.ts";
 import { sandbox } from "../workbench/mod.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { wideFrame } from "./support/wideFrame.ts";
+import { median } from "./support/stats.ts";
 
 const FIRST_FRAME_TARGET_S = 1.5;
 const WIDE_DISPLAY_TARGET_MS = 200;
@@ -47,7 +48,6 @@ interface Run {
 }
 
 const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (x: number) => `${x.toFixed(2)} s`;
 
 async function timed(path: string, outDir: string, check: (first: Cell) => void): Promise<Run> {

@@ -32,6 +32,7 @@ import { rowHashBytes, rowsDigest } from "../workbench/provenance/rowHashes.ts";
 import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
 import { startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import { median } from "./support/stats.ts";
 
 const TICKERS = ["AAPL", "MSFT", "JPM", "SPY", "QQQ", "TSM", "ODFL", "SIRI", "CVX"];
 const TARGET = 0.03;
@@ -41,7 +42,6 @@ const demoDir = join(REPO_ROOT, "data", "demo");
 ensureDemoMarket(demoDir, log);
 const sandbox = await startSandboxProcess(demoDir);
 const seconds = (start: number) => (performance.now() - start) / 1000;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const timed = (f: () => unknown) => {
   const start = performance.now();
   f();

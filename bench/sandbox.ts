@@ -29,7 +29,6 @@
  * exits 1 when this checkout serves fewer req/s (beyond 5%, the noise of a shared machine) or has
  * a worse p99 (beyond 10%).
  */
-import { loadavg } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -40,12 +39,12 @@ import { AS_BEFORE, residentMb } from "./support/sandboxMemory.ts";
 import { startProbe } from "./support/sandboxProbe.ts";
 import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import { loadAverages } from "./support/stats.ts";
 
 const { values } = parseArgs({ options: { samples: { type: "string", default: "100" }, seconds: { type: "string", default: "20" }, against: { type: "string" } } });
 const SAMPLES = Number(values.samples);
 const MAX_MS = Number(values.seconds) * 1000;
 const log = (line: string) => console.error(`bench: ${line}`);
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
 
 const demoDir = join(REPO_ROOT, "data", "demo");
 const bigDir = join(REPO_ROOT, "data", "bench-8x");
@@ -77,13 +76,13 @@ async function scannedBytes(sb: BenchSandbox, path: string): Promise<number> {
 
 const walkers = (base: string) => (c: number) => pageWalker(base, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`);
 
-log(`load average at start: ${load()}`);
+log(`load average at start: ${loadAverages()}`);
 if (values.against) process.exit(await walksAgainst(values.against));
 
 /** The 100-row walks on this checkout's sandbox against `root`'s, alternating; 0 when no worse. */
 async function walksAgainst(root: string): Promise<number> {
   const [now, then] = await Promise.all([startSandboxProcess(demoDir), startSandboxProcess(demoDir, {}, [], root)]);
-  const started = load();
+  const started = loadAverages();
   try {
     const target = (s: BenchSandbox) => ({ steps: Array.from({ length: 8 }, (_, c) => walkers(s.baseUrl)(c)), cpuSeconds: s.cpuSeconds });
     const [b, a] = await alternateRounds(target(then), target(now), 8, MAX_MS / 4, 10_000, process.cpuUsage);
@@ -91,7 +90,7 @@ async function walksAgainst(root: string): Promise<number> {
     console.log(`100-row pages, 8 clients, walks, ${now.workers} workers each, 8 alternating rounds`);
     console.log(line("this checkout", a));
     console.log(line(`against ${root}`, b));
-    console.log(`ratio: ${(a.perSecond / b.perSecond).toFixed(2)}x the req/s, ${(p99(a.latency) / p99(b.latency)).toFixed(2)}x the p99; load average ${started} at the start, ${load()} at the end`);
+    console.log(`ratio: ${(a.perSecond / b.perSecond).toFixed(2)}x the req/s, ${(p99(a.latency) / p99(b.latency)).toFixed(2)}x the p99; load average ${started} at the start, ${loadAverages()} at the end`);
     return a.perSecond >= 0.95 * b.perSecond && p99(a.latency) <= 1.1 * p99(b.latency) ? 0 : 1;
   } finally {
     await Promise.all([now.stop(), then.stop()]);
@@ -129,14 +128,14 @@ try {
   // machine's drifting load (it is shared) falls on both alike.
   const single = await startSandboxProcess(demoDir, {}, ["--workers", "1"]);
   let oneWorker, walks;
-  const walksLoad = load();
+  const walksLoad = loadAverages();
   try {
     const target = (s: BenchSandbox) => ({ steps: Array.from({ length: 8 }, (_, c) => walkers(s.baseUrl)(c)), cpuSeconds: s.cpuSeconds });
     [oneWorker, walks] = await alternateRounds(target(single), target(sb), 4, MAX_MS / 4, 10_000, process.cpuUsage);
   } finally {
     await single.stop();
   }
-  const walksEndLoad = load();
+  const walksEndLoad = loadAverages();
   const [oneWorkerCpu, walksCpu, oneWorkerClientCpu, walksClientCpu] = [oneWorker.serverCpuMs, walks.serverCpuMs, oneWorker.clientCpuMs, walks.clientCpuMs];
   const probe = startProbe(`${sb.baseUrl}/api/v1/account/my`, KEY, 20);
   const floor = await measureThroughput(() => () => fetchAll(`${sb.baseUrl}/api/v1/account/my`), 8, 40_000, MAX_MS / 2);
@@ -217,7 +216,7 @@ try {
       }
     }
     const walkSteps = (s: BenchSandbox) => ({ steps: Array.from({ length: 8 }, (_, c) => pageWalker(s.baseUrl, (k) => `${DATA}/${TICKERS[c]}?TradeDate=${dates[(c + k) % dates.length]}&limit=100&response_format=csv`)), cpuSeconds: s.cpuSeconds });
-    const memoryLoad = load();
+    const memoryLoad = loadAverages();
     const [walksNow, walksBefore] = await alternateRounds(walkSteps(now), walkSteps(before), 4, MAX_MS / 4, 10_000, process.cpuUsage);
     for (const s of [now, before]) {
       let next = 0;
@@ -237,7 +236,7 @@ try {
       baseline: `${walksBefore.perSecond.toFixed(0)} req/s as before`,
       ratio: (walksNow.perSecond / walksBefore.perSecond).toFixed(2),
     });
-    rows.push({ measure: "load average (1, 5, 15 min) as the memory walks started / at their end", figure: memoryLoad, target: "-", baseline: load(), ratio: "-" });
+    rows.push({ measure: "load average (1, 5, 15 min) as the memory walks started / at their end", figure: memoryLoad, target: "-", baseline: loadAverages(), ratio: "-" });
   } finally {
     await Promise.all([now.stop(), before.stop()]);
   }
@@ -271,5 +270,5 @@ const widths = [62, 16, 14, 24, 6];
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
 console.log(line(["measure", "figure", "target", "same-run baseline", "ratio"]) + "  verdict");
 for (const r of rows) console.log(line([r.measure, r.figure, r.target, r.baseline, r.ratio]) + `  ${r.ok === undefined ? "" : r.ok ? "ok" : "MISSED"}`);
-console.log(`baselines: direct in-process Polars reads of the same pages (no HTTP), or as named; ratio = figure / baseline. Load average at end: ${load()}`);
+console.log(`baselines: direct in-process Polars reads of the same pages (no HTTP), or as named; ratio = figure / baseline. Load average at end: ${loadAverages()}`);
 if (rows.some((r) => r.ok === false)) process.exitCode = 1;

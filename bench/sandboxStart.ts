@@ -9,11 +9,12 @@
  *   deno run -A bench/sandboxStart.ts [--against ../other-checkout] [--rounds 8]
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generateMarket } from "../sandbox/market/generate.ts";
 import { profileByName } from "../sandbox/market/profiles.ts";
 import { startSandboxProcess } from "./support/sandboxServer.ts";
+import { loadAverages, median } from "./support/stats.ts";
 
 const option = (name: string) => (Deno.args.includes(name) ? Deno.args[Deno.args.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(option("--rounds") ?? 8);
@@ -27,7 +28,6 @@ if (!(Number.isInteger(ROUNDS) && ROUNDS > 0)) {
   Deno.exit(2);
 }
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(", ");
 const scratch = mkdtempSync(join(tmpdir(), "bench-start-"));
 const marketDir = join(scratch, "tiny");
 console.error("bench: generating the tiny market (seed 42) ...");
@@ -42,10 +42,9 @@ async function start(workers: number, root?: string): Promise<{ cpu: number; wal
   return sample;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ways: { name: string; root?: string }[] = [{ name: "this checkout" }, ...(against ? [{ name: against, root: resolve(against) }] : [])];
 const samples = new Map<string, { cpu: number[]; wall: number[] }>();
-console.log(`load average at start: ${load()}`);
+console.log(`load average at start: ${loadAverages()}`);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternating, and each round in the other order, so neither way always follows the other.
   for (const way of round % 2 === 0 ? ways : [...ways].reverse()) {
@@ -65,5 +64,5 @@ for (const workers of [1, 2]) {
   console.log(`${workers} worker${workers === 1 ? " " : "s"}: this checkout ${figures(mine)}` +
     (base ? `; ${against} ${figures(base)}; ratio ${(median(mine.cpu) / median(base.cpu)).toFixed(2)}x the CPU, ${(median(mine.wall) / median(base.wall)).toFixed(2)}x the wall` : ""));
 }
-console.log(`medians of ${ROUNDS} starts each; load average at the end: ${load()}`);
+console.log(`medians of ${ROUNDS} starts each; load average at the end: ${loadAverages()}`);
 rmSync(scratch, { recursive: true, force: true });

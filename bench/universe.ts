@@ -42,6 +42,7 @@ import { startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { peerUnavailable, type PythonPeer, startPythonPeer } from "./support/pythonPeer.ts";
 import { againstWay, settle, splitLayers, type Way } from "./support/clientLayers.ts";
+import { median } from "./support/stats.ts";
 
 const log = (line: string) => console.error(`bench: ${line}`);
 const demoDir = join(REPO_ROOT, "data", "demo");
@@ -159,7 +160,6 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
         peerRows = p.rows;
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const summary = (name: string) => {
       const xs = rounds[name];
       cpu[name] = { client: median(xs.map((x) => x.client)), sandbox: median(xs.map((x) => x.sandbox)) };

@@ -15,11 +15,11 @@ import { parseArgs } from "node:util";
 import { run } from "../scripts/run.mjs";
 import { sandbox } from "../workbench/mod.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import { median } from "./support/stats.ts";
 
 const TARGET = 1.5;
 const { values } = parseArgs({ options: { recipes: { type: "string" }, rounds: { type: "string", default: "3" } } });
 const ROUNDS = Number(values.rounds);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const recipesDir = join(REPO_ROOT, "recipes");
 const names = values.recipes?.split(",") ?? readdirSync(recipesDir).filter((f) => f.endsWith(".ipynb")).map((f) => basename(f, ".ipynb")).sort();
 const out = mkdtempSync(join(tmpdir(), "bench-verify-"));
