@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { intradayProfile, readGeneratedBars, readSampleBars } from "../sandbox/market/calibration.ts";
-import type { Manifest } from "../sandbox/market/generate.ts";
+import type { Manifest } from "../sandbox/market/manifest.ts";
 import { REPO_ROOT, SAMPLE_CSV } from "./support/paths.ts";
 
 // A worktree sits one folder deeper than the main checkout, so the sample may be one level further up.

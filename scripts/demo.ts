@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: the main job. Makes sure the demo market is there (generating it on every
- * core, saying how far it got and how long it took), starts the sandbox on it (or reuses the running one), executes the teaching
+ * core in a watched child process, saying how far it got and how long it took), starts the sandbox on it (or reuses the running one), executes the teaching
  * notebooks and the recipes in the Deno kernel, writes the executed notebooks and their HTML
  * reports to out/, and sums each one up. Stops the sandbox if it started it; exits 1 when a
  * notebook is missing or shows an error.
@@ -10,11 +10,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import process from "node:process";
-import { generateMarketInParallel, GENERATOR_VERSION, type Manifest } from "../sandbox/market/generate.ts";
-import { profileByName } from "../sandbox/market/profiles.ts";
+import { GENERATOR_VERSION, type Manifest } from "../sandbox/market/manifest.ts";
 import { type NotebookRun, runNotebook, shown, summaryLine } from "./notebookRun.ts";
 import { outDir, repoRoot } from "./paths.mjs";
 import { openSandbox } from "./sandboxSession.ts";
+import { generateWatched } from "./watchedGeneration.ts";
 
 const NOTEBOOKS = [
   "notebooks/quickstart.ipynb",
@@ -29,6 +29,13 @@ const marketDir = join(repoRoot, "data", "demo");
 
 /** Seconds between progress lines while the market is generated. */
 const PROGRESS_SECONDS = 5;
+/**
+ * Seconds without a finished day after which the generation counts as stuck and is restarted
+ * (see watchedGeneration.ts). A day takes a few seconds even on a loaded machine.
+ */
+const STALL_SECONDS = 90;
+/** Generation attempts in all. */
+const ATTEMPTS = 3;
 
 /** The demo market's manifest, generating the market unless this generator and seed made it. */
 async function demoMarket(): Promise<Manifest> {
@@ -43,21 +50,28 @@ async function demoMarket(): Promise<Manifest> {
   const workers = navigator.hardwareConcurrency;
   console.log(`demo: generating the demo market into ${shown(marketDir)} once, on ${workers} core${workers === 1 ? "" : "s"}; progress every ${PROGRESS_SECONDS} s`);
   let shownAt = 0;
-  const manifest = await generateMarketInParallel({
-    profile: profileByName("demo"),
+  let attemptStarted = 0;
+  await generateWatched({
+    profile: "demo",
     seed: SEED,
     outDir: marketDir,
     workers,
+    stallSeconds: STALL_SECONDS,
+    attempts: ATTEMPTS,
     onProgress: (p) => {
       if (seconds() - shownAt < PROGRESS_SECONDS || p.day === p.days) return;
       shownAt = seconds();
-      // The time left is this run's own pace so far, not a guess made elsewhere.
-      const left = (seconds() / p.day) * (p.days - p.day);
+      // The time left is this attempt's own pace so far, not a guess made elsewhere.
+      const left = ((seconds() - attemptStarted) / p.day) * (p.days - p.day);
       console.log(`demo: generated ${p.day}/${p.days} days (${p.date}) in ${seconds().toFixed(0)} s, about ${left.toFixed(0)} s to go at this pace`);
+    },
+    onRestart: (attempt, silent) => {
+      attemptStarted = seconds();
+      console.log(`demo: the generation made no progress for ${silent.toFixed(0)} s, so it was stopped; starting it again (attempt ${attempt} of ${ATTEMPTS})`);
     },
   });
   console.log(`demo: generated the demo market in ${seconds().toFixed(1)} s`);
-  return manifest;
+  return JSON.parse(readFileSync(path, "utf8"));
 }
 
 /** out/ mirrors the repository: notebooks/x.ipynb runs into out/notebooks/. */

@@ -15,7 +15,8 @@ import { existsSync, linkSync, copyFileSync, mkdirSync, readdirSync, readFileSyn
 import { dirname, join, relative } from "node:path";
 import pl from "nodejs-polars";
 import { tradingDays } from "../../calendar/calendar.ts";
-import { generateMarket, GENERATOR_VERSION, type Manifest } from "../../sandbox/market/generate.ts";
+import { generateMarket } from "../../sandbox/market/generate.ts";
+import { GENERATOR_VERSION, type Manifest } from "../../sandbox/market/manifest.ts";
 import { profileByName } from "../../sandbox/market/profiles.ts";
 
 export const SEED = 42;

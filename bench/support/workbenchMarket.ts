@@ -9,7 +9,7 @@ import pl from "nodejs-polars";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
-import type { Manifest } from "../../sandbox/market/generate.ts";
+import type { Manifest } from "../../sandbox/market/manifest.ts";
 
 export const TICKER = "AAPL";
 const DAY_NS = 86_400_000_000_000n;

@@ -24,6 +24,7 @@ function parseCommandLine() {
         out: { type: "string" },
         scale: { type: "string" },
         workers: { type: "string" },
+        "json-progress": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
     }).values;
@@ -34,7 +35,7 @@ function parseCommandLine() {
 
 const values = parseCommandLine();
 if (values.help) {
-  console.log("usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] [--out <dir>] [--workers N]\n--workers: threads writing equity days, one per core by default; the output is the same for any number.");
+  console.log("usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] [--out <dir>] [--workers N] [--json-progress]\n--workers: threads writing equity days, one per core by default; the output is the same for any number.\n--json-progress: one JSON line per generated day on stdout (day, days, date), for a process watching the generation.");
   process.exit(0);
 }
 
@@ -51,10 +52,12 @@ const workers = values.workers === undefined ? undefined : Number(values.workers
 if (workers !== undefined && !(/^[0-9]{1,3}$/.test(values.workers!) && workers >= 1)) fail(`--workers '${values.workers}' is not a number of threads (1 or more)`);
 const outDir = values.out ?? `data/${profile.name}`;
 const started = performance.now();
-const interactive = process.stderr.isTTY;
+const jsonProgress = values["json-progress"];
+const interactive = process.stderr.isTTY && !jsonProgress;
 let lastShown = -1;
 
 function show(p: Progress): void {
+  if (jsonProgress) return console.log(JSON.stringify({ day: p.day, days: p.days, date: p.date }));
   const pct = Math.round((100 * p.day) / p.days);
   const elapsed = (performance.now() - started) / 1000;
   const line = `market ${profile!.name}: ${"#".repeat(pct / 5).padEnd(20, ".")} ${pct}% ${p.date} (${p.day}/${p.days} days, ${elapsed.toFixed(1)} s)`;

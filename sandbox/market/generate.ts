@@ -19,28 +19,11 @@ import { type Row, rowsFrame, writeParquetFile } from "./frames.ts";
 import { type CloseQuotes, OptionsMarket } from "./options/optionsMarket.ts";
 import { securityMasterRows } from "./options/securityMaster.ts";
 import { specialSettlementRows } from "./options/specialSettlements.ts";
+import { GENERATOR_VERSION, type Manifest } from "./manifest.ts";
 import type { Profile } from "./profiles.ts";
 import { lookupRows } from "./reference/lookupFiles.ts";
 import { type Security, securityByTicker } from "./securities.ts";
 import { buildPricePaths } from "./ticks/pricePath.ts";
-
-/** Bumped whenever generated data changes for the same profile and seed. */
-export const GENERATOR_VERSION = 4;
-
-/** What a generated market holds, written to `manifest.json` beside the data. */
-export interface Manifest {
-  generatorVersion: number;
-  profile: Profile["name"];
-  eventScale: number;
-  seed: number;
-  start: string;
-  end: string;
-  tradingDays: TradingDay[];
-  securities: Security[];
-  corporateActions: CorporateAction[];
-  /** Rows and files written per dataset text id. */
-  datasets: Record<string, { files: number; rows: number }>;
-}
 
 export interface Progress {
   day: number;

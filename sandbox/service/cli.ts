@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { GENERATOR_VERSION } from "../market/manifest.ts";
 import { profileByName } from "../market/profiles.ts";
 import { isCidr, parseAddress } from "./net/cidr.ts";
 import { startSandbox } from "./server.ts";
@@ -109,7 +110,7 @@ if (args.data !== undefined && args.data.trim() === "") fail(`--data '${args.dat
 const marketDir = args.data ?? join(import.meta.dirname!, "..", "..", "data", profile.name);
 if (!existsSync(join(marketDir, "manifest.json"))) {
   // Loaded only to generate: the generator (and Polars with it) is no part of serving.
-  const { generateMarketInParallel, GENERATOR_VERSION } = await import("../market/generate.ts");
+  const { generateMarketInParallel } = await import("../market/generate.ts");
   console.error(`sandbox: no market at ${marketDir}; generating profile ${profile.name} (seed ${seed}, generator v${GENERATOR_VERSION}) on every core...`);
   const started = performance.now();
   await generateMarketInParallel({ profile, seed, outDir: marketDir });

@@ -1,7 +1,7 @@
 /** What every request handler can reach: the state database, the market, and the request's identity. */
 import type { DatabaseSync } from "node:sqlite";
 import type { Dataset } from "../market/catalog.ts";
-import type { Manifest } from "../market/generate.ts";
+import type { Manifest } from "../market/manifest.ts";
 import type { MarketFile } from "./query/marketFiles.ts";
 import type { ValidationIssue } from "./errors.ts";
 import type { Identity } from "./state/accounts.ts";

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DATASETS } from "../market/catalog.ts";
-import type { Manifest } from "../market/generate.ts";
+import type { Manifest } from "../market/manifest.ts";
 import type { Market } from "./context.ts";
 import { indexDatasetFiles } from "./query/marketFiles.ts";
 

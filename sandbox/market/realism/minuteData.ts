@@ -6,7 +6,7 @@
 import pl from "nodejs-polars";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Manifest } from "../generate.ts";
+import type { Manifest } from "../manifest.ts";
 
 /** Bar fields the facts need, one value per minute from 04:00 (index 0) to 19:59 (index 959). */
 export const MINUTE_FIELDS = [

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { GENERATOR_VERSION } from "../../../sandbox/market/generate.ts";
+import { GENERATOR_VERSION } from "../../../sandbox/market/manifest.ts";
 import { fingerprint } from "./support/fingerprint.ts";
 import { tinyMarketDir } from "./support/market.ts";
 

@@ -1,7 +1,7 @@
 /** Reading the tiny market's option and reference datasets the way a consumer would. */
 import pl from "nodejs-polars";
 import { join } from "node:path";
-import type { Manifest } from "../../../../sandbox/market/generate.ts";
+import type { Manifest } from "../../../../sandbox/market/manifest.ts";
 import type { OptionTerms } from "../../../../sandbox/market/options/contract.ts";
 import { dividendYield, RISK_FREE_RATE } from "../../../../sandbox/market/options/rates.ts";
 import { tinyMarketDir } from "../support/market.ts";

@@ -3,7 +3,7 @@ import pl from "nodejs-polars";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { inject } from "vitest";
-import type { Manifest } from "../../../../sandbox/market/generate.ts";
+import type { Manifest } from "../../../../sandbox/market/manifest.ts";
 
 export const tinyMarketDir = (): string => inject("tinyMarketDir");
 
