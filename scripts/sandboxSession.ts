@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { DEMO_KEYS } from "../contract/demoKeys.ts";
-import { sandbox } from "../workbench/mod.ts";
+// The launcher alone: the whole public module would load Polars and the client for nothing.
+import { sandbox } from "../workbench/sandbox.ts";
 import { cacheDir } from "./paths.mjs";
 
 export interface SandboxSession {
