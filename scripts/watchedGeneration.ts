@@ -89,9 +89,16 @@ function runAttempt(command: readonly string[], settings: WatchedGeneration): Pr
     let stalledAfter: number | undefined;
     let stderr = "";
     createInterface({ input: child.stdout! }).on("line", (line) => {
+      // The CLI's other lines (its summary) are not progress.
       if (!line.startsWith("{")) return;
+      let progress: DayProgress;
+      try {
+        progress = JSON.parse(line);
+      } catch {
+        return;
+      }
       lastProgress = performance.now();
-      settings.onProgress?.(JSON.parse(line) as DayProgress);
+      settings.onProgress?.(progress);
     });
     // Only the end matters for a failure message; the rest could be long.
     child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-4000)));
