@@ -13,17 +13,11 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import type { Progress } from "../sandbox/market/generate.ts";
 import { denoPath, repoRoot } from "./paths.mjs";
 
-/** One generated day, as the market CLI prints it with `--json-progress`. */
-export interface DayProgress {
-  /** Days generated so far (1-based). */
-  day: number;
-  /** Trading days in the market. */
-  days: number;
-  /** The trading day just generated, `YYYY-MM-DD`. */
-  date: string;
-}
+/** One generated day (days so far, days in all, its date), as the market CLI prints it with `--json-progress`. */
+export type DayProgress = Pick<Progress, "day" | "days" | "date">;
 
 /** Settings of {@link generateWatched}. */
 export interface WatchedGeneration {
@@ -67,6 +61,9 @@ type Outcome = { kind: "done" } | { kind: "stalled"; silentSeconds: number; pid:
  * ```
  */
 export async function generateWatched(settings: WatchedGeneration): Promise<void> {
+  // Zero attempts would return as if the market had been generated.
+  if (!(Number.isInteger(settings.attempts) && settings.attempts >= 1)) throw new RangeError(`attempts ${settings.attempts} is not a whole number of 1 or more`);
+  if (!(settings.stallSeconds > 0)) throw new RangeError(`stallSeconds ${settings.stallSeconds} is not a number of seconds above 0`);
   const command = settings.command ?? [denoPath(), "run", "-A", marketCli, "--profile", settings.profile, "--seed", String(settings.seed), "--out", settings.outDir, "--workers", String(settings.workers), "--json-progress"];
   for (let attempt = 1; attempt <= settings.attempts; attempt++) {
     const outcome = await runAttempt(command, settings);

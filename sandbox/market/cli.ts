@@ -3,6 +3,7 @@
  * market, its equity days on N worker threads (one per core by default; the bytes written are
  * the same for any N), and says how long it took.
  */
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { canUseWorkers } from "./dayPool.ts";
 import { generateMarketInParallel, type Progress } from "./generate.ts";

@@ -62,6 +62,14 @@ describe("generateWatched", () => {
     expect(restarts).toEqual([]);
   });
 
+  it("refuses no attempts or no stall limit, before starting anything", async () => {
+    const outDir = join(dir, "refused");
+    const command = child(`require("fs").mkdirSync(${JSON.stringify(outDir)})`, outDir);
+    await expect(generateWatched({ ...base, outDir, stallSeconds: 30, attempts: 0, command })).rejects.toThrow(/attempts 0 is not a whole number of 1 or more/);
+    await expect(generateWatched({ ...base, outDir, stallSeconds: 0, attempts: 3, command })).rejects.toThrow(/stallSeconds 0 is not a number of seconds above 0/);
+    expect(existsSync(outDir)).toBe(false);
+  });
+
   it("says so when the generator cannot be started at all", async () => {
     const failure = await generateWatched({ ...base, outDir: join(dir, "missing"), stallSeconds: 30, attempts: 3, command: [join(dir, "no-such-deno")] }).catch((e) => e);
     expect(failure).toBeInstanceOf(GenerationFailed);
