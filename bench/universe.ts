@@ -28,7 +28,10 @@
  * CPU seconds; `--against <checkout>` adds another checkout's universe call (an A/B of two
  * commits' clients in one run, against the same sandbox).
  *
- *   deno run -A bench/universe.ts [--only loopback|network] [--client] [--split] [--against ../main] [--rounds 5]
+ * `--concurrency N` sets the pages in flight of the raw transfer and the universe call (default 4;
+ * the peer keeps four).
+ *
+ *   deno run -A bench/universe.ts [--only loopback|network] [--client] [--split] [--against ../main] [--rounds 5] [--concurrency 8]
  */
 import pl from "nodejs-polars";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,10 +53,11 @@ const manifest = ensureDemoMarket(demoDir, log);
 const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
 const [start, end, widerEnd] = [days[0], days[19], days[24]];
-const CONCURRENCY = 4;
 const KEY = "demo-full-access";
 const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(option("--rounds") ?? 3);
+/** Pages in flight for the raw transfer and the universe call (the Python peer keeps its four). */
+const CONCURRENCY = Number(option("--concurrency") ?? 4);
 const CLIENT_ONLY = process.argv.includes("--client");
 const SPLIT = process.argv.includes("--split");
 const AGAINST = option("--against");

@@ -73,13 +73,17 @@ function networkArgs(network: { latencyMs?: number; bandwidthMBps?: number }): s
 const KEYS = DEMO_KEYS;
 
 /**
- * The V8 flag the sandbox runs with: memory Polars holds outside the JavaScript heap (frames,
+ * The V8 flags the sandbox runs with. Memory Polars holds outside the JavaScript heap (frames,
  * written pages; the engine reports it to V8) counts within the heap's growing limits instead
  * of against a fixed allowance, past which every 64 MB started a full garbage collection,
- * several a second under load, each marking the whole heap. A flag V8 reads at start, so it
- * goes on the command line (`npm run sandbox` too).
+ * several a second under load, each marking the whole heap. And `gc` is exposed, so each worker
+ * asks for a cheap young-generation collection as the frames it let go add up (the sandbox's
+ * query/frameCollector.ts), instead of holding them until V8's heap grows; its young generation
+ * is kept to 2 MB a half, so V8's own scavenges come sooner too (the sandbox's JavaScript
+ * allocates little: a larger one only held more frames). Flags V8 reads at start, so they go on
+ * the command line (`npm run sandbox` too).
  */
-export const SANDBOX_V8_FLAGS = "--v8-flags=--external-memory-accounted-in-global-limit";
+export const SANDBOX_V8_FLAGS = "--v8-flags=--external-memory-accounted-in-global-limit,--expose-gc,--max-semi-space-size=2";
 
 /** A sandbox process started by `spawnSandbox`. */
 export interface SpawnedSandbox {

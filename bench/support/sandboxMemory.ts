@@ -11,5 +11,5 @@ export function residentMb(pid: number): { now: number; peak: number } {
   return { now: field("VmRSS"), peak: field("VmHWM") };
 }
 
-/** The environment that runs the sandbox as it was before one budget and the allocator tuning: the same-run baseline. */
-export const AS_BEFORE = { SANDBOX_FRAME_CACHE_MB: "640", SANDBOX_ALLOCATOR: "default" };
+/** The environment that runs the sandbox as it was before one budget, the allocator tuning and the paced collections: the same-run baseline. */
+export const AS_BEFORE = { SANDBOX_FRAME_CACHE_MB: "640", SANDBOX_ALLOCATOR: "default", SANDBOX_COLLECT_MB: "0" };

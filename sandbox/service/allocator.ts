@@ -2,18 +2,19 @@
  * How the process's C allocator (glibc malloc, which Polars allocates through) holds memory.
  * Left at its defaults, it keeps what Polars frees: every thread that allocates gets an arena
  * of its own (up to 8 per core: the workers, Polars' pool, the HTTP runtime), and after a
- * large buffer is freed it raises its mmap threshold so later large buffers come from those
- * arenas too, where freed memory stays resident. The sandbox then sat at several times its
- * caches' size after a burst of large pages. Tuned here, once, in the main thread before the
- * workers start: two arenas, and buffers from 1 MiB up mapped on their own and returned to
- * the system when freed (a fixed threshold also turns the raising off).
+ * large buffer is freed it raises its mmap threshold, so where a buffer comes from shifts with
+ * the load. The sandbox then sat at several times its caches' size after a burst of large
+ * pages. Tuned here, once, in the main thread before the workers start: two arenas, buffers
+ * below 64 MiB from them, larger ones mapped on their own and returned to the system when
+ * freed (a fixed threshold also turns the raising off).
  *
- * Why 1 MiB and not lower: a buffer mapped on its own starts as fresh pages, and touching a
- * fresh page costs a page fault, dear on this project's virtual machines (several times a copy
- * into reused heap memory). At a lower threshold every column of a large page is such a buffer,
- * and their faults were a visible share of the sandbox's CPU a pull; from 1 MiB up they are
- * mostly the pages' bodies, a few per request, and the resident peak under load was no higher
- * (figures: bench/RESULTS.md, "sandbox CPU per pull").
+ * Why 64 MiB: the workers free their frames soon after letting them go (frameCollector.ts), so
+ * what a buffer frees is soon asked for again, and an arena hands it out again as it is. A
+ * buffer mapped on its own is unmapped when freed and its successor starts as fresh pages, each
+ * touch a page fault, dear on this project's virtual machines: at a 1 MiB threshold, with the
+ * prompt collections, every decoded file and page body went that way, and the walks of
+ * bench/sandbox.ts lost throughput to the faults. Only bodies beyond any page's size are
+ * mapped now (figures: bench/RESULTS.md).
  */
 /// <reference lib="deno.ns" />
 
@@ -23,7 +24,7 @@ const M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3, M_ARENA_MAX = -8;
 /** Arenas the process may create: enough for the workers not to queue on one lock. */
 export const ARENAS = 2;
 /** Allocations from this size up are mapped on their own and unmapped when freed. */
-export const MMAP_THRESHOLD_BYTES = 2 ** 20;
+export const MMAP_THRESHOLD_BYTES = 64 * 2 ** 20;
 /** Free memory at an arena's top beyond this goes back to the system. */
 export const TRIM_THRESHOLD_BYTES = 4 * 1024 * 1024;
 
@@ -35,7 +36,7 @@ export const TRIM_THRESHOLD_BYTES = 4 * 1024 * 1024;
  *
  * @example
  * ```ts
- * console.log(tuneAllocator()); // "memory: C allocator tuned (2 arenas, buffers from 1 MiB mapped on their own)"
+ * console.log(tuneAllocator()); // "memory: C allocator tuned (2 arenas, buffers from 64 MiB mapped on their own)"
  * ```
  */
 export function tuneAllocator(): string {

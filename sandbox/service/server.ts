@@ -8,6 +8,7 @@
 import { tuneAllocator } from "./allocator.ts";
 import { loadMarket } from "./market.ts";
 import { cacheBudgetMb } from "./query/cacheBudget.ts";
+import { collectionReport } from "./query/frameCollector.ts";
 import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
 import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
@@ -144,7 +145,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   return {
     baseUrl: `http://${host}:${first.port}`,
     workers: count,
-    settingsReport: [...report, workerLine, caches, allocator, ...(networkLine ? [networkLine] : [])],
+    settingsReport: [...report, workerLine, caches, allocator, collectionReport(), ...(networkLine ? [networkLine] : [])],
     shutdown: async () => {
       await Promise.all(workers.map(stopWorker));
     },

@@ -2,11 +2,13 @@
  * One page of a data request as the body of its answer. A page of a query whose whole result
  * this worker holds written (writtenResults.ts: written here or by another worker) is cut
  * from those bytes at once, without the engine; any other page is run (execute.ts) and
- * written (render.ts).
+ * written (render.ts), and its frame is let go (frameCollector.ts).
  */
 import type { Dataset } from "../../market/catalog.ts";
 import type { Constraints } from "./entitlement.ts";
 import { executePage, wholeResultKey } from "./execute.ts";
+import { estimatedBytes } from "./frameCache.ts";
+import { letGo } from "./frameCollector.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
 import type { DataQuery } from "./parse.ts";
 import { type Rendered, renderPage, renderWritten, writtenLines } from "./render.ts";
@@ -44,5 +46,8 @@ export async function answerPage(files: readonly MarketFile[], dataset: Dataset,
   }
   const page = await executePage(files, dataset, query, constraints, budgetMs);
   const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
-  return { rendered: renderPage(page.frame, dataset, query.format, pagination, page.slice), nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
+  const rendered = renderPage(page.frame, dataset, query.format, pagination, page.slice);
+  // The page's frame (and the plan that made it) are not used again: see frameCollector.ts.
+  letGo(estimatedBytes(page.frame));
+  return { rendered, nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
 }

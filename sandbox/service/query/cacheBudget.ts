@@ -5,7 +5,7 @@
  */
 
 /** The sandbox's cache memory when SANDBOX_FRAME_CACHE_MB does not say: every worker's caches together. */
-export const DEFAULT_CACHE_MB = 192;
+export const DEFAULT_CACHE_MB = 128;
 
 /** An environment variable under Deno (workers included, where `process` may be absent) or Node. */
 export function environment(name: string): string | undefined {

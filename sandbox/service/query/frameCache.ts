@@ -18,6 +18,7 @@
  */
 import pl from "nodejs-polars";
 import { cacheBudgetMb, environment } from "./cacheBudget.ts";
+import { letGo } from "./frameCollector.ts";
 import type { MarketFile } from "./marketFiles.ts";
 
 /** Of a worker's share of the cache memory, the decoded files get this part; its whole results and written results a tenth each. */
@@ -25,7 +26,7 @@ const FRAME_PART = 0.8;
 
 /**
  * Memory this worker's decoded files may hold. One budget counts every cache of every worker:
- * SANDBOX_FRAME_CACHE_MB (192 MB by default; 0 turns the caches off) is what the whole
+ * SANDBOX_FRAME_CACHE_MB (128 MB by default; 0 turns the caches off) is what the whole
  * sandbox's caches may hold, and the service gives each worker its share
  * (SANDBOX_WORKER_CACHE_MB, set by server.ts); a process serving alone (tests) takes it all.
  * Of a share, the decoded files get eight tenths, the whole results (resultCache.ts) and the
@@ -110,6 +111,7 @@ export class FrameLru {
       if (entry.bytes === 0) continue;
       this.#entries.delete(key);
       this.#used -= entry.bytes;
+      letGo(entry.bytes);
     }
   }
 }
@@ -178,8 +180,15 @@ export class FrameCache {
   }
 }
 
-/** Memory a frame holds, roughly: 8 bytes a value, 16 for text (the market's strings are short codes, stored inline). */
-function estimatedBytes(frame: pl.DataFrame): number {
+/**
+ * Memory a frame holds, roughly: 8 bytes a value, 16 for text (the market's strings are short codes, stored inline).
+ *
+ * @example
+ * ```ts
+ * estimatedBytes(pl.DataFrame({ a: [1, 2], b: ["x", "y"] })); // 48
+ * ```
+ */
+export function estimatedBytes(frame: pl.DataFrame): number {
   const rowBytes = frame.dtypes.reduce((sum, dtype) => sum + (dtype.equals(pl.String) ? 16 : 8), 0);
   return Math.max(1, frame.height * rowBytes);
 }

@@ -1,11 +1,13 @@
 /**
- * The sandbox's memory settings at start: one cache budget shared out over every worker, and
- * the C allocator tuned to give freed buffers back (sandbox/service/allocator.ts). What they
+ * The sandbox's memory settings at start: one cache budget shared out over every worker, the
+ * C allocator tuned to give freed buffers back (sandbox/service/allocator.ts), and collections
+ * paced by the frames the workers let go (sandbox/service/query/frameCollector.ts). What they
  * achieve in megabytes is measured by bench/sandbox.ts against the sandbox as it was.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSandbox } from "../../../workbench/sandbox.ts";
 import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/cacheBudget.ts";
+import { DEFAULT_COLLECT_MB } from "../../../sandbox/service/query/frameCollector.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 describe("the sandbox's memory settings", () => {
@@ -23,12 +25,15 @@ describe("the sandbox's memory settings", () => {
   it("shares one cache budget over the workers and tunes the allocator, saying so at start", async () => {
     const sb = await start({ args: ["--workers", "2"] });
     expect(sb.stdout).toContain(`caches: ${DEFAULT_CACHE_MB} MB over 2 workers (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`);
-    expect(sb.stdout).toContain("memory: C allocator tuned (2 arenas, buffers from 1 MiB mapped on their own)");
+    expect(sb.stdout).toContain("memory: C allocator tuned (2 arenas, buffers from 64 MiB mapped on their own)");
+    // The command runs with V8's gc exposed, so the workers pace collections by the frames they let go.
+    expect(sb.stdout).toContain(`memory: a young-generation collection every ${DEFAULT_COLLECT_MB} MB of frames let go (SANDBOX_COLLECT_MB)`);
   });
 
-  it("leaves the allocator alone with SANDBOX_ALLOCATOR=default, and takes the budget SANDBOX_FRAME_CACHE_MB gives", async () => {
-    const sb = await start({ env: { SANDBOX_ALLOCATOR: "default", SANDBOX_FRAME_CACHE_MB: "64" } });
+  it("leaves the allocator and collections alone when told, and takes the budget SANDBOX_FRAME_CACHE_MB gives", async () => {
+    const sb = await start({ env: { SANDBOX_ALLOCATOR: "default", SANDBOX_FRAME_CACHE_MB: "64", SANDBOX_COLLECT_MB: "0" } });
     expect(sb.stdout).toContain("memory: C allocator left at its defaults (SANDBOX_ALLOCATOR=default)");
+    expect(sb.stdout).toContain("memory: frames let go wait for V8's own collections (SANDBOX_COLLECT_MB=0)");
     expect(sb.stdout).toContain("caches: 64 MB over 1 worker (decoded files");
     const page = await sb.get("/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1", "demo-full-access");
     expect(page.status).toBe(200);
