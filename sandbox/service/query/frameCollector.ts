@@ -11,7 +11,7 @@
  * the sandbox command's V8 flags); without it (the app in a test process) nothing is done.
  * A module without Polars, so the main thread (server.ts) can report it at start.
  */
-import { environment } from "./cacheBudget.ts";
+import { environment, megabytesSetting } from "./cacheBudget.ts";
 
 /** Megabytes of let-go frames between collections when SANDBOX_COLLECT_MB does not say. */
 export const DEFAULT_COLLECT_MB = 8;
@@ -34,10 +34,7 @@ export function exposedCollect(): Collect | undefined {
  * ```
  */
 export function collectPaceMb(megabytes: string | undefined = environment("SANDBOX_COLLECT_MB")): number {
-  if (megabytes === undefined || megabytes === "") return DEFAULT_COLLECT_MB;
-  const mb = Number(megabytes);
-  if (!(mb >= 0)) throw new Error(`SANDBOX_COLLECT_MB '${megabytes}' is not a number of megabytes (0 leaves collections to V8)`);
-  return mb;
+  return megabytesSetting("SANDBOX_COLLECT_MB", megabytes, DEFAULT_COLLECT_MB, "leaves collections to V8");
 }
 
 /**
