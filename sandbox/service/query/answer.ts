@@ -47,7 +47,8 @@ export async function answerPage(files: readonly MarketFile[], dataset: Dataset,
   const page = await executePage(files, dataset, query, constraints, budgetMs);
   const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
   const rendered = renderPage(page.frame, dataset, query.format, pagination, page.slice);
-  // The page's frame (and the plan that made it) are not used again: see frameCollector.ts.
-  letGo(estimatedBytes(page.frame));
+  // The page's frame (and the plan that made it) are not used again: see frameCollector.ts. A
+  // page cut from a cached whole result is a view of that result's buffers and frees nothing.
+  if (page.slice === undefined) letGo(estimatedBytes(page.frame));
   return { rendered, nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
 }

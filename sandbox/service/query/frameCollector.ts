@@ -6,7 +6,7 @@
  * pages answered) stayed resident, and under load the sandbox held several times its caches.
  * Most of them are young when let go (a page's frames and plans live for its request), so a
  * young-generation collection, a scavenge of about a millisecond, frees them: the worker asks
- * for one each time the frames it let go add up to the pace (SANDBOX_COLLECT_MB, 8 MB by
+ * for one each time the frames it let go add up to the pace (SANDBOX_COLLECT_MB, 4 MB by
  * default; 0 leaves collections to V8). It needs V8's `gc` function (`--expose-gc`, among
  * the sandbox command's V8 flags); without it (the app in a test process) nothing is done.
  * A module without Polars, so the main thread (server.ts) can report it at start.
@@ -14,7 +14,7 @@
 import { environment, megabytesSetting } from "./cacheBudget.ts";
 
 /** Megabytes of let-go frames between collections when SANDBOX_COLLECT_MB does not say. */
-export const DEFAULT_COLLECT_MB = 8;
+export const DEFAULT_COLLECT_MB = 4;
 
 /** V8's collection function, as `--expose-gc` gives it. */
 export type Collect = (options: { type: "minor" | "major" }) => unknown;
@@ -96,7 +96,7 @@ export function letGo(bytes: number): void {
  *
  * @example
  * ```ts
- * collectionReport(8, exposedCollect()); // "memory: a young-generation collection every 8 MB of frames let go (SANDBOX_COLLECT_MB)"
+ * collectionReport(4, exposedCollect()); // "memory: a young-generation collection every 4 MB of frames let go (SANDBOX_COLLECT_MB)"
  * ```
  */
 export function collectionReport(paceMb: number = collectPaceMb(), collect: Collect | undefined = exposedCollect()): string {
