@@ -58,6 +58,11 @@ const option = (name: string) => (process.argv.includes(name) ? process.argv[pro
 const ROUNDS = Number(option("--rounds") ?? 3);
 /** Pages in flight for the raw transfer and the universe call (the Python peer keeps its four). */
 const CONCURRENCY = Number(option("--concurrency") ?? 4);
+// A mistyped value would make the raw transfer fetch nothing and compare against that.
+if (!(Number.isInteger(CONCURRENCY) && CONCURRENCY >= 1 && CONCURRENCY <= 16)) {
+  console.error(`bench: --concurrency ${option("--concurrency")} is not a whole number from 1 to 16`);
+  process.exit(2);
+}
 const CLIENT_ONLY = process.argv.includes("--client");
 const SPLIT = process.argv.includes("--split");
 const AGAINST = option("--against");

@@ -49,6 +49,6 @@ export async function answerPage(files: readonly MarketFile[], dataset: Dataset,
   const rendered = renderPage(page.frame, dataset, query.format, pagination, page.slice);
   // The page's frame (and the plan that made it) are not used again: see frameCollector.ts. A
   // page cut from a cached whole result is a view of that result's buffers and frees nothing.
-  if (page.slice === undefined) letGo(estimatedBytes(page.frame));
+  if (page.slice === undefined) letGo(() => estimatedBytes(page.frame));
   return { rendered, nextOffset: page.nextOffset, bytesScanned: page.bytesScanned };
 }

@@ -80,15 +80,17 @@ export class CollectionPacer {
 const shared = new CollectionPacer(collectPaceMb() * 2 ** 20, exposedCollect());
 
 /**
- * Tells this worker's pacer that `bytes` of frames are let go (see CollectionPacer).
+ * Tells this worker's pacer that frames of `bytes` are let go (see CollectionPacer); a
+ * function is asked for the size only when the pacer collects at all, so a page's frame is
+ * not measured for nothing.
  *
  * @example
  * ```ts
- * letGo(estimatedBytes(page.frame));
+ * letGo(() => estimatedBytes(page.frame));
  * ```
  */
-export function letGo(bytes: number): void {
-  shared.letGo(bytes);
+export function letGo(bytes: number | (() => number)): void {
+  if (shared.active) shared.letGo(typeof bytes === "function" ? bytes() : bytes);
 }
 
 /**
