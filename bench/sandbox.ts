@@ -25,11 +25,13 @@
  *
  * With `--against <checkout>` (another worktree, e.g. of the commit before a change) it runs the
  * 100-row walks only, on this checkout's sandbox and on that one's, both up, in rounds
- * alternating between them (8 rounds), and prints req/s and p99 of each with their ratio;
+ * alternating between them (8 rounds), each over its own checkout's demo market when it has one
+ * (else both over this one's), and prints req/s and p99 of each with their ratio;
  * exits 1 when this checkout serves fewer req/s (beyond 5%, the noise of a shared machine) or has
  * a worse p99 (beyond 10%).
  */
 import process from "node:process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { minuteFiles, readTickerDay, readTickerPage } from "./support/sandboxBaseline.ts";
@@ -81,7 +83,12 @@ if (values.against) process.exit(await walksAgainst(values.against));
 
 /** The 100-row walks on this checkout's sandbox against `root`'s, alternating; 0 when no worse. */
 async function walksAgainst(root: string): Promise<number> {
-  const [now, then] = await Promise.all([startSandboxProcess(demoDir), startSandboxProcess(demoDir, {}, [], root)]);
+  // The other checkout serves its own demo market when it has one: a change to the generator
+  // (say, how files are written) is compared with the files as they were.
+  const theirs = join(root, "data", "demo");
+  const theirMarket = existsSync(join(theirs, "manifest.json")) ? theirs : demoDir;
+  log(`against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirs}`);
+  const [now, then] = await Promise.all([startSandboxProcess(demoDir), startSandboxProcess(theirMarket, {}, [], root)]);
   const started = loadAverages();
   try {
     const target = (s: BenchSandbox) => ({ steps: Array.from({ length: 8 }, (_, c) => walkers(s.baseUrl)(c)), cpuSeconds: s.cpuSeconds });

@@ -36,6 +36,12 @@ export interface Dataset {
   /** Column holding the ticker used by universe entitlements, when there is one. */
   tickerColumn?: string;
   partitioning: Partitioning;
+  /**
+   * A column that every query pins to one value (a path parameter) and by which each file is
+   * written in row groups, one per value in key order: a query then decodes only its value's
+   * rows of a file (Parquet statistics), about as cheap as reading them decoded from memory.
+   */
+  rowGroupColumn?: string;
   columns: Column[];
 }
 
@@ -64,6 +70,7 @@ export const DATASETS: readonly Dataset[] = [
     dateColumn: "TradeDate",
     tickerColumn: "Ticker",
     partitioning: { keys: ["aggregation_logic", "TradeDate"] },
+    rowGroupColumn: "Ticker",
     columns: EQ_TAQ_1MIN_COLUMNS,
   },
   {

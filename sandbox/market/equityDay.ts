@@ -15,6 +15,7 @@ import { dailyBarFrame, minuteBarFrame, type SecurityDay, tickFrame } from "./da
 import { writeParquetFile } from "./frames.ts";
 import type { Security } from "./securities.ts";
 import { generateDayTicks } from "./ticks/generateDay.ts";
+import { MINUTES_PER_DAY } from "./ticks/intraday.ts";
 import type { DayPath } from "./ticks/pricePath.ts";
 
 /** A security trading on the day, under the ticker it has that day, with its price path. */
@@ -79,7 +80,8 @@ export function writeEquityDay({ seed, eventScale, day, work, trading }: EquityD
   }
   AGGREGATIONS.forEach((aggregation, k) => {
     const frame = minuteBarFrame(ids, barsByAggregation[k]);
-    writeParquetFile(frame, join(work, partitionPath(minute, { aggregation_logic: aggregation, TradeDate: day.date })));
+    // A ticker's bars are MINUTES_PER_DAY rows in a run: one row group each (catalog's rowGroupColumn).
+    writeParquetFile(frame, join(work, partitionPath(minute, { aggregation_logic: aggregation, TradeDate: day.date })), MINUTES_PER_DAY);
     files.push([`${minute.textId}:${aggregation}`, frame.height]);
   });
   writeParquetFile(dailyBarFrame(ids, dailyBars), join(work, partitionPath(daily, { TradeDate: day.date })));

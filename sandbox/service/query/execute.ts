@@ -1,7 +1,7 @@
 /**
  * Runs a checked query against the market's Parquet files with Polars: prune files, scan
  * them lazily (or, for a query of a few files or a page's window of files, take them decoded
- * from frameCache.ts), filter (query filters and entitlement constraints), order (the dataset
+ * from frameCache.ts, unless the query reads one row group of each: see readsOneRowGroup), filter (query filters and entitlement constraints), order (the dataset
  * key by default; a requested sort is completed by the key so pages never overlap), take one
  * page plus one row to learn whether another page follows, choose columns and write dates and
  * date-times as text. A query that outlives the budget is abandoned and answered 504.
@@ -58,6 +58,21 @@ export function rowPredicate(dataset: Dataset, query: DataQuery, constraints: Co
     return predicates.length > 0 ? predicates.reduce((a, b) => a.and(b)) : null;
   });
   return { key, predicate };
+}
+
+/**
+ * Whether a query pins its dataset's row-group column to one value (see the catalog's
+ * `rowGroupColumn`): its files are then read from disk, where only that value's row group of
+ * each is decoded, instead of being decoded whole into the cache.
+ *
+ * @example
+ * ```ts
+ * readsOneRowGroup(datasetByTextId("eq-taq-1min"), query); // true: the path names one ticker
+ * ```
+ */
+export function readsOneRowGroup(dataset: Dataset, query: DataQuery): boolean {
+  const column = dataset.rowGroupColumn;
+  return column !== undefined && query.filters.some((f) => f.column.name === column && f.op === "eq" && f.values.length === 1);
 }
 
 /** The columns a query returns, and the key naming them for the expression memo. */
@@ -137,15 +152,18 @@ export async function executePage(
   });
   try {
     const pruned = pruneFiles(files, dataset, query, constraints);
-    let frames = await Promise.race([cachedFrames(pruned, CACHED_FILES_PER_QUERY), timeout]);
+    const fromDisk = readsOneRowGroup(dataset, query);
+    let frames = fromDisk ? undefined : await Promise.race([cachedFrames(pruned, CACHED_FILES_PER_QUERY), timeout]);
+    // A query of a few files has its whole result cached and its pages cut from it.
+    const few = frames !== undefined || (fromDisk && pruned.length <= CACHED_FILES_PER_QUERY);
     // A page in the default order opens only the files that hold its rows, decoded ones as far as
     // the cache can hold them (the rest are read from disk: see windowFrames).
     let only: MarketFile[] | undefined;
     let offset = query.offset;
-    if (!frames && query.sort.length === 0 && pruned.length > 1) {
+    if (!few && query.sort.length === 0 && pruned.length > 1) {
       const { key, predicate } = rowPredicate(dataset, query, constraints);
       ({ files: only, offset } = await Promise.race([pageFiles(pruned, key, predicate, offset, query.limit + 1), timeout]));
-      frames = await Promise.race([windowFrames(only, CACHED_FILES_PER_WINDOW, dataset.textId), timeout]);
+      if (!fromDisk) frames = await Promise.race([windowFrames(only, CACHED_FILES_PER_WINDOW, dataset.textId), timeout]);
     }
     const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
@@ -157,14 +175,19 @@ export async function executePage(
     };
     let collected: pl.DataFrame;
     let slice: ResultSlice | undefined;
-    const resultKey = frames && !only ? wholeResultKey(dataset, query, constraints, scanned) : undefined;
+    const resultKey = few ? wholeResultKey(dataset, query, constraints, scanned) : undefined;
     if (resultKey !== undefined) {
-      // A small page of a query over decoded files: cut it from the query's whole result.
-      // On this thread: the result of a few decoded files is small, and handing it to the
-      // engine's pool and back cost more CPU than computing it (about 10% of a first page).
-      const whole = await Promise.race([cachedResult(resultKey, () => Promise.resolve().then(() => shaped(plan).collectSync())), timeout]);
+      // A small page of a query of a few files: cut it from the query's whole result. Over
+      // decoded files on this thread: their result is small, and handing it to the engine's
+      // pool and back cost more CPU than computing it (about 10% of a first page).
+      const compute = () => frames ? Promise.resolve().then(() => shaped(plan).collectSync()) : shaped(plan).collect();
+      const whole = await Promise.race([cachedResult(resultKey, compute), timeout]);
       collected = whole.slice(offset, query.limit + 1);
       slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
+    } else if (only) {
+      // The window holds the page's rows and at most the rest of its first and last files. Polars
+      // reads a concatenation under a slice one file after another; without it, side by side.
+      collected = (await Promise.race([shaped(plan).collect(), timeout])).slice(offset, query.limit + 1);
     } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1)).collect(), timeout]);
     // Under Deno a pending native collect holds timers back, so the race alone never answers
     // 504 there: the clock decides too.

@@ -1,7 +1,7 @@
 /**
  * Decoded market files kept in memory, least recently used out first, within a byte budget.
  * The market does not change while the service runs, so a file decoded once serves every
- * later page of it: a client walking a ticker-day in 100-row pages pays for one decode, not
+ * later page of it: a client walking a day of option Greeks in 100-row pages pays for one decode, not
  * one per page. Two kinds of query use it: one that touches a few files, in any order (see
  * `CACHED_FILES_PER_QUERY`), and a page in the default order, which reads exactly the window of
  * files holding its rows (see rowCounts.ts; `CACHED_FILES_PER_WINDOW`), so a client fetching a
@@ -9,10 +9,12 @@
  * from disk, where Polars' predicate and slice pushdown skip what they do not need. Loads of
  * one file in flight are shared. The cache changes no answer, only how fast it comes.
  *
- * A window larger than the cache (every ticker's pages of a month of minute bars read the same
- * twenty files, more than a worker's share holds) is not decoded whole into it: least recently
- * used out first, each page would evict the files the next page reads first and decode every
- * file again, and decoding a whole file costs about twice what reading only the page's rows from
+ * Minute bars do not come here: a query of them names one ticker, whose row group of each file
+ * is read from disk (see readsOneRowGroup in execute.ts).
+ *
+ * A window larger than the cache (a month of option chains, more than a worker's share holds)
+ * is not decoded whole into it: least recently used out first, each page would evict the files
+ * the next page reads first and decode every file again, and decoding a whole file costs about twice what reading only the page's rows from
  * it does (predicate pushdown). Such a window takes the files held, decodes as many more as fit
  * beside them, and leaves the rest to be read from disk (see `windowFrames`).
  */

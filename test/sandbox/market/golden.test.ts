@@ -19,9 +19,9 @@ function marketDigest(dir: string): string {
 
 /** Digests of the tiny market by generator version and seed. */
 const TINY_DIGESTS: Record<number, Record<number, string>> = {
-  4: {
-    42: "b5e04631e412b8bc463dd18bf322db3177c4fcca82b379873cbfac493ea04699",
-    43: "a1be0a7f0e9f4f719224c2bef15903b2b16930bbc11c34f703a6b35accb28ce8",
+  5: {
+    42: "32cec339f35e481d4606fe87bc27b4c9b38c0c3d1aa157b8f1a729b3eb52a4c1",
+    43: "aa866ed2db54883ed60ca8c1904bee5d4e810ef5e3785993dccc8cbe900f5d5f",
   },
 };
 
