@@ -12,7 +12,7 @@ import { AGGREGATIONS, type BarColumns, minuteBars } from "./bars/minuteBars.ts"
 import { dailyBar, type DailyBar } from "./bars/dailyBar.ts";
 import { datasetByTextId, partitionPath } from "./catalog.ts";
 import { dailyBarFrame, minuteBarFrame, type SecurityDay, tickFrame } from "./dayFrames.ts";
-import { writeParquetFile } from "./frames.ts";
+import { type RowGroupLayout, writeParquetFile } from "./frames.ts";
 import type { Security } from "./securities.ts";
 import { generateDayTicks } from "./ticks/generateDay.ts";
 import { MINUTES_PER_DAY } from "./ticks/intraday.ts";
@@ -55,6 +55,14 @@ export interface EquityDayResult {
 const [minute, daily, taq] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"].map(datasetByTextId);
 
 /**
+ * A day file of minute bars holds each ticker's bars as MINUTES_PER_DAY rows in a run: one row
+ * group each (the catalog's rowGroupColumn), as every query reads one ticker's. lz4 rather than
+ * zstd: decompressing is most of the cost of reading groups this small, and lz4 decompresses
+ * faster, for somewhat larger files.
+ */
+const MINUTE_FILE_LAYOUT: RowGroupLayout = { rowGroupRows: MINUTES_PER_DAY, compression: "lz4" };
+
+/**
  * Writes the equity files of one day and returns their counts and the close quotes.
  *
  * @example
@@ -80,8 +88,7 @@ export function writeEquityDay({ seed, eventScale, day, work, trading }: EquityD
   }
   AGGREGATIONS.forEach((aggregation, k) => {
     const frame = minuteBarFrame(ids, barsByAggregation[k]);
-    // A ticker's bars are MINUTES_PER_DAY rows in a run: one row group each (catalog's rowGroupColumn).
-    writeParquetFile(frame, join(work, partitionPath(minute, { aggregation_logic: aggregation, TradeDate: day.date })), MINUTES_PER_DAY);
+    writeParquetFile(frame, join(work, partitionPath(minute, { aggregation_logic: aggregation, TradeDate: day.date })), MINUTE_FILE_LAYOUT);
     files.push([`${minute.textId}:${aggregation}`, frame.height]);
   });
   writeParquetFile(dailyBarFrame(ids, dailyBars), join(work, partitionPath(daily, { TradeDate: day.date })));

@@ -175,21 +175,29 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
 }
 
 /**
- * Writes a frame as one zstd-compressed Parquet file, creating its folder. `rowGroupRows` cuts
- * it into row groups of that many rows (each with its statistics), so a reader filtering on a
- * column that is constant within each group decodes only the groups it needs; otherwise the
- * file is one row group.
+ * How a file read in small pieces is written: in row groups of `rowGroupRows` rows (each with
+ * its statistics), so a reader filtering on a column that is constant within each group decodes
+ * only the groups it needs; compressed with `compression`.
+ */
+export interface RowGroupLayout {
+  rowGroupRows: number;
+  compression: "zstd" | "lz4";
+}
+
+/**
+ * Writes a frame as one Parquet file, creating its folder: zstd-compressed in one row group, or
+ * as `layout` says.
  *
  * @example
  * ```ts
- * writeParquetFile(minuteBarFrame(ids, bars), "data/x/eq-taq-1min/aggregation_logic=core/TradeDate=2024-01-02.parquet", MINUTES_PER_DAY);
+ * writeParquetFile(minuteBarFrame(ids, bars), "data/x/eq-taq-1min/aggregation_logic=core/TradeDate=2024-01-02.parquet", { rowGroupRows: MINUTES_PER_DAY, compression: "lz4" });
  * ```
  */
-export function writeParquetFile(frame: pl.DataFrame, path: string, rowGroupRows?: number): void {
+export function writeParquetFile(frame: pl.DataFrame, path: string, layout?: RowGroupLayout): void {
   mkdirSync(dirname(path), { recursive: true });
-  if (rowGroupRows === undefined) frame.writeParquet(path, { compression: "zstd" });
+  if (layout === undefined) frame.writeParquet(path, { compression: "zstd" });
   // The eager writer takes no row group size; the lazy sink does, with statistics on.
-  else frame.lazy().sinkParquet(path, { compression: "zstd", rowGroupSize: rowGroupRows, statistics: true }).collectSync();
+  else frame.lazy().sinkParquet(path, { compression: layout.compression, rowGroupSize: layout.rowGroupRows, statistics: true }).collectSync();
 }
 
 /** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */

@@ -9,7 +9,7 @@ import type { Profile } from "./profiles.ts";
 import type { Security } from "./securities.ts";
 
 /** Bumped whenever generated data changes for the same profile and seed. */
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 6;
 
 /** What a generated market holds, written to `manifest.json` beside the data. */
 export interface Manifest {

@@ -167,12 +167,15 @@ export async function executePage(
     }
     const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
     // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
-    // Dates and date-times become text here, on the engine's threads, rather than on the page.
+    // Dates and date-times become text here, on the engine's threads, rather than on the page,
+    // for a whole result (written in either format) and a JSON page; a CSV page's are written
+    // by the CSV writer itself (render.ts), for less.
     const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
-    const shaped = (lazy: pl.LazyDataFrame) => {
+    const shaped = (lazy: pl.LazyDataFrame, text: boolean) => {
       const selected = lazy.select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
-      return asText.length > 0 ? selected.withColumns(...asText) : selected;
+      return text && asText.length > 0 ? selected.withColumns(...asText) : selected;
     };
+    const pageAsText = query.format === "json";
     let collected: pl.DataFrame;
     let slice: ResultSlice | undefined;
     const resultKey = few ? wholeResultKey(dataset, query, constraints, scanned) : undefined;
@@ -180,21 +183,22 @@ export async function executePage(
       // A small page of a query of a few files: cut it from the query's whole result. Over
       // decoded files on this thread: their result is small, and handing it to the engine's
       // pool and back cost more CPU than computing it (about 10% of a first page).
-      const compute = () => frames ? Promise.resolve().then(() => shaped(plan).collectSync()) : shaped(plan).collect();
+      const compute = () => frames ? Promise.resolve().then(() => shaped(plan, true).collectSync()) : shaped(plan, true).collect();
       const whole = await Promise.race([cachedResult(resultKey, compute), timeout]);
       collected = whole.slice(offset, query.limit + 1);
       slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
     } else if (only) {
       // The window holds the page's rows and at most the rest of its first and last files. Polars
       // reads a concatenation under a slice one file after another; without it, side by side.
-      collected = (await Promise.race([shaped(plan).collect(), timeout])).slice(offset, query.limit + 1);
-    } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1)).collect(), timeout]);
+      collected = (await Promise.race([shaped(plan, pageAsText).collect(), timeout])).slice(offset, query.limit + 1);
+    } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1), pageAsText).collect(), timeout]);
     // Under Deno a pending native collect holds timers back, so the race alone never answers
     // 504 there: the clock decides too.
     if (performance.now() - started > budgetMs) throw gatewayTimeout();
     const more = collected.height > query.limit;
+    const frame = more ? collected.head(query.limit) : collected;
     return {
-      frame: markTemporalAsText(more ? collected.head(query.limit) : collected),
+      frame: slice || pageAsText ? markTemporalAsText(frame) : frame,
       nextOffset: more ? query.offset + query.limit : null,
       bytesScanned: scanned.reduce((sum, f) => sum + f.bytes, 0),
       slice,

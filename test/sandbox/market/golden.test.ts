@@ -19,9 +19,9 @@ function marketDigest(dir: string): string {
 
 /** Digests of the tiny market by generator version and seed. */
 const TINY_DIGESTS: Record<number, Record<number, string>> = {
-  5: {
-    42: "32cec339f35e481d4606fe87bc27b4c9b38c0c3d1aa157b8f1a729b3eb52a4c1",
-    43: "aa866ed2db54883ed60ca8c1904bee5d4e810ef5e3785993dccc8cbe900f5d5f",
+  6: {
+    42: "a0bd6ad720d705276a9a70d2a5f9eb3511a96963461e68e85198b688e9813240",
+    43: "5c9cb22c50b94d8206afde2b65fea41d62d8f567bfcb83a60d1e48d66557c6ec",
   },
 };
 
