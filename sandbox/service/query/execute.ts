@@ -15,6 +15,7 @@ import { constraintExprs, filterExpr } from "./filters.ts";
 import { memoized } from "./exprMemo.ts";
 import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, FRAME_CACHE_BYTES, windowFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
+import { fileScan } from "./fileScans.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
 import { cachedResult, RESULT_CACHE_MAX_LIMIT, type ResultSlice } from "./resultCache.ts";
 import { pageFiles } from "./rowCounts.ts";
@@ -109,7 +110,7 @@ export function planQuery(
   only?: MarketFile[],
 ): { plan: pl.LazyDataFrame; scanned: MarketFile[] } {
   const scanned = only ?? pruneFiles(files, dataset, query, constraints);
-  const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? pl.scanParquet(f.path);
+  const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? fileScan(f);
   let plan = scanned.length === 0
     ? emptyFrame(dataset).lazy()
     : scanned.length === 1

@@ -6,6 +6,7 @@
  * one pass over the data, not one pass per page.
  */
 import pl from "nodejs-polars";
+import { fileScan } from "./fileScans.ts";
 import type { MarketFile } from "./marketFiles.ts";
 
 const MAX_ENTRIES = 500_000;
@@ -17,7 +18,7 @@ function countKey(file: MarketFile, predicateKey: string): string {
 }
 
 async function countRows(file: MarketFile, predicate: pl.Expr | null): Promise<number> {
-  const scan = pl.scanParquet(file.path);
+  const scan = fileScan(file);
   const frame = await (predicate ? scan.filter(predicate) : scan).select(pl.len().alias("n")).collect();
   return Number(frame.getColumn("n").get(0));
 }
