@@ -4,6 +4,7 @@
  * real vendor sample in shared/data, so the two can be set side by side.
  */
 import pl from "nodejs-polars";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 /** Windows in minutes after New York midnight, for a day closing at 16:00. */
@@ -53,6 +54,8 @@ export function intradayProfile(bars: pl.DataFrame, eventsPerPrint = 1): pl.Data
 
 /** The real sample's bars with the API's column names and a MinuteOfDay column. */
 export function readSampleBars(csvPath: string): pl.DataFrame {
+  // Polars' own message says only "No such file or directory", not which file.
+  if (!existsSync(csvPath)) throw new Error(`The real sample ${csvPath} is not there: it comes with the shared folder beside the repository (../shared/data)`);
   const raw = pl.readCSV(csvPath, { inferSchemaLength: 0 });
   return raw.select(
     pl.col("TimeBarStart").str.slice(0, 2).cast(pl.Int32).mul(60)
