@@ -1,10 +1,12 @@
 /**
  * Runs a checked query against the market's Parquet files with Polars: prune files, scan
  * them lazily (or, for a query of a few files or a page's window of files, take them decoded
- * from frameCache.ts, unless the query reads one row group of each: see readsOneRowGroup), filter (query filters and entitlement constraints), order (the dataset
- * key by default; a requested sort is completed by the key so pages never overlap), take one
- * page plus one row to learn whether another page follows, choose columns and write dates and
- * date-times as text. A query that outlives the budget is abandoned and answered 504.
+ * from frameCache.ts, unless the query reads one row group of each: see readsOneRowGroup),
+ * filter (query filters and entitlement constraints), order (the dataset key by default; a
+ * requested sort is completed by the key so pages never overlap), take one page plus one row to
+ * learn whether another page follows, choose columns and, but for a CSV page (whose writer
+ * formats them), write dates and date-times as text. A query that outlives the budget is
+ * abandoned and answered 504.
  */
 import pl from "nodejs-polars";
 import type { Dataset } from "../../market/catalog.ts";

@@ -81,7 +81,7 @@ export function markTemporalAsText(frame: pl.DataFrame): pl.DataFrame {
 
 /**
  * How a page is written as CSV: the CSV writer formats dates, and date-times of one precision,
- * itself (the same bytes as the text of `temporalAsText`, for about half the CPU of making that
+ * itself (the same bytes as the text of `temporalAsText`, for less CPU than making that
  * text first); date-times of another precision in the same page become text, as do lists.
  */
 function csvWriting(frame: pl.DataFrame, dataset: Dataset): { frame: pl.DataFrame; options: CsvWriterOptions } {
