@@ -31,12 +31,11 @@
  * a worse p99 (beyond 10%).
  */
 import process from "node:process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { minuteFiles, readTickerDay, readTickerPage } from "./support/sandboxBaseline.ts";
 import { alternateRounds, fetchAll, KEY, measureThroughput, pageWalker, percentile, type Samples, sampleInterleaved, sampleLatency } from "./support/sandboxLoad.ts";
-import { ensureDemoMarket, ensureScaledMarket } from "./support/sandboxMarkets.ts";
+import { checkoutDemoMarket, ensureDemoMarket, ensureScaledMarket } from "./support/sandboxMarkets.ts";
 import { AS_BEFORE, residentMb } from "./support/sandboxMemory.ts";
 import { startProbe } from "./support/sandboxProbe.ts";
 import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
@@ -83,11 +82,8 @@ if (values.against) process.exit(await walksAgainst(values.against));
 
 /** The 100-row walks on this checkout's sandbox against `root`'s, alternating; 0 when no worse. */
 async function walksAgainst(root: string): Promise<number> {
-  // The other checkout serves its own demo market when it has one: a change to the generator
-  // (say, how files are written) is compared with the files as they were.
-  const theirs = join(root, "data", "demo");
-  const theirMarket = existsSync(join(theirs, "manifest.json")) ? theirs : demoDir;
-  log(`against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirs}`);
+  const theirMarket = checkoutDemoMarket(root, demoDir);
+  log(`against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirMarket}`);
   const [now, then] = await Promise.all([startSandboxProcess(demoDir), startSandboxProcess(theirMarket, {}, [], root)]);
   const started = loadAverages();
   try {

@@ -10,12 +10,13 @@
  *
  *   node_modules/.bin/deno run -A bench/sandboxPull.ts --against ../other-checkout [--rounds 8] [--latency 40 --bandwidth 20]
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { tradingDays } from "../calendar/calendar.ts";
-import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
+import { checkoutDemoMarket, ensureDemoMarket } from "./support/sandboxMarkets.ts";
+import { rawPull } from "./support/rawPull.ts";
 import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { loadAverages, median } from "./support/stats.ts";
@@ -38,24 +39,13 @@ const manifest = ensureDemoMarket(demoDir, log);
 const tickers = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
 const root = resolve(values.against);
-const theirs = join(root, "data", "demo");
-const theirMarket = existsSync(join(theirs, "manifest.json")) ? theirs : demoDir;
-log(`against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirs}${network.length ? `, ${network.join(" ")}` : ""}`);
+const theirMarket = checkoutDemoMarket(root, demoDir);
+log(`against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirMarket}${network.length ? `, ${network.join(" ")}` : ""}`);
 
 /** One pull: every ticker's page, four in flight; its seconds and the sandbox's CPU seconds. */
 async function pull(sb: BenchSandbox): Promise<{ seconds: number; cpu: number }> {
   const [started, served] = [performance.now(), sb.cpuSeconds()];
-  let next = 0;
-  const worker = async () => {
-    while (next < tickers.length) {
-      const ticker = tickers[next++];
-      const q = new URLSearchParams({ "TradeDate.ge": days[0], "TradeDate.le": days[19], limit: "100000", response_format: "csv" });
-      const r = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq-1min/${ticker}?${q}`, { headers: { "X-API-KEY": "demo-full-access" } });
-      if (r.status !== 200) throw new Error(`${ticker} answered ${r.status}`);
-      await r.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
+  await rawPull({ baseUrl: sb.baseUrl, apiKey: "demo-full-access", tickers, start: days[0], end: days[19], concurrency: 4 });
   return { seconds: (performance.now() - started) / 1000, cpu: sb.cpuSeconds() - served };
 }
 

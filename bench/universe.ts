@@ -46,6 +46,7 @@ import { REPO_ROOT } from "./support/paths.ts";
 import { peerUnavailable, type PythonPeer, startPythonPeer } from "./support/pythonPeer.ts";
 import { againstWay, settle, splitLayers, type Way } from "./support/clientLayers.ts";
 import { median } from "./support/stats.ts";
+import { rawPull } from "./support/rawPull.ts";
 
 const log = (line: string) => console.error(`bench: ${line}`);
 const demoDir = join(REPO_ROOT, "data", "demo");
@@ -107,23 +108,6 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
   };
   const cpuNote = (name: string) => `; CPU s: client ${cpu[name].client.toFixed(2)}, sandbox ${cpu[name].sandbox.toFixed(2)}`;
 
-  /** The same pages as the universe call, fetched with plain fetch and not parsed. */
-  async function raw(): Promise<number> {
-    let bytes = 0, next = 0;
-    const worker = async () => {
-      while (next < tickers.length) {
-        const t = tickers[next++];
-        const q = new URLSearchParams({ "TradeDate.ge": start, "TradeDate.le": end, offset: "0", limit: "100000", response_format: "csv" });
-        const r = await fetch(`${sandbox.baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, { headers: { "X-API-KEY": KEY } });
-        if (r.status !== 200) throw new Error(`raw transfer: ${t} answered ${r.status}`);
-        const body = await r.arrayBuffer(); // read before adding: \`bytes += await ...\` would lose updates
-        bytes += body.byteLength;
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    return bytes;
-  }
-
   try {
     log(`${arrangement}: ${tickers.length} tickers, ${start} to ${end} (20 trading days)`);
     peer = missing ? undefined : await startPythonPeer(sandbox.baseUrl, KEY, start, end, tickers);
@@ -134,6 +118,8 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     };
     const download = (round: number) => wb.download("eq-taq-1min", { tickers, start, end }, join(scratch, `lake-${round}`));
     const pull = { baseUrl: sandbox.baseUrl, apiKey: KEY, tickers, start, end, concurrency: CONCURRENCY };
+    /** The same pages as the universe call, fetched with plain fetch and not parsed. */
+    const raw = () => rawPull(pull);
     const extra: Way[] = [...(SPLIT ? await splitLayers(pull) : []), ...(AGAINST ? [await againstWay(AGAINST, pull)] : [])];
     // Warm every way: the service's file cache, the workbench's meta reads, the peer's imports.
     await raw();

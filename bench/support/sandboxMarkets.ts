@@ -24,6 +24,21 @@ export const SEED = 42;
 const readManifest = (dir: string): (Manifest & { bench?: Record<string, unknown> }) | undefined =>
   existsSync(join(dir, "manifest.json")) ? JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) : undefined;
 
+/**
+ * The demo market another checkout (`root`, a worktree for an A/B) serves: its own `data/demo`
+ * when it has one, so a change to how the market is written is compared with the files as they
+ * were; else `fallback` (this checkout's).
+ *
+ * @example
+ * ```ts
+ * const theirMarket = checkoutDemoMarket("../before", "data/demo");
+ * ```
+ */
+export function checkoutDemoMarket(root: string, fallback: string): string {
+  const theirs = join(root, "data", "demo");
+  return existsSync(join(theirs, "manifest.json")) ? theirs : fallback;
+}
+
 /** The demo market at `dir`, generated (about a minute) unless the current one is there. */
 export function ensureDemoMarket(dir: string, log: (line: string) => void): Manifest {
   const found = readManifest(dir);

@@ -1,11 +1,11 @@
 /**
  * Decoded market files kept in memory, least recently used out first, within a byte budget.
  * The market does not change while the service runs, so a file decoded once serves every
- * later page of it: a client walking a day of option Greeks in 100-row pages pays for one decode, not
- * one per page. Two kinds of query use it: one that touches a few files, in any order (see
- * `CACHED_FILES_PER_QUERY`), and a page in the default order, which reads exactly the window of
- * files holding its rows (see rowCounts.ts; `CACHED_FILES_PER_WINDOW`), so a client fetching a
- * long history page by page, or fetching it again, meets decoded files. Other long scans read
+ * later page of it: a client walking a day of option Greeks in 100-row pages pays for one
+ * decode, not one per page. Two kinds of query use it: one that touches a few files, in any
+ * order (see `CACHED_FILES_PER_QUERY`), and a page in the default order, which reads exactly the
+ * window of files holding its rows (see rowCounts.ts; `CACHED_FILES_PER_WINDOW`), so a client
+ * fetching a long history page by page, or fetching it again, meets decoded files. Other long scans read
  * from disk, where Polars' predicate and slice pushdown skip what they do not need. Loads of
  * one file in flight are shared. The cache changes no answer, only how fast it comes.
  *
@@ -14,12 +14,14 @@
  *
  * A window larger than the cache (a month of option chains, more than a worker's share holds)
  * is not decoded whole into it: least recently used out first, each page would evict the files
- * the next page reads first and decode every file again, and decoding a whole file costs about twice what reading only the page's rows from
- * it does (predicate pushdown). Such a window takes the files held, decodes as many more as fit
- * beside them, and leaves the rest to be read from disk (see `windowFrames`).
+ * the next page reads first and decode every file again, and decoding a whole file costs about
+ * twice what reading only the page's rows from it does (predicate pushdown). Such a window
+ * takes the files held, decodes as many more as fit beside them, and leaves the rest to be read
+ * from disk (see `windowFrames`).
  */
 import pl from "nodejs-polars";
 import { cacheBudgetMb, environment } from "./cacheBudget.ts";
+import { fileScan } from "./fileScans.ts";
 import { letGo } from "./frameCollector.ts";
 import type { MarketFile } from "./marketFiles.ts";
 
@@ -172,7 +174,7 @@ export class FrameCache {
   /** The whole file as a frame, decoded on first use; `dataset` learns how much memory its files take decoded. */
   get(file: MarketFile, dataset?: string): Promise<pl.DataFrame> {
     return this.#lru.get(entryKey(file), async () => {
-      const frame = await pl.scanParquet(file.path).collect();
+      const frame = await fileScan(file).collect();
       if (dataset !== undefined && file.bytes > 0) {
         const perByte = estimatedBytes(frame) / file.bytes;
         if (perByte > (this.#perFileByte.get(dataset) ?? 0)) this.#perFileByte.set(dataset, perByte);
