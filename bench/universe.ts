@@ -17,8 +17,9 @@
  * least 1.1x faster than the peer, with no more client CPU; the download no slower than the
  * frame pull. Over the network: the universe call >= 3x faster than sequential; the download
  * within 1.2x of the frame pull. The universe call also runs with concurrency 2 against the
- * default 4 (two cores). Then a re-run of the download one week wider: its requests are counted
- * (one per ticker expected). The other timed ways run twice and keep their faster run (the
+ * default (eight requests in flight for a call of several units: workbench/fetch/inFlight.ts).
+ * Then a re-run of the download one week wider: its requests are counted (one per ticker
+ * expected). The other timed ways run twice and keep their faster run (the
  * machine is shared and noisy). The universe call's deferred provenance hashing is run inside
  * its timing, so the next way is not charged with it.
  * Options: `--rounds N` (default 3); `--client` times the frame pull only (raw, universe call,
@@ -28,8 +29,8 @@
  * CPU seconds; `--against <checkout>` adds another checkout's universe call (an A/B of two
  * commits' clients in one run, against the same sandbox).
  *
- * `--concurrency N` sets the pages in flight of the raw transfer and the universe call (default 4;
- * the peer keeps four).
+ * `--concurrency N` sets the universe call's `concurrency` (default: the workbench's own), and
+ * the raw transfer keeps as many pages in flight; the peer keeps four.
  *
  *   deno run -A bench/universe.ts [--only loopback|network] [--client] [--split] [--against ../main] [--rounds 5] [--concurrency 8]
  */
@@ -47,6 +48,7 @@ import { peerUnavailable, type PythonPeer, startPythonPeer } from "./support/pyt
 import { againstWay, settle, splitLayers, type Way } from "./support/clientLayers.ts";
 import { median } from "./support/stats.ts";
 import { rawPull } from "./support/rawPull.ts";
+import { inFlight } from "../workbench/fetch/inFlight.ts";
 
 const log = (line: string) => console.error(`bench: ${line}`);
 const demoDir = join(REPO_ROOT, "data", "demo");
@@ -57,10 +59,14 @@ const [start, end, widerEnd] = [days[0], days[19], days[24]];
 const KEY = "demo-full-access";
 const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ROUNDS = Number(option("--rounds") ?? 3);
-/** Pages in flight for the raw transfer and the universe call (the Python peer keeps its four). */
-const CONCURRENCY = Number(option("--concurrency") ?? 4);
+/**
+ * `concurrency` of the universe call when given; else the workbench's default. The raw transfer
+ * keeps as many pages in flight as the universe call (the Python peer keeps its four).
+ */
+const CONCURRENCY = option("--concurrency") === undefined ? undefined : Number(option("--concurrency"));
+const IN_FLIGHT = inFlight(tickers.length, CONCURRENCY).units;
 // A mistyped value would make the raw transfer fetch nothing and compare against that.
-if (!(Number.isInteger(CONCURRENCY) && CONCURRENCY >= 1 && CONCURRENCY <= 16)) {
+if (CONCURRENCY !== undefined && !(Number.isInteger(CONCURRENCY) && CONCURRENCY >= 1 && CONCURRENCY <= 16)) {
   console.error(`bench: --concurrency ${option("--concurrency")} is not a whole number from 1 to 16`);
   process.exit(2);
 }
@@ -117,7 +123,7 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
       return f;
     };
     const download = (round: number) => wb.download("eq-taq-1min", { tickers, start, end }, join(scratch, `lake-${round}`));
-    const pull = { baseUrl: sandbox.baseUrl, apiKey: KEY, tickers, start, end, concurrency: CONCURRENCY };
+    const pull = { baseUrl: sandbox.baseUrl, apiKey: KEY, tickers, start, end, concurrency: IN_FLIGHT };
     /** The same pages as the universe call, fetched with plain fetch and not parsed. */
     const raw = () => rawPull(pull);
     const extra: Way[] = [...(SPLIT ? await splitLayers(pull) : []), ...(AGAINST ? [await againstWay(AGAINST, pull)] : [])];
@@ -175,7 +181,7 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
         const s = summary(name);
         console.log(row(name, s, `${(s / rawS).toFixed(2)}x raw${cpuNote(name)}`));
       }
-      console.log(row(`universe call into a frame`, uniS, `${(uniS / rawS).toFixed(2)}x raw${onNetwork ? "" : " (target <= 1.15)"}; concurrency ${CONCURRENCY}${cpuNote("universe")}`));
+      console.log(row(`universe call into a frame`, uniS, `${(uniS / rawS).toFixed(2)}x raw${onNetwork ? "" : " (target <= 1.15)"}; ${IN_FLIGHT} in flight (concurrency ${CONCURRENCY ?? "by default"})${cpuNote("universe")}`));
       if (peer) console.log(row(`Python Polars ${peer.polars} peer`, peerS, `${(peerS / uniS).toFixed(2)}x the universe call's seconds${onNetwork ? "" : " (target >= 1.1)"}; ${(peerS / rawS).toFixed(2)}x raw${cpuNote("peer")}`));
       else console.log(row("Python Polars peer", Number.NaN, `skipped: ${missing}`));
       const others = extra.map(([name]) => `; ${name} ${fmt(rounds[name])}`).join("");
@@ -189,7 +195,7 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     }
     const dlS = summary("download");
     if (dl.rows !== frame.height) throw new Error(`the download wrote ${dl.rows} rows where the universe call pulled ${frame.height}`);
-    // Fewer requests in flight than the default, to check the default fits two cores.
+    // Fewer requests in flight than the default, to check the default does not crowd two cores.
     const [uni2S] = await best(() => wb.data.eqTaq1Min(tickers, { start, end, concurrency: 2 }), "universe2");
     const [seqS, seqFrame] = await best(async () => {
       const frames: pl.DataFrame[] = [];

@@ -99,7 +99,7 @@ describe("the pager's waits", () => {
   // A one-row page: a 504 can halve it no further, so it is retried after the backoff.
   const request: PreparedRequest = {
     dataset: "eq-daily-ohlc", pathValues: [], path: "/api/v1/data/eq-daily-ohlc", conditions: [], sort: [], columns: [],
-    format: "json", pageSize: 1, maxRows: Number.POSITIVE_INFINITY, concurrency: 1,
+    format: "json", pageSize: 1, maxRows: Number.POSITIVE_INFINITY, concurrency: 1, concurrencyGiven: true,
   };
   const timingOut = () => {
     const sent: number[] = [];

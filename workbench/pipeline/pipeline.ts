@@ -11,6 +11,7 @@ import { WorkbenchError } from "../errors/base.ts";
 import { type CallEvent, CallEvents, type CallInfo, type CallListener, type CallObserver } from "../events/callEvents.ts";
 import { Pager, type Send } from "../fetch/pager.ts";
 import { runUnits } from "../fetch/runUnits.ts";
+import { inFlight } from "../fetch/inFlight.ts";
 import { checkWithService } from "../guard/serviceChecks.ts";
 import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../guard/quotaGuard.ts";
 import type { QuotaJudge } from "../guard/quotaJudge.ts";
@@ -204,7 +205,9 @@ export class Pipeline {
     const maxWait = transport.options.maxWaitSeconds ?? 120;
     const retries = transport.options.retries ?? 8;
     try {
-      await runUnits(todo.length, requests[0]?.concurrency ?? 4, async (k) => {
+      const given = requests[0]?.concurrencyGiven ? requests[0].concurrency : undefined;
+      const running = inFlight(todo.length, given);
+      await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
         const send: Send = async (path, params, onHeaders) => {
           await guard?.beforeSend();
@@ -221,7 +224,7 @@ export class Pipeline {
             guard?.settled();
           }
         };
-        const pager = new Pager(send, requests[i], { retries, waits: transport.options.waits, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
+        const pager = new Pager(send, { ...requests[i], concurrency: running.pages }, { retries, waits: transport.options.waits, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
         const cut = units.partial[i];
         const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
         let fromCache = false;

@@ -49,7 +49,10 @@ export interface PreparedRequest {
   format: WireFormat;
   pageSize: number;
   maxRows: number;
+  /** Pages in flight after the first (the caller's `concurrency`, else 4). */
   concurrency: number;
+  /** Whether the caller gave `concurrency` (else the call chooses its units in flight: fetch/inFlight.ts). */
+  concurrencyGiven: boolean;
   /** The tickers asked for (set by the service checks), judged from the answer when absent from it. */
   tickers?: TickerAsk;
 }
@@ -204,5 +207,5 @@ export function prepareRequest(
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
   if (rules) checkEntitlement(endpoint, rules, checked);
   const values = pathValues.map(String);
-  return { dataset, pathValues: values, path: dataPath(endpoint, values), conditions: wireConditions, chosenColumns: query.columns ? [...query.columns] : undefined, sort, variant, columns, format, pageSize, maxRows, concurrency };
+  return { dataset, pathValues: values, path: dataPath(endpoint, values), conditions: wireConditions, chosenColumns: query.columns ? [...query.columns] : undefined, sort, variant, columns, format, pageSize, maxRows, concurrency, concurrencyGiven: query.concurrency !== undefined };
 }

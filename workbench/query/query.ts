@@ -33,7 +33,12 @@ export interface Query {
   format?: WireFormat;
   /** Rows per request (1 to 100000; default 100000). */
   pageSize?: number;
-  /** Pages fetched at once after the first (default 4), within the per-minute quota. */
+  /**
+   * Requests in flight, within the per-minute quota: units (tickers, days) run at once, and
+   * pages at once after each unit's first. Default: a call of several units keeps eight in
+   * flight in all (up to eight units, their pages sharing the eight); a call of one unit pages
+   * four at once (fetch/inFlight.ts).
+   */
   concurrency?: number;
   /** Called as pages arrive. */
   onProgress?: (event: ProgressEvent) => void;
