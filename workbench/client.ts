@@ -182,11 +182,12 @@ export class Workbench {
   }
 
   /**
-   * Downloads a universe over a date range into a hive-partitioned Parquet folder
-   * (`Ticker=AAPL/TradeDate=2023-11-21/part.parquet` for per-ticker datasets,
-   * `TradeDate=.../part.parquet` for other dated ones), pulling chunks concurrently within the
-   * per-minute quota and behind the quota guard (`force: true` passes it). Each partition is
-   * written atomically and recorded in `_manifest.json`: running it again resumes an
+   * Downloads a universe over a date range into a hive-partitioned Parquet folder, pulling
+   * chunks of up to 20 trading days concurrently within the per-minute quota and behind the
+   * quota guard (`force: true` passes it). Each chunk is one file
+   * (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`, the trade date a column; ticks: a file
+   * a ticker-day, `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, and its
+   * ticker-day partitions recorded in `_manifest.json`: running it again resumes an
    * interrupted download, and a wider range fetches only the partitions it lacks. Without
    * `start`/`end` it takes the dataset's whole availability.
    *

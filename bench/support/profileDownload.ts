@@ -1,6 +1,6 @@
 /**
  * Where the download's client CPU goes, beside the frame pull of the same data (every demo
- * ticker x 20 days of eq-taq-1min into a Ticker=/TradeDate= lake): a sandbox in its own
+ * ticker x 20 days of eq-taq-1min into a lake, one file a ticker): a sandbox in its own
  * process (`--latency`/`--bandwidth` passed on), the universe call and the download alternated
  * `rounds` times in this one, each under V8's sampling profiler (node:inspector), its samples
  * split into stages by the frames on their stacks and the process's CPU by thread (Polars

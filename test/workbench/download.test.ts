@@ -1,12 +1,13 @@
 /**
- * `wb.download` writes a universe over a range as hive-partitioned Parquet with a manifest
- * (against the sandbox's app in-process; a download killed midway: downloadKilled.test.ts);
- * a wider range fetches only the new partitions; DuckDB reads the folder in place (pruning partitions) and agrees with `wb.scan`
- * row for row; `wb.estimate` sizes a call from free metadata; a download beyond the month is
+ * `wb.download` writes a universe over a range as Ticker=-partitioned Parquet (a file of each
+ * request's days) with a manifest of its ticker-day partitions (against the sandbox's app
+ * in-process; a download killed midway: downloadKilled.test.ts); a wider range fetches only the
+ * new partitions; DuckDB reads the folder in place (pruning by ticker) and agrees with
+ * `wb.scan` row for row; `wb.estimate` sizes a call from free metadata; a download beyond the month is
  * refused before sending anything unless forced.
  */
 import { DuckDBInstance } from "@duckdb/node-api";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pl from "nodejs-polars";
@@ -39,15 +40,20 @@ const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "_manifest
 describe("a partitioned download", () => {
   const dir = () => join(scratch, "bars");
 
-  it("writes Ticker=/TradeDate= partitions and a manifest without the key; the scan equals a fetch", async () => {
+  it("writes a Ticker= file of each request's days, Ticker/TradeDate partitions in a manifest without the key; the scan equals a fetch", async () => {
     const result = await full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21" }, dir());
     expect(result).toMatchObject({ dataset: "eq-taq-1min", layout: ["Ticker", "TradeDate"], partitions: 6, fetched: 6, rows: 6 * 960, resumed: false });
-    expect(existsSync(join(dir(), "Ticker=AAPL", "TradeDate=2023-11-21", "part.parquet"))).toBe(true);
+    const file = "Ticker=AAPL/part-2023-11-20_2023-11-21.parquet";
+    expect(readdirSync(join(dir(), "Ticker=AAPL"))).toEqual(["part-2023-11-20_2023-11-21.parquet"]);
+    // The file keeps the trade date; its path carries the ticker.
+    expect(pl.readParquet(join(dir(), file)).columns).toEqual(manifestOf(dir()).columns.map((c: { name: string }) => c.name).filter((n: string) => n !== "Ticker"));
     const manifestText = readFileSync(join(dir(), "_manifest.json"), "utf8");
     expect(manifestText).not.toContain("demo-full-access");
-    // Each partition is recorded with its rows and its file's size (checked before a re-run reuses it).
-    const recorded = manifestOf(dir()).partitions["Ticker=SPY/TradeDate=2023-11-20"];
-    expect(recorded).toEqual({ rows: 960, bytes: statSync(join(dir(), "Ticker=SPY/TradeDate=2023-11-20/part.parquet")).size });
+    // Each partition is recorded with its rows, its file and the file's size (checked before a re-run reuses it).
+    const manifest = manifestOf(dir());
+    expect(manifest).toMatchObject({ format: "market-workbench-lake/2", layout: ["Ticker", "TradeDate"], fileColumns: ["Ticker"] });
+    expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-20"]).toEqual({ rows: 960, bytes: statSync(join(dir(), file)).size, file });
+    expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-21"]).toEqual({ rows: 960, bytes: statSync(join(dir(), file)).size, file });
     const fetched = await full.data.eqTaq1Min(TICKERS, { start: "2023-11-20", end: "2023-11-21" });
     expectSameFrame(sortRows(full.scan(dir()).collectSync()), sortRows(fetched));
   });
@@ -77,9 +83,11 @@ describe("a partitioned download", () => {
     ).rows().map((r) => r.map(String).join("|"));
     expect(rows.length).toBe(18 * 960);
     expect(rows).toEqual(mine);
-    // Pruning: a filter on both partition columns reads one file of eighteen.
+    // Pruning: a filter on the ticker reads that ticker's two files of six.
     const plan = (await duck.runAndReadAll(`EXPLAIN ANALYZE SELECT count(*) FROM ${source} WHERE Ticker = 'AAPL' AND TradeDate = '2023-11-21'`)).getRows().map((r) => r.map(String).join("\n")).join("\n");
-    expect(plan).toMatch(/Scanning Files: 1\/18/);
+    expect(plan).toMatch(/Scanning Files: 2\/6/);
+    const counted = await duck.runAndReadAll(`SELECT count(*) FROM ${source} WHERE Ticker = 'AAPL' AND TradeDate = '2023-11-21'`);
+    expect(Number(counted.getRows()[0][0])).toBe(960);
     duck.closeSync();
   });
 
@@ -87,12 +95,42 @@ describe("a partitioned download", () => {
     await expect(full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir())).rejects.toThrow(/holds a download of a different query/);
   });
 
-  it("a daily dataset is partitioned by TradeDate, its universe a Ticker filter", async () => {
+  it("a daily dataset is partitioned by TradeDate, its universe a Ticker filter, a request's days one file", async () => {
     const d = join(scratch, "daily");
     const result = await full.download("eq-daily-ohlc", { tickers: ["AAPL", "MSFT"], start: "2023-11-21", end: "2023-11-24" }, d);
     expect(result).toMatchObject({ layout: ["TradeDate"], partitions: 3, fetched: 3, rows: 6 });
+    expect(readdirSync(d).filter((f) => f.endsWith(".parquet"))).toEqual(["part-2023-11-21_2023-11-24.parquet"]);
     const fetched = await full.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFT"] }, start: "2023-11-21", end: "2023-11-24" });
     expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "Ticker"]), fetched.sort(["TradeDate", "Ticker"]));
+  });
+});
+
+describe("a folder of format 1 (a file a partition, written before files held several days)", () => {
+  /** A download of `range` rewritten as format 1 wrote it: each partition its own part.parquet, sizes recorded. */
+  const asFormatOne = async (dir: string, range: { start: string; end: string }) => {
+    await full.download("eq-taq-1min", { tickers: ["AAPL"], ...range }, dir);
+    const manifest = manifestOf(dir);
+    const rows = pl.readParquet(join(dir, "Ticker=AAPL", readdirSync(join(dir, "Ticker=AAPL"))[0]));
+    rmSync(join(dir, "Ticker=AAPL"), { recursive: true });
+    for (const path of Object.keys(manifest.partitions)) {
+      const date = path.split("TradeDate=")[1];
+      mkdirSync(join(dir, path), { recursive: true });
+      rows.filter(pl.col("TradeDate").cast(pl.String).eq(pl.lit(date))).drop("TradeDate").writeParquet(join(dir, path, "part.parquet"));
+      manifest.partitions[path] = { rows: manifest.partitions[path].rows, bytes: statSync(join(dir, path, "part.parquet")).size };
+    }
+    delete manifest.fileColumns;
+    writeFileSync(join(dir, "_manifest.json"), JSON.stringify({ ...manifest, format: "market-workbench-lake/1" }));
+  };
+
+  it("is read and extended as it is: a wider range adds a file a partition, and the scan equals a fetch", async () => {
+    const d = join(scratch, "format-one");
+    await asFormatOne(d, { start: "2023-11-20", end: "2023-11-21" });
+    const result = await full.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" }, d);
+    expect(result).toMatchObject({ partitions: 3, fetched: 1, resumed: true, warnings: [] });
+    expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual(["TradeDate=2023-11-20", "TradeDate=2023-11-21", "TradeDate=2023-11-22"]);
+    expect(manifestOf(d)).toMatchObject({ format: "market-workbench-lake/1", layout: ["Ticker", "TradeDate"] });
+    expect(manifestOf(d).fileColumns).toBeUndefined();
+    expectSameFrame(full.scan(d).collectSync().sort("BarDateTime"), await full.data.eqTaq1Min("AAPL", { start: "2023-11-20", end: "2023-11-22" }));
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * Nothing served that is not what was fetched: a lake partition truncated or replaced is found
- * when the download runs again (fetched again, named in a warning) and when the folder is
- * scanned (a LakeDamagedError naming the file); a damaged cache entry is never served (fetched
+ * Nothing served that is not what was fetched: a lake file truncated, replaced or missing is
+ * found when the download runs again (its partitions fetched again, named in a warning) and
+ * when the folder is scanned (a LakeDamagedError naming the file), and so is a file no
+ * partition records; a damaged cache entry is never served (fetched
  * again, said) and `verify()` finds it; a failed write names the path and cause and leaves no
  * temporary file; one download at a time writes a folder.
  */
@@ -20,43 +21,69 @@ const scratch = mkdtempSync(join(tmpdir(), "integrity-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const RANGE = { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" };
-const part = (dir: string, date: string) => join(dir, "Ticker=AAPL", `TradeDate=${date}`, "part.parquet");
+/** A download of RANGE in two runs: one file of two days, one of one day. */
+const twoFiles = async (dir: string) => {
+  await local.wb.download("eq-taq-1min", { ...RANGE, end: "2023-11-21" }, dir);
+  await local.wb.download("eq-taq-1min", RANGE, dir);
+  return { twoDays: join(dir, "Ticker=AAPL", "part-2023-11-20_2023-11-21.parquet"), oneDay: join(dir, "Ticker=AAPL", "part-2023-11-22_2023-11-22.parquet") };
+};
+const quietly = async <T>(run: () => Promise<T>) => {
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  try {
+    return await run();
+  } finally {
+    warn.mockRestore();
+  }
+};
 
 describe("a lake that checks what it reuses", () => {
-  it("a truncated and a replaced partition fail the scan by name, and a re-run fetches them again with a warning", async () => {
+  it("a truncated and a replaced file fail the scan by name, and a re-run fetches their partitions again with a warning", async () => {
     const dir = join(scratch, "lake");
-    const first = await local.wb.download("eq-taq-1min", RANGE, dir);
-    expect(first.fetched).toBe(3);
+    const { twoDays, oneDay } = await twoFiles(dir);
     const whole = local.wb.scan(dir).collectSync();
-    truncateSync(part(dir, "2023-11-20"), 3000);
-    const replaced = pl.readParquet(part(dir, "2023-11-21")).head(100);
-    replaced.writeParquet(part(dir, "2023-11-21"), { compression: "snappy" }); // still valid Parquet
+    expect(whole.height).toBe(3 * 960);
+    truncateSync(twoDays, 3000);
+    const replaced = pl.readParquet(oneDay).head(100);
+    replaced.writeParquet(oneDay, { compression: "snappy" }); // still valid Parquet
     expect(() => local.wb.scan(dir)).toThrow(LakeDamagedError);
     try {
       local.wb.scan(dir);
     } catch (e) {
-      expect((e as LakeDamagedError).path).toBe(part(dir, "2023-11-20"));
-      expect((e as Error).message).toMatch(/its file is 3,000 bytes where [\d,]+ were written/);
+      expect((e as LakeDamagedError).path).toBe(twoDays);
+      expect((e as Error).message).toMatch(/Ticker=AAPL\/TradeDate=2023-11-20 .* is damaged: its file is 3,000 bytes where [\d,]+ were written/);
     }
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const again = await local.wb.download("eq-taq-1min", RANGE, dir);
-    warn.mockRestore();
-    expect(again.fetched).toBe(2);
+    const again = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir));
+    expect(again.fetched).toBe(3);
     expect(again.warnings).toHaveLength(2);
-    expect(again.warnings.join("\n")).toMatch(/TradeDate=2023-11-20 .* was damaged \(its file is 3,000 bytes/);
-    expect(again.warnings.join("\n")).toMatch(/TradeDate=2023-11-21 .* was damaged/);
-    expect(local.wb.scan(dir).collectSync().height).toBe(whole.height);
+    expect(again.warnings[0]).toMatch(/File Ticker=AAPL\/part-2023-11-20_2023-11-21.parquet of .* was damaged \(its file is 3,000 bytes .*\): removed; its partitions Ticker=AAPL\/TradeDate=2023-11-20 to Ticker=AAPL\/TradeDate=2023-11-21 \(2\) fetched again$/);
+    expect(again.warnings[1]).toMatch(/File Ticker=AAPL\/part-2023-11-22_2023-11-22.parquet .* was damaged .*: removed; its partition Ticker=AAPL\/TradeDate=2023-11-22 fetched again$/);
+    // Fetched again as one request, one file; the damaged ones are gone, so no row is read twice.
+    expect(readdirSync(join(dir, "Ticker=AAPL")).filter((f) => !f.startsWith("."))).toEqual(["part-2023-11-20_2023-11-22.parquet"]);
+    expect(local.wb.scan(dir).collectSync().sort("BarDateTime").frameEqual(whole.sort("BarDateTime"))).toBe(true);
   });
 
-  it("a missing partition file is fetched again too", async () => {
+  it("a missing file is fetched again for the range asked; its days outside the range leave the record, said", async () => {
     const dir = join(scratch, "lake-missing");
-    await local.wb.download("eq-taq-1min", RANGE, dir);
-    rmSync(part(dir, "2023-11-22"));
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const again = await local.wb.download("eq-taq-1min", RANGE, dir);
-    warn.mockRestore();
+    const { twoDays } = await twoFiles(dir);
+    rmSync(twoDays);
+    const again = await quietly(() => local.wb.download("eq-taq-1min", { ...RANGE, end: "2023-11-20" }, dir));
     expect(again.fetched).toBe(1);
-    expect(again.warnings[0]).toMatch(/its file is missing/);
+    expect(again.warnings).toEqual([expect.stringMatching(/was damaged \(its file is missing\): removed; its partition Ticker=AAPL\/TradeDate=2023-11-20 fetched again; its partition Ticker=AAPL\/TradeDate=2023-11-21, outside this range, left for a download of their range$/)]);
+    const days = local.wb.scan(dir).select(pl.col("TradeDate").cast(pl.String)).unique().sort("TradeDate").collectSync().getColumn("TradeDate").toArray();
+    expect(days).toEqual(["2023-11-20", "2023-11-22"]);
+  });
+
+  it("a file no partition records (a download killed between writing and recording) fails the scan, and a re-run removes it", async () => {
+    const dir = join(scratch, "lake-unrecorded");
+    const { oneDay } = await twoFiles(dir);
+    const stray = join(dir, "Ticker=AAPL", "part-2023-11-21_2023-11-22.parquet");
+    pl.readParquet(oneDay).writeParquet(stray);
+    expect(() => local.wb.scan(dir)).toThrow(/holds 1 Parquet file\(s\) no partition records \(Ticker=AAPL\/part-2023-11-21_2023-11-22.parquet\): left by an interrupted download/);
+    const again = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir));
+    expect(again.fetched).toBe(0);
+    expect(again.warnings).toEqual([expect.stringMatching(/File Ticker=AAPL\/part-2023-11-21_2023-11-22.parquet of .* was recorded by no partition .*: removed/)]);
+    expect(existsSync(stray)).toBe(false);
+    expect(local.wb.scan(dir).collectSync().height).toBe(3 * 960);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { rename } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import process from "node:process";
 import { FolderInUseError, StorageError } from "../errors/storage.ts";
 
@@ -67,9 +67,12 @@ export async function writeAtomicallyAsync(file: string, write: (tmp: string) =>
   }
 }
 
-/** Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run. */
+/**
+ * Hidden until renamed: engines (Spark, DuckDB globs) skip dot files left by a killed run.
+ * Named after the file, so files of one folder can be written at once.
+ */
 function temporaryBeside(file: string): string {
-  return join(dirname(file), `.part.${process.pid}.tmp`);
+  return join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
 }
 
 const LOCK = "_download.lock";

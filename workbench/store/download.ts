@@ -1,12 +1,13 @@
 /**
  * Downloads a universe over a date range into a hive-partitioned Parquet folder (a data lake
  * DuckDB, Spark and Polars read in place). Chunks of partitions are pulled concurrently within
- * the per-minute quota; each partition is written atomically (a temporary file renamed) and
- * recorded in `_manifest.json`, so a killed download resumes at partition granularity and a
- * wider range fetches only the partitions it lacks.
+ * the per-minute quota; each file (a request's days, or one partition: lakePlan.ts) is written
+ * atomically (a temporary file renamed) and its partitions recorded in `_manifest.json`, so a
+ * killed download resumes at the granularity of its requests and a wider range fetches only
+ * the partitions it lacks.
  */
 import pl from "nodejs-polars";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
@@ -20,9 +21,9 @@ import { requestParams } from "../query/prepare.ts";
 import { emptyFrame } from "../frames/frames.ts";
 import type { Pipeline } from "../pipeline/pipeline.ts";
 import type { ServiceFacts } from "../service/facts.ts";
-import { lakeLayout, type LakeChunk, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
-import { readLakePartition } from "./lakePartition.ts";
-import { partitionDamage } from "./lakeCheck.ts";
+import { chunkFile, fileColumns, lakeLayout, type LakeChunk, partitionFile, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
+import { type LakeFilesRead, readLakePartition } from "./lakePartition.ts";
+import { partitionDamage, type PartitionRecordOnDisk, unrecordedFiles } from "./lakeCheck.ts";
 import { splitByDate } from "./lakeSplit.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
@@ -59,13 +60,13 @@ function hasParquet(dir: string): boolean {
 }
 
 /**
- * Writes one partition's rows (without the partition columns, which the path carries)
- * atomically; resolves to the size of its file, recorded to check the file when it is reused.
- * Polars writes on its own threads (a sink collected asynchronously), so the event loop keeps
- * receiving the pages of other units while a unit's partitions are written.
+ * Writes a lake file's rows (without the partition columns its path carries) atomically;
+ * resolves to the size of the file, recorded to check the file when it is reused. Polars
+ * writes on its own threads (a sink collected asynchronously), so the event loop keeps
+ * receiving the pages of other units while a unit's file is written.
  */
-async function writePartition(dir: string, path: string, frame: pl.DataFrame, layout: readonly string[]): Promise<number> {
-  const file = join(dir, path, "part.parquet");
+async function writeLakeFile(dir: string, relative: string, frame: pl.DataFrame, pathColumns: readonly string[]): Promise<number> {
+  const file = join(dir, relative);
   // The folder, the rename and the size are asked off the event loop too (Deno's file-system
   // threads): a unit's partitions are written together, and pages keep arriving meanwhile.
   try {
@@ -76,11 +77,49 @@ async function writePartition(dir: string, path: string, frame: pl.DataFrame, la
   // Snappy, as Spark writes by default: half the bytes of uncompressed at the same write time
   // (zstd is a third smaller again but writes at half the speed). The partition columns are
   // dropped in the lazy plan: an eager drop builds a frame more on the event loop.
-  const rows = layout.length ? frame.lazy().drop([...layout]) : frame.lazy();
+  const rows = pathColumns.length ? frame.lazy().drop([...pathColumns]) : frame.lazy();
   await writeAtomicallyAsync(file, async (tmp) => {
     await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
   });
   return (await stat(file)).size;
+}
+
+/**
+ * Checks what the folder holds before a run: the range's partitions whose file is damaged or
+ * missing lose their records (fetched again); where several days share a file, its other
+ * partitions lose theirs too and the file is removed. A file no record names (left by a
+ * download killed between writing and recording it) is removed, so no row is on disk twice.
+ * Returns a warning for each.
+ */
+function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[], chunked: boolean): string[] {
+  const warnings: string[] = [];
+  const damaged = new Map<string, { why: string; paths: string[] }>();
+  for (const path of wanted.filter((p) => p in manifest.partitions)) {
+    const record = manifest.partitions[path];
+    const why = partitionDamage(dir, path, record);
+    if (why === undefined) continue;
+    if (!chunked) {
+      warnings.push(`Partition ${path || "(the one file)"} of '${dir}' was damaged (${why}): fetched again`);
+      delete manifest.partitions[path];
+      continue;
+    }
+    const file = partitionFile(path, record);
+    if (!damaged.has(file)) damaged.set(file, { why, paths: [] });
+  }
+  for (const [file, { why }] of damaged) {
+    const paths = Object.keys(manifest.partitions).filter((p) => manifest.partitions[p].rows > 0 && partitionFile(p, manifest.partitions[p]) === file);
+    for (const p of paths) delete manifest.partitions[p];
+    rmSync(join(dir, file), { force: true });
+    const outside = paths.filter((p) => !wanted.includes(p));
+    const range = (ps: string[]) => (ps.length === 1 ? `partition ${ps[0]}` : `partitions ${ps[0]} to ${ps.at(-1)} (${ps.length})`);
+    const inside = paths.filter((p) => wanted.includes(p));
+    warnings.push(`File ${file} of '${dir}' was damaged (${why}): removed; its ${range(inside)} fetched again${outside.length ? `; its ${range(outside)}, outside this range, left for a download of their range` : ""}`);
+  }
+  for (const file of unrecordedFiles(dir, manifest.partitions)) {
+    rmSync(join(dir, file), { force: true });
+    warnings.push(`File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`);
+  }
+  return warnings;
 }
 
 /**
@@ -149,15 +188,11 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
 
   function openFolder(): () => Promise<DownloadResult> {
   if (!readManifest(dir) && hasParquet(dir)) throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
-  const manifest: Manifest = openManifest(dir, { dataset, layout, query: fingerprint, columns: sample.columns });
-  // What the range reuses is checked against what was written; a damaged or missing file is fetched again.
-  const warnings: string[] = [];
-  for (const path of wantedPartitions(layout, tickers, days).filter((p) => p in manifest.partitions)) {
-    const why = partitionDamage(dir, path, manifest.partitions[path]);
-    if (why === undefined) continue;
-    warnings.push(`Partition ${path || "(the one file)"} of '${dir}' was damaged (${why}): fetched again`);
-    delete manifest.partitions[path];
-  }
+  const manifest: Manifest = openManifest(dir, { dataset, layout, fileColumns: fileColumns(endpoint), query: fingerprint, columns: sample.columns });
+  // A folder of format 1 keeps a file a partition; the paths of files of several days carry no trade date.
+  const pathColumns = manifest.fileColumns ?? layout;
+  const chunked = endpoint.dateColumn !== undefined && !pathColumns.includes(endpoint.dateColumn);
+  const warnings = checkFolder(dir, manifest, wantedPartitions(layout, tickers, days), chunked);
   for (const w of warnings) console.warn(`Warning: ${w}`);
   const held = Object.keys(manifest.partitions).length;
   const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
@@ -170,25 +205,18 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
     const c = units[i];
     if (layout.length === 0) {
-      const bytes = await writePartition(dir, "", frame, layout);
+      const bytes = await writeLakeFile(dir, partitionFile("", {}), frame, pathColumns);
       manifest.partitions[""] = { rows: frame.height, bytes };
       recordPartitions(dir, [["", manifest.partitions[""]]]);
       emit({ type: "partitions", unit: i, frame, parts: [{ path: "", frame }], contiguous: true });
     } else {
       const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
       const pathOf = (date: string) => partitionPath(layout, { ticker: c.ticker, date });
-      // The unit's partitions are written together, then recorded in date order (the folder's
-      // order does not depend on which write ends first) in one append, each only once its file
-      // is in place.
-      // All settle before a failure is thrown: no write is left running into a resumed call.
-      const written = await Promise.allSettled(c.dates.map((date) => {
-        const part = byDate.get(date);
-        return part ? writePartition(dir, pathOf(date), part, layout) : Promise.resolve(undefined);
-      }));
+      const written = chunked ? await writeChunk(c, frame, byDate) : await writeDays(c, byDate);
       const records = c.dates.flatMap((date, k) => {
         const w = written[k];
         if (w.status === "rejected") return [];
-        const record = w.value === undefined ? { rows: 0 } : { rows: byDate.get(date)!.height, bytes: w.value };
+        const record: PartitionRecordOnDisk = w.value === undefined ? { rows: 0 } : { rows: byDate.get(date)!.height, ...w.value };
         manifest.partitions[pathOf(date)] = record;
         return [[pathOf(date), record] as const];
       });
@@ -203,12 +231,34 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     rows += frame.height;
     return undefined; // the rows are on disk: the call keeps none of them
   };
+  type Written = PromiseSettledResult<{ bytes: number; file?: string } | undefined>[];
+  // A file a partition: the unit's partitions are written together, then recorded in date order
+  // (the folder's order does not depend on which write ends first) in one append, each only once
+  // its file is in place. All settle before a failure is thrown: no write is left running into
+  // a resumed call.
+  const writeDays = (c: LakeChunk, byDate: Map<string, pl.DataFrame>): Promise<Written> => Promise.allSettled(c.dates.map(async (date) => {
+    const part = byDate.get(date);
+    return part ? { bytes: await writeLakeFile(dir, partitionFile(partitionPath(layout, { ticker: c.ticker, date }), {}), part, pathColumns) } : undefined;
+  }));
+  // One file for the unit's days (the trade date a column of it), recorded for each day with rows.
+  const writeChunk = async (c: LakeChunk, frame: pl.DataFrame, byDate: Map<string, pl.DataFrame>): Promise<Written> => {
+    const asked = new Set(c.dates);
+    if (![...byDate.keys()].some((d) => asked.has(d))) return c.dates.map(() => ({ status: "fulfilled", value: undefined }));
+    // Rows of a date not asked (a service answering past the range) are not written, as with a file a day.
+    const rows = [...byDate.keys()].every((d) => asked.has(d)) ? frame : pl.concat([...byDate].filter(([d]) => asked.has(d)).map(([, part]) => part));
+    const file = chunkFile(pathColumns, c.ticker, c.dates);
+    const [settled] = await Promise.allSettled([writeLakeFile(dir, file, rows, pathColumns)]);
+    return c.dates.map((date) => (settled.status === "rejected" ? settled : { status: "fulfilled", value: byDate.has(date) ? { bytes: settled.value, file } : undefined }));
+  };
   const plan = { endpoint, units: pathValues, base, range: {}, force: force ?? false, unitQueries: units.map(chunkQuery) };
   const reusing = (emit: (event: CallEvent) => void) => {
     emit({ type: "reusing", partitions: held });
-    // What the run's range finds in the folder, read back and hashed, so a re-run that reuses it still compares (--verify).
+    // What the run's range finds in the folder, read back and hashed, so a re-run that reuses it
+    // still compares (--verify). Partitions are read in path order, so the days of one file
+    // follow one another: the last file read is kept for the next.
+    const lastFile: LakeFilesRead = new Map();
     for (const path of wantedPartitions(layout, tickers, days).filter((p) => p in manifest.partitions)) {
-      emit({ type: "reused-partition", path, rows: manifest.partitions[path].rows, read: () => readLakePartition(dir, manifest, path) });
+      emit({ type: "reused-partition", path, rows: manifest.partitions[path].rows, read: () => readLakePartition(dir, manifest, path, lastFile) });
     }
   };
   return () => pipeline.run({
@@ -245,13 +295,20 @@ export function scanLake(dir: string): pl.LazyDataFrame {
   for (const [path, record] of files) {
     const why = partitionDamage(dir, path, record);
     if (why === undefined) continue;
-    const file = join(dir, path, "part.parquet");
+    const file = join(dir, partitionFile(path, record));
     throw new LakeDamagedError(`Partition ${path || "(the one file)"} of '${dir}' is damaged: ${why} (${file}). Run the same wb.download again: it fetches damaged partitions again`, file, why);
+  }
+  const unrecorded = unrecordedFiles(dir, manifest.partitions);
+  if (unrecorded.length > 0) {
+    const file = join(dir, unrecorded[0]);
+    throw new LakeDamagedError(`Folder '${dir}' holds ${unrecorded.length} Parquet file(s) no partition records (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): left by an interrupted download, their rows would be read twice. Run the same wb.download again: it removes them and fetches what is missing`, file, "recorded by no partition");
   }
   if (files.length === 0) return emptyFrame(manifest.columns).lazy();
   if (manifest.layout.length === 0) return pl.scanParquet(join(dir, "part.parquet"));
-  const hiveSchema = Object.fromEntries(manifest.layout.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]));
-  const lf = pl.scanParquet(join(dir, "**", "part.parquet"), { hivePartitioning: true, hiveSchema } as never);
+  const pathColumns = manifest.fileColumns ?? manifest.layout;
+  if (pathColumns.length === 0) return pl.scanParquet(join(dir, "*.parquet")).select(...manifest.columns.map((c) => pl.col(c.name)));
+  const hiveSchema = Object.fromEntries(pathColumns.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]));
+  const lf = pl.scanParquet(join(dir, "**", "*.parquet"), { hivePartitioning: true, hiveSchema } as never);
   return lf.select(...manifest.columns.map((c) => pl.col(c.name)));
 }
 

@@ -5,13 +5,19 @@
  * count in its footer. Cheap: one stat and two 4-byte reads a file.
  */
 import pl from "nodejs-polars";
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { partitionFile } from "./lakePlan.ts";
 
-/** What the folder records of a partition: its rows, and the size of its file (absent before sizes were recorded). */
+/**
+ * What the folder records of a partition: its rows, the size of its file (absent before sizes
+ * were recorded) and the file, relative to the folder, when it is not the partition's own
+ * `part.parquet` (a file holding several days).
+ */
 export interface PartitionRecordOnDisk {
   rows: number;
   bytes?: number;
+  file?: string;
 }
 
 const MAGIC = "PAR1";
@@ -35,7 +41,7 @@ function fourBytes(fd: number, position: number): string {
  */
 export function partitionDamage(dir: string, path: string, record: PartitionRecordOnDisk): string | undefined {
   if (record.rows === 0) return undefined;
-  const file = join(dir, path, "part.parquet");
+  const file = join(dir, partitionFile(path, record));
   if (!existsSync(file)) return "its file is missing";
   const size = statSync(file).size;
   if (record.bytes !== undefined && size !== record.bytes) return `its file is ${size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
@@ -55,4 +61,28 @@ export function partitionDamage(dir: string, path: string, record: PartitionReco
     }
   }
   return undefined;
+}
+
+/**
+ * Parquet files of the folder (relative paths) that no partition record names: left by a
+ * download killed between writing a file and recording it. Engines reading the folder by a
+ * glob would read their rows twice once the partitions are fetched again.
+ *
+ * @example
+ * ```ts
+ * unrecordedFiles("lake/bars", readManifest("lake/bars")!.partitions); // ["Ticker=AAPL/part-2023-11-20_2023-11-24.parquet"]
+ * ```
+ */
+export function unrecordedFiles(dir: string, partitions: Readonly<Record<string, PartitionRecordOnDisk>>): string[] {
+  const named = new Set(Object.entries(partitions).filter(([, r]) => r.rows > 0).map(([path, r]) => partitionFile(path, r)));
+  const found: string[] = [];
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".parquet") && !entry.name.startsWith(".") && !named.has(path)) found.push(path);
+    }
+  };
+  walk("");
+  return found.sort();
 }

@@ -1,7 +1,14 @@
 /**
  * The partition layout of a data-lake folder and the plan of what a download still has to
- * fetch. Per-ticker datasets are laid out `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`,
- * other dated datasets `TradeDate=2023-11-21/part.parquet`, undated ones one `part.parquet`.
+ * fetch. A partition is one ticker's trading day (`Ticker=AAPL/TradeDate=2023-11-21`) for
+ * per-ticker datasets, one trading day (`TradeDate=2023-11-21`) for other dated ones, and the
+ * whole dataset for undated ones: what the manifest records, resumes and checks.
+ *
+ * Files are larger than partitions where a request spans several days: such a request's rows
+ * are one file, `Ticker=AAPL/part-2023-11-01_2023-11-29.parquet` (the trade date stays in the
+ * file), since a Parquet file has a fixed cost that dwarfs a day of minute bars. Where the trade
+ * date is in the request's path (ticks), each partition is its own file,
+ * `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`; an undated dataset is one `part.parquet`.
  * Missing partitions are grouped into chunks of consecutive trading days per ticker, so a
  * chunk is one paged request of the service, not one request per day.
  */
@@ -12,6 +19,48 @@ export function lakeLayout(endpoint: DataEndpoint): string[] {
   const perTicker = endpoint.pathParams.includes("ticker");
   if (!endpoint.dateColumn) return [];
   return perTicker ? [endpoint.tickerColumn ?? "Ticker", endpoint.dateColumn] : [endpoint.dateColumn];
+}
+
+/**
+ * The partition columns that files' paths carry (Hive style), outermost first: the layout
+ * without the trade date when a request spans several days (its rows are one file).
+ *
+ * @example
+ * ```ts
+ * fileColumns(dataEndpoint("eq-taq-1min")); // ["Ticker"]
+ * fileColumns(dataEndpoint("eq-taq"));      // ["Ticker", "TradeDate"]
+ * ```
+ */
+export function fileColumns(endpoint: DataEndpoint): string[] {
+  const layout = lakeLayout(endpoint);
+  return endpoint.pathParams.includes("trade_date") ? layout : layout.filter((c) => c !== endpoint.dateColumn);
+}
+
+/**
+ * The file of a request's rows spanning `dates` (ascending), relative to the folder, for a
+ * folder whose files' paths carry `columns` (no trade date).
+ *
+ * @example
+ * ```ts
+ * chunkFile(["Ticker"], "AAPL", ["2023-11-20", "2023-11-21"]); // "Ticker=AAPL/part-2023-11-20_2023-11-21.parquet"
+ * ```
+ */
+export function chunkFile(columns: readonly string[], ticker: string | undefined, dates: readonly string[]): string {
+  const folder = columns.map((column) => `${column}=${encodeURIComponent(ticker ?? "")}`);
+  return [...folder, `part-${dates[0]}_${dates.at(-1)}.parquet`].join("/");
+}
+
+/**
+ * The file holding partition `path`, relative to the folder: the one its record names, else
+ * the partition's own `part.parquet`.
+ *
+ * @example
+ * ```ts
+ * partitionFile("Ticker=AAPL/TradeDate=2023-11-21", {}); // "Ticker=AAPL/TradeDate=2023-11-21/part.parquet"
+ * ```
+ */
+export function partitionFile(path: string, record: { file?: string }): string {
+  return record.file ?? (path ? `${path}/part.parquet` : "part.parquet");
 }
 
 /** The folder of one partition, values percent-encoded as Hive does (`""` for the single file). */

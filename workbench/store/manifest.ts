@@ -15,13 +15,17 @@ import type { PartitionRecordOnDisk } from "./lakeCheck.ts";
 
 export const MANIFEST = "_manifest.json";
 const JOURNAL = "_partitions.jsonl";
-const FORMAT = "market-workbench-lake/1";
+/** Format 2 records the file of each partition; folders of format 1 (a file a partition) are read and extended as they are. */
+const FORMAT = "market-workbench-lake/2";
+const FORMATS = ["market-workbench-lake/1", FORMAT];
 
 export interface Manifest {
   format: string;
   dataset: string;
   /** Partition columns, outermost first (e.g. Ticker, TradeDate); [] for one file. */
   layout: string[];
+  /** The partition columns the files' paths carry (lakePlan.ts `fileColumns`); absent in format 1, where every partition is its own file. */
+  fileColumns?: string[];
   /** What the folder holds besides tickers and dates: filters, columns, variant (sorted). */
   query: [string, string][];
   columns: ColumnInfo[];
@@ -42,13 +46,13 @@ export function readManifest(dir: string): Manifest | undefined {
   const path = join(dir, MANIFEST);
   if (!existsSync(path)) return undefined;
   const m = JSON.parse(readFileSync(path, "utf8")) as Manifest;
-  if (m.format !== FORMAT) throw new QueryError(`Folder '${dir}' holds a ${MANIFEST} of another format (${m.format}); choose another folder`);
+  if (!FORMATS.includes(m.format)) throw new QueryError(`Folder '${dir}' holds a ${MANIFEST} of another format (${m.format}); choose another folder`);
   const journal = join(dir, JOURNAL);
   if (existsSync(journal)) {
     for (const line of readFileSync(journal, "utf8").split("\n")) {
       try {
-        const { path, rows, bytes } = JSON.parse(line) as { path: string; rows: number; bytes?: number };
-        m.partitions[path] = bytes === undefined ? { rows } : { rows, bytes };
+        const { path, ...record } = JSON.parse(line) as { path: string } & PartitionRecordOnDisk;
+        m.partitions[path] = record;
       } catch {
         // an empty or torn last line: that partition is fetched again
       }

@@ -93,11 +93,12 @@ describe("wb.download runs are recorded", () => {
 
   it("a re-run of a narrower range records only its range's partitions; a partition file gone is fetched again and recorded as fetched", async () => {
     const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, provenance: true });
-    rmSync(join(dir, "Ticker=MSFT/TradeDate=2023-11-21/part.parquet"));
+    // MSFT's file of 2023-11-20 and 2023-11-21: the run's range has the second.
+    rmSync(join(dir, "Ticker=MSFT/part-2023-11-20_2023-11-21.parquet"));
     const result = await wb.download("eq-taq-1min", { tickers: ["MSFT"], start: "2023-11-21", end: "2023-11-22" }, dir);
-    expect(result.warnings[0]).toMatch(/Ticker=MSFT\/TradeDate=2023-11-21 .* was damaged \(its file is missing\)/);
+    expect(result.warnings[0]).toMatch(/was damaged \(its file is missing\): removed; its partition Ticker=MSFT\/TradeDate=2023-11-21 fetched again; its partition Ticker=MSFT\/TradeDate=2023-11-20, outside this range/);
     const [d] = wb.provenance().downloads!;
-    expect(d.reused).toBe(5);
+    expect(d.reused).toBe(4);
     expect(d.fetched.map((p) => p.path)).toEqual(["Ticker=MSFT/TradeDate=2023-11-21"]);
     expect(d.requestIds).toHaveLength(1);
     expect(d.reusedPartitions!.map((p) => [p.path, p.frameHash?.slice(0, 5), p.error])).toEqual([
