@@ -23,7 +23,7 @@ import type { Pipeline } from "../pipeline/pipeline.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { chunkFile, fileColumns, lakeLayout, type LakeChunk, partitionFile, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { type LakeFilesRead, readLakePartition } from "./lakePartition.ts";
-import { partitionDamage, type PartitionRecordOnDisk, unrecordedFiles } from "./lakeCheck.ts";
+import { damageChecker, type PartitionRecordOnDisk, unrecordedFiles } from "./lakeCheck.ts";
 import { splitByDate } from "./lakeSplit.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
@@ -93,10 +93,11 @@ async function writeLakeFile(dir: string, relative: string, frame: pl.DataFrame,
  */
 function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[], chunked: boolean): string[] {
   const warnings: string[] = [];
-  const damaged = new Map<string, { why: string; paths: string[] }>();
+  const damaged = new Map<string, { why: string }>();
+  const damage = damageChecker(dir);
   for (const path of wanted.filter((p) => p in manifest.partitions)) {
     const record = manifest.partitions[path];
-    const why = partitionDamage(dir, path, record);
+    const why = damage(path, record);
     if (why === undefined) continue;
     if (!chunked) {
       warnings.push(`Partition ${path || "(the one file)"} of '${dir}' was damaged (${why}): fetched again`);
@@ -104,7 +105,7 @@ function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[],
       continue;
     }
     const file = partitionFile(path, record);
-    if (!damaged.has(file)) damaged.set(file, { why, paths: [] });
+    if (!damaged.has(file)) damaged.set(file, { why });
   }
   for (const [file, { why }] of damaged) {
     const paths = Object.keys(manifest.partitions).filter((p) => manifest.partitions[p].rows > 0 && partitionFile(p, manifest.partitions[p]) === file);
@@ -292,8 +293,9 @@ export function scanLake(dir: string): pl.LazyDataFrame {
   const manifest = readManifest(dir);
   if (!manifest) throw new QueryError(`Folder '${dir}' holds no download (no ${MANIFEST})`);
   const files = Object.entries(manifest.partitions).filter(([, p]) => p.rows > 0);
+  const damage = damageChecker(dir);
   for (const [path, record] of files) {
-    const why = partitionDamage(dir, path, record);
+    const why = damage(path, record);
     if (why === undefined) continue;
     const file = join(dir, partitionFile(path, record));
     throw new LakeDamagedError(`Partition ${path || "(the one file)"} of '${dir}' is damaged: ${why} (${file}). Run the same wb.download again: it fetches damaged partitions again`, file, why);

@@ -64,6 +64,27 @@ export function partitionDamage(dir: string, path: string, record: PartitionReco
 }
 
 /**
+ * `partitionDamage` for the partitions of one folder, each file checked once however many
+ * partitions it holds (a file of a request's days holds up to twenty).
+ *
+ * @example
+ * ```ts
+ * const damage = damageChecker("lake/bars");
+ * damage("Ticker=AAPL/TradeDate=2023-11-21", { rows: 960, bytes: 1_234_567, file: "Ticker=AAPL/part-2023-11-01_2023-11-29.parquet" });
+ * ```
+ */
+export function damageChecker(dir: string): (path: string, record: PartitionRecordOnDisk) => string | undefined {
+  const seen = new Map<string, string | undefined>();
+  return (path, record) => {
+    // Records without a size are checked by their own rows: each on its own.
+    if (record.rows === 0 || record.bytes === undefined) return partitionDamage(dir, path, record);
+    const key = `${partitionFile(path, record)}\u0000${record.bytes}`;
+    if (!seen.has(key)) seen.set(key, partitionDamage(dir, path, record));
+    return seen.get(key);
+  };
+}
+
+/**
  * Parquet files of the folder (relative paths) that no partition record names: left by a
  * download killed between writing a file and recording it. Engines reading the folder by a
  * glob would read their rows twice once the partitions are fetched again.
