@@ -29,10 +29,13 @@
  * CPU seconds; `--against <checkout>` adds another checkout's universe call (an A/B of two
  * commits' clients in one run, against the same sandbox).
  *
+ * The client runs as the notebook kernel runs it, with the kernel's V8 flags (the benchmark
+ * starts itself again with them: bench/support/kernelFlags.ts); `--v8-defaults` keeps V8's own.
+ *
  * `--concurrency N` sets the universe call's `concurrency` (default: the workbench's own), and
  * the raw transfer keeps as many pages in flight; the peer keeps four.
  *
- *   deno run -A bench/universe.ts [--only loopback|network] [--client] [--split] [--against ../main] [--rounds 5] [--concurrency 8]
+ *   deno run -A bench/universe.ts [--only loopback|network] [--client] [--split] [--against ../main] [--rounds 5] [--concurrency 8] [--v8-defaults]
  */
 import pl from "nodejs-polars";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -48,8 +51,10 @@ import { peerUnavailable, type PythonPeer, startPythonPeer } from "./support/pyt
 import { againstWay, settle, splitLayers, type Way } from "./support/clientLayers.ts";
 import { median } from "./support/stats.ts";
 import { rawPull } from "./support/rawPull.ts";
+import { runAsNotebookKernel } from "./support/kernelFlags.ts";
 import { inFlight } from "../workbench/fetch/inFlight.ts";
 
+const V8_FLAGS = runAsNotebookKernel();
 const log = (line: string) => console.error(`bench: ${line}`);
 const demoDir = join(REPO_ROOT, "data", "demo");
 const manifest = ensureDemoMarket(demoDir, log);
@@ -85,7 +90,7 @@ const missing = peerUnavailable();
 if (missing) log(missing);
 let allOk = true;
 for (const arrangement of arrangements) allOk = (await measure(arrangement.name, arrangement.args)) && allOk;
-console.log(`load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores shared with the sandbox`);
+console.log(`load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores shared with the sandbox; ${V8_FLAGS}`);
 console.log(allOk ? "all targets met" : "TARGET MISSED");
 if (!allOk) process.exitCode = 1;
 

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
 import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, kernelRelay, repoRoot, which } from "./paths.mjs";
 import { jupyterLab } from "./labInstall.mjs";
+import { KERNEL_V8_FLAGS } from "./kernelSettings.mjs";
 import { npmWithProgress } from "./npmProgress.mjs";
 import { CommandError, run, runOrThrow } from "./run.mjs";
 
@@ -131,7 +132,7 @@ async function denoKernel() {
     display_name: "Deno",
     language: "typescript",
     interrupt_mode: "message",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", DENO_V8_FLAGS: KERNEL_V8_FLAGS },
   }, null, 2) + "\n";
   // The stamp records which kernelspec, jupyter and npm install last passed the check below.
   const installed = statSync(join(modules, ".package-lock.json")).mtimeMs;
@@ -152,13 +153,13 @@ async function checkKernel() {
   const tmp = mkdtempSync(join(tmpdir(), "setup-kernel-"));
   try {
     const input = join(tmp, "kernel-check.ipynb");
-    const cells = ["console.log(1 + 1);", 'import pl from "nodejs-polars";\npl.DataFrame({ x: [1, 2, 3] }).height'];
+    const cells = ["console.log(1 + 1);", 'import pl from "nodejs-polars";\npl.DataFrame({ x: [1, 2, 3] }).height', 'console.log(Deno.env.get("DENO_V8_FLAGS"));'];
     writeFileSync(input, JSON.stringify(makeNotebook(cells)));
     // Through the relay, as the kernelspec says: the check is of the kernelspec as installed.
     const { notebook } = await executeNotebook(input, tmp, { timeoutSeconds: 120, relay: true });
     const printed = notebookText(notebook).map((text) => text.trim());
-    if (printed[0] !== "2" || printed[1] !== "3") {
-      throw new Error(`The deno kernel printed ${JSON.stringify(printed)}; expected ["2","3"]`);
+    if (printed[0] !== "2" || printed[1] !== "3" || printed[2] !== KERNEL_V8_FLAGS) {
+      throw new Error(`The deno kernel printed ${JSON.stringify(printed)}; expected ["2","3",${JSON.stringify(KERNEL_V8_FLAGS)}] (the last: its kernelspec's V8 flags)`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

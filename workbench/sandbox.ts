@@ -125,6 +125,13 @@ function denoExecutable(): string {
   return existsSync(native) ? native : join(REPO_ROOT, "node_modules", ".bin", "deno");
 }
 
+/** The sandbox's environment: this process's, with its V8 flags its own (SANDBOX_V8_FLAGS), not a notebook kernel's DENO_V8_FLAGS. */
+function sandboxEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = { ...process.env as Record<string, string>, NO_COLOR: "1", ...extra };
+  if (extra.DENO_V8_FLAGS === undefined) delete env.DENO_V8_FLAGS;
+  return env;
+}
+
 /**
  * Runs the sandbox command (`sandbox/service/cli.ts`) with `args` as a child process and waits
  * for its `ready <base_url>` line: the one launcher of the sandbox, for `sandbox()`, tests and
@@ -143,7 +150,7 @@ export async function spawnSandbox(args: readonly string[], options: SpawnOption
   const root = options.root ?? REPO_ROOT;
   const child = spawn(denoExecutable(), ["run", "-A", "--unstable-net", SANDBOX_V8_FLAGS, join(root, "sandbox/service/cli.ts"), ...args], {
     cwd: root,
-    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    env: sandboxEnv(options.env),
     detached: log !== undefined,
     stdio: log === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", log, log],
   });
