@@ -7,7 +7,7 @@
  * the partitions it lacks.
  */
 import pl from "nodejs-polars";
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
@@ -23,6 +23,7 @@ import type { Pipeline } from "../pipeline/pipeline.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { chunkFile, fileColumns, lakeLayout, type LakeChunk, partitionFile, partitionPath, planChunks, wantedPartitions } from "./lakePlan.ts";
 import { type LakeFilesRead, readLakePartition } from "./lakePartition.ts";
+import { checkFolder } from "./lakeRepair.ts";
 import { damageChecker, type PartitionRecordOnDisk, unrecordedFiles } from "./lakeCheck.ts";
 import { splitByDate } from "./lakeSplit.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
@@ -82,45 +83,6 @@ async function writeLakeFile(dir: string, relative: string, frame: pl.DataFrame,
     await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
   });
   return (await stat(file)).size;
-}
-
-/**
- * Checks what the folder holds before a run: the range's partitions whose file is damaged or
- * missing lose their records (fetched again); where several days share a file, its other
- * partitions lose theirs too and the file is removed. A file no record names (left by a
- * download killed between writing and recording it) is removed, so no row is on disk twice.
- * Returns a warning for each.
- */
-function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[], chunked: boolean): string[] {
-  const warnings: string[] = [];
-  const damaged = new Map<string, { why: string }>();
-  const damage = damageChecker(dir);
-  for (const path of wanted.filter((p) => p in manifest.partitions)) {
-    const record = manifest.partitions[path];
-    const why = damage(path, record);
-    if (why === undefined) continue;
-    if (!chunked) {
-      warnings.push(`Partition ${path || "(the one file)"} of '${dir}' was damaged (${why}): fetched again`);
-      delete manifest.partitions[path];
-      continue;
-    }
-    const file = partitionFile(path, record);
-    if (!damaged.has(file)) damaged.set(file, { why });
-  }
-  for (const [file, { why }] of damaged) {
-    const paths = Object.keys(manifest.partitions).filter((p) => manifest.partitions[p].rows > 0 && partitionFile(p, manifest.partitions[p]) === file);
-    for (const p of paths) delete manifest.partitions[p];
-    rmSync(join(dir, file), { force: true });
-    const outside = paths.filter((p) => !wanted.includes(p));
-    const range = (ps: string[]) => (ps.length === 1 ? `partition ${ps[0]}` : `partitions ${ps[0]} to ${ps.at(-1)} (${ps.length})`);
-    const inside = paths.filter((p) => wanted.includes(p));
-    warnings.push(`File ${file} of '${dir}' was damaged (${why}): removed; its ${range(inside)} fetched again${outside.length ? `; its ${range(outside)}, outside this range, left for a download of their range` : ""}`);
-  }
-  for (const file of unrecordedFiles(dir, manifest.partitions)) {
-    rmSync(join(dir, file), { force: true });
-    warnings.push(`File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`);
-  }
-  return warnings;
 }
 
 /**
