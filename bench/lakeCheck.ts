@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { tradingDays } from "../calendar/calendar.ts";
 import { connect } from "../workbench/mod.ts";
 import { damageChecker, partitionDamage } from "../workbench/store/lakeCheck.ts";
+import { partitionFile } from "../workbench/store/lakePlan.ts";
 import { readManifest } from "../workbench/store/manifest.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
@@ -62,7 +63,7 @@ try {
   };
   // A folder of format 1 records no sizes: each file's footer is read for its rows (a file of several days: theirs summed).
   const rowsByFile = new Map<string, number>();
-  for (const [path, record] of records) rowsByFile.set(record.file ?? `${path}/part.parquet`, (rowsByFile.get(record.file ?? `${path}/part.parquet`) ?? 0) + record.rows);
+  for (const [path, record] of records) rowsByFile.set(partitionFile(path, record), (rowsByFile.get(partitionFile(path, record)) ?? 0) + record.rows);
   const checkFooters = () => {
     for (const [file, rows] of rowsByFile) if (partitionDamage(lake, "", { rows, file }) !== undefined) throw new Error(`${file} found damaged`);
   };

@@ -69,12 +69,12 @@ const ROUNDS = Number(option("--rounds") ?? 3);
  * keeps as many pages in flight as the universe call (the Python peer keeps its four).
  */
 const CONCURRENCY = option("--concurrency") === undefined ? undefined : Number(option("--concurrency"));
-const IN_FLIGHT = inFlight(tickers.length, CONCURRENCY).units;
 // A mistyped value would make the raw transfer fetch nothing and compare against that.
 if (CONCURRENCY !== undefined && !(Number.isInteger(CONCURRENCY) && CONCURRENCY >= 1 && CONCURRENCY <= 16)) {
   console.error(`bench: --concurrency ${option("--concurrency")} is not a whole number from 1 to 16`);
   process.exit(2);
 }
+const IN_FLIGHT = inFlight(tickers.length, CONCURRENCY).units;
 const CLIENT_ONLY = process.argv.includes("--client");
 const SPLIT = process.argv.includes("--split");
 const AGAINST = option("--against");

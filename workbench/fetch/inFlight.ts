@@ -10,11 +10,10 @@
  * page past four could be one asked past the end. A `concurrency` given applies to both, as
  * documented on `Query.concurrency`.
  */
+import { PAGES_IN_FLIGHT } from "../query/prepare.ts";
 
 /** Requests in flight for a call of several units, by default. */
 export const CALL_IN_FLIGHT = 8;
-/** Pages in flight after the first for a call of one unit, by default. */
-export const PAGES_IN_FLIGHT = 4;
 
 /**
  * Units run at once and pages in flight per unit for a call of `units` units.

@@ -30,6 +30,9 @@ export interface TickerAsk {
   from?: string;
 }
 
+/** Pages in flight after the first, by default, for a call of one unit (fetch/inFlight.ts). */
+export const PAGES_IN_FLIGHT = 4;
+
 /** A checked request of one unit: what to ask, typed; its URL parameters are derived only when it is sent. */
 export interface PreparedRequest {
   dataset: string;
@@ -203,7 +206,7 @@ export function prepareRequest(
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new QueryError(`pageSize ${pageSize} is out of range: use a whole number from 1 to ${MAX_PAGE_SIZE}`);
   const maxRows = query.maxRows ?? Number.POSITIVE_INFINITY;
   if (!(maxRows === Number.POSITIVE_INFINITY || (Number.isInteger(maxRows) && maxRows >= 0))) throw new QueryError(`maxRows ${maxRows} is not a whole number of rows (0 or more)`);
-  const concurrency = query.concurrency ?? 4;
+  const concurrency = query.concurrency ?? PAGES_IN_FLIGHT;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
   if (rules) checkEntitlement(endpoint, rules, checked);
   const values = pathValues.map(String);

@@ -28,7 +28,7 @@ import { damageChecker, type PartitionRecordOnDisk, unrecordedFiles } from "./la
 import { splitByDate } from "./lakeSplit.ts";
 import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
 import { LakeDamagedError, StorageError } from "../errors/storage.ts";
-import { MANIFEST, type Manifest, openManifest, readManifest, recordPartitions, writeManifest } from "./manifest.ts";
+import { dateInsideFiles, filePathColumns, MANIFEST, type Manifest, openManifest, readManifest, recordPartitions, writeManifest } from "./manifest.ts";
 
 /** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
 export interface LakeQuery extends DataQuery {
@@ -153,9 +153,9 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   if (!readManifest(dir) && hasParquet(dir)) throw new QueryError(`Folder '${dir}' already holds Parquet files that no download of this workbench wrote; choose an empty folder`);
   const manifest: Manifest = openManifest(dir, { dataset, layout, fileColumns: fileColumns(endpoint), query: fingerprint, columns: sample.columns });
   // A folder of format 1 keeps a file a partition; the paths of files of several days carry no trade date.
-  const pathColumns = manifest.fileColumns ?? layout;
-  const chunked = endpoint.dateColumn !== undefined && !pathColumns.includes(endpoint.dateColumn);
-  const warnings = checkFolder(dir, manifest, wantedPartitions(layout, tickers, days), chunked);
+  const pathColumns = filePathColumns(manifest);
+  const chunked = dateInsideFiles(manifest) !== undefined;
+  const warnings = checkFolder(dir, manifest, wantedPartitions(layout, tickers, days));
   for (const w of warnings) console.warn(`Warning: ${w}`);
   const held = Object.keys(manifest.partitions).length;
   const chunks = planChunks(layout, tickers, days, new Set(Object.keys(manifest.partitions)), chunkDays);
@@ -210,8 +210,13 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     // Rows of a date not asked (a service answering past the range) are not written, as with a file a day.
     const rows = [...byDate.keys()].every((d) => asked.has(d)) ? frame : pl.concat([...byDate].filter(([d]) => asked.has(d)).map(([, part]) => part));
     const file = chunkFile(pathColumns, c.ticker, c.dates);
-    const [settled] = await Promise.allSettled([writeLakeFile(dir, file, rows, pathColumns)]);
-    return c.dates.map((date) => (settled.status === "rejected" ? settled : { status: "fulfilled", value: byDate.has(date) ? { bytes: settled.value, file } : undefined }));
+    let bytes: number;
+    try {
+      bytes = await writeLakeFile(dir, file, rows, pathColumns);
+    } catch (reason) {
+      return c.dates.map(() => ({ status: "rejected", reason }));
+    }
+    return c.dates.map((date) => ({ status: "fulfilled", value: byDate.has(date) ? { bytes, file } : undefined }));
   };
   const plan = { endpoint, units: pathValues, base, range: {}, force: force ?? false, unitQueries: units.map(chunkQuery) };
   const reusing = (emit: (event: CallEvent) => void) => {
@@ -269,7 +274,7 @@ export function scanLake(dir: string): pl.LazyDataFrame {
   }
   if (files.length === 0) return emptyFrame(manifest.columns).lazy();
   if (manifest.layout.length === 0) return pl.scanParquet(join(dir, "part.parquet"));
-  const pathColumns = manifest.fileColumns ?? manifest.layout;
+  const pathColumns = filePathColumns(manifest);
   if (pathColumns.length === 0) return pl.scanParquet(join(dir, "*.parquet")).select(...manifest.columns.map((c) => pl.col(c.name)));
   const hiveSchema = Object.fromEntries(pathColumns.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]));
   const lf = pl.scanParquet(join(dir, "**", "*.parquet"), { hivePartitioning: true, hiveSchema } as never);

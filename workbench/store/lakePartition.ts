@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { dtypeOf, emptyFrame } from "../frames/frames.ts";
 import { splitByDate } from "./lakeSplit.ts";
 import { partitionFile } from "./lakePlan.ts";
-import type { Manifest } from "./manifest.ts";
+import { dateInsideFiles, type Manifest } from "./manifest.ts";
 
 /** The partition column values a path carries: `Ticker=AAPL/TradeDate=2023-11-21` gives AAPL and 2023-11-21. */
 function pathValues(path: string): Map<string, string> {
@@ -50,8 +50,8 @@ export function readLakePartition(dir: string, manifest: Manifest, path: string,
     files.set(relative, parts = readLakeFile(file, relative, manifest));
   }
   // A file of several days holds the trade date: the partition is its date's rows.
-  const date = [...pathValues(path)].find(([name]) => !pathValues(dirname(relative)).has(name))?.[1] ?? "";
-  return parts.get(parts.has("") ? "" : date) ?? emptyFrame(manifest.columns);
+  const date = dateInsideFiles(manifest);
+  return parts.get(date === undefined ? "" : pathValues(path).get(date) ?? "") ?? emptyFrame(manifest.columns);
 }
 
 /** A lake file as fetched (the partition columns its path carries put back, in column order), cut by date when it holds several. */
@@ -66,6 +66,6 @@ function readLakeFile(file: string, relative: string, manifest: Manifest): Map<s
   });
   // Columns added, then all put in order by name: about half the time of one expression a column.
   const frame = rows.withColumns(...partitionColumns).select(...manifest.columns.map((c) => c.name));
-  const dateInFile = manifest.layout.find((name) => inFile.has(name));
-  return dateInFile ? splitByDate(frame, dateInFile).byDate : new Map([["", frame]]);
+  const date = dateInsideFiles(manifest);
+  return date === undefined ? new Map([["", frame]]) : splitByDate(frame, date).byDate;
 }

@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { damageChecker, unrecordedFiles } from "./lakeCheck.ts";
 import { partitionFile } from "./lakePlan.ts";
-import type { Manifest } from "./manifest.ts";
+import { dateInsideFiles, type Manifest } from "./manifest.ts";
 
 /**
  * Checks what the folder holds before a run: the range's partitions whose file is damaged or
@@ -20,11 +20,12 @@ import type { Manifest } from "./manifest.ts";
  * ```ts
  * import { readManifest } from "./workbench/store/manifest.ts";
  * const manifest = readManifest("lake/bars")!;
- * checkFolder("lake/bars", manifest, ["Ticker=AAPL/TradeDate=2023-11-21"], true);
+ * checkFolder("lake/bars", manifest, ["Ticker=AAPL/TradeDate=2023-11-21"]);
  * // ["File Ticker=AAPL/part-2023-11-20_2023-11-24.parquet of 'lake/bars' was damaged (its file is missing): removed; ..."]
  * ```
  */
-export function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[], chunked: boolean): string[] {
+export function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[]): string[] {
+  const chunked = dateInsideFiles(manifest) !== undefined;
   const warnings: string[] = [];
   const damaged = new Map<string, { why: string }>();
   const damage = damageChecker(dir);

@@ -34,6 +34,33 @@ export interface Manifest {
 }
 
 /**
+ * The partition columns the paths of a folder's files carry: its `fileColumns`, else (format 1,
+ * a file a partition) its layout.
+ *
+ * @example
+ * ```ts
+ * filePathColumns(readManifest("lake/bars")!); // ["Ticker"]: files of several days, the trade date inside
+ * ```
+ */
+export function filePathColumns(manifest: Pick<Manifest, "layout" | "fileColumns">): string[] {
+  return manifest.fileColumns ?? manifest.layout;
+}
+
+/**
+ * The partition column a folder's files hold inside, when each holds several partitions (a
+ * request's days: the trade date), else undefined: the layout's column their paths do not carry.
+ *
+ * @example
+ * ```ts
+ * dateInsideFiles(readManifest("lake/bars")!); // "TradeDate" for eq-taq-1min, undefined for ticks
+ * ```
+ */
+export function dateInsideFiles(manifest: Pick<Manifest, "layout" | "fileColumns">): string | undefined {
+  const onPaths = filePathColumns(manifest);
+  return manifest.layout.find((column) => !onPaths.includes(column));
+}
+
+/**
  * The manifest of a lake folder with its journal folded in, or undefined when the folder holds none.
  *
  * @example
