@@ -1,11 +1,12 @@
 /**
  * Requests in flight: by default a call of several units keeps up to eight in flight in all
  * (units and their pages sharing them), a call of one unit pages four at once after the first,
- * and a `concurrency` given bounds units and each unit's pages. Counted at the client's fetch,
- * against the sandbox's app in-process.
+ * and a `concurrency` given bounds units and each unit's pages; a value out of range or of the
+ * wrong type is refused before any request. Counted at the client's fetch, against the
+ * sandbox's app in-process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Workbench } from "../../workbench/mod.ts";
+import { connect, QueryError, type Workbench } from "../../workbench/mod.ts";
 import { inFlight } from "../../workbench/fetch/inFlight.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 
@@ -62,6 +63,18 @@ describe("requests in flight at the client's fetch", () => {
     const pages = await most(() => wb.data.eqTaq1Min("SPY", { ...RANGE, pageSize: 200, force: true }));
     expect(pages).toBeGreaterThan(1);
     expect(pages).toBeLessThanOrEqual(4);
+  });
+
+  it.each([
+    [0, "concurrency 0 is out of range: use 1 to 16"],
+    [17, "concurrency 17 is out of range: use 1 to 16"],
+    [2.5, "concurrency 2.5 is out of range: use 1 to 16"],
+    ["8", "concurrency is '8': give a whole number"],
+  ])("a universe call with concurrency %o is refused before any request, naming it", async (concurrency, message) => {
+    const error = await most(() => wb.data.eqTaq1Min(TICKERS, { ...RANGE, concurrency: concurrency as number, force: true })).catch((e) => e);
+    expect(error).toBeInstanceOf(QueryError);
+    expect(error.message).toContain(message);
+    expect(counter.most).toBe(0);
   });
 
   it("a concurrency given bounds the units and each unit's pages", async () => {
