@@ -18,10 +18,10 @@
  * frame pull. Over the network: the universe call >= 3x faster than sequential; the download
  * within 1.2x of the frame pull. The universe call also runs with concurrency 2 against the
  * default (eight requests in flight for a call of several units: workbench/fetch/inFlight.ts).
- * Then a re-run of the download one week wider: its requests are counted (one per ticker
- * expected). The other timed ways run twice and keep their faster run (the
- * machine is shared and noisy). The universe call's deferred provenance hashing is run inside
- * its timing, so the next way is not charged with it.
+ * The sequential pull and the universe call at concurrency 2 alternate in the same rounds
+ * (medians of as many runs as the others). Then a re-run of the download one week wider: its
+ * requests are counted (one per ticker expected). Each frame pull's deferred provenance hashing
+ * is run inside its timing, so the next way is not charged with it.
  * Options: `--rounds N` (default 3); `--client` times the frame pull only (raw, universe call,
  * peer and the ways below; no download, sequential pull or re-run, and only the raw and peer
  * targets are judged); `--split` adds the client's layers (bench/support/clientLayers.ts:
@@ -110,13 +110,6 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     if (name) cpu[name] = { client: (u.user + u.system) / 1e6, sandbox: sandbox.cpuSeconds() - served };
     return [(performance.now() - t) / 1000, r];
   };
-  const best = async <T>(f: (round: number) => Promise<T>, name: string): Promise<[number, T]> => {
-    const a = await seconds(() => f(0), name);
-    const first = cpu[name];
-    const b = await seconds(() => f(1), name);
-    if (a[0] <= b[0]) cpu[name] = first;
-    return a[0] <= b[0] ? a : b;
-  };
   const cpuNote = (name: string) => `; CPU s: client ${cpu[name].client.toFixed(2)}, sandbox ${cpu[name].sandbox.toFixed(2)}`;
 
   try {
@@ -126,6 +119,17 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
       const f = await wb.data.eqTaq1Min(tickers, { start, end, concurrency: CONCURRENCY });
       settle();
       return f;
+    };
+    // Fewer requests in flight than the default, to check the default does not crowd two cores.
+    const universe2 = async () => {
+      await wb.data.eqTaq1Min(tickers, { start, end, concurrency: 2 });
+      settle();
+    };
+    const sequential = async () => {
+      const frames: pl.DataFrame[] = [];
+      for (const t of tickers) frames.push(await wb.data.eqTaq1Min(t, { start, end, concurrency: 1 }));
+      settle();
+      return pl.concat(frames);
     };
     const download = (round: number) => wb.download("eq-taq-1min", { tickers, start, end }, join(scratch, `lake-${round}`));
     const pull = { baseUrl: sandbox.baseUrl, apiKey: KEY, tickers, start, end, concurrency: IN_FLIGHT };
@@ -138,10 +142,11 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     for (const [, run] of extra) await run();
     await peer?.pull();
     type Round = { seconds: number; client: number; sandbox: number };
-    const rounds: Record<string, Round[]> = { raw: [], universe: [], peer: [], download: [] };
+    const rounds: Record<string, Round[]> = { raw: [], universe: [], peer: [], download: [], universe2: [], sequential: [] };
     let bytes = 0;
     let frame!: pl.DataFrame;
     let dl!: Awaited<ReturnType<typeof download>>;
+    let seqFrame!: pl.DataFrame;
     let peerRows = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const [r, b] = await seconds(raw, "raw");
@@ -158,6 +163,11 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
         const [d, result] = await seconds(() => download(round), "download");
         rounds.download.push({ seconds: d, ...cpu.download });
         dl = result;
+        const [u2] = await seconds(universe2, "universe2");
+        rounds.universe2.push({ seconds: u2, ...cpu.universe2 });
+        const [q, f2] = await seconds(sequential, "sequential");
+        rounds.sequential.push({ seconds: q, ...cpu.sequential });
+        seqFrame = f2;
       }
       if (peer) {
         const served = sandbox.cpuSeconds();
@@ -190,7 +200,7 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
       if (peer) console.log(row(`Python Polars ${peer.polars} peer`, peerS, `${(peerS / uniS).toFixed(2)}x the universe call's seconds${onNetwork ? "" : " (target >= 1.1)"}; ${(peerS / rawS).toFixed(2)}x raw${cpuNote("peer")}`));
       else console.log(row("Python Polars peer", Number.NaN, `skipped: ${missing}`));
       const others = extra.map(([name]) => `; ${name} ${fmt(rounds[name])}`).join("");
-      console.log(`  (medians of ${ROUNDS} alternating rounds: raw ${fmt(rounds.raw)}; universe ${fmt(rounds.universe)}${CLIENT_ONLY ? "" : `; download ${fmt(rounds.download)}`}${peer ? `; peer ${fmt(rounds.peer)}` : ""}${others})`);
+      console.log(`  (medians of ${ROUNDS} alternating rounds: raw ${fmt(rounds.raw)}; universe ${fmt(rounds.universe)}${CLIENT_ONLY ? "" : `; download ${fmt(rounds.download)}; concurrency 2 ${fmt(rounds.universe2)}; sequential ${fmt(rounds.sequential)}`}${peer ? `; peer ${fmt(rounds.peer)}` : ""}${others})`);
     };
     if (CLIENT_ONLY) {
       clientRows();
@@ -200,13 +210,7 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     }
     const dlS = summary("download");
     if (dl.rows !== frame.height) throw new Error(`the download wrote ${dl.rows} rows where the universe call pulled ${frame.height}`);
-    // Fewer requests in flight than the default, to check the default does not crowd two cores.
-    const [uni2S] = await best(() => wb.data.eqTaq1Min(tickers, { start, end, concurrency: 2 }), "universe2");
-    const [seqS, seqFrame] = await best(async () => {
-      const frames: pl.DataFrame[] = [];
-      for (const t of tickers) frames.push(await wb.data.eqTaq1Min(t, { start, end, concurrency: 1 }));
-      return pl.concat(frames);
-    }, "sequential");
+    const [uni2S, seqS] = [summary("universe2"), summary("sequential")];
     if (!frame.frameEqual(seqFrame, true)) throw new Error("the universe frame differs from the sequential pull");
     // Data requests are what the month counts (metadata and account reads are free).
     const used = async () => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
