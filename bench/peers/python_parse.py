@@ -14,19 +14,11 @@ from pathlib import Path
 
 import polars as pl
 
-TYPES = {
-    "date": pl.Date,
-    "datetime_ns": pl.Datetime("ns", "America/New_York"),
-    "datetime_ms": pl.Datetime("ms", "America/New_York"),
-    "int64": pl.Int64,
-    "float64": pl.Float64,
-    "string": pl.String,
-    "list_string": pl.String,
-}
+from column_types import schema_of
 
 folder, rounds = Path(sys.argv[1]), int(sys.argv[2])
 columns = json.loads((folder / "columns.json").read_text())
-schema = {c["name"]: TYPES[c["data_type"]] for c in columns}
+schema = schema_of(columns)
 pages = [p.read_bytes() for p in sorted(folder.glob("*.csv"))]
 timings = []
 for _ in range(rounds):

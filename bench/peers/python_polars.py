@@ -19,18 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 import polars as pl
 import requests
 
+from column_types import schema_of
+
 DATASET = "eq-taq-1min"
 CONCURRENCY = 4
 PAGE = 100_000
-TYPES = {
-    "date": pl.Date,
-    "datetime_ns": pl.Datetime("ns", "America/New_York"),
-    "datetime_ms": pl.Datetime("ms", "America/New_York"),
-    "int64": pl.Int64,
-    "float64": pl.Float64,
-    "string": pl.String,
-    "list_string": pl.String,  # JSON text on the wire, decoded after reading
-}
 
 base, key, start, end, *tickers = sys.argv[1:]
 headers = {"X-API-KEY": key}
@@ -45,7 +38,7 @@ def session() -> requests.Session:
 
 
 columns = requests.get(f"{base}/api/v1/meta/datasets/{DATASET}/columns", headers=headers, timeout=60).json()
-schema = {c["name"]: TYPES[c["data_type"]] for c in columns}
+schema = schema_of(columns)
 lists = [c["name"] for c in columns if c["data_type"] == "list_string"]
 
 
