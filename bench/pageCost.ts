@@ -68,7 +68,6 @@ try {
 writeFileSync(join(scratch, "columns.json"), JSON.stringify(columns));
 pages.forEach((page, i) => writeFileSync(join(scratch, `page-${String(i).padStart(2, "0")}.csv`), page));
 const megabytes = pages.reduce((n, p) => n + p.byteLength, 0) / 1e6;
-const rows = pages.reduce((n, p) => n + pageToFrame(p, "csv", columns).height, 0); // also warms the reader
 
 const bytesOf = (page: Uint8Array) => Buffer.from(page.buffer, page.byteOffset, page.byteLength);
 const asText = (page: Uint8Array) => pl.readCSV(bytesOf(page), { inferSchemaLength: 0, rechunk: true } as never);
@@ -77,7 +76,8 @@ const dateTimesAsText = (page: Uint8Array) => pl.readCSV(bytesOf(page), { inferS
 const lakeWrite = async (frame: pl.DataFrame, file: string) => {
   await frame.lazy().drop(["Ticker"]).sinkParquet(file, { compression: "snappy" }).collect();
 };
-const typed = pages.map((p) => pageToFrame(p, "csv", columns));
+const typed = pages.map((p) => pageToFrame(p, "csv", columns)); // also warms the reader
+const rows = typed.reduce((n, frame) => n + frame.height, 0);
 const peerMissing = peerUnavailable();
 const timings: Record<string, number[]> = { workbench: [], dateTimesAsText: [], text: [], peer: [], write: [] };
 let peerPolars = "";

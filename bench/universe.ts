@@ -148,26 +148,20 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     let dl!: Awaited<ReturnType<typeof download>>;
     let seqFrame!: pl.DataFrame;
     let peerRows = 0;
+    /** Runs one way of this round, timed, and keeps its seconds and CPU with its other rounds. */
+    const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+      const [s, result] = await seconds(run, name);
+      (rounds[name] ??= []).push({ seconds: s, ...cpu[name] });
+      return result;
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      const [r, b] = await seconds(raw, "raw");
-      rounds.raw.push({ seconds: r, ...cpu.raw });
-      bytes = b;
-      const [u, f] = await seconds(universe, "universe");
-      rounds.universe.push({ seconds: u, ...cpu.universe });
-      frame = f;
-      for (const [name, run] of extra) {
-        const [s] = await seconds(run, name);
-        (rounds[name] ??= []).push({ seconds: s, ...cpu[name] });
-      }
+      bytes = await timed("raw", raw);
+      frame = await timed("universe", universe);
+      for (const [name, run] of extra) await timed(name, run);
       if (!CLIENT_ONLY) {
-        const [d, result] = await seconds(() => download(round), "download");
-        rounds.download.push({ seconds: d, ...cpu.download });
-        dl = result;
-        const [u2] = await seconds(universe2, "universe2");
-        rounds.universe2.push({ seconds: u2, ...cpu.universe2 });
-        const [q, f2] = await seconds(sequential, "sequential");
-        rounds.sequential.push({ seconds: q, ...cpu.sequential });
-        seqFrame = f2;
+        dl = await timed("download", () => download(round));
+        await timed("universe2", universe2);
+        seqFrame = await timed("sequential", sequential);
       }
       if (peer) {
         const served = sandbox.cpuSeconds();

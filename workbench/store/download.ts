@@ -206,9 +206,10 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   // One file for the unit's days (the trade date a column of it), recorded for each day with rows.
   const writeChunk = async (c: LakeChunk, frame: pl.DataFrame, byDate: Map<string, pl.DataFrame>): Promise<Written> => {
     const asked = new Set(c.dates);
-    if (![...byDate.keys()].some((d) => asked.has(d))) return c.dates.map(() => ({ status: "fulfilled", value: undefined }));
+    const arrived = [...byDate.keys()];
+    if (!arrived.some((d) => asked.has(d))) return c.dates.map(() => ({ status: "fulfilled", value: undefined }));
     // Rows of a date not asked (a service answering past the range) are not written, as with a file a day.
-    const rows = [...byDate.keys()].every((d) => asked.has(d)) ? frame : pl.concat([...byDate].filter(([d]) => asked.has(d)).map(([, part]) => part));
+    const rows = arrived.every((d) => asked.has(d)) ? frame : pl.concat([...byDate].filter(([d]) => asked.has(d)).map(([, part]) => part));
     const file = chunkFile(pathColumns, c.ticker, c.dates);
     let bytes: number;
     try {

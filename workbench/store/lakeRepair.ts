@@ -26,6 +26,7 @@ import { dateInsideFiles, type Manifest } from "./manifest.ts";
  */
 export function checkFolder(dir: string, manifest: Manifest, wanted: readonly string[]): string[] {
   const chunked = dateInsideFiles(manifest) !== undefined;
+  const inRange = new Set(wanted);
   const warnings: string[] = [];
   const damaged = new Map<string, { why: string }>();
   const damage = damageChecker(dir);
@@ -45,9 +46,9 @@ export function checkFolder(dir: string, manifest: Manifest, wanted: readonly st
     const paths = Object.keys(manifest.partitions).filter((p) => manifest.partitions[p].rows > 0 && partitionFile(p, manifest.partitions[p]) === file);
     for (const p of paths) delete manifest.partitions[p];
     rmSync(join(dir, file), { force: true });
-    const outside = paths.filter((p) => !wanted.includes(p));
+    const outside = paths.filter((p) => !inRange.has(p));
     const range = (ps: string[]) => (ps.length === 1 ? `partition ${ps[0]}` : `partitions ${ps[0]} to ${ps.at(-1)} (${ps.length})`);
-    const inside = paths.filter((p) => wanted.includes(p));
+    const inside = paths.filter((p) => inRange.has(p));
     warnings.push(`File ${file} of '${dir}' was damaged (${why}): removed; its ${range(inside)} fetched again${outside.length ? `; its ${range(outside)}, outside this range, left for a download of their range` : ""}`);
   }
   for (const file of unrecordedFiles(dir, manifest.partitions)) {
