@@ -36,6 +36,7 @@ function parse() {
         maintenance: { type: "boolean" },
         "unentitled-status": { type: "string" },
         "query-budget-ms": { type: "string" },
+        "query-memory-mb": { type: "string" },
         "trusted-proxy": { type: "string", multiple: true },
         faults: { type: "string" },
         workers: { type: "string" },
@@ -53,7 +54,7 @@ function parse() {
 const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
-  [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
+  [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--query-memory-mb N] [--trusted-proxy CIDR]...
   [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--latency MS] [--bandwidth MBPS] [--log]
 --workers: threads serving requests on one port, one per core by default (Deno needs --unstable-net to share a port).
 --latency, --bandwidth: a network like a user's: MS milliseconds before each answer's first byte, and each
@@ -86,6 +87,11 @@ if (args["query-budget-ms"] !== undefined) {
   const ms = Number(args["query-budget-ms"]);
   if (!(ms > 0)) fail(`--query-budget-ms '${args["query-budget-ms"]}' must be a positive number of milliseconds`);
   settings.queryBudgetMs = ms;
+}
+if (args["query-memory-mb"] !== undefined) {
+  const mb = Number(args["query-memory-mb"]);
+  if (!(/^[0-9]{1,6}$/.test(args["query-memory-mb"]) && mb > 0)) fail(`--query-memory-mb '${args["query-memory-mb"]}' must be a positive whole number of megabytes`);
+  settings.queryMemoryMb = mb;
 }
 if (args["trusted-proxy"]) {
   const bad = args["trusted-proxy"].find((c) => !isCidr(c));

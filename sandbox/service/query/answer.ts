@@ -5,6 +5,7 @@
  * written (render.ts), and its frame is let go (frameCollector.ts).
  */
 import type { Dataset } from "../../market/catalog.ts";
+import type { QueryControl } from "./control.ts";
 import type { Constraints } from "./entitlement.ts";
 import { executePage, wholeResultKey } from "./execute.ts";
 import { estimatedBytes } from "./frameCache.ts";
@@ -26,10 +27,10 @@ export interface AnsweredPage {
  *
  * @example
  * ```ts
- * const { rendered, nextOffset } = await answerPage(market.files.get("eq-taq-1min")!, dataset, query, constraints, 30_000);
+ * const { rendered, nextOffset } = await answerPage(market.files.get("eq-taq-1min")!, dataset, query, constraints, new QueryControl(30_000, 256 * 2 ** 20));
  * ```
  */
-export async function answerPage(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints, budgetMs: number): Promise<AnsweredPage> {
+export async function answerPage(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints, control: QueryControl): Promise<AnsweredPage> {
   const pruned = pruneFiles(files, dataset, query, constraints);
   const key = wholeResultKey(dataset, query, constraints, pruned);
   const written = key === undefined ? undefined : writtenLines({ key }, dataset, query.format === "json");
@@ -44,7 +45,7 @@ export async function answerPage(files: readonly MarketFile[], dataset: Dataset,
       bytesScanned: pruned.reduce((sum, f) => sum + f.bytes, 0),
     };
   }
-  const page = await executePage(files, dataset, query, constraints, budgetMs);
+  const page = await executePage(files, dataset, query, constraints, control);
   const pagination = { offset: query.offset, limit: query.limit, next_offset: page.nextOffset };
   const rendered = renderPage(page.frame, dataset, query.format, pagination, page.slice);
   // The page's frame (and the plan that made it) are not used again: see frameCollector.ts. A

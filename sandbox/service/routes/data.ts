@@ -1,9 +1,10 @@
 /**
  * GET /api/v1/data/{asset_class}/{dataset}[/{path parameters}]: one page of a dataset, one
  * route per dataset (described in api/routes.ts, which validates its parameters). Order of
- * checks: dataset and entitlement (404/403), parameter names (422), parameter values (422,
+ * checks: dataset and entitlement (404/403), the request target's length (422, query/limits.ts),
+ * parameter names (422), parameter values (422,
  * from the route's schema), the access rule's window and universe (422/403), quotas (429),
- * execution (504 past the budget). Usage is counted when the answer is committed, just
+ * execution (504 past the budget or the memory ceiling; stopped when the client goes away). Usage is counted when the answer is committed, just
  * before it is sent: a refused or failed request (4xx, 5xx, a connection dropped by fault
  * injection) spends nothing. HEAD answers the headers a GET would (status, content type,
  * quota headers) without running the query, and spends nothing.
@@ -15,9 +16,11 @@ import type { Dataset } from "../../market/catalog.ts";
 import { dataRoute } from "../api/routes.ts";
 import type { Env, Market } from "../context.ts";
 import { entitledDataset } from "../entitlements.ts";
-import { datasetNotFound, HttpError } from "../errors.ts";
+import { datasetNotFound, HttpError, validationError } from "../errors.ts";
 import { applyAccessRule } from "../query/entitlement.ts";
 import { answerPage } from "../query/answer.ts";
+import { QueryControl } from "../query/control.ts";
+import { requestTargetIssue } from "../query/limits.ts";
 import { checkParameterNames, toDataQuery } from "../query/parse.ts";
 import { CONTENT_TYPES } from "../query/render.ts";
 import type { FilterValue } from "../query/values.ts";
@@ -65,6 +68,8 @@ const entitledNames = (dataset: Dataset): MiddlewareHandler<Env> => async (c, ne
   entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings"));
   // An encoded '/' in a path value (`..%2F..%2Feq-taq`) makes more segments than the dataset has: not its path.
   if (dataset.pathParams.some((p) => c.req.param(p.name)?.includes("/"))) throw datasetNotFound(dataset.textId);
+  const tooLong = requestTargetIssue(c.req.url);
+  if (tooLong) throw validationError(tooLong);
   c.set("nameIssues", checkParameterNames(dataset, queryParams(c.req.url)));
   await next();
 };
@@ -89,7 +94,9 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   const admission = admitRequest(db, identity.team_id, now());
   let page;
   try {
-    page = await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
+    // The request's signal is aborted when its client goes away: the query stops then too.
+    const control = new QueryControl(settings.queryBudgetMs, settings.queryMemoryMb * 2 ** 20, c.req.raw.signal);
+    page = await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, control);
   } catch (e) {
     releaseRequest(db, admission);
     throw e;
