@@ -50,9 +50,12 @@ function valueSeries(column: Column, values: readonly FilterValue[]): pl.Series 
   }
 }
 
-/** `*` is the wildcard of like/ilike; everything else matches itself. */
+/**
+ * `*` is the wildcard of like/ilike; everything else matches itself. A run of wildcards is one
+ * (thousands of `.*` in a row passed the regex engine's size limit: a 500).
+ */
 function likeRegex(pattern: string, caseInsensitive: boolean): string {
-  const body = pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const body = pattern.replace(/\*+/g, "*").split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
   return `${caseInsensitive ? "(?i)" : ""}^${body}$`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The most a data request may ask, so that no request can cost the service more than a bounded
- * amount of work: values in one `in` list and bytes of the request target (path and query
- * string). Past either, the request is refused with a 422 in the FastAPI/pydantic shape naming
+ * amount of work: values in one `in` list, characters of a like/ilike pattern, and bytes of the
+ * request target (path and query string). Past either, the request is refused with a 422 in the FastAPI/pydantic shape naming
  * the limit, before any query runs; both are documented in /openapi.json (api/routes.ts) and
  * docs/sandbox.md. A filter given twice is refused too (query/parse.ts), so the number of
  * filters is bounded by the dataset's columns and operators.
@@ -10,6 +10,12 @@ import type { ValidationIssue } from "../errors.ts";
 
 /** Values an `in` list may hold. */
 export const MAX_IN_VALUES = 1000;
+
+/**
+ * Characters of a like/ilike pattern: a pattern becomes a regular expression, which the engine
+ * compiles for every file it filters, and a long one with many wildcards costs it a second each.
+ */
+export const MAX_PATTERN_LENGTH = 256;
 
 /**
  * Bytes of a data request's target (its path and query string, as sent). Room for an `in` list
@@ -36,6 +42,20 @@ export function inListIssue(loc: (string | number)[], input: string, count: numb
     input,
     ctx: { field_type: "List", max_length: MAX_IN_VALUES, actual_length: count },
   };
+}
+
+/**
+ * The 422 issue of a like/ilike pattern longer than MAX_PATTERN_LENGTH (pydantic's
+ * `string_too_long`), or undefined.
+ *
+ * @example
+ * ```ts
+ * patternIssue(["query", "Ticker.like"], "A*"); // undefined
+ * ```
+ */
+export function patternIssue(loc: (string | number)[], pattern: string): ValidationIssue | undefined {
+  if (pattern.length <= MAX_PATTERN_LENGTH) return undefined;
+  return { type: "string_too_long", loc, msg: `String should have at most ${MAX_PATTERN_LENGTH} characters`, input: pattern, ctx: { max_length: MAX_PATTERN_LENGTH } };
 }
 
 /**
