@@ -27,8 +27,8 @@ function tokensAt(bucket: Bucket | undefined, nowMs: number): number {
   return Math.min(INVALID_KEY_BURST, bucket.tokens + Math.max(0, nowMs - bucket.updated_ms) / INVALID_KEY_EVERY_MS);
 }
 
-/** Whole seconds until a bucket of `tokens` holds one again (at least 1). */
-const secondsToToken = (tokens: number) => Math.max(1, Math.ceil(((1 - tokens) * INVALID_KEY_EVERY_MS) / 1000));
+/** Whole seconds until a bucket of `tokens` holds one again (at least 1; the wait is rounded to the millisecond first, so float dust does not add a second). */
+const secondsToToken = (tokens: number) => Math.max(1, Math.ceil(Math.round((1 - tokens) * INVALID_KEY_EVERY_MS) / 1000));
 
 const bucketOf = (db: DatabaseSync, address: string) =>
   statement(db, "SELECT tokens, updated_ms FROM key_guesses WHERE address = ?").get(address) as Bucket | undefined;
