@@ -27,9 +27,10 @@ export interface AnsweredPage {
 }
 
 /**
- * The page, or its first rows, within `maxBytes` of body: as many rows as fit (a page
- * shortened so is followed by the rest, from its next offset), or undefined when not even its
- * first row fits. A monthly returned-bytes quota is met so before a page is served.
+ * The page, or its first rows, within `maxBytes` of body: the count of rows is aimed at by the
+ * share of the bytes that fit, so nearly as many as fit (a page shortened so is followed by the
+ * rest, from its next offset), or undefined when not even its first row fits. A monthly
+ * returned-bytes quota is met so before a page is served.
  *
  * @example
  * ```ts
