@@ -5,6 +5,10 @@
  *              worker: status, time, peak resident memory, CPU spent after the answer (work
  *              that went on), and what other users' requests (a probe each second) saw;
  *   - repeat:  2,000 repetitions of `Ticker.in=AAPL`, measured the same way;
+ *   - stop:    every option of every day sorted (the heaviest query), with the client giving
+ *              up after 1 s, with a 1 s budget, and at offset 500,000 with a 32 MB ceiling
+ *              (the checkout before the ceiling ignores it): the work that goes on after the
+ *              answer shows as CPU;
  *   - keys:    3,000 invalid keys from one address, 8 at a time: rate and statuses, then a
  *              valid key used from the address before, and one never used there;
  *   - sigterm: seconds from SIGTERM to exit with 8 clients that never read and one half-sent
@@ -16,7 +20,7 @@
  * with this one's (the same-run baseline: e.g. a copy of the commit before a change); `--root`
  * measures another checkout's sandbox instead of this one's.
  *
- *   node_modules/.bin/deno run -A bench/hostileClients.ts [--root DIR] [--against DIR] [--only in,repeat,...] [--cap S]
+ *   node_modules/.bin/deno run -A bench/hostileClients.ts [--root DIR] [--against DIR] [--only in,repeat,stop,...] [--cap S]
  */
 /// <reference lib="deno.ns" />
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,9 +39,13 @@ const CAP_MS = Number(values.cap) * 1000;
 /** A sandbox past this much resident memory is killed: the machine is shared. */
 const KILL_AT_MB = 4000;
 const DEMO = join(REPO_ROOT, "data", "demo");
+/** How long after an answer (or a client giving up) the sandbox's CPU is watched. */
+const AFTER_MS = 10_000;
 const KEY = "demo-full-access";
 const DAILY = "/api/v1/data/us-equity/eq-daily-ohlc";
 const BIG_PAGE = "/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000";
+/** Every option of every day (62 files, 31 MB of Parquet, 530,000 rows): sorted, the heaviest query one request can ask. */
+const OPTIONS = "/api/v1/data/us-equity-opt/opt-greeks-daily?sort=-MidVega";
 const checkouts = [[values.root ?? "this", values.root ?? REPO_ROOT], ...(values.against ? [[values.against, values.against]] : [])] as const;
 const only = values.only?.split(",");
 const log = (line: string) => console.log(line);
@@ -82,9 +90,12 @@ async function start(root: string, args: string[] = []): Promise<Running> {
 
 const fmtMs = (ms: number | undefined) => (ms === undefined ? "-" : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
 
-/** One heavy request while others probe: what it got, what it cost, what the others saw. */
-async function heavy(root: string, path: string): Promise<string> {
-  const sb = await start(root, ["--workers", "1"]);
+/**
+ * One heavy request while others probe: what it got, what it cost, what the others saw. The
+ * client gives up after `capMs`; `args` are the sandbox's extra options.
+ */
+async function heavy(root: string, path: string, capMs = CAP_MS, args: string[] = []): Promise<string> {
+  const sb = await start(root, ["--workers", "1", ...args]);
   try {
     await (await fetch(`${sb.baseUrl}${DAILY}?Ticker=AAPL&limit=5`, { headers: { "X-API-KEY": KEY } })).arrayBuffer();
     const base = residentMb(sb.pid).now;
@@ -105,23 +116,23 @@ async function heavy(root: string, path: string): Promise<string> {
     const started = performance.now();
     let outcome: string;
     try {
-      const response = await fetch(`${sb.baseUrl}${path}`, { headers: { "X-API-KEY": KEY }, signal: AbortSignal.timeout(CAP_MS) });
+      const response = await fetch(`${sb.baseUrl}${path}`, { headers: { "X-API-KEY": KEY }, signal: AbortSignal.timeout(capMs) });
       const body = await response.text();
       outcome = `${response.status} after ${fmtMs(performance.now() - started)}${response.status === 422 ? ` (${JSON.parse(body).detail[0].msg.slice(0, 90)})` : ""}`;
     } catch {
-      outcome = killed ? `killed at ${KILL_AT_MB} MB after ${fmtMs(performance.now() - started)}` : `no answer in ${fmtMs(CAP_MS)}`;
+      outcome = killed ? `killed at ${KILL_AT_MB} MB after ${fmtMs(performance.now() - started)}` : `no answer in ${fmtMs(capMs)} (the client gave up)`;
     }
     // Work that goes on after the answer (or after the client gave up) shows as CPU spent.
     let after = NaN;
     if (!killed) {
       const cpu = sb.cpuSeconds();
-      await new Promise((r) => setTimeout(r, 5000));
+      await new Promise((r) => setTimeout(r, AFTER_MS));
       if (!killed) after = sb.cpuSeconds() - cpu;
     }
     clearInterval(sampler);
     const [account, data] = await Promise.all(probes.map((p) => p.stop()));
     const seen = (p: typeof account) => `${p.ms.length}/${p.ms.length + p.timedOut} answered, worst ${fmtMs(p.ms.at(-1))}`;
-    return `${outcome}; peak ${peak.toFixed(0)} MB (${base.toFixed(0)} before); CPU in the 5 s after: ${Number.isNaN(after) ? "-" : `${after.toFixed(1)} s`}; others: /account/my ${seen(account)}, data ${seen(data)}`;
+    return `${outcome}; peak ${peak.toFixed(0)} MB (${base.toFixed(0)} before); CPU in the ${AFTER_MS / 1000} s after: ${Number.isNaN(after) ? "-" : `${after.toFixed(1)} s`}; others: /account/my ${seen(account)}, data ${seen(data)}`;
   } finally {
     await sb.kill();
   }
@@ -232,6 +243,9 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(",");
 const SCENARIOS: [string, string, (root: string) => Promise<string>][] = [
   ...[250, 500, 1000, 10_000].map((n) => ["in", `DailyVolume.in with ${n} values`, (root: string) => heavy(root, `${DAILY}?DailyVolume.in=${ids(n)}`)] as [string, string, (root: string) => Promise<string>]),
   ["repeat", "2,000 repetitions of Ticker.in=AAPL", (root) => heavy(root, `${DAILY}?${Array(2000).fill("Ticker.in=AAPL").join("&")}`)],
+  ["stop", "every option sorted, the client gone after 1 s", (root) => heavy(root, `${OPTIONS}&limit=100`, 1000)],
+  ["stop", "every option sorted, a 1 s budget", (root) => heavy(root, `${OPTIONS}&limit=100`, CAP_MS, ["--query-budget-ms", "1000"])],
+  ["stop", "every option sorted, a page at offset 500,000, a 32 MB ceiling", (root) => heavy(root, `${OPTIONS}&limit=100&offset=500000`, CAP_MS, ["--query-memory-mb", "32"])],
   ["keys", "invalid keys", invalidKeys],
   ["sigterm", "SIGTERM, silent clients", (root) => exitAfterTerm(root, 8, 1)],
   ["sigterm", "SIGTERM, one half-sent head", (root) => exitAfterTerm(root, 0, 1)],
