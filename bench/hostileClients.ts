@@ -13,8 +13,9 @@
  *              valid key used from the address before, and one never used there;
  *   - sigterm: seconds from SIGTERM to exit with 8 clients that never read and one half-sent
  *              request head; and how long the server keeps a half-sent head open;
- *   - slow:    other users' latencies (8 clients of small pages and /account/my) with and
- *              without 2 slow readers and 4 silent ones, alternating;
+ *   - slow:    other users' latencies (8 clients of small pages and /account/my) beside
+ *              nothing, six large pages read at full speed, and the same pages read slowly
+ *              (2) or never (4), in alternating rounds;
  *   - quota:   a team with a 1,000,000-byte monthly returned-bytes quota asks for a large page.
  * With `--against <checkout>` every scenario runs on that checkout's sandbox too, alternating
  * with this one's (the same-run baseline: e.g. a copy of the commit before a change); `--root`
@@ -191,15 +192,22 @@ async function halfHeadHeld(root: string): Promise<string> {
   }
 }
 
+/**
+ * Others' latencies (8 clients of small pages and /account/my, 15 s a round) beside nothing,
+ * beside six large pages read at full speed, and beside the same six pages read slowly (2
+ * readers at 100 kB/s) or never (4 clients), in alternating rounds: what reading slowly costs
+ * others beyond what the pages cost to make. The sandbox's resident memory ends each round.
+ */
 async function slowReaders(root: string): Promise<string> {
   const sb = await start(root, ["--workers", "2"]);
-  const rounds: Record<string, number[][]> = { without: [], with: [] };
+  const kinds = ["none", "fast", "slow"] as const;
+  const rounds: Record<string, { ms: number[]; mb: number }[]> = { none: [], fast: [], slow: [] };
+  const pages = [`${BIG_PAGE}&response_format=csv`, BIG_PAGE, BIG_PAGE, BIG_PAGE, BIG_PAGE, BIG_PAGE];
   try {
-    for (const round of ["without", "with", "without", "with"]) {
-      const hostile = round === "with"
-        ? [slowReader(sb.baseUrl, `${BIG_PAGE}&response_format=csv`, KEY, 100_000), slowReader(sb.baseUrl, BIG_PAGE, KEY, 100_000)]
-        : [];
-      const silent = round === "with" ? await Promise.all(Array.from({ length: 4 }, () => sendAndNeverRead(sb.baseUrl, BIG_PAGE, KEY))) : [];
+    for (const round of [...kinds, ...kinds]) {
+      const fast = round === "fast" ? pages.map((p) => fetch(`${sb.baseUrl}${p}`, { headers: { "X-API-KEY": KEY } }).then((r) => r.arrayBuffer())) : [];
+      const slow = round === "slow" ? pages.slice(0, 2).map((p) => slowReader(sb.baseUrl, p, KEY, 100_000)) : [];
+      const silent = round === "slow" ? await Promise.all(pages.slice(2).map((p) => sendAndNeverRead(sb.baseUrl, p, KEY))) : [];
       const ms: number[] = [];
       const end = performance.now() + 15_000;
       await Promise.all(Array.from({ length: 8 }, async (_, c) => {
@@ -210,12 +218,19 @@ async function slowReaders(root: string): Promise<string> {
           ms.push(performance.now() - t0);
         }
       }));
-      await Promise.all(hostile.map((h) => h.stop()));
+      await Promise.all(fast);
+      const mb = residentMb(sb.pid).now;
+      await Promise.all(slow.map((h) => h.stop()));
       silent.forEach(forget);
-      rounds[round].push(ms.sort((a, b) => a - b));
+      rounds[round].push({ ms: ms.sort((a, b) => a - b), mb });
     }
-    const describe = (samples: number[][]) => samples.map((ms) => `median ${fmtMs(median(ms))}, worst ${fmtMs(ms.at(-1))} (${ms.length} requests)`).join("; ");
-    return `others without hostile clients: ${describe(rounds.without)}\n    with 2 slow readers (100 kB/s) and 4 silent clients: ${describe(rounds.with)}`;
+    const describe = (samples: { ms: number[]; mb: number }[]) =>
+      samples.map(({ ms, mb }) => `median ${fmtMs(median(ms))}, p99 ${fmtMs(ms[Math.floor(ms.length * 0.99)])}, worst ${fmtMs(ms.at(-1))} (${ms.length} requests; ${mb.toFixed(0)} MB resident)`).join("; ");
+    return [
+      `others beside nothing: ${describe(rounds.none)}`,
+      `    beside 6 large pages read at full speed: ${describe(rounds.fast)}`,
+      `    beside the same pages read at 100 kB/s (2) or never (4): ${describe(rounds.slow)}`,
+    ].join("\n");
   } finally {
     await sb.kill();
   }
