@@ -95,35 +95,33 @@ function startWorker(options: WorkerOptions, peers: MessagePort[]): Promise<{ wo
 }
 
 /** The worker's messages after it started: answers to "activity" and "stop". */
-type WorkerReply = { type: "activity"; report: ActivityReport } | { type: "stopped"; cut: number; finished: boolean };
+type WorkerReply = { type: "activity"; id: number; report: ActivityReport } | { type: "stopped"; cut: number; finished: boolean };
 
 /** A started worker: asks it for its activity, stops it. */
 class WorkerHandle {
-  readonly #activity: ((report: ActivityReport) => void)[] = [];
+  /** Questions about activity waiting for their answer, by id: a late answer to an older one is dropped, never taken for a newer one's. */
+  readonly #activity = new Map<number, (report: ActivityReport) => void>();
+  #asked = 0;
   #stopped?: (reply: { cut: number; finished: boolean }) => void;
 
   constructor(readonly worker: Worker) {
     worker.onmessage = (e: MessageEvent<WorkerReply>) => {
-      if (e.data.type === "activity") this.#activity.shift()?.(e.data.report);
+      if (e.data.type === "activity") this.#activity.get(e.data.id)?.(e.data.report);
       else if (e.data.type === "stopped") this.#stopped?.(e.data);
     };
   }
 
   /** The worker's activity report, or undefined when it does not answer within `waitMs` (busy). */
   activity(waitMs: number): Promise<ActivityReport | undefined> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const i = this.#activity.indexOf(answer);
-        if (i >= 0) this.#activity.splice(i, 1);
-        resolve(undefined);
-      }, waitMs);
-      const answer = (report: ActivityReport) => {
+    const id = ++this.#asked;
+    return new Promise<ActivityReport | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), waitMs);
+      this.#activity.set(id, (report) => {
         clearTimeout(timer);
         resolve(report);
-      };
-      this.#activity.push(answer);
-      this.worker.postMessage({ type: "activity" });
-    });
+      });
+      this.worker.postMessage({ type: "activity", id });
+    }).finally(() => this.#activity.delete(id));
   }
 
   /** Stops the worker: answers in progress may finish until `deadlineMs` (epoch ms); a worker that does not say it stopped soon after is ended anyway. */
@@ -217,6 +215,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     shutdown: async (graceMs = SHUTDOWN_GRACE_MS) => {
       closer.stop();
       const deadline = Date.now() + graceMs;
+      // A connection with no request in progress (a half-sent head, an idle keep-alive) would
+      // hold the stop until the deadline for nothing: closed first, while the workers still
+      // answer the closer's question about their connections.
+      await closer.closeIdleNow();
       const replies = await Promise.all(workers.map((w) => w.stop(deadline)));
       return { finished: replies.every((r) => r.finished), cut: replies.reduce((n, r) => n + r.cut, 0), idleClosed: closer.closed() };
     },

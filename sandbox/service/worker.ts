@@ -12,7 +12,7 @@
  * closer (net/idleCloser.ts) never closes one in use.
  *
  * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker),
- * `{ type: "activity" }` (answered `{ type: "activity", report }`), then `{ type: "stop",
+ * `{ type: "activity", id }` (answered `{ type: "activity", id, report }`), then `{ type: "stop",
  * deadlineMs }` (answers in progress may finish until then: epoch milliseconds); out
  * `{ type: "listening", port }`, `{ type: "failed", message }` and `{ type: "stopped", cut,
  * finished }` (`cut`: answers cut at the deadline).
@@ -133,12 +133,12 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
   };
 }
 
-type Message = { type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop"; deadlineMs: number } | { type: "activity" };
+type Message = { type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop"; deadlineMs: number } | { type: "activity"; id: number };
 
 self.onmessage = async (event: MessageEvent<Message>) => {
   try {
     if (event.data.type === "start") start(event.data.options, event.data.peers);
-    else if (event.data.type === "activity") self.postMessage({ type: "activity", report: activity.report(activityForgetMs) });
+    else if (event.data.type === "activity") self.postMessage({ type: "activity", id: event.data.id, report: activity.report(activityForgetMs) });
     else if (stop) await stop(event.data.deadlineMs);
     else self.postMessage({ type: "stopped", cut: 0, finished: true });
   } catch (e) {

@@ -102,16 +102,18 @@ function loadShutdown(): ((fd: number) => void) | string {
  * @example
  * ```ts
  * const closer = startIdleCloser(8000, 30_000, () => askWorkers());
- * console.log(closer.report); // "connections: ... closed after 30 s without a request ..."
+ * console.log(closer.report); // "connections: closed after 30 s without a complete request ..."
+ * await closer.closeIdleNow(); // stopping: no connection without a request is waited for
  * closer.stop();
  * ```
  */
-export function startIdleCloser(port: number, timeoutMs: number, activity: () => Promise<ActivityReport[] | undefined>): { report: string; stop: () => void; closed: () => number } {
+export function startIdleCloser(port: number, timeoutMs: number, activity: () => Promise<ActivityReport[] | undefined>): IdleCloser {
   const shutdown = loadShutdown();
-  if (typeof shutdown === "string") return { report: `connections: no header-read time-out (${shutdown})`, stop: () => {}, closed: () => 0 };
+  if (typeof shutdown === "string") return { report: `connections: no header-read time-out (${shutdown})`, stop: () => {}, closeIdleNow: () => Promise.resolve(), closed: () => 0 };
   const firstSeen = new Map<string, number>();
   let closed = 0, sweeping = false;
-  const sweep = async () => {
+  // Connections silent for `silentMs` with no request in progress are shut down.
+  const sweep = async (silentMs: number) => {
     if (sweeping) return;
     sweeping = true;
     try {
@@ -120,7 +122,7 @@ export function startIdleCloser(port: number, timeoutMs: number, activity: () =>
       const open = new Set(sockets.map((s) => s.inode));
       for (const inode of firstSeen.keys()) if (!open.has(inode)) firstSeen.delete(inode);
       for (const s of sockets) if (!firstSeen.has(s.inode)) firstSeen.set(s.inode, now);
-      const candidates = sockets.filter((s) => now - firstSeen.get(s.inode)! > timeoutMs);
+      const candidates = sockets.filter((s) => now - firstSeen.get(s.inode)! >= silentMs);
       if (candidates.length === 0) return;
       const reports = await activity();
       if (!reports) return;
@@ -132,7 +134,7 @@ export function startIdleCloser(port: number, timeoutMs: number, activity: () =>
           if (k !== undefined) idle.set(k, Math.min(idle.get(k) ?? Infinity, ms));
         }
       }
-      const stale = candidates.filter((s) => !busy.has(s.peer) && (idle.get(s.peer) ?? Infinity) > timeoutMs);
+      const stale = candidates.filter((s) => !busy.has(s.peer) && (idle.get(s.peer) ?? Infinity) >= silentMs);
       if (stale.length === 0) return;
       const descriptors = socketDescriptors();
       for (const s of stale) {
@@ -147,10 +149,26 @@ export function startIdleCloser(port: number, timeoutMs: number, activity: () =>
       sweeping = false;
     }
   };
-  const interval = setInterval(sweep, Math.min(1000, Math.max(100, timeoutMs / 4)));
+  const interval = setInterval(() => sweep(timeoutMs), Math.min(1000, Math.max(100, timeoutMs / 4)));
   return {
     report: `connections: closed after ${timeoutMs / 1000} s without a complete request (a header-read and idle time-out) or without taking any of an answer (--client-timeout)`,
     stop: () => clearInterval(interval),
+    closeIdleNow: async () => {
+      while (sweeping) await new Promise((resolve) => setTimeout(resolve, 10));
+      await sweep(0);
+    },
     closed: () => closed,
   };
+}
+
+/** A running idle-connection closer. */
+export interface IdleCloser {
+  /** The start-up line saying what it does (or why it cannot). */
+  report: string;
+  /** Stops sweeping. */
+  stop: () => void;
+  /** Closes at once every connection with no request in progress (a half-sent head, an idle keep-alive): when the sandbox stops. */
+  closeIdleNow: () => Promise<void>;
+  /** Connections closed so far. */
+  closed: () => number;
 }

@@ -108,11 +108,20 @@ describe("SIGTERM", () => {
     expect(sb.stderr()).toMatch(/sandbox: stopped/);
   }, 90_000);
 
-  it("exits at once when nothing is in progress", async () => {
-    const sb = await startSandbox({ args: FAST });
+  it("exits at once when no answer is in progress, a half-sent head and an idle connection open", async () => {
+    // A grace period of a minute, which nothing here needs to wait for.
+    const sb = await startSandbox({ args: ["--shutdown-grace", "60"] });
+    const half = await rawSocket(sb.baseUrl);
+    half.write(halfHead("/api/v1/account/my", KEY));
+    const idle = await rawSocket(sb.baseUrl);
+    idle.read();
+    idle.write(requestHead("/api/v1/account/my", KEY));
+    while (!/^HTTP\/1\.1 200/.test(idle.received().toString("latin1"))) await new Promise((resolve) => setTimeout(resolve, 20));
     const started = performance.now();
     await sb.stop();
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(sb.stderr()).toMatch(/^sandbox: stopped$/m);
+    expect(await within(half.closed, 5_000)).toBeDefined();
+    expect(await within(idle.closed, 5_000)).toBeDefined();
   }, 90_000);
 });
