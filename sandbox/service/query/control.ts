@@ -27,6 +27,8 @@ export const clientGone = () => new HttpError(CLIENT_GONE, "Client closed reques
  */
 export class QueryControl {
   readonly #deadline: number;
+  readonly #client?: AbortSignal | (() => AbortSignal);
+  #signal?: AbortSignal;
   #held = 0;
 
   constructor(
@@ -34,10 +36,20 @@ export class QueryControl {
     readonly budgetMs: number,
     /** Bytes the query's frames may hold at once (estimated: see frameCache.ts's estimatedBytes). */
     readonly memoryBytes: number,
-    /** Aborted when the client goes away. */
-    readonly signal?: AbortSignal,
+    /**
+     * Aborted when the client goes away; or a function giving it, asked at the first step only
+     * (a request's signal costs Deno's server work to make, and most pages run no step).
+     */
+    client?: AbortSignal | (() => AbortSignal),
   ) {
     this.#deadline = performance.now() + budgetMs;
+    this.#client = client;
+  }
+
+  /** The client's signal, once asked for. */
+  get signal(): AbortSignal | undefined {
+    if (this.#signal === undefined && this.#client !== undefined) this.#signal = typeof this.#client === "function" ? this.#client() : this.#client;
+    return this.#signal;
   }
 
   /** Throws 499 once the client has gone, 504 past the budget. */

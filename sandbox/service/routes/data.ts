@@ -98,7 +98,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   let page, quota;
   try {
     // The request's signal is aborted when its client goes away: the query stops then too.
-    const control = new QueryControl(settings.queryBudgetMs, settings.queryMemoryMb * 2 ** 20, c.req.raw.signal);
+    const control = new QueryControl(settings.queryBudgetMs, settings.queryMemoryMb * 2 ** 20, () => c.req.raw.signal);
     ({ page, quota } = commitWithinQuota(db, admission, await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, control), now));
   } catch (e) {
     releaseRequest(db, admission);
@@ -130,7 +130,8 @@ const FIT_TRIES = 3;
  */
 function commitWithinQuota(db: DatabaseSync, admission: Admission, page: AnsweredPage, now: () => Date): { page: AnsweredPage; quota: Record<string, string> } {
   for (let attempt = 0; attempt < FIT_TRIES; attempt++) {
-    const fitted = pageWithin(page, returnedBytesLeft(db, admission));
+    // What was left at admission first, which asks the state nothing more; the commit checks again.
+    const fitted = pageWithin(page, attempt === 0 ? admission.returnedLeftAtAdmission : returnedBytesLeft(db, admission));
     if (fitted === undefined) break;
     const quota = commitRequest(db, admission, fitted.bytesScanned, fitted.rendered.byteLength, now());
     if (quota !== undefined) return { page: fitted, quota };

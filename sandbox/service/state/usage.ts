@@ -58,6 +58,8 @@ export interface Admission {
   limits: QuotaLimits;
   /** Requests of this minute, counted or in flight, this one included. */
   minuteTaken: number;
+  /** Bytes the team could still be returned this month when the request was admitted (others' answers may take some meanwhile). */
+  returnedLeftAtAdmission: number;
 }
 
 /** Where a team stands against its limits, from the counted requests plus those in flight. */
@@ -116,7 +118,14 @@ export function admitRequest(db: DatabaseSync, teamId: number, now = new Date())
     const current = standing(db, teamId, now);
     refuseWhenExhausted(current, now);
     const take = statement(db, "INSERT INTO usage (team_id, period, in_flight) VALUES (?, ?, 1) ON CONFLICT (team_id, period) DO UPDATE SET in_flight = in_flight + 1");
-    const admission = { teamId, minute: minutePeriod(now), month: monthPeriod(now), limits: current.limits, minuteTaken: current.usage.per_minute_requests + 1 };
+    const admission = {
+      teamId,
+      minute: minutePeriod(now),
+      month: monthPeriod(now),
+      limits: current.limits,
+      minuteTaken: current.usage.per_minute_requests + 1,
+      returnedLeftAtAdmission: Math.max(0, current.limits.monthly_data_returned - current.usage.monthly_data_returned),
+    };
     take.run(teamId, admission.minute);
     take.run(teamId, admission.month);
     return admission;
@@ -171,10 +180,11 @@ export function returnedBytesRefusal(db: DatabaseSync, admission: Admission, nee
  */
 export function commitRequest(db: DatabaseSync, admission: Admission, scanned: number, returned: number, now = new Date()): Record<string, string> | undefined {
   return transaction(db, () => {
-    if (returned > returnedBytesLeft(db, admission)) return undefined;
+    // The month's row first, and only if the bytes still fit: nothing else is written when not.
+    const counted = statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1), data_scanned = data_scanned + ?, data_returned = data_returned + ? WHERE team_id = ? AND period = ? AND data_returned + ? <= ?")
+      .run(scanned, returned, admission.teamId, admission.month, returned, admission.limits.monthly_data_returned);
+    if (counted.changes === 0) return undefined;
     statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1) WHERE team_id = ? AND period = ?").run(admission.teamId, admission.minute);
-    statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1), data_scanned = data_scanned + ?, data_returned = data_returned + ? WHERE team_id = ? AND period = ?")
-      .run(scanned, returned, admission.teamId, admission.month);
     const month = counters(db, admission.teamId, admission.month);
     const usage = { per_minute_requests: admission.minuteTaken, monthly_requests: month.requests + month.in_flight, monthly_data_scanned: month.data_scanned, monthly_data_returned: month.data_returned };
     return quotaHeaders(admission.limits, usage, Math.max(0, admission.limits.per_minute_requests - admission.minuteTaken), now);
