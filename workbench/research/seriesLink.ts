@@ -64,7 +64,9 @@ export function matchedVolChanges(before: pl.DataFrame, after: pl.DataFrame): pl
  *
  * @example
  * ```ts
- * const linked = linkSplitSeries(odflBefore, odfl1OnExDate, 1.5); // a 300 strike is 200 a new share
+ * const eve = await wb.data.optGreeksDaily({ filters: { Ticker: "ODFL", TradeDate: "2023-11-21" } });
+ * const exDate = await wb.data.optGreeksDaily({ filters: { Ticker: "ODFL1", TradeDate: "2023-11-22" } });
+ * const linked = linkSplitSeries(eve, exDate, 1.5); // a 300 strike is 200 a new share
  * ```
  */
 export function linkSplitSeries(before: pl.DataFrame, after: pl.DataFrame, factor: number): pl.DataFrame {

@@ -128,6 +128,7 @@ function termPoints(term: pl.DataFrame, column: string): Map<string, TermPoint[]
  *
  * @example
  * ```ts
+ * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "AAPL", TradeDate: "2024-01-10" } });
  * constantMaturityVols(volTermStructure(greeks, { rate: 0.053 }), [30, 60, 91]);
  * ```
  */
@@ -155,6 +156,7 @@ export function constantMaturityVols(term: pl.DataFrame, targetDays: number[], c
  *
  * @example
  * ```ts
+ * const greeks = await wb.data.optGreeksDaily({ filters: { Ticker: "SPY", TradeDate: "2024-01-10" } });
  * calendarArbitrage(volTermStructure(greeks, { rate: 0.053 })).filter(pl.col("Arbitrage"));
  * ```
  */
