@@ -18,8 +18,11 @@ import { dateSeries, median, type OptionChain, optionChains } from "./optionChai
 
 /** A call and a put mid at one strike, $. */
 export interface ParityPair {
+  /** Strike, $. */
   strike: number;
+  /** The call's mid, $. */
   call: number;
+  /** The put's mid, $. */
   put: number;
 }
 
@@ -49,9 +52,13 @@ export interface ForwardOptions {
 
 /** One chain's forward, both ways, and why a value is missing. */
 export interface ChainForward {
+  /** The dividend yield the calls near the spot imply, per year (0.005 is 0.5%). */
   dividendYield: number | null;
+  /** S·e^((r − q)T) from that yield, $. */
   forward: number | null;
+  /** Put-call parity's forward and the strike it was read at, $. */
   parity: { forward: number; strike: number } | null;
+  /** Why the forward is missing, or null. */
   note: string | null;
 }
 

@@ -8,7 +8,9 @@ import { isoDate } from "./securities.ts";
 
 /** One contract of a chain, as the dataset reports it at the session's last minute. */
 export interface ChainContract {
+  /** True for a call, false for a put. */
   call: boolean;
+  /** Strike, $. */
   strike: number;
   /** NBBO mid, $ (null when the dataset has none). */
   mid: number | null;
@@ -20,8 +22,11 @@ export interface ChainContract {
 
 /** The contracts of one root and expiry on one trade date. */
 export interface OptionChain {
+  /** The trade date, YYYY-MM-DD. */
   tradeDate: string;
+  /** The option root (`Ticker` in the option datasets). */
   ticker: string;
+  /** The expiration date, YYYY-MM-DD. */
   expiration: string;
   /** Calendar days from the trade date to the expiry. */
   days: number;
@@ -29,6 +34,7 @@ export interface OptionChain {
   years: number;
   /** The underlying's NBBO mid at the last minute, $. */
   spot: number;
+  /** The chain's contracts, by strike. */
   contracts: ChainContract[];
 }
 

@@ -79,8 +79,11 @@ export function linkSplitSeries(before: pl.DataFrame, after: pl.DataFrame, facto
 
 /** A median with its bootstrap standard error and the count it is over. */
 export interface MedianEstimate {
+  /** The median; null with no value. */
   median: number | null;
+  /** Its bootstrap standard error; null with fewer than two values. */
   standardError: number | null;
+  /** How many finite values it is over. */
   n: number;
 }
 

@@ -16,7 +16,9 @@ import type { ChainContract } from "./optionChains.ts";
 
 /** A strike and its implied vol (per √year). */
 export interface SmilePoint {
+  /** Strike, $. */
   strike: number;
+  /** Implied vol per √year (0.2 is 20%). */
   vol: number;
 }
 

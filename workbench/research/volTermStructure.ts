@@ -64,17 +64,25 @@ export function volTermStructure(greeks: pl.DataFrame, options: ForwardOptions):
 
 /** One expiry of a term structure: days to expiry, years, and the vol (per √year). */
 export interface TermPoint {
+  /** Calendar days to expiry. */
   days: number;
+  /** Years to expiry (days / 365). */
   years: number;
+  /** Implied vol per √year. */
   vol: number;
 }
 
 /** A constant-maturity vol, the expiries it was read between, and why it is missing. */
 export interface ConstantMaturity {
+  /** The horizon, calendar days. */
   days: number;
+  /** The vol there, per √year; null outside the expiries. */
   vol: number | null;
+  /** Days to the expiry below the horizon (the horizon itself on an expiry). */
   fromDays: number | null;
+  /** Days to the expiry above the horizon. */
   toDays: number | null;
+  /** Why the vol is missing, or null. */
   note: string | null;
 }
 
