@@ -113,7 +113,13 @@ export function medianWithError(values: number[], resamples = 2000, seed = 1): M
   if (xs.length < 2) return { median: median(xs), standardError: null, n: xs.length };
   const random = seeded(seed);
   const medians: number[] = [];
-  for (let b = 0; b < resamples; b++) medians.push(median(xs.map(() => xs[Math.floor(random() * xs.length)]))!);
+  // A typed array sorts numerically in place, several times faster than an array of numbers.
+  const draw = new Float64Array(xs.length), m = xs.length >> 1;
+  for (let b = 0; b < resamples; b++) {
+    for (let i = 0; i < xs.length; i++) draw[i] = xs[Math.floor(random() * xs.length)];
+    draw.sort();
+    medians.push(xs.length % 2 ? draw[m] : (draw[m - 1] + draw[m]) / 2);
+  }
   const mean = medians.reduce((s, m) => s + m, 0) / resamples;
   const variance = medians.reduce((s, m) => s + (m - mean) ** 2, 0) / (resamples - 1);
   return { median: median(xs), standardError: Math.sqrt(variance), n: xs.length };
