@@ -52,3 +52,11 @@ export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } fro
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";
 export { signTrades } from "./research/leeReady.ts";
 export { barSpreads, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "./research/spreads.ts";
+export { normalCdf, normalPdf } from "./research/normal.ts";
+export { blackScholesCall, forwardCallDelta, impliedDividendYield, type OptionTerms } from "./research/blackScholes.ts";
+export { type ChainContract, type OptionChain, optionChains } from "./research/optionChains.ts";
+export { chainForward, type ChainForward, expiryForwards, type ForwardOptions, type ParityPair, parityForward } from "./research/forward.ts";
+export { atmForwardVol, fiftyDeltaVol, nearestSpotStrikeVol, otmSmile, type SmilePoint } from "./research/smileVols.ts";
+export { calendarArbitrage, type ConstantMaturity, constantMaturityVol, constantMaturityVols, type TermPoint, volTermStructure } from "./research/volTermStructure.ts";
+export { linkSplitSeries, matchedVolChanges, type MedianEstimate, medianWithError } from "./research/seriesLink.ts";
+export { type Consideration, delistingReturn, totalReturns } from "./research/totalReturn.ts";
