@@ -40,7 +40,7 @@ export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
-export { FolderInUseError, LakeDamagedError, StorageError } from "./errors/storage.ts";
+export { FolderInUseError, LakeDamagedError, type LockHolder, StorageError } from "./errors/storage.ts";
 export { CALENDAR_COVERAGE, CalendarRangeError } from "../calendar/calendar.ts";
 export { type Session, session, sessionTable, type TradingDay, tradingDays, tradingSessions, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
 export { frameHash, hashScheme, type HashSchemeName } from "./provenance/frameHash.ts";
