@@ -35,6 +35,7 @@ export { type DownloadResult, type LakeQuery } from "./store/download.ts";
 export { type CacheCheck, type CacheEntry, type CacheOrigin, FrameCache, NoCache } from "./store/cache.ts";
 export { type CheckedEntry } from "./store/cacheEntries.ts";
 export { Entitlements, type Holding, type Verdict } from "./api/entitlements.ts";
+export type { WorkbenchSummary } from "./api/summary.ts";
 export { type DatasetStatus } from "./api/meta.ts";
 export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/frames.ts";
