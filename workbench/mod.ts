@@ -26,7 +26,7 @@ export { type DataQuery, type PathArg } from "./query/plan.ts";
 export { type AccessRule, AccountApi, type Identity, type Quotas, type QuotaValues } from "./api/account.ts";
 export { DataApi, type SymbolQuery, type Symbols } from "./api/data.ts";
 export { MetaApi } from "./api/meta.ts";
-export { type RawResponse, Transport, type TransportOptions } from "./http/transport.ts";
+export { type RawResponse, Transport, type TransportOptions, type TransportSettings } from "./http/transport.ts";
 export type { Waits } from "./runtime/timers.ts";
 export { type DisplayKind, displayKindOf } from "./display/kind.ts";
 export { type Estimate } from "./guard/estimate.ts";
