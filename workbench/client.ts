@@ -160,13 +160,17 @@ export class Workbench {
 
   /** `Deno.inspect` and `console.log` show the service, cache and request count, never the key. */
   [Symbol.for("Deno.customInspect")](): string {
-    const cache = this.cache.enabled ? JSON.stringify(this.cache.dir) : "off";
-    return `Workbench { service: ${JSON.stringify(this.transport.options.baseUrl)}, cache: ${cache}, recording: ${this.recording}, requestsSent: ${this.transport.requestsSent} }`;
+    return this.#shown();
   }
 
   /** Node's `util.inspect` (and `console.log`), as `Deno.customInspect`. */
   [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return this[Symbol.for("Deno.customInspect")]();
+    return this.#shown();
+  }
+
+  #shown(): string {
+    const cache = this.cache.enabled ? JSON.stringify(this.cache.dir) : "off";
+    return `Workbench { service: ${JSON.stringify(this.transport.options.baseUrl)}, cache: ${cache}, recording: ${this.recording}, requestsSent: ${this.transport.requestsSent} }`;
   }
 
   /**

@@ -182,7 +182,7 @@ export class Transport {
    *
    * @example
    * ```ts
-   * const scope = wb.transport.keyedScope(localSecret());
+   * const scope = wb.transport.keyedScope(crypto.getRandomValues(new Uint8Array(32)));
    * ```
    */
   keyedScope(secret: Uint8Array): string {
@@ -191,12 +191,16 @@ export class Transport {
 
   /** Shown as its service and count, never its key (`Deno.inspect`, `console.log`). */
   [Symbol.for("Deno.customInspect")](): string {
-    return `Transport { baseUrl: ${JSON.stringify(this.options.baseUrl)}, requestsSent: ${this.requestsSent} }`;
+    return this.#shown();
   }
 
   /** Node's `util.inspect`, as `Deno.customInspect`. */
   [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return this[Symbol.for("Deno.customInspect")]();
+    return this.#shown();
+  }
+
+  #shown(): string {
+    return `Transport { baseUrl: ${JSON.stringify(this.options.baseUrl)}, requestsSent: ${this.requestsSent} }`;
   }
 
   /**
