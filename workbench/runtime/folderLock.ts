@@ -83,25 +83,21 @@ function create(path: string, keepToken: boolean): { text: string; token: string
   const id = `${me.pid}-${randomBytes(6).toString("hex")}`;
   const token = `${path}.${id}`;
   const text = `${JSON.stringify({ ...me, token: id, lockedAt: new Date().toISOString() } satisfies LockRecord)}\n`;
-  try {
-    writeNew(token, text);
-  } catch (error) {
-    throw StorageError.of(error, "lock the folder with", path);
-  }
+  writeNew(token, text);
   try {
     linkSync(token, path);
   } catch (error) {
     if (code(error) === "EEXIST") return void rmSync(token, { force: true });
     if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"].includes(code(error) ?? "")) {
       rmSync(token, { force: true });
-      throw StorageError.of(error, "lock the folder with", path);
+      throw error;
     }
     try {
       writeNew(path, text); // no hard links here: O_EXCL, then the record
     } catch (error) {
       rmSync(token, { force: true });
       if (code(error) === "EEXIST") return undefined;
-      throw StorageError.of(error, "lock the folder with", path);
+      throw error;
     }
   }
   if (!keepToken) rmSync(token, { force: true });
@@ -202,14 +198,17 @@ function removeOrphanTokens(folder: string): void {
  * ```
  */
 export function lockFolder(folder: string): () => void {
+  try {
+    return take(folder);
+  } catch (error) {
+    throw StorageError.of(error, "lock the folder", folder); // a FolderInUseError (a StorageError) as it is
+  }
+}
+
+function take(folder: string): () => void {
   const path = join(folder, LOCK);
   for (let attempt = 0; attempt < 200; attempt++) {
-    let mine: { text: string } | undefined;
-    try {
-      mine = create(path, false);
-    } catch (error) {
-      throw StorageError.of(error, "lock the folder", folder);
-    }
+    const mine = create(path, false);
     if (mine) {
       const text = mine.text;
       removeOrphanTokens(folder);
