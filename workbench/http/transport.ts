@@ -10,13 +10,11 @@
  * answer that is not the service (an error without a JSON detail, a success of the wrong
  * content type).
  *
- * Secrets: the key (and a user name and password in the base URL, sent as HTTP Basic
- * authorization, as curl and Python's requests do) live in private fields; `options` holds the
- * settings without them, every URL shown is the one without credentials, and a service's
- * answer that echoes either is masked before it reaches an error.
+ * Secrets: the key (and a user name and password in the base URL) live in private fields
+ * (secrets.ts); `options` holds the settings without them, every URL shown is the one without
+ * credentials, and a service's answer that echoes either is masked before it reaches an error.
  */
 import ky, { HTTPError, type KyInstance } from "ky";
-import { createHmac } from "node:crypto";
 import type { z } from "zod";
 import { WorkbenchError } from "../errors/base.ts";
 import { errorFromResponse } from "../errors/fromResponse.ts";
@@ -26,7 +24,7 @@ import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFas
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { readBody } from "./readBody.ts";
 import { realWaits, retryDelay, type Waits } from "../runtime/timers.ts";
-import { credentialsOf, redactor, withoutCredentials } from "../runtime/credentials.ts";
+import { TransportSecrets } from "./secrets.ts";
 
 /** How to reach the service: its address and key, retries and timeouts. */
 export interface TransportOptions {
@@ -89,8 +87,8 @@ export class Transport {
   readonly options: TransportSettings;
   /** The options as given, key included: only `twin()` reads them. */
   readonly #given: TransportOptions;
-  /** Masks the key and the base URL's password in text from the service. */
-  readonly #redact: (text: string) => string;
+  /** The key and the base URL's user name and password. */
+  readonly #secrets: TransportSecrets;
   readonly #http: KyInstance;
   readonly #retries: number;
   /** How retries wait (the `waits` option, else the real clock). */
@@ -103,20 +101,15 @@ export class Transport {
    */
   constructor(options: TransportOptions) {
     const { apiKey, ...settings } = options;
-    const credentials = credentialsOf(options.baseUrl);
     this.#given = { ...options };
-    this.options = Object.freeze({ ...settings, baseUrl: withoutCredentials(options.baseUrl) });
-    // The password as typed (percent-encoded) and as sent.
-    const typedPassword = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@/i.exec(options.baseUrl)?.[1];
-    this.#redact = redactor([apiKey, credentials?.password, typedPassword]);
+    this.#secrets = new TransportSecrets(options.baseUrl, apiKey);
+    this.options = Object.freeze({ ...settings, baseUrl: this.#secrets.baseUrl });
     this.#retries = options.retries ?? 8;
     this.#waits = options.waits ?? realWaits;
     const maxWait = options.maxWaitSeconds ?? 120;
-    const headers: Record<string, string> = { "X-API-KEY": apiKey };
-    if (credentials) headers.Authorization = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${credentials.user}:${credentials.password}`)))}`;
     this.#http = ky.create({
       prefixUrl: this.options.baseUrl.replace(/\/+$/, ""),
-      headers,
+      headers: this.#secrets.headers(),
       timeout: options.timeoutMs ?? 120_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       retry: {
@@ -173,7 +166,7 @@ export class Transport {
    * ```
    */
   redact(text: string): string {
-    return this.#redact(text);
+    return this.#secrets.redact(text);
   }
 
   /**
@@ -186,7 +179,7 @@ export class Transport {
    * ```
    */
   keyedScope(secret: Uint8Array): string {
-    return createHmac("sha256", secret).update(`market-workbench cache scope\n${this.options.baseUrl}\n${this.#given.apiKey}`).digest("hex").slice(0, 32);
+    return this.#secrets.keyedScope(secret);
   }
 
   /** Shown as its service and count, never its key (`Deno.inspect`, `console.log`). */
@@ -226,7 +219,7 @@ export class Transport {
         const body = await readBody(response);
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
-        if (attempt >= this.#retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#redact((error as Error).message)})`, { url });
+        if (attempt >= this.#retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
         await this.#waits.sleep(this.#waits.backoffDelay(attempt));
       }
     }
@@ -243,7 +236,7 @@ export class Transport {
     try {
       value = JSON.parse(new TextDecoder().decode(r.body));
     } catch {
-      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : this.#redact(new TextDecoder().decode(r.body.subarray(0, 80))), endpoint, r.url);
+      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : this.#secrets.redact(new TextDecoder().decode(r.body.subarray(0, 80))), endpoint, r.url);
     }
     return checkAnswer(schema, value, endpoint, r.url);
   }
@@ -265,7 +258,7 @@ export class Transport {
   private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
     if (error instanceof HTTPError) {
       this.quotaWarnings.observe(error.response.headers);
-      const text = this.#redact(await error.response.text().catch(() => ""));
+      const text = this.#secrets.redact(await error.response.text().catch(() => ""));
       let body: unknown = text;
       try {
         body = JSON.parse(text);
@@ -286,9 +279,9 @@ export class Transport {
       return errorFromResponse(status, body, error.response.headers, "GET", url);
     }
     if (error instanceof WorkbenchError) return error;
-    const reason = this.#redact((error as Error)?.message ?? String(error));
+    const reason = this.#secrets.redact((error as Error)?.message ?? String(error));
     const permanent = permanentNetworkCause(error, this.options.baseUrl);
-    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${this.#redact(permanent)}`, { url });
+    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${this.#secrets.redact(permanent)}`, { url });
     return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
   }
 }
