@@ -101,7 +101,7 @@ notHttp`,
   const failed = failure as NotebookError & { notebook: { cells: { outputs: Output[] }[] }; outputPath: string; htmlPath?: string };
   notebookText = readFileSync(failed.outputPath, "utf8");
   reportText = failed.htmlPath ? readFileSync(failed.htmlPath, "utf8") : "";
-  outputs = failed.notebook.cells.map((cell) => cell.outputs);
+  outputs = failed.notebook.cells.map((cell: { outputs: Output[] }) => cell.outputs);
 }, 400_000);
 
 afterAll(async () => {
