@@ -137,3 +137,20 @@ describe("cache entries keyed without a digest of the key alone", () => {
     expect(readdirSync(dir).filter((f) => f.endsWith(".parquet"))).toHaveLength(2); // the two calls, cached anew
   });
 });
+
+describe("wb.summary()", () => {
+  it("names the service, identity, datasets and quota; a service that does not answer makes a problem within seconds, not a hang", async () => {
+    const wb = await connect({ baseUrl: `http://alice:${PASSWORD}@sandbox.test`, fetch: sb.fetch, apiKey: KEY });
+    const s = await wb.summary();
+    expect(s).toMatchObject({ service: "http://sandbox.test", identity: { id: 1, name: "Demo full access" }, recording: true });
+    expect(s.datasets).toContain("eq-taq-1min");
+    expect(s.quotas?.quotas_limit.monthly_requests).toBeGreaterThan(0);
+    expect(JSON.stringify(s)).not.toContain(KEY);
+    const silent = await connect({ baseUrl: "http://silent.test", fetch: () => new Promise<Response>(() => {}), apiKey: KEY });
+    const started = Date.now();
+    const answer = await silent.summary();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(answer).toMatchObject({ service: "http://silent.test", problem: "no answer within 5 s" });
+    expect(answer.identity).toBeUndefined();
+  });
+});

@@ -27,6 +27,18 @@ export interface WorkbenchSummary {
   problem?: string;
 }
 
+/** How long the card waits for the account: a cell showing `wb` must not hang on a slow service. */
+const READ_DEADLINE_MS = 5_000;
+
+/** `read`, or a rejection naming the deadline when it takes longer (the read itself goes on, unheard). */
+function withDeadline<T>(read: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${READ_DEADLINE_MS / 1000} s`)), READ_DEADLINE_MS);
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
+}
+
 /** The first rejection's message, else undefined. */
 function problemOf(results: PromiseSettledResult<unknown>[]): string | undefined {
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -34,7 +46,8 @@ function problemOf(results: PromiseSettledResult<unknown>[]): string | undefined
 }
 
 /**
- * Reads the summary of a workbench: identity, data access rules and quotas (three free reads).
+ * Reads the summary of a workbench: identity, data access rules and quotas (three free reads,
+ * each given 5 s: a slow or silent service makes a summary with `problem`, not a hanging cell).
  *
  * @example
  * ```ts
@@ -45,9 +58,9 @@ function problemOf(results: PromiseSettledResult<unknown>[]): string | undefined
 export async function readSummary(facts: ServiceFacts, local: Pick<WorkbenchSummary, "service" | "cache" | "recording">): Promise<WorkbenchSummary> {
   const free = facts.freeTransport;
   const results = await Promise.allSettled([
-    free.getJson(ACCOUNT.identity, contract.Identity),
-    free.getJson(ACCOUNT.dataAccessRules, contract.AccessRules),
-    free.getJson(ACCOUNT.quotas, contract.Quotas),
+    withDeadline(free.getJson(ACCOUNT.identity, contract.Identity)),
+    withDeadline(free.getJson(ACCOUNT.dataAccessRules, contract.AccessRules)),
+    withDeadline(free.getJson(ACCOUNT.quotas, contract.Quotas)),
   ]);
   const [identity, rules, quotas] = results;
   const summary: WorkbenchSummary = { ...local };
