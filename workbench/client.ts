@@ -4,11 +4,11 @@
  * downloads and scans.
  */
 import type pl from "nodejs-polars";
-import { createHash } from "node:crypto";
 import { AccountApi } from "./api/account.ts";
 import { DataApi } from "./api/data.ts";
 import { type Entitlements, readEntitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
+import { readSummary, type WorkbenchSummary } from "./api/summary.ts";
 import { displayAs } from "./display/kind.ts";
 import { QueryError } from "./errors/base.ts";
 import { describeValue } from "./query/checkInput.ts";
@@ -23,7 +23,9 @@ import type { ProvenanceManifest } from "./provenance/manifest.ts";
 import { ProvenanceRecorder } from "./provenance/recorder.ts";
 import { dataEndpoint } from "./query/endpoints.ts";
 import { type DataQuery, type PathArg, planCall } from "./query/plan.ts";
+import { withoutCredentials } from "./runtime/credentials.ts";
 import { envVar } from "./runtime/env.ts";
+import { localSecret } from "./runtime/localSecret.ts";
 import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
 import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
@@ -91,11 +93,13 @@ export class Workbench {
    * @param recording whether data calls are recorded for `provenance()`
    */
   constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false) {
-    const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
+    // Cached frames are kept apart by service and key under this user's local secret: an entry
+    // tells nothing about the key to anyone without that secret.
+    const scope = cacheDir ? transport.keyedScope(localSecret()) : "";
     const window = new RateWindow();
     // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
     // keeps counting what a call itself sends.
-    const facts = new ServiceFacts(transport, new Transport(transport.options), window);
+    const facts = new ServiceFacts(transport, transport.twin(), window);
     this.#facts = facts;
     this.account = new AccountApi(facts);
     this.meta = new MetaApi(facts);
@@ -104,7 +108,7 @@ export class Workbench {
     const statusAtCall = (id: string) => facts.guardStatus(id);
     const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => facts.guardStatus(id, true) }) : undefined;
     this.cache = cache ?? new NoCache();
-    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
+    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, (text) => transport.redact(text));
     this.recording = recording;
     this.#pipeline = new Pipeline({ transport, facts, window, judge: new QuotaJudge(facts, quotaGuard), quotaGuard, cache, observers: recording ? [this.#recorder] : [] });
     this.data = new DataApi(this.#pipeline, facts);
@@ -133,6 +137,41 @@ export class Workbench {
     return { ...this.#recorder.manifest(), recording: this.recording };
   }
   #warnedNotRecording = false;
+
+  /**
+   * The workbench in a few lines: the service, the identity behind the key, the datasets it may
+   * read and this month's quota (three free account reads), the cache and whether calls are
+   * recorded. Never the key. In a notebook, `wb` and this summary show as a card.
+   *
+   * @example
+   * ```ts
+   * const s = await wb.summary();
+   * s.identity?.name; s.datasets?.length; s.quotas?.quotas_usage.monthly_requests;
+   * ```
+   */
+  summary(): Promise<WorkbenchSummary> {
+    return readSummary(this.#facts, { service: this.transport.options.baseUrl, cache: this.cache.enabled ? this.cache.dir : undefined, recording: this.recording });
+  }
+
+  /** `Workbench(<service>)`: never the key. */
+  toString(): string {
+    return `Workbench(${this.transport.options.baseUrl})`;
+  }
+
+  /** `Deno.inspect` and `console.log` show the service, cache and request count, never the key. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.#shown();
+  }
+
+  /** Node's `util.inspect` (and `console.log`), as `Deno.customInspect`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.#shown();
+  }
+
+  #shown(): string {
+    const cache = this.cache.enabled ? JSON.stringify(this.cache.dir) : "off";
+    return `Workbench { service: ${JSON.stringify(this.transport.options.baseUrl)}, cache: ${cache}, recording: ${this.recording}, requestsSent: ${this.transport.requestsSent} }`;
+  }
 
   /**
    * Identity, data access rules and quotas in one object, with `may()` to ask about a read,
@@ -245,7 +284,7 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   const baseUrl = options.baseUrl ?? envVar("MARKETDATA_BASE_URL");
   const apiKey = options.apiKey ?? envVar("MARKETDATA_API_KEY");
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
-  if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${withoutCredentials(baseUrl)}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
   return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0"));
 }

@@ -9,7 +9,7 @@
 import pl from "nodejs-polars";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, FolderInUseError, LakeDamagedError, StorageError } from "../../workbench/mod.ts";
@@ -177,7 +177,7 @@ describe("storage errors", () => {
     try {
       writeFileSync(join(dir, "_download.lock"), String(holder.pid));
       expect(() => lockFolder(dir)).toThrow(FolderInUseError);
-      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(new RegExp(`being written by another download \\(process ${holder.pid}\\)`));
+      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(new RegExp(`being written by another download: process ${holder.pid} on host ${hostname()}`));
     } finally {
       holder.kill("SIGKILL");
       await new Promise((r) => holder.once("exit", r));

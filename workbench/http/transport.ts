@@ -9,6 +9,10 @@
  * raises at once (see failFast.ts): connection refused, a host that does not resolve, and an
  * answer that is not the service (an error without a JSON detail, a success of the wrong
  * content type).
+ *
+ * Secrets: the key (and a user name and password in the base URL) live in private fields
+ * (secrets.ts); `options` holds the settings without them, every URL shown is the one without
+ * credentials, and a service's answer that echoes either is masked before it reaches an error.
  */
 import ky, { HTTPError, type KyInstance } from "ky";
 import type { z } from "zod";
@@ -20,6 +24,7 @@ import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFas
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { readBody } from "./readBody.ts";
 import { realWaits, retryDelay, type Waits } from "../runtime/timers.ts";
+import { TransportSecrets } from "./secrets.ts";
 
 /** How to reach the service: its address and key, retries and timeouts. */
 export interface TransportOptions {
@@ -45,6 +50,9 @@ export interface TransportOptions {
    */
   waits?: Waits;
 }
+
+/** A transport's settings as it shows them: its options without the key, the base URL without credentials. */
+export type TransportSettings = Readonly<Omit<TransportOptions, "apiKey">>;
 
 /** A successful answer as it arrived: status, headers and the body's bytes. */
 export interface RawResponse {
@@ -75,27 +83,37 @@ export class Transport {
   requestsSent = 0;
   /** The service's near-quota warnings (`X-Quota-Warning`), printed once per quota. */
   readonly quotaWarnings = new QuotaWarnings();
-  private readonly http: KyInstance;
-  private readonly retries: number;
+  /** The settings: the base URL without user name or password, retries, timeouts; never the key. */
+  readonly options: TransportSettings;
+  /** The options as given, key included: only `twin()` reads them. */
+  readonly #given: TransportOptions;
+  /** The key and the base URL's user name and password. */
+  readonly #secrets: TransportSecrets;
+  readonly #http: KyInstance;
+  readonly #retries: number;
   /** How retries wait (the `waits` option, else the real clock). */
-  private readonly waits: Waits;
+  readonly #waits: Waits;
 
   /**
    * A client for one service and key; sends nothing until the first `get`.
    *
    * @param options the service's address and key, retries and timeouts
    */
-  constructor(readonly options: TransportOptions) {
-    this.retries = options.retries ?? 8;
-    this.waits = options.waits ?? realWaits;
+  constructor(options: TransportOptions) {
+    const { apiKey, ...settings } = options;
+    this.#given = { ...options };
+    this.#secrets = new TransportSecrets(options.baseUrl, apiKey);
+    this.options = Object.freeze({ ...settings, baseUrl: this.#secrets.baseUrl });
+    this.#retries = options.retries ?? 8;
+    this.#waits = options.waits ?? realWaits;
     const maxWait = options.maxWaitSeconds ?? 120;
-    this.http = ky.create({
-      prefixUrl: options.baseUrl.replace(/\/+$/, ""),
-      headers: { "X-API-KEY": options.apiKey },
+    this.#http = ky.create({
+      prefixUrl: this.options.baseUrl.replace(/\/+$/, ""),
+      headers: this.#secrets.headers(),
       timeout: options.timeoutMs ?? 120_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       retry: {
-        limit: this.retries,
+        limit: this.#retries,
         statusCodes: [429, 503],
         // ky waits with its own timer; the wait is taken in beforeRetry instead (Retry-After or
         // the workbench's backoff, through `waits`), so that a test can make it instant.
@@ -103,7 +121,7 @@ export class Transport {
         delay: () => 0,
         retryOnTimeout: true,
         shouldRetry: ({ error }) => {
-          if (!(error instanceof HTTPError) && permanentNetworkCause(error, options.baseUrl)) return false;
+          if (!(error instanceof HTTPError) && permanentNetworkCause(error, this.options.baseUrl)) return false;
           if (error instanceof HTTPError && error.response.status === 429) {
             const wait = Number(error.response.headers.get("Retry-After") ?? "60");
             if (!(wait <= maxWait)) return false;
@@ -118,10 +136,64 @@ export class Transport {
         // retried ones here, failed ones in toWorkbenchError.
         beforeRetry: [async ({ error, retryCount }) => {
           if (error instanceof HTTPError) this.quotaWarnings.observe(error.response.headers);
-          await this.waits.sleep(retryDelay(this.waits, retryCount - 1, retryAfter(error)));
+          await this.#waits.sleep(retryDelay(this.#waits, retryCount - 1, retryAfter(error)));
         }],
       },
     });
+  }
+
+  /**
+   * A new transport to the same service with the same key and settings, counting its own
+   * requests (the workbench's free reads go through one).
+   *
+   * @example
+   * ```ts
+   * const free = wb.transport.twin();
+   * await free.get("/api/v1/account/my"); // wb.transport.requestsSent unchanged
+   * ```
+   */
+  twin(): Transport {
+    return new Transport(this.#given);
+  }
+
+  /**
+   * `text` with the key and the base URL's password masked (`***`) and URL credentials removed:
+   * for text that came from elsewhere (an answer's body, another library's error).
+   *
+   * @example
+   * ```ts
+   * wb.transport.redact("key demo-full-access refused"); // "key *** refused"
+   * ```
+   */
+  redact(text: string): string {
+    return this.#secrets.redact(text);
+  }
+
+  /**
+   * A digest of the service and key under `secret` (HMAC-SHA256, 32 hex digits): tells apart
+   * what different keys cached, and tells nothing about the key without the secret.
+   *
+   * @example
+   * ```ts
+   * const scope = wb.transport.keyedScope(crypto.getRandomValues(new Uint8Array(32)));
+   * ```
+   */
+  keyedScope(secret: Uint8Array): string {
+    return this.#secrets.keyedScope(secret);
+  }
+
+  /** Shown as its service and count, never its key (`Deno.inspect`, `console.log`). */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.#shown();
+  }
+
+  /** Node's `util.inspect`, as `Deno.customInspect`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.#shown();
+  }
+
+  #shown(): string {
+    return `Transport { baseUrl: ${JSON.stringify(this.options.baseUrl)}, requestsSent: ${this.requestsSent} }`;
   }
 
   /**
@@ -136,7 +208,7 @@ export class Transport {
     for (let attempt = 0;; attempt++) {
       let response: Response;
       try {
-        response = await this.http.get(path.replace(/^\//, ""), params ? { searchParams: params } : {});
+        response = await this.#http.get(path.replace(/^\//, ""), params ? { searchParams: params } : {});
       } catch (error) {
         throw await this.toWorkbenchError(error, url);
       }
@@ -147,8 +219,8 @@ export class Transport {
         const body = await readBody(response);
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
-        if (attempt >= this.retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${(error as Error).message})`, { url });
-        await this.waits.sleep(this.waits.backoffDelay(attempt));
+        if (attempt >= this.#retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
+        await this.#waits.sleep(this.#waits.backoffDelay(attempt));
       }
     }
   }
@@ -164,7 +236,7 @@ export class Transport {
     try {
       value = JSON.parse(new TextDecoder().decode(r.body));
     } catch {
-      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : new TextDecoder().decode(r.body.subarray(0, 80)), endpoint, r.url);
+      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : this.#secrets.redact(new TextDecoder().decode(r.body.subarray(0, 80))), endpoint, r.url);
     }
     return checkAnswer(schema, value, endpoint, r.url);
   }
@@ -186,7 +258,7 @@ export class Transport {
   private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
     if (error instanceof HTTPError) {
       this.quotaWarnings.observe(error.response.headers);
-      const text = await error.response.text().catch(() => "");
+      const text = this.#secrets.redact(await error.response.text().catch(() => ""));
       let body: unknown = text;
       try {
         body = JSON.parse(text);
@@ -207,9 +279,9 @@ export class Transport {
       return errorFromResponse(status, body, error.response.headers, "GET", url);
     }
     if (error instanceof WorkbenchError) return error;
-    const reason = (error as Error)?.message ?? String(error);
+    const reason = this.#secrets.redact((error as Error)?.message ?? String(error));
     const permanent = permanentNetworkCause(error, this.options.baseUrl);
-    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${permanent}`, { url });
+    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${this.#secrets.redact(permanent)}`, { url });
     return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
   }
 }

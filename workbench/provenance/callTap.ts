@@ -32,13 +32,13 @@ export function jsonable(value: unknown): unknown {
 export const requestRecord = (r: PreparedRequest): RequestRecord => ({ path: r.path, params: [...requestParams(r)].filter(([k]) => !WIRE_ONLY.has(k)) });
 
 /**
- * An error as the manifest writes it: class, message, status, request id, partial rows; any
- * text equal to one of `secrets` (the key) is masked, should a message ever carry it.
+ * An error as the manifest writes it: class, message, status, request id, partial rows; its
+ * message passed through `redact` (the transport's: the key and a URL's password masked),
+ * should it ever carry them.
  */
-export function failureOf(error: unknown, secrets: readonly string[]): CallFailure {
+export function failureOf(error: unknown, redact: (text: string) => string): CallFailure {
   const e = error as Error & { status?: number; requestId?: string; partial?: pl.DataFrame };
-  const mask = (text: string) => secrets.filter((s) => s.length > 0).reduce((t, s) => t.split(s).join("***"), text);
-  const failure: CallFailure = { name: e?.name ?? typeof error, message: mask(String(e?.message ?? error)) };
+  const failure: CallFailure = { name: e?.name ?? typeof error, message: redact(String(e?.message ?? error)) };
   if (e?.status !== undefined) failure.status = e.status;
   if (e?.requestId !== undefined) failure.requestId = e.requestId;
   if (e?.partial !== undefined) failure.partialRows = e.partial.height;
@@ -48,7 +48,8 @@ export function failureOf(error: unknown, secrets: readonly string[]): CallFailu
 /** Where a finished or failed call's record goes. */
 export interface CallSink {
   add(record: CallRecord): void;
-  readonly secrets: readonly string[];
+  /** Masks the key and a URL's password in an error's message. */
+  readonly redact: (text: string) => string;
 }
 
 /**
@@ -142,7 +143,7 @@ export class CallTap {
    * resumed call is recorded as a call of its own that `resumes` this one.
    */
   async fail(requests: readonly PreparedRequest[], error: unknown): Promise<void> {
-    this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.secrets) });
+    this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.redact) });
   }
 
   /** The `seq` of the failed call this one resumes. */

@@ -34,7 +34,7 @@ export class DownloadTap {
   private reused = 0;
 
   constructor(
-    private readonly sink: { addDownload(record: DownloadRecord): void; readonly secrets: readonly string[] },
+    private readonly sink: { addDownload(record: DownloadRecord): void; readonly redact: (text: string) => string },
     private readonly seq: number,
     private readonly run: { dataset: string; query: unknown; dir: string },
     private readonly status: Promise<StatusAtCall>,
@@ -144,7 +144,7 @@ export class DownloadTap {
       startedAt: this.startedAt,
       seconds,
     };
-    if (error !== undefined) record.error = failureOf(error, this.sink.secrets);
+    if (error !== undefined) record.error = failureOf(error, this.sink.redact);
     this.sink.addDownload(record);
   }
 }

@@ -10,7 +10,8 @@
  */
 import type { CallInfo, CallListener, CallObserver } from "../events/callEvents.ts";
 import { envVar } from "../runtime/env.ts";
-import { appendLine } from "../runtime/files.ts";
+import { withoutCredentials } from "../runtime/credentials.ts";
+import { appendLine, PRIVATE_FILE } from "../runtime/files.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
 import { runDeferred } from "./deferred.ts";
@@ -78,7 +79,7 @@ export function manifestsOfJournal(text: string): ProvenanceManifest[] {
  *
  * @example
  * ```ts
- * const recorder = new ProvenanceRecorder("http://127.0.0.1:8000", (id) => facts.guardStatus(id), [apiKey]);
+ * const recorder = new ProvenanceRecorder("http://127.0.0.1:8000", (id) => facts.guardStatus(id), (text) => transport.redact(text));
  * // given to the pipeline as an observer; recorder.manifest() is what wb.provenance() returns
  * ```
  */
@@ -96,9 +97,9 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   /**
    * @param baseUrl the service's address (written without any user name or password)
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
-   * @param secrets text never to write (the API key), masked should an error message carry it
+   * @param redact masks what is never written (the API key, a URL's password) in an error's message
    */
-  constructor(private readonly baseUrl: string, private readonly statusOf: StatusRead, readonly secrets: readonly string[] = []) {
+  constructor(private readonly baseUrl: string, private readonly statusOf: StatusRead, readonly redact: (text: string) => string = withoutCredentials) {
     registry().push(this);
   }
 
@@ -132,7 +133,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
     if (!this.journal) return;
     const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: hashScheme(), ...line };
-    appendLine(this.journal, `${JSON.stringify(entry)}\n`); // created with the umask's mode, as every file the workbench writes
+    appendLine(this.journal, `${JSON.stringify(entry)}\n`, PRIVATE_FILE); // the user's own record: nobody else reads or forges it
   }
 
   /** The manifest so far: calls (and downloads) in the order they started, each finished one complete. */

@@ -14,7 +14,7 @@ import * as contract from "../../contract/mod.ts";
 import { NotEntitledError } from "../errors/http.ts";
 import { Pager, type PagerOptions, type Send } from "../fetch/pager.ts";
 import type { RateWindow } from "../http/rateWindow.ts";
-import { Transport } from "../http/transport.ts";
+import type { Transport } from "../http/transport.ts";
 import { ACCOUNT, DATA_ENDPOINTS, dataEndpoint, META } from "../query/endpoints.ts";
 import { prepareRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
@@ -53,7 +53,7 @@ function remembered<T>(cache: Map<string, Promise<T>>, key: string, read: () => 
  *
  * @example
  * ```ts
- * const facts = new ServiceFacts(transport, new Transport(transport.options), new RateWindow());
+ * const facts = new ServiceFacts(transport, transport.twin(), new RateWindow());
  * const schema = await facts.schema("eq-daily-ohlc"); // once per session
  * ```
  */
@@ -166,7 +166,7 @@ export class ServiceFacts implements TickerSource {
    * through a transport of its own, so what it sent is counted exactly whatever else runs.
    */
   async countRead(dataset: string, pathValues: string[], query: Query, spent: { requests: number; bytes: number }): Promise<pl.DataFrame> {
-    const transport = new Transport(this.transport.options);
+    const transport = this.transport.twin();
     try {
       return await this.#read(dataset, pathValues, query, transport, (_offset, _frame, bytes) => void (spent.bytes += bytes));
     } finally {

@@ -9,14 +9,16 @@
  */
 import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StorageError } from "../errors/storage.ts";
+import { PRIVATE_FILE, writeAtomically } from "../runtime/files.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 import { requestRecord } from "../provenance/callTap.ts";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
 import { type CacheCheck, type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, readCachedFrame, readEntry, verifyCache } from "./cacheEntries.ts";
+import { removeUnkeyedEntries } from "./cacheScope.ts";
 
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
 export { NoCache } from "./noCache.ts";
@@ -40,12 +42,19 @@ export class FrameCache {
   /** Calls that missed the cache (and were fetched) so far. */
   misses = 0;
 
+  /** Keeps services and keys apart (`Transport.keyedScope`: an HMAC under the user's local secret). */
+  readonly #scope: string;
+  /** Whether entries keyed by an older workbench were looked for (once). */
+  #swept = false;
+
   /**
-   * `scope` separates services and identities (a digest of base URL and key, never the key);
-   * `origin` says where frames come from (the service's address and the dataset's status,
-   * read free), written with each cached frame.
+   * `scope` separates services and identities (an HMAC of base URL and key under the user's
+   * local secret, never the key); `origin` says where frames come from (the service's address
+   * and the dataset's status, read free), written with each cached frame.
    */
-  constructor(readonly dir: string, private readonly scope: string, private readonly origin?: CacheOrigin, private readonly warn: (message: string) => void = console.warn) {}
+  constructor(readonly dir: string, scope: string, private readonly origin?: CacheOrigin, private readonly warn: (message: string) => void = console.warn) {
+    this.#scope = scope;
+  }
 
   /**
    * The cache file of a request.
@@ -54,7 +63,7 @@ export class FrameCache {
    */
   pathFor(request: PreparedRequest): string {
     const params = [...requestParams(request)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const key = JSON.stringify({ scope: this.scope, path: request.path, params, maxRows: request.maxRows, columns: request.columns.map((c) => c.name) });
+    const key = JSON.stringify({ scope: this.#scope, path: request.path, params, maxRows: request.maxRows, columns: request.columns.map((c) => c.name) });
     return join(this.dir, `${request.dataset}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.parquet`);
   }
 
@@ -62,7 +71,7 @@ export class FrameCache {
   private canWrite(): boolean {
     if (this.writable === undefined) {
       try {
-        mkdirSync(this.dir, { recursive: true });
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         accessSync(this.dir, constants.W_OK);
         this.writable = true;
       } catch (e) {
@@ -75,6 +84,7 @@ export class FrameCache {
 
   /** The cached frame of `request`, or `fetch()`'s (then cached); `onHit` hears a hit. */
   async getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame> {
+    this.#sweep();
     const path = this.pathFor(request);
     if (existsSync(path)) {
       const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
@@ -95,28 +105,34 @@ export class FrameCache {
     const frame = await fetch();
     if (this.canWrite()) {
       const entry = await this.entryOf(request, frame, fetchedAt, status);
-      const partialEntry = `${path}.${process.pid}.entry.partial`;
-      const partial = `${path}.${process.pid}.partial`;
+      const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
       try {
         // The entry first: a cached frame never lacks its provenance (an entry alone is ignored).
-        writeFileSync(partialEntry, JSON.stringify(entry, null, 1));
-        renameSync(partialEntry, path.replace(/\.parquet$/, ENTRY_SUFFIX));
-        frame.writeParquet(partial);
-        renameSync(partial, path);
+        // Both private (0600): what the user's key fetched is theirs to read.
+        writeAtomically(entryPath, (tmp) => writeFileSync(tmp, JSON.stringify(entry, null, 1)), PRIVATE_FILE);
+        writeAtomically(path, (tmp) => frame.writeParquet(tmp), PRIVATE_FILE);
       } catch (error) {
         // The cache is optional: the call keeps its frame, the cache keeps nothing half-written.
-        for (const p of [partialEntry, partial, path.replace(/\.parquet$/, ENTRY_SUFFIX)]) rmSync(p, { force: true });
-        this.warn(`${StorageError.of(error, "cache the frame in", path).message}; the frame is returned, not cached`);
+        rmSync(entryPath, { force: true });
+        const failure = StorageError.of(error, "cache the frame in", path);
+        this.warn(`Cannot cache the frame in '${path}': ${failure.cause}${failure.code ? ` (${failure.code})` : ""}; the frame is returned, not cached`);
       }
     }
     return frame;
+  }
+
+  /** Once a session: entries an older workbench keyed by a digest of the key alone are removed (never found again). */
+  #sweep(): void {
+    if (this.#swept) return;
+    this.#swept = true;
+    removeUnkeyedEntries(this.dir, this.warn);
   }
 
   /** The provenance written beside a cached frame. */
   private async entryOf(request: PreparedRequest, frame: pl.DataFrame, fetchedAt: string, status: Promise<StatusAtCall> | undefined): Promise<CacheEntry> {
     return {
       version: 1,
-      scope: this.scope,
+      scope: this.#scope,
       service: this.origin ? publicBaseUrl(this.origin.baseUrl) : undefined,
       dataset: request.dataset,
       request: { ...requestRecord(request), maxRows: Number.isFinite(request.maxRows) ? request.maxRows : null },
@@ -145,6 +161,7 @@ export class FrameCache {
    */
   verify(options: { remove?: boolean } = {}): Promise<CacheCheck> {
     if (!this.origin) return Promise.reject(new Error("This cache has no service to verify against (it was made without one)"));
-    return verifyCache(this.dir, this.scope, this.origin, options.remove ?? false);
+    this.#sweep();
+    return verifyCache(this.dir, this.#scope, this.origin, options.remove ?? false);
   }
 }

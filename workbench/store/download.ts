@@ -71,7 +71,7 @@ async function writeLakeFile(dir: string, relative: string, frame: pl.DataFrame,
   // The folder, the rename and the size are asked off the event loop too (Deno's file-system
   // threads): a unit's partitions are written together, and pages keep arriving meanwhile.
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: 0o755 }); // others may read a lake, never change it
   } catch (error) {
     throw StorageError.of(error, "create the folder of", file);
   }
@@ -137,7 +137,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const sample = await pipeline.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
   const fingerprint = [...requestParams(sample)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o755 }); // others may read a lake, never change it
   } catch (error) {
     throw StorageError.of(error, "create the folder", dir);
   }
