@@ -51,4 +51,9 @@ export { type AdjustedRoot, adjustedRoots, classifyRoots, type RootKind, splitFa
 export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";
 export { signTrades } from "./research/leeReady.ts";
-export { barSpreads, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "./research/spreads.ts";
+export { decayColumn, measureColumns, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, TRF_EXCHANGE, weightedSpreads, withTimeBucket } from "./research/spreads.ts";
+export { barImbalance } from "./research/barImbalance.ts";
+export { type ClusterOptions, clusteredMeans, dayTotals, totalColumns } from "./research/clusteredMeans.ts";
+export { splitRatio, type TickerDay, type TickerDayPlan, tickerDays } from "./research/tickerDays.ts";
+export { TICK_COLUMNS, type TickPanel, type TickPanelOptions, tickSpreadPanel } from "./research/tickPanel.ts";
+export { decayCurve, SIZE_BOUNDS_DOLLARS, SIZE_BUCKETS, type SpreadDayOptions, spreadDayTotals, spreadMeasures, withSizeBucket } from "./research/spreadPanel.ts";

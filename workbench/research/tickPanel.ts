@@ -1,0 +1,64 @@
+/**
+ * Trading costs of many ticker-days, fetched and reduced one ticker-day at a time: each day's
+ * ticks (`eq-taq`, the six columns the measures read) become a few dozen rows of day totals
+ * (`spreadDayTotals`) and are dropped, so memory holds one day per request in flight, not the
+ * whole range.
+ */
+import pl from "nodejs-polars";
+import type { Workbench } from "../client.ts";
+import type { ProgressListener } from "../progress/progress.ts";
+import { type SpreadDayOptions, spreadDayTotals } from "./spreadPanel.ts";
+import type { TickerDay } from "./tickerDays.ts";
+
+/** The columns of `eq-taq` the measures read; TradeDate and Ticker are known from the request. */
+export const TICK_COLUMNS = ["EventDateTime", "EventType", "Price", "Quantity", "Exchange", "ConditionCode"];
+
+/** How `tickSpreadPanel` fetches: the measures' options, requests in flight, progress per ticker-day. */
+export interface TickPanelOptions extends SpreadDayOptions {
+  /** Ticker-days fetched at once (default 4). */
+  concurrency?: number;
+  /** A progress listener for one ticker-day's request (e.g. `bar.part(key)` of a `progressBar`). */
+  progress?: (unit: TickerDay, index: number) => ProgressListener | undefined;
+}
+
+/** Day totals of every ticker-day measured, and the ticker-days that returned no ticks. */
+export interface TickPanel {
+  /** `spreadDayTotals` rows, `Ticker` being the asked ticker (a renamed day keeps the name asked). */
+  totals: pl.DataFrame;
+  empty: TickerDay[];
+  /** Tick rows read in all. */
+  ticks: number;
+}
+
+/**
+ * Fetches and reduces `units` (from `tickerDays`).
+ *
+ * @example
+ * ```ts
+ * const plan = await tickerDays(wb, ["AAPL", "SPY"], "2023-11-20", "2023-11-24");
+ * const panel = await tickSpreadPanel(wb, plan.units, { decaySeconds: [60, 300] });
+ * clusteredMeans(panel.totals, { measures: spreadMeasures([60, 300]), by: ["Ticker"] });
+ * ```
+ */
+export async function tickSpreadPanel(wb: Workbench, units: TickerDay[], options: TickPanelOptions = {}): Promise<TickPanel> {
+  const parts: pl.DataFrame[] = [];
+  const empty: TickerDay[] = [];
+  let next = 0, ticks = 0;
+  const worker = async () => {
+    while (next < units.length) {
+      const index = next++;
+      const unit = units[index];
+      const frame = await wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
+      ticks += frame.height;
+      // TradeDate as text is enough: the measures read it as YYYY-MM-DD.
+      const totals = frame.height === 0 ? undefined : spreadDayTotals(frame.withColumns(pl.lit(unit.date).alias("TradeDate"), pl.lit(unit.asked).alias("Ticker")), options);
+      if (totals === undefined || totals.height === 0) empty.push(unit);
+      else parts.push(totals);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+  const order = (u: TickerDay) => `${u.asked}|${u.date}`;
+  empty.sort((a, b) => order(a).localeCompare(order(b)));
+  const totals = parts.length > 0 ? pl.concat(parts).sort(["Ticker", "TradeDate"]) : pl.DataFrame();
+  return { totals, empty, ticks };
+}
