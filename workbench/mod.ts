@@ -55,5 +55,5 @@ export { decayColumn, measureColumns, type SpreadOptions, spreadsByTimeOfDay, tr
 export { barImbalance } from "./research/barImbalance.ts";
 export { type ClusterOptions, clusteredMeans, dayTotals, totalColumns } from "./research/clusteredMeans.ts";
 export { splitRatio, type TickerDay, type TickerDayPlan, tickerDays } from "./research/tickerDays.ts";
-export { TICK_COLUMNS, type TickPanel, type TickPanelOptions, tickSpreadPanel } from "./research/tickPanel.ts";
+export { type EmptyDay, TICK_COLUMNS, type TickPanel, type TickPanelOptions, tickSpreadPanel } from "./research/tickPanel.ts";
 export { decayCurve, SIZE_BOUNDS_DOLLARS, SIZE_BUCKETS, type SpreadDayOptions, spreadDayTotals, spreadMeasures, withSizeBucket } from "./research/spreadPanel.ts";

@@ -6,6 +6,7 @@
  */
 import pl from "nodejs-polars";
 import type { Workbench } from "../client.ts";
+import { QueryError } from "../errors/base.ts";
 import type { ProgressListener } from "../progress/progress.ts";
 import { type SpreadDayOptions, spreadDayTotals } from "./spreadPanel.ts";
 import type { TickerDay } from "./tickerDays.ts";
@@ -21,11 +22,18 @@ export interface TickPanelOptions extends SpreadDayOptions {
   progress?: (unit: TickerDay, index: number) => ProgressListener | undefined;
 }
 
-/** Day totals of every ticker-day measured, and the ticker-days that returned no ticks. */
+/** A ticker-day with nothing to measure, and why. */
+export interface EmptyDay {
+  unit: TickerDay;
+  /** `no ticks`, `no trades in regular hours`, or the message of the refused request. */
+  reason: string;
+}
+
+/** Day totals of every ticker-day measured, and the ticker-days with nothing to measure. */
 export interface TickPanel {
   /** `spreadDayTotals` rows, `Ticker` being the asked ticker (a renamed day keeps the name asked). */
   totals: pl.DataFrame;
-  empty: TickerDay[];
+  empty: EmptyDay[];
   /** Tick rows read in all. */
   ticks: number;
 }
@@ -42,22 +50,30 @@ export interface TickPanel {
  */
 export async function tickSpreadPanel(wb: Workbench, units: TickerDay[], options: TickPanelOptions = {}): Promise<TickPanel> {
   const parts: pl.DataFrame[] = [];
-  const empty: TickerDay[] = [];
+  const empty: EmptyDay[] = [];
   let next = 0, ticks = 0;
   const worker = async () => {
     while (next < units.length) {
       const index = next++;
       const unit = units[index];
-      const frame = await wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
+      let frame: pl.DataFrame;
+      try {
+        frame = await wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
+      } catch (error) {
+        // A day the service holds nothing for (a ticker past its delisting) is a gap to name, not a failure.
+        if (!(error instanceof QueryError)) throw error;
+        empty.push({ unit, reason: error.message });
+        continue;
+      }
       ticks += frame.height;
       // TradeDate as text is enough: the measures read it as YYYY-MM-DD.
       const totals = frame.height === 0 ? undefined : spreadDayTotals(frame.withColumns(pl.lit(unit.date).alias("TradeDate"), pl.lit(unit.asked).alias("Ticker")), options);
-      if (totals === undefined || totals.height === 0) empty.push(unit);
+      if (totals === undefined || totals.height === 0) empty.push({ unit, reason: totals === undefined ? "no ticks" : "no trades in regular hours" });
       else parts.push(totals);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-  const order = (u: TickerDay) => `${u.asked}|${u.date}`;
+  const order = (e: EmptyDay) => `${e.unit.asked}|${e.unit.date}`;
   empty.sort((a, b) => order(a).localeCompare(order(b)));
   const totals = parts.length > 0 ? pl.concat(parts).sort(["Ticker", "TradeDate"]) : pl.DataFrame();
   return { totals, empty, ticks };

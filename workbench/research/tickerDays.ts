@@ -82,15 +82,19 @@ export async function tickerDays(wb: Workbench, tickers: string[], start: string
     const mine = days.map((date) => ({ asked, date, ticker: inForce(date)?.ticker }));
     const covered = mine.filter((u): u is TickerDay => u.ticker !== undefined);
     units.push(...covered);
-    for (const [k, s] of security.entries()) {
-      if (k > 0 && s.from && days.some((d) => d >= s.from!) && days.some((d) => d < s.from!)) {
-        notes.push(`${security[k - 1].ticker} was renamed ${s.ticker} from ${s.from} (one security, SecId ${secId}): the days under each name are fetched as that name, so ${asked}'s figures cover ${plural(covered.length, "trading day")} of ${days.length}, not the ${plural(covered.filter((u) => u.ticker === asked).length, "day")} under ${asked} alone.`);
-      }
+    const underAsked = covered.filter((u) => u.ticker === asked).length;
+    for (const [k, span] of security.entries()) {
+      if (k === 0 || !span.from || !days.some((d) => d >= span.from!) || !days.some((d) => d < span.from!)) continue;
+      const [before, after] = [security[k - 1].ticker, span.ticker];
+      const how = asked === before
+        ? `${asked} was renamed ${after} from ${span.from} (one security, SecId ${secId}): its days from then are fetched as ${after}`
+        : `${asked} was ${before} until ${security[k - 1].to} (one security, SecId ${secId}): its days before ${span.from} are fetched as ${before}`;
+      notes.push(`${how}, so ${asked}'s figures cover ${plural(covered.length, "trading day")} of ${days.length}, not the ${plural(underAsked, "day")} under ${asked} alone.`);
     }
     const lastDay = security.at(-1)!.to;
     if (covered.length < mine.length && days.some((d) => d > lastDay)) {
       const merger = roots.find((r) => r.secId === secId && r.kind === "merger");
-      notes.push(`${asked} stops trading after ${lastDay}, its last day in the equity lookup file${merger ? ` (a merger: each share became ${merger.deliverable}, from OCC's adjusted root ${merger.optionTicker})` : " (delisted)"}: ${plural(covered.length, "trading day")} of ${days.length} can be measured.`);
+      notes.push(`${asked} stops trading after ${lastDay}, its last day in the equity lookup file${merger ? ` (a merger: OCC's adjusted option root ${merger.optionTicker} delivers ${merger.deliverable} per contract of 100 old shares)` : " (delisted)"}: ${plural(covered.length, "trading day")} of ${days.length} can be measured.`);
     }
     for (const r of roots.filter((r) => r.secId === secId && r.kind === "split" && r.exDate >= start && r.exDate <= end)) {
       notes.push(`${r.ticker ?? asked} split ${splitRatio(r.factor ?? 1)} (its adjusted option root ${r.optionTicker} delivers ${r.deliverable}) with ex date ${r.exDate}: prices and share counts change that day. Spreads in basis points and the dollar-size buckets are unaffected; a size in shares would not be.`);
