@@ -90,7 +90,7 @@ export function clusteredMeans(totals: pl.DataFrame, options: ClusterOptions): p
   const perMeasure = measures.map((m, order) => {
     const { sum, weight } = totalColumns(m);
     const [S, W] = [pl.col(sum), pl.col(weight)];
-    const theta = S.sum().over(keys).div(W.sum().over(keys));
+    const theta = S.sum().over(keys[0], ...keys.slice(1)).div(W.sum().over(keys[0], ...keys.slice(1)));
     return days
       .filter(W.gt(0))
       .withColumns(S.sub(theta.mul(W)).pow(2).alias("__u2"), S.div(W).alias("__day"))
@@ -99,7 +99,7 @@ export function clusteredMeans(totals: pl.DataFrame, options: ClusterOptions): p
         S.sum().div(W.sum()).alias("Pooled"),
         pl.col("__u2").sum().alias("__u2"),
         pl.col("__day").mean().alias("DayMean"),
-        pl.col("__day").std(1).alias("__sd"),
+        pl.col("__day").std().alias("__sd"),
         pl.len().cast(pl.Int64).alias("Days"),
         pl.col("Observations").sum().cast(pl.Int64),
         W.sum().alias("Weight"),
