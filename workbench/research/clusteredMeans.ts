@@ -75,6 +75,8 @@ export function dayTotals(frame: pl.DataFrame, options: ClusterOptions): pl.Data
  *
  * @example
  * ```ts
+ * const day = tradeSpreads(await wb.data.eqTaq("2023-11-21", "AAPL")).withColumns(pl.lit("AAPL").alias("Ticker"), pl.lit("2023-11-21").alias("TradeDate"));
+ * const totals = dayTotals(day, { measures: ["EffectiveBps"], by: ["Ticker"] });
  * const estimates = clusteredMeans(totals, { measures: ["EffectiveBps"], by: ["Ticker"] });
  * ```
  */

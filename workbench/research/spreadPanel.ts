@@ -26,6 +26,7 @@ export function spreadMeasures(decaySeconds: readonly number[] = []): string[] {
  *
  * @example
  * ```ts
+ * const ticks = await wb.data.eqTaq("2023-11-21", "AAPL");
  * withSizeBucket(tradeSpreads(ticks)).groupBy("SizeBucket").len();
  * ```
  */
@@ -38,6 +39,7 @@ export function withSizeBucket(trades: pl.DataFrame): pl.DataFrame {
 
 /** Options of `spreadDayTotals`: the measures' and the time-of-day buckets' (default 30 minutes). */
 export interface SpreadDayOptions extends SpreadOptions {
+  /** Minutes per time-of-day bucket, counted from 09:30 (default 30). */
   bucketMinutes?: number;
 }
 
@@ -96,6 +98,7 @@ export function spreadDayTotals(ticks: pl.DataFrame, options: SpreadDayOptions =
  *
  * @example
  * ```ts
+ * const totals = spreadDayTotals(await wb.data.eqTaq("2023-11-21", "AAPL"), { decaySeconds: [5, 60, 300] });
  * decayCurve(totals, [5, 60, 300], ["Ticker"]);
  * ```
  */

@@ -24,6 +24,7 @@ export interface TickPanelOptions extends SpreadDayOptions {
 
 /** A ticker-day with nothing to measure, and why. */
 export interface EmptyDay {
+  /** The ticker-day. */
   unit: TickerDay;
   /** `no ticks`, `no trades in regular hours`, or the message of the refused request. */
   reason: string;
@@ -33,6 +34,7 @@ export interface EmptyDay {
 export interface TickPanel {
   /** `spreadDayTotals` rows, `Ticker` being the asked ticker (a renamed day keeps the name asked). */
   totals: pl.DataFrame;
+  /** The ticker-days with nothing to measure, by ticker and date. */
   empty: EmptyDay[];
   /** Tick rows read in all. */
   ticks: number;

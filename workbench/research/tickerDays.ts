@@ -16,8 +16,11 @@ import { adjustedRoots } from "./splitFactors.ts";
 
 /** One day of one asked ticker: the ticker in force that day (the asked one, or its new or old name). */
 export interface TickerDay {
+  /** The ticker as asked. */
   asked: string;
+  /** The ticker it traded under that day (the asked one, or its new or old name). */
   ticker: string;
+  /** The trading day, YYYY-MM-DD. */
   date: string;
 }
 
@@ -25,6 +28,7 @@ export interface TickerDay {
 export interface TickerDayPlan {
   /** Trading days of the range (calendar), inside the dataset's data. */
   days: string[];
+  /** Every asked ticker's trading days with data, in the order asked, then by date. */
   units: TickerDay[];
   /** One sentence per event, in the order tickers were asked. */
   notes: string[];
