@@ -5,6 +5,10 @@
  * (ODFL 3-for-2, SIRI 1-for-4), dates outside the data, an unknown ticker; and the panel the
  * plan feeds, with a ticker-day that has no ticks.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { QueryError, splitRatio, tickerDays, tickSpreadPanel } from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
@@ -57,6 +61,24 @@ describe("tickerDays on the tiny market", () => {
     expect(panel.empty).toEqual([{ unit: { asked: "HES", ticker: "HES", date: "2023-11-24" }, reason: "eq-taq from 2023-11-24: HES maps to no security after 2023-11-23 (delisted or merged)" }]);
     expect([...new Set(panel.totals.getColumn("TradeDate").toArray())]).toEqual(["2023-11-22"]);
     expect(panel.ticks).toBeGreaterThan(1000);
+  });
+
+  it("with a lake: the same day totals, and a second run reads the files without a tick request", async () => {
+    const lake = mkdtempSync(join(tmpdir(), "tick-lake-"));
+    try {
+      const plan = await tickerDays(connected.wb, ["SQ"], "2023-11-24", "2023-11-27");
+      const sorted = (f: pl.DataFrame) => f.sort(["Ticker", "TradeDate", "Venue", "SizeBucket", "BucketMinute"]);
+      const direct = await tickSpreadPanel(connected.wb, plan.units, { decaySeconds: [60] });
+      const first = await tickSpreadPanel(connected.wb, plan.units, { decaySeconds: [60], lake });
+      expect(first.downloads.map((d) => d.fetched)).toEqual([1, 1]); // SQ's day, then XYZ's
+      expect(sorted(first.totals).toRecords()).toEqual(sorted(direct.totals).toRecords());
+      const again = await tickSpreadPanel(connected.wb, plan.units, { decaySeconds: [60], lake });
+      expect(again.downloads.map((d) => d.fetched)).toEqual([0, 0]);
+      expect(sorted(again.totals).toRecords()).toEqual(sorted(direct.totals).toRecords());
+      expect(again.ticks).toBe(direct.ticks);
+    } finally {
+      rmSync(lake, { recursive: true, force: true });
+    }
   });
 
   it("writes split factors as ratios", () => {
