@@ -35,7 +35,8 @@ const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(
 /** What one run printed and showed: its status, and every output's text (markdown, plain, HTML). */
 async function runRecipe(name: string, params: Record<string, string>) {
   const out = join(dir, name);
-  const args = Object.entries(params).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
+  // The lake in the test's own folder, not the repository's .cache.
+  const args = Object.entries({ ...params, lake: join(dir, "lake") }).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
   const result = await run(denoPath(), ["run", "-A", "scripts/recipe.ts", "intraday-spread", ...args, "--base-url", await sandbox.baseUrl(), "--out", out, "--timeout", "170"], { timeoutMs: 180_000 });
   const notebook = JSON.parse(readFileSync(join(out, "intraday-spread.ipynb"), "utf8"));
   const outputs: Output[] = notebook.cells.flatMap((c: { outputs?: Output[] }) => c.outputs ?? []);
