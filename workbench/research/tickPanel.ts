@@ -69,10 +69,12 @@ export async function tickSpreadPanel(wb: Workbench, units: TickerDay[], options
   const empty: EmptyDay[] = [];
   let next = 0, ticks = 0;
   const downloads = options.lake === undefined ? [] : await downloadTicks(wb, units, options.lake, options.progress);
+  // One scan of the lake (it checks the folder once); each day's filter on the partition columns reads one file.
+  const scanned = options.lake === undefined ? undefined : wb.scan(options.lake);
   const read = (unit: TickerDay, index: number): Promise<pl.DataFrame> => {
-    if (options.lake === undefined) return wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
+    if (scanned === undefined) return wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
     const day = pl.col("Ticker").eq(pl.lit(unit.ticker)).and(pl.col("TradeDate").cast(pl.String).eq(pl.lit(unit.date)));
-    return Promise.resolve(wb.scan(options.lake).filter(day).select(...TICK_COLUMNS).collectSync());
+    return Promise.resolve(scanned.filter(day).select(...TICK_COLUMNS).collectSync());
   };
   const worker = async () => {
     while (next < units.length) {
