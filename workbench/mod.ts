@@ -52,7 +52,6 @@ export { type AdjustedRoot, adjustedRoots, classifyRoots, type RootKind, splitFa
 export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";
 export { signTrades } from "./research/leeReady.ts";
-export { barSpreads, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "./research/spreads.ts";
 export { normalCdf, normalPdf } from "./research/normal.ts";
 export { blackScholesCall, forwardCallDelta, impliedDividendYield, type OptionTerms } from "./research/blackScholes.ts";
 export { type ChainContract, type OptionChain, optionChains } from "./research/optionChains.ts";
@@ -61,3 +60,9 @@ export { atmForwardVol, fiftyDeltaVol, nearestSpotStrikeVol, otmSmile, type Smil
 export { calendarArbitrage, type ConstantMaturity, constantMaturityVol, constantMaturityVols, type TermPoint, volTermStructure } from "./research/volTermStructure.ts";
 export { linkSplitSeries, matchedVolChanges, type MedianEstimate, medianWithError } from "./research/seriesLink.ts";
 export { type Consideration, delistingReturn, totalReturns } from "./research/totalReturn.ts";
+export { decayColumn, measureColumns, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, TRF_EXCHANGE, weightedSpreads, withTimeBucket } from "./research/spreads.ts";
+export { barImbalance } from "./research/barImbalance.ts";
+export { type ClusterOptions, clusteredMeans, dayTotals, totalColumns } from "./research/clusteredMeans.ts";
+export { splitRatio, type TickerDay, type TickerDayPlan, tickerDays } from "./research/tickerDays.ts";
+export { type EmptyDay, TICK_COLUMNS, type TickPanel, type TickPanelOptions, tickSpreadPanel } from "./research/tickPanel.ts";
+export { decayCurve, SIZE_BOUNDS_DOLLARS, SIZE_BUCKETS, type SpreadDayOptions, spreadDayTotals, spreadMeasures, withSizeBucket } from "./research/spreadPanel.ts";
