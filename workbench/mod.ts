@@ -14,6 +14,8 @@
  *
  * @module
  */
+// First: a missing native Polars binary is reported with its fix before any module loads Polars.
+import "./runtime/polarsBinary.ts";
 export { connect, type ConnectOptions, Workbench } from "./client.ts";
 export { DEMO_KEYS, type DemoKeyRole } from "../contract/demoKeys.ts";
 export { type FilterSpec, type FilterValue, OPERATORS, type Operator, type Query } from "./query/query.ts";

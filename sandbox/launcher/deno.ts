@@ -1,8 +1,10 @@
 /**
- * Which Deno runs the sandbox (and the project's notebook kernel): this process when it is Deno,
- * else the native binary of the `deno` npm package that market-workbench depends on, else `deno`
- * on PATH. The native binary, not the package's Node launcher (`node_modules/.bin/deno`):
- * stopping the launcher would not stop the sandbox.
+ * Which Deno runs the sandbox (and the project's notebook kernel): the native binary of the
+ * `deno` npm package that market-workbench depends on, else this process when it is Deno, else
+ * `deno` on PATH. The package's first: it is the version the sandbox is tested with, and the
+ * sandbox's V8 flags are that version's V8's (a newer Deno's V8 refuses one of them), while a
+ * notebook kernel may run any Deno the user installed. The native binary, not the package's
+ * Node launcher (`node_modules/.bin/deno`): stopping the launcher would not stop the sandbox.
  */
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
@@ -45,10 +47,10 @@ function onPath(name: string): string | undefined {
  * ```
  */
 export function denoExecutable(): string {
-  const g = globalThis as { Deno?: { execPath(): string } };
-  if (g.Deno) return g.Deno.execPath();
   const npm = npmDeno();
   if (npm.path) return npm.path;
+  const g = globalThis as { Deno?: { execPath(): string } };
+  if (g.Deno) return g.Deno.execPath();
   const found = onPath(process.platform === "win32" ? "deno.exe" : "deno");
   if (found) return found;
   throw new DenoNotFoundError(
