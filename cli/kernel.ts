@@ -26,6 +26,7 @@ for this user by default, or into the Python environment of Jupyter (--sys-prefi
 
 /** What `market-workbench kernel` did: the kernel's name and where Jupyter put it. */
 export interface KernelInstall {
+  /** The kernel's name, as notebooks' metadata and `--kernel_name` give it. */
   name: string;
   /** Jupyter's own line, e.g. "Installed kernelspec market-workbench in /home/me/.local/share/jupyter/kernels/market-workbench". */
   message: string;
@@ -33,7 +34,7 @@ export interface KernelInstall {
 
 /** A failure of `market-workbench kernel` that names its cause and the fix. */
 export class KernelInstallError extends Error {
-  /** @param message what failed and how to fix it */
+  /** An error whose message says what failed and how to fix it. */
   constructor(message: string) {
     super(message);
     this.name = "KernelInstallError";

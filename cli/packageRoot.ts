@@ -9,7 +9,9 @@ import { fileURLToPath } from "node:url";
 
 /** The package's folder and its package.json's version. */
 export interface PackageRoot {
+  /** The package's folder. */
   dir: string;
+  /** Its version, from its package.json. */
   version: string;
 }
 

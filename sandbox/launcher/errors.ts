@@ -17,7 +17,7 @@
  * ```
  */
 export class SandboxSettingError extends Error {
-  /** @param message what is wrong: the setting, its value and what is allowed */
+  /** An error whose message names the setting, its value and what is allowed. */
   constructor(message: string) {
     super(message);
     this.name = "SandboxSettingError";
@@ -37,7 +37,7 @@ export class SandboxSettingError extends Error {
  * ```
  */
 export class DenoNotFoundError extends Error {
-  /** @param message where the launcher looked and how to get Deno */
+  /** An error whose message says where the launcher looked and how to get Deno. */
   constructor(message: string) {
     super(message);
     this.name = "DenoNotFoundError";

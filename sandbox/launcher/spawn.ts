@@ -92,8 +92,10 @@ export interface SandboxCommand {
 export function sandboxCommand(args: readonly string[], options: Pick<SpawnOptions, "env" | "root"> = {}): SandboxCommand {
   const root = options.root ?? (FROM_SOURCES ? CHECKOUT_ROOT : undefined);
   const cli = root === undefined ? fileURLToPath(new URL("../service/cli.js", import.meta.url)) : join(root, "sandbox/service/cli.ts");
-  // The installed package's folder: Deno finds its package.json there and resolves hono, zod and
-  // nodejs-polars from node_modules as Node would (a checkout maps them in its deno.json).
+  // Installed, it runs in the package's folder and resolves hono, zod and nodejs-polars from
+  // node_modules as Node would (a checkout maps them in its deno.json). Deno also finds a
+  // deno.json of the user's project above that folder, whose settings would apply:
+  // --node-modules-dir=manual keeps the packages coming from node_modules whatever it says.
   const cwd = root ?? fileURLToPath(new URL("../../..", import.meta.url));
   const packaged = root === undefined ? ["--node-modules-dir=manual"] : [];
   return { command: denoExecutable(), args: ["run", "-A", "--unstable-net", ...packaged, SANDBOX_V8_FLAGS, cli, ...args], cwd, env: sandboxEnv(options.env) };
@@ -106,6 +108,7 @@ export function sandboxCommand(args: readonly string[], options: Pick<SpawnOptio
  *
  * @example
  * ```ts
+ * import { spawnSandbox } from "market-workbench/sandbox";
  * const sb = await spawnSandbox(["--port", "0", "--data", "data/tiny", "--state", "/tmp/s.sqlite"]);
  * await fetch(`${sb.baseUrl}/openapi.json`);
  * await sb.stop();
