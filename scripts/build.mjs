@@ -8,12 +8,16 @@
 // declarations are dropped: nothing a user imports refers to them. The sources import with
 // `.ts` extensions, rewritten to `.js`; what tsc leaves (worker URLs; specifiers in
 // declarations) is rewritten here, and a `.ts` specifier left anywhere fails the build.
+// A build whose inputs (the sources, the build's configuration, TypeScript and the locked
+// dependencies) hash as the last one did leaves dist/ as it is (`--force` builds anyway): the
+// package's test packs it on every run.
 //
-//   node scripts/build.mjs
+//   node scripts/build.mjs [--force]
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { repoRoot } from "./paths.mjs";
+import { cacheDir, repoRoot } from "./paths.mjs";
 
 const dist = join(repoRoot, "dist");
 const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
@@ -37,6 +41,24 @@ function* files(dir) {
 /** Relative module specifiers ending in `.ts`: in from/import(...) and in `new URL("./x.ts", import.meta.url)`. */
 const TS_SPECIFIER = /((?:\bfrom\s*|\bimport\s*\(?\s*|\bnew URL\(\s*)["'])(\.{1,2}\/[^"']*?)\.ts(["'])/g;
 
+/** What dist/ is made from: every file of the compiled folders, and what decides how they compile. */
+function inputsHash() {
+  const folders = ["workbench", "kernel-helpers", "calendar", "contract", "sandbox", "cli"];
+  const single = ["notebook.ts", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs",
+    "scripts/kernelSettings.mjs", "scripts/paths.mjs", "node_modules/typescript/package.json"];
+  const paths = [...folders.flatMap((f) => [...files(join(repoRoot, f))]), ...single.map((f) => join(repoRoot, f)).filter(existsSync)].sort();
+  const hash = createHash("sha256");
+  for (const path of paths) hash.update(`${relative(repoRoot, path)}\0`).update(readFileSync(path)).update("\0");
+  return hash.digest("hex");
+}
+
+const stamp = join(cacheDir, "build-inputs.sha256");
+const inputs = inputsHash();
+if (!process.argv.includes("--force") && existsSync(dist) && existsSync(stamp) && readFileSync(stamp, "utf8") === inputs) {
+  console.log("build: dist/ is up to date with its inputs (--force builds anyway)");
+  process.exit(0);
+}
+rmSync(stamp, { force: true });
 rmSync(dist, { recursive: true, force: true });
 compile("tsconfig.build.json", ["--noCheck"]);
 for (const folder of ["service", "market"]) {
@@ -64,4 +86,6 @@ if (left.length > 0) {
   console.error(`build: modules the installed package would not load:\n${left.join("\n")}`);
   process.exit(1);
 }
+mkdirSync(cacheDir, { recursive: true });
+writeFileSync(stamp, inputs);
 console.log(`build: dist/ holds ${count} files`);
