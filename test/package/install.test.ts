@@ -55,7 +55,8 @@ beforeAll(async () => {
   // `npm pack` runs `prepack`, the build: what is packed is built from this checkout's sources.
   const pack = await run("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: repoRoot });
   if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-  packed = (JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Packed[])[0];
+  // npm prints the build's output (prepack) before its JSON.
+  packed = (JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as Packed[])[0];
   tarball = join(scratch, packed.filename);
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-research", private: true, type: "module" }, null, 2));
