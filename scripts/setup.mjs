@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
 import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, kernelRelay, repoRoot, which } from "./paths.mjs";
 import { jupyterLab } from "./labInstall.mjs";
-import { KERNEL_V8_FLAGS } from "./kernelSettings.mjs";
+import { KERNEL_V8_FLAGS, kernelSpec } from "./kernelSettings.mjs";
 import { npmWithProgress } from "./npmProgress.mjs";
 import { CommandError, run, runOrThrow } from "./run.mjs";
 
@@ -127,13 +127,7 @@ async function denoKernel() {
   const dir = join(jupyterDataDir, "kernels", "deno");
   // Deno is started through the relay (Debian's Python, whose pyzmq jupyter_client needs anyway):
   // without it the kernel stops answering after a page reload (docs/jupyter-kernel-reload.md).
-  const spec = JSON.stringify({
-    argv: [jupyterPython(), kernelRelay, "{connection_file}", denoPath(), "jupyter", "--kernel"],
-    display_name: "Deno",
-    language: "typescript",
-    interrupt_mode: "message",
-    env: { NO_COLOR: "1", DENO_V8_FLAGS: KERNEL_V8_FLAGS },
-  }, null, 2) + "\n";
+  const spec = JSON.stringify(kernelSpec({ python: jupyterPython(), relay: kernelRelay, deno: denoPath() }), null, 2) + "\n";
   // The stamp records which kernelspec, jupyter and npm install last passed the check below.
   const installed = statSync(join(modules, ".package-lock.json")).mtimeMs;
   const stamp = JSON.stringify({ spec, jupyter: jupyterPath(), installed });

@@ -269,7 +269,7 @@ export class Workbench {
  *
  * @example
  * ```ts
- * import { connect, sandbox } from "./workbench/mod.ts";
+ * import { connect, sandbox } from "market-workbench/notebook";
  * const local = await sandbox();
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });

@@ -1,21 +1,22 @@
 /**
- * The workbench: every endpoint of the Datasets Service as a function returning a typed
- * Polars DataFrame. This is the only export surface. In a notebook, import `notebook.ts` at
- * the repository's root instead: it re-exports this module and the kernel helpers, and turns
- * on rich display.
+ * The workbench (`market-workbench`): every endpoint of the Datasets Service as a function
+ * returning a typed Polars DataFrame. This is the only export surface. In a notebook, import
+ * `market-workbench/notebook` instead: it re-exports this module, the kernel helpers and
+ * `sandbox()`, and turns on rich display. The local sandbox starts from
+ * `market-workbench/sandbox`.
  *
  * @example
  * ```ts
- * import { connect, sandbox } from "./workbench/mod.ts";
- * const local = await sandbox();
- * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
+ * import { connect } from "market-workbench";
+ * const wb = await connect(); // MARKETDATA_BASE_URL and MARKETDATA_API_KEY from the environment
  * const bars = await wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
  * ```
  *
  * @module
  */
+// First: a missing native Polars binary is reported with its fix before any module loads Polars.
+import "./runtime/polarsBinary.ts";
 export { connect, type ConnectOptions, Workbench } from "./client.ts";
-export { type LocalSandbox, sandbox, type SandboxOptions } from "./sandbox.ts";
 export { DEMO_KEYS, type DemoKeyRole } from "../contract/demoKeys.ts";
 export { type FilterSpec, type FilterValue, OPERATORS, type Operator, type Query } from "./query/query.ts";
 export { type ProgressEvent, type ProgressListener, terminalProgress } from "./progress/progress.ts";
