@@ -58,7 +58,7 @@ try {
     if (listed < tickers.length || Object.keys(m.partitions).length === 0) throw new Error("the listing misses files");
   };
   const check = () => {
-    const damage = damageChecker(lake); // as a re-run checks: each file once
+    const damage = damageChecker(lake, readManifest(lake)!); // as a re-run checks: each file once
     for (const [path, record] of records) if (damage(path, record) !== undefined) throw new Error(`${path} found damaged`);
   };
   // A folder of format 1 records no sizes: each file's footer is read for its rows (a file of several days: theirs summed).

@@ -26,7 +26,7 @@ import { type DataQuery, type PathArg, planCall } from "./query/plan.ts";
 import { envVar } from "./runtime/env.ts";
 import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
-import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
+import { type DownloadOptions, type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 
 /**
  * Options of `connect()`: the service's address and key (else MARKETDATA_BASE_URL and
@@ -182,14 +182,17 @@ export class Workbench {
   }
 
   /**
-   * Downloads a universe over a date range into a hive-partitioned Parquet folder, pulling
-   * chunks of up to 20 trading days concurrently within the per-minute quota and behind the
-   * quota guard (`force: true` passes it). Each chunk is one file
-   * (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`, the trade date a column; ticks: a file
-   * a ticker-day, `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, and its
-   * ticker-day partitions recorded in `_manifest.json`: running it again resumes an
-   * interrupted download, and a wider range fetches only the partitions it lacks. Without
-   * `start`/`end` it takes the dataset's whole availability.
+   * Downloads a universe over a date range into a hive-partitioned Parquet folder (a table
+   * Polars, pyarrow, DuckDB and Spark read in place), pulling chunks of up to 20 trading days
+   * concurrently within the per-minute quota and behind the quota guard (`force: true` passes
+   * it). Each chunk of a ticker is one file (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`,
+   * the trade date a column; ticks: a file a ticker-day,
+   * `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, hashed, and its
+   * ticker-day partitions recorded in the manifest beside the folder
+   * (`.bars.workbench/manifest.json` for `lake/bars`): running it again resumes an interrupted
+   * download, another range or other tickers fetch only the partitions the folder lacks, and
+   * every file reused is checked by content. Without `start`/`end` it takes the dataset's
+   * whole availability. `options.repair` repairs a folder whose manifest is damaged.
    *
    * @example
    * ```ts
@@ -198,7 +201,7 @@ export class Workbench {
    * const lf = wb.scan("lake/bars");
    * ```
    */
-  async download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
+  async download(dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     if (typeof dir !== "string" || dir.trim() === "") {
       throw new QueryError(`wb.download needs a folder to write the lake into as its third argument, got ${describeValue(dir)}: e.g. wb.download("${String(dataset)}", { tickers: ["AAPL"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars")`);
     }
@@ -206,7 +209,7 @@ export class Workbench {
     if (chunkDays !== undefined && !(Number.isInteger(chunkDays) && chunkDays >= 1)) {
       throw new QueryError(`chunkDays is ${describeValue(chunkDays)}: give a whole number of trading days per request, 1 or more (default 20)`);
     }
-    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, chunkDays), "download-result");
+    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, { ...options, chunkDays }), "download-result");
   }
 
   /**

@@ -50,14 +50,15 @@ export function writeAtomically(file: string, write: (tmp: string) => void): voi
 /**
  * `writeAtomically` for a write that does not block the event loop (Polars writing on its own
  * threads): the file is renamed into place (off the event loop too) once `write(tmp)` resolves.
+ * `tmp` chooses the temporary file (on the same file system), e.g. outside a folder that
+ * readers list while it is written; by default a hidden file beside `file`.
  *
  * @example
  * ```ts
  * await writeAtomicallyAsync("lake/Ticker=AAPL/TradeDate=2023-11-21/part.parquet", (tmp) => frame.lazy().sinkParquet(tmp).collect().then(() => {}));
  * ```
  */
-export async function writeAtomicallyAsync(file: string, write: (tmp: string) => Promise<void>): Promise<void> {
-  const tmp = temporaryBeside(file);
+export async function writeAtomicallyAsync(file: string, write: (tmp: string) => Promise<void>, tmp = temporaryBeside(file)): Promise<void> {
   try {
     await write(tmp);
     await rename(tmp, file);
