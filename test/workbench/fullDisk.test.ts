@@ -11,6 +11,7 @@ import process from "node:process";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, StorageError } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
+import { journalPartitions, lakeBooks } from "./support/lakeBooks.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "full-disk-"));
 const mounts: string[] = [];
@@ -54,9 +55,7 @@ function filesUnder(dir: string): string[] {
 
 /** The partitions the download's journal records, each with the file it names. */
 function journalRecords(dir: string): Map<string, string | undefined> {
-  const journal = join(dir, "_partitions.jsonl");
-  if (!existsSync(journal)) return new Map();
-  return new Map(readFileSync(journal, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { path: string; file?: string }).map((r) => [r.path, r.file]));
+  return new Map(journalPartitions(dir).map((r) => [r.path, r.file]));
 }
 
 /** Lake files and their sizes: what a later run must keep. */
@@ -94,6 +93,7 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     const left = filesUnder(dir);
     expect(left.filter((f) => /\.tmp$|\.partial$/.test(f))).toEqual([]);
     expect(left).not.toContain("_download.lock");
+    expect(filesUnder(lakeBooks(dir).books).filter((f) => /\.tmp$|_download\.lock$/.test(f))).toEqual([]);
     // What the journal recorded before the disk filled: reused by the resume, never fetched again.
     // Units are written at once, so the disk may fill before any file is in place; a file whose
     // journal line found no room is recorded by no partition: removed by the resume, said, and
@@ -163,6 +163,6 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     }
     expect(existsSync(join(readOnly, "new-lake"))).toBe(false);
     expect(local.wb.scan(join(readOnly, "lake")).collectSync().height).toBe(complete.rows);
-    expect(JSON.parse(readFileSync(join(readOnly, "lake", "_manifest.json"), "utf8")).dataset).toBe("eq-taq-1min");
+    expect(JSON.parse(readFileSync(lakeBooks(join(readOnly, "lake")).manifest, "utf8")).dataset).toBe("eq-taq-1min");
   });
 });

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, FolderInUseError, LakeDamagedError, StorageError } from "../../workbench/mod.ts";
 import { lockFolder, writeAtomically, writeAtomicallyAsync } from "../../workbench/runtime/files.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
+import { lakeBooks } from "./support/lakeBooks.ts";
 
 const local = withFullAccess();
 const scratch = mkdtempSync(join(tmpdir(), "integrity-"));
@@ -175,16 +176,17 @@ describe("storage errors", () => {
     mkdirSync(dir);
     const holder = spawn("sleep", ["30"], { stdio: "ignore" });
     try {
-      writeFileSync(join(dir, "_download.lock"), String(holder.pid));
-      expect(() => lockFolder(dir)).toThrow(FolderInUseError);
+      mkdirSync(lakeBooks(dir).books, { recursive: true });
+      writeFileSync(lakeBooks(dir).lock, String(holder.pid));
+      expect(() => lockFolder(lakeBooks(dir).books)).toThrow(FolderInUseError);
       await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(new RegExp(`being written by another download \\(process ${holder.pid}\\)`));
     } finally {
       holder.kill("SIGKILL");
       await new Promise((r) => holder.once("exit", r));
     }
-    const release = lockFolder(dir); // the holder is gone: its lock is taken over
-    expect(() => lockFolder(dir)).toThrow(FolderInUseError); // and this process holds it now
+    const release = lockFolder(lakeBooks(dir).books); // the holder is gone: its lock is taken over
+    expect(() => lockFolder(lakeBooks(dir).books)).toThrow(FolderInUseError); // and this process holds it now
     release();
-    expect(existsSync(join(dir, "_download.lock"))).toBe(false);
+    expect(existsSync(lakeBooks(dir).lock)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@
  */
 import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync } from "node:fs";
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
@@ -227,6 +227,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   try {
     mkdirSync(dir, { recursive: true });
     mkdirSync(folder.books, { recursive: true });
+    accessSync(folder.books, constants.W_OK); // a folder complete on a read-only disk is named as the lake, not its bookkeeping
   } catch (error) {
     throw StorageError.of(error, "create the folder", dir);
   }

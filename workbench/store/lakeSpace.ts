@@ -7,12 +7,12 @@ import { StorageError } from "../errors/storage.ts";
 import type { Manifest } from "./manifest.ts";
 
 /** The least free space a download starts with, whatever its folder's files weigh. */
-const FLOOR_BYTES = 4 << 20;
+const FLOOR_BYTES = 1 << 20;
 
 /**
  * Throws a StorageError (ENOSPC) when the file system holding `dir` has less room than the next
  * request's `partitions` take, judged by the folder's own files (bytes a partition, twice for
- * the temporary file and headroom) and at least 4 MiB; a folder it cannot ask is not judged.
+ * the temporary file and headroom) and at least 1 MiB; a folder it cannot ask is not judged.
  *
  * @example
  * ```ts
@@ -34,5 +34,5 @@ export function checkFreeSpace(dir: string, manifest: Manifest, partitions: numb
   const needed = Math.max(FLOOR_BYTES, 2 * perPartition * partitions);
   if (free >= needed) return;
   const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-  throw new StorageError(`Cannot write into '${dir}': its disk has ${mb(free)} free where the next request's ${partitions} partition(s) need about ${mb(needed)}; nothing was sent. Free some space and run the download again: it resumes where it stopped (ENOSPC)`, dir, "no space left on the device", "ENOSPC");
+  throw new StorageError(`Cannot write into '${dir}': no space left on the device (ENOSPC): its disk has ${mb(free)} free where the next request's ${partitions} partition(s) need about ${mb(needed)}; nothing was sent. Free some space and run the download again: it resumes where it stopped`, dir, "no space left on the device", "ENOSPC");
 }
