@@ -9,14 +9,17 @@
  */
 import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { StorageError } from "../errors/storage.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 import { requestRecord } from "../provenance/callTap.ts";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
 import { type CacheCheck, type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, readCachedFrame, readEntry, verifyCache } from "./cacheEntries.ts";
+import { sha256OfFile } from "./lakeCheck.ts";
+import { processAlive } from "./lakeRepair.ts";
 
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
 export { NoCache } from "./noCache.ts";
@@ -65,6 +68,7 @@ export class FrameCache {
         mkdirSync(this.dir, { recursive: true });
         accessSync(this.dir, constants.W_OK);
         this.writable = true;
+        removeDeadPartials(this.dir);
       } catch (e) {
         this.writable = false;
         this.warn(`Cache folder '${this.dir}' is not writable (${(e as Error).message}); results will not be cached`);
@@ -78,7 +82,9 @@ export class FrameCache {
     const path = this.pathFor(request);
     if (existsSync(path)) {
       const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
-      const read = readCachedFrame(path, readEntry(entryPath));
+      const entry = readEntry(entryPath);
+      // A frame without readable provenance cannot be checked: never served, fetched again.
+      const read = entry ? readCachedFrame(path, entry) : { damage: existsSync(entryPath) ? "its provenance beside it is unreadable" : "its provenance beside it is missing" };
       if ("frame" in read) {
         this.hits++;
         onHit?.();
@@ -98,10 +104,13 @@ export class FrameCache {
       const partialEntry = `${path}.${process.pid}.entry.partial`;
       const partial = `${path}.${process.pid}.partial`;
       try {
-        // The entry first: a cached frame never lacks its provenance (an entry alone is ignored).
+        // The frame's file is written and hashed first, then the entry with its size and hash is
+        // put in place before the frame: a cached frame never lacks its provenance (an entry
+        // alone is ignored), and its bytes are checked before Polars reads them.
+        frame.writeParquet(partial);
+        entry.file = { bytes: statSync(partial).size, sha256: sha256OfFile(partial) };
         writeFileSync(partialEntry, JSON.stringify(entry, null, 1));
         renameSync(partialEntry, path.replace(/\.parquet$/, ENTRY_SUFFIX));
-        frame.writeParquet(partial);
         renameSync(partial, path);
       } catch (error) {
         // The cache is optional: the call keeps its frame, the cache keeps nothing half-written.
@@ -146,5 +155,13 @@ export class FrameCache {
   verify(options: { remove?: boolean } = {}): Promise<CacheCheck> {
     if (!this.origin) return Promise.reject(new Error("This cache has no service to verify against (it was made without one)"));
     return verifyCache(this.dir, this.scope, this.origin, options.remove ?? false);
+  }
+}
+
+/** Removes the partial files (`<file>.<pid>.partial`, `<file>.<pid>.entry.partial`) of cache writes whose process died. */
+function removeDeadPartials(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = /\.(\d+)(?:\.entry)?\.partial$/.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) rmSync(join(dir, name), { force: true });
   }
 }
