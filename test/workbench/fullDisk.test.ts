@@ -106,9 +106,20 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     // Files of about 0.7 MB, one unit at a time: the first ones fit, and the resume keeps them.
     expect(before.size).toBeGreaterThan(0);
 
+    // A re-run on the disk still full stops before sending any request.
+    const used = (await local.wb.account.quotasRaw()).quotas_usage.monthly_requests;
+    const said: string[] = [];
+    const quiet = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void said.push(String(m).replace(/^Warning: /, "")));
+    const stillFull = await local.wb.download("eq-taq-1min", UNIVERSE, dir).then(() => undefined, (e: unknown) => e).finally(() => quiet.mockRestore());
+    expect(stillFull).toBeInstanceOf(StorageError);
+    expect((stillFull as StorageError).code).toBe("ENOSPC");
+    expect((stillFull as Error).message).toMatch(/no space left on the device \(ENOSPC\): its disk has [\d.]+ MB free where the next request's \d+ partition\(s\) need about [\d.]+ MB; nothing was sent/);
+    expect((await local.wb.account.quotasRaw()).quotas_usage.monthly_requests).toBe(used);
+
     mount(["-o", "remount,size=20m"], disk);
     const again = await local.wb.download("eq-taq-1min", UNIVERSE, dir);
-    expect(again.warnings).toEqual(unrecorded.map((file) => `File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`));
+    // Files no partition records are removed by the first run that finds them (the one on the full disk).
+    expect([...said, ...again.warnings]).toEqual(unrecorded.map((file) => `File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`));
     expect(again.resumed).toBe(recorded.size > 0);
     expect(again.partitions).toBe(whole.partitions);
     expect(again.fetched).toBe(whole.partitions - recorded.size); // what was recorded before is reused, not fetched again
