@@ -6,7 +6,7 @@
  * temporary files of writers that died are removed; the manifest validates against its
  * published JSON Schema and records each file once, with the SHA-256 `sha256sum` gives.
  */
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
@@ -98,7 +98,7 @@ describe("the manifest", () => {
   it("validates against its published JSON Schema and records each file once, with its bytes, rows and the SHA-256 sha256sum gives", () => {
     const manifest = JSON.parse(readFileSync(lakeBooks(join(base, "lake")).manifest, "utf8"));
     const schema = JSON.parse(readFileSync("workbench/store/lake-manifest.schema.json", "utf8"));
-    const validate = new Ajv2020.default({ strict: false }).compile(schema);
+    const validate = new Ajv2020({ strict: false }).compile(schema);
     expect(validate(manifest), JSON.stringify(validate.errors)).toBe(true);
     expect(manifest.$schema).toBe(schema.$id);
     expect(manifest.writer.version).toBe(JSON.parse(readFileSync("package.json", "utf8")).version);

@@ -90,6 +90,16 @@ export function fileDamage(dir: string, relative: string, record: FileRecord): s
 }
 
 /**
+ * Forgets which files this process has checked, so the next check hashes each again (what a
+ * new process does).
+ *
+ * @internal for benchmarks and tests
+ */
+export function forgetCheckedFiles(): void {
+  verified.clear();
+}
+
+/**
  * Marks a file this process just wrote, with the hash of its bytes, as checked: its first read
  * need not hash it again.
  *
