@@ -12,19 +12,9 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { partitionFile } from "./lakePlan.ts";
-import type { FileRecord, Manifest } from "./manifest.ts";
+import type { FileRecord, PartitionRecordOnDisk } from "./lakeRecords.ts";
 
-/**
- * What the folder records of a partition: its rows and, when it has rows, the file holding
- * them relative to the folder (absent in formats 1 and 2 for a partition's own `part.parquet`);
- * formats 1 and 2 also recorded the file's size here.
- */
-export interface PartitionRecordOnDisk {
-  rows: number;
-  file?: string;
-  /** Formats 1 and 2: the size of the partition's file (format 3 records it with the file). */
-  bytes?: number;
-}
+export type { PartitionRecordOnDisk } from "./lakeRecords.ts";
 
 const MAGIC = "PAR1";
 
@@ -159,7 +149,7 @@ export function partitionDamage(dir: string, path: string, record: PartitionReco
  * damage("Ticker=AAPL/TradeDate=2023-11-21", { rows: 960, file: "Ticker=AAPL/part-2023-11-01_2023-11-29.parquet" });
  * ```
  */
-export function damageChecker(dir: string, manifest: Pick<Manifest, "files">): (path: string, record: PartitionRecordOnDisk) => string | undefined {
+export function damageChecker(dir: string, manifest: { files?: Readonly<Record<string, FileRecord>> }): (path: string, record: PartitionRecordOnDisk) => string | undefined {
   const seen = new Map<string, string | undefined>();
   return (path, record) => {
     if (record.rows === 0) return undefined;

@@ -17,7 +17,7 @@
  */
 import type { ColumnInfo } from "../frames/frames.ts";
 import type { DataEndpoint } from "../query/endpoints.ts";
-import type { TimeUnit } from "./manifest.ts";
+import type { TimeUnit } from "./lakeRecords.ts";
 
 /**
  * Partition columns of a dataset's folder, outermost first: by ticker and trade date when the

@@ -14,7 +14,7 @@ import { QueryError } from "../errors/base.ts";
 import { LakeManifestError } from "../errors/storage.ts";
 import type { ColumnInfo } from "../frames/frames.ts";
 import { appendLine, writeAtomically } from "../runtime/files.ts";
-import type { PartitionRecordOnDisk } from "./lakeCheck.ts";
+import type { FileRecord, PartitionRecordOnDisk, TimeUnit } from "./lakeRecords.ts";
 import { lakeFolder } from "./lakeFolder.ts";
 import { writerVersion } from "./writerVersion.ts";
 
@@ -25,15 +25,7 @@ const LEGACY_FORMATS = ["market-workbench-lake/1", "market-workbench-lake/2"];
 /** The manifest's JSON Schema, as a path inside the package (`workbench/store/lake-manifest.schema.json`). */
 export const MANIFEST_SCHEMA = "market-workbench/workbench/store/lake-manifest.schema.json";
 
-/** How a date-time column is stored in the folder's files (its dtype in the frames is the dataset's). */
-export type TimeUnit = "ms" | "us" | "ns";
-
-/** A data file of the folder: its size, rows and the SHA-256 of its bytes (hex), as written. */
-export interface FileRecord {
-  bytes: number;
-  rows: number;
-  sha256: string;
-}
+export type { FileRecord, PartitionRecordOnDisk, TimeUnit } from "./lakeRecords.ts";
 
 export interface Manifest {
   /** The JSON Schema of this manifest (format 3 on). */
