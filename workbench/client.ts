@@ -47,8 +47,11 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    * `false` or with `MARKETDATA_PROVENANCE=0` in the environment. Each page's rows are hashed in
    * the waits for the service's next answer, so recording adds little to a large fetch (more
    * when the sandbox shares the machine's cores; bench/provenance.ts measures it).
+   * `{ hash: "canonical" }` records as well each frame's and partition's canonical hash
+   * (`canonicalHash`: the same under any nodejs-polars version, reproducible in a few lines of
+   * Python, docs/provenance.md), at about six times the hashing's cost.
    */
-  provenance?: boolean;
+  provenance?: boolean | { hash?: "rows" | "canonical" };
 }
 
 /**
@@ -89,8 +92,9 @@ export class Workbench {
    * @param cacheDir folder of the on-disk result cache, off when undefined
    * @param quotaGuard the quota guard's threshold, or false to switch it off
    * @param recording whether data calls are recorded for `provenance()`
+   * @param hashes `canonical`: records also hold each frame's canonical hash
    */
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false) {
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false, hashes: "rows" | "canonical" = "rows") {
     const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
     const window = new RateWindow();
     // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
@@ -104,7 +108,7 @@ export class Workbench {
     const statusAtCall = (id: string) => facts.guardStatus(id);
     const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => facts.guardStatus(id, true) }) : undefined;
     this.cache = cache ?? new NoCache();
-    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
+    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""], hashes === "canonical");
     this.recording = recording;
     this.#pipeline = new Pipeline({ transport, facts, window, judge: new QuotaJudge(facts, quotaGuard), quotaGuard, cache, observers: recording ? [this.#recorder] : [] });
     this.data = new DataApi(this.#pipeline, facts);
@@ -250,5 +254,11 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0"));
+  const provenance = options.provenance;
+  if (provenance !== undefined && typeof provenance !== "boolean" && (provenance === null || typeof provenance !== "object" || ![undefined, "rows", "canonical"].includes(provenance.hash))) {
+    return Promise.reject(new QueryError(`provenance is ${describeValue(provenance)}: give true, false or { hash: "rows" | "canonical" }`));
+  }
+  const recording = typeof provenance === "object" ? true : provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0";
+  const hashes = typeof provenance === "object" ? provenance.hash ?? "rows" : "rows";
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, recording, hashes));
 }

@@ -13,6 +13,7 @@ import { defer } from "./deferred.ts";
 import { PageHashes } from "./pageHashes.ts";
 import { rowBlocksOf } from "./rowBlocks.ts";
 import { rowsDigest } from "./rowHashes.ts";
+import { canonicalFrameHash } from "./canonicalHash.ts";
 import { WireTally } from "./wireTally.ts";
 
 /** Pager-only parameters: the same data asked in another way must record the same request. */
@@ -49,6 +50,8 @@ export function failureOf(error: unknown, secrets: readonly string[]): CallFailu
 export interface CallSink {
   add(record: CallRecord): void;
   readonly secrets: readonly string[];
+  /** Whether records also hold the frame's canonical hash. */
+  readonly canonical?: boolean;
 }
 
 /**
@@ -130,6 +133,7 @@ export class CallTap {
     defer(() => {
       const rowHashes = this.hashes.of(kept, this.units);
       const record: CallRecord = { ...base, rows: kept.height, columns: kept.width, frameHash: rowsDigest(kept, [rowHashes]), rowBlocks: rowBlocksOf(rowHashes, kept.height) };
+      if (this.sink.canonical) record.canonicalHash = canonicalFrameHash(kept);
       if (this.cached) record.cached = true;
       if (this.resumes !== undefined) record.resumes = this.resumes;
       this.sink.add(record);

@@ -97,8 +97,9 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
    * @param baseUrl the service's address (written without any user name or password)
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
    * @param secrets text never to write (the API key), masked should an error message carry it
+   * @param canonical whether each record also holds its frame's canonical hash (`canonicalHash`)
    */
-  constructor(private readonly baseUrl: string, private readonly statusOf: StatusRead, readonly secrets: readonly string[] = []) {
+  constructor(private readonly baseUrl: string, private readonly statusOf: StatusRead, readonly secrets: readonly string[] = [], readonly canonical = false) {
     registry().push(this);
   }
 
@@ -131,8 +132,13 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
 
   private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
     if (!this.journal) return;
-    const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: hashScheme(), ...line };
+    const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: this.hashRecord(), ...line };
     appendLine(this.journal, `${JSON.stringify(entry)}\n`); // created with the umask's mode, as every file the workbench writes
+  }
+
+  /** How this recorder's hashes are made: the `rows` scheme, and the canonical one when recorded too. */
+  private hashRecord(): HashSchemeRecord {
+    return this.canonical ? { ...hashScheme(), canonical: "canonical/1" } : hashScheme();
   }
 
   /** The manifest so far: calls (and downloads) in the order they started, each finished one complete. */
@@ -142,7 +148,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
       version: MANIFEST_VERSION,
       createdAt: this.createdAt,
       service: { baseUrl: publicBaseUrl(this.baseUrl) },
-      hash: hashScheme(),
+      hash: this.hashRecord(),
       calls: [...this.calls].sort((a, b) => a.seq - b.seq),
     };
     if (this.downloads.length > 0) manifest.downloads = [...this.downloads].sort((a, b) => a.seq - b.seq);
