@@ -14,6 +14,7 @@ import { PageHashes } from "./pageHashes.ts";
 import { rowBlocksOf } from "./rowBlocks.ts";
 import { rowsDigest } from "./rowHashes.ts";
 import { canonicalFrameHash } from "./canonicalHash.ts";
+import { addFrameWarnings } from "../frames/frameWarnings.ts";
 import { WireTally } from "./wireTally.ts";
 
 /** Pager-only parameters: the same data asked in another way must record the same request. */
@@ -136,7 +137,12 @@ export class CallTap {
       if (this.sink.canonical) record.canonicalHash = canonicalFrameHash(kept);
       if (this.cached) record.cached = true;
       if (this.resumes !== undefined) record.resumes = this.resumes;
-      this.sink.add(record);
+      try {
+        this.sink.add(record);
+      } catch (error) {
+        // Kept in wb.provenance(), lost from the run's journal (a full disk): the frame says so.
+        addFrameWarnings(frame, [`provenance: this call's record could not be written (${(error as Error).message}); wb.provenance() holds it, the run's journal does not`]);
+      }
     });
     return frame;
   }
