@@ -8,10 +8,7 @@
  * tickers fetches only the partitions it lacks, and every reuse is checked by content.
  */
 import pl from "nodejs-polars";
-import { createHash } from "node:crypto";
 import { accessSync, constants, mkdirSync } from "node:fs";
-import { mkdir, readFile, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { CallEvent, CallInfo } from "../events/callEvents.ts";
 import { progressListener } from "../events/progressListener.ts";
@@ -20,7 +17,6 @@ import { QueryError } from "../errors/base.ts";
 import { dateRange } from "../query/dates.ts";
 import type { DataQuery } from "../query/plan.ts";
 import { requestParams } from "../query/prepare.ts";
-import { NEW_YORK } from "../frames/frames.ts";
 import type { Pipeline } from "../pipeline/pipeline.ts";
 import { EQUITY_TICKER_DATASETS, type ServiceFacts } from "../service/facts.ts";
 import { tickerBook } from "../guard/tickers.ts";
@@ -28,16 +24,17 @@ import { cutWarning, daysWithin, tickerCut } from "../guard/tickerSpans.ts";
 import { chunkFile, fileColumns, lakeLayout, lakeTimeUnits, lakeUnits, type LakeUniverse, partitionFile, partitionPath, planChunks, universeOf, wantedPartitions } from "./lakePlan.ts";
 import { type LakeFilesRead, readLakePartition } from "./lakePartition.ts";
 import { checkFolder, removeDeadWrites } from "./lakeRepair.ts";
-import { type PartitionRecordOnDisk, trustWritten } from "./lakeCheck.ts";
+import type { PartitionRecordOnDisk } from "./lakeCheck.ts";
 import { splitByDate } from "./lakeSplit.ts";
-import { lockFolder, writeAtomicallyAsync } from "../runtime/files.ts";
+import { lockFolder } from "../runtime/files.ts";
 import { LakeManifestError, StorageError } from "../errors/storage.ts";
-import { type FileRecord, filePathColumns, type Manifest, openManifest, readManifest, recordWrites, type TimeUnit, writeManifest } from "./manifest.ts";
-import { type LakeFolder, lakeFolder, temporaryFile } from "./lakeFolder.ts";
+import { type FileRecord, filePathColumns, type Manifest, openManifest, readManifest, recordWrites, writeManifest } from "./manifest.ts";
+import { lakeFolder } from "./lakeFolder.ts";
 import { repairFolder } from "./lakeRebuild.ts";
 import { checkFreeSpace } from "./lakeSpace.ts";
 
 export { scanLake } from "./lakeScan.ts";
+import { writeLakeFile } from "./lakeWrite.ts";
 
 /** A download: the query, plus the universe (`tickers`) and range (`start`, `end`) it covers. */
 export interface LakeQuery extends DataQuery {
@@ -84,58 +81,6 @@ export interface DownloadResult {
 
 /** Tickers of one request where tickers are a filter: a service's `in` list stays short. */
 const TICKERS_PER_REQUEST = 100;
-
-/** Nanoseconds per unit, to check a date-time column stored in a coarser unit loses nothing. */
-const NANOS: Record<TimeUnit, number> = { ns: 1, us: 1_000, ms: 1_000_000 };
-
-/**
- * The frame as stored: partition columns dropped (their path carries them) and date-time
- * columns in their stored unit, after checking the values are whole in that unit (the lake
- * never rounds a time).
- */
-function storedRows(frame: pl.DataFrame, pathColumns: readonly string[], timeUnits: Readonly<Record<string, TimeUnit>>, file: string): pl.LazyDataFrame {
-  const casts: pl.Expr[] = [];
-  for (const [name, unit] of Object.entries(timeUnits)) {
-    const dtype = frame.schema[name] as unknown as { timeUnit?: string } | undefined;
-    if (!dtype || dtype.timeUnit === unit) continue;
-    const from = (dtype.timeUnit ?? "ns") as TimeUnit;
-    if (NANOS[unit] > NANOS[from]) {
-      const inexact = frame.select(pl.col(name).cast(pl.Int64).modulo(NANOS[unit] / NANOS[from]).neq(0).any().alias("x")).getColumn("x").toArray()[0];
-      if (inexact) throw new QueryError(`${name} holds times finer than the folder stores it (${unit}) in ${file}: the lake never rounds a time; download into a new folder (ticks keep nanoseconds)`);
-    }
-    casts.push(pl.col(name).cast(pl.Datetime(unit, NEW_YORK)));
-  }
-  // Dropped in the lazy plan: an eager drop builds a frame more on the event loop.
-  const lazy = pathColumns.length ? frame.lazy().drop([...pathColumns]) : frame.lazy();
-  return casts.length ? lazy.withColumns(...casts) : lazy;
-}
-
-/**
- * Writes a lake file's rows atomically through the bookkeeping folder; resolves to the file's
- * record (bytes, rows and SHA-256). Polars writes on its own threads (a sink collected
- * asynchronously), so the event loop keeps receiving the pages of other units meanwhile.
- */
-async function writeLakeFile(folder: LakeFolder, relative: string, frame: pl.DataFrame, pathColumns: readonly string[], timeUnits: Readonly<Record<string, TimeUnit>>): Promise<FileRecord> {
-  const file = join(folder.dir, relative);
-  // The folders, the rename and the size are asked off the event loop too (Deno's file-system
-  // threads): a unit's files are written together, and pages keep arriving meanwhile.
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await mkdir(folder.tmp, { recursive: true });
-  } catch (error) {
-    throw StorageError.of(error, "create the folder of", file);
-  }
-  // Snappy, as Spark writes by default: half the bytes of uncompressed at the same write time
-  // (zstd is a third smaller again but writes at half the speed).
-  const rows = storedRows(frame, pathColumns, timeUnits, relative);
-  let sha256 = "";
-  await writeAtomicallyAsync(file, async (tmp) => {
-    await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
-    sha256 = createHash("sha256").update(await readFile(tmp)).digest("hex");
-  }, temporaryFile(folder, relative));
-  trustWritten(file, sha256);
-  return { bytes: (await stat(file)).size, rows: frame.height, sha256 };
-}
 
 /**
  * Downloads `dataset` into `dir` through the pipeline, with the lake as its sink: each unit's

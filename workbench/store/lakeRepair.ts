@@ -4,7 +4,7 @@
  * partition records, and the temporary files of writers that died. The folder is then what its
  * manifest says, and no row is on disk twice.
  */
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { damageChecker, filesUnder, unrecordedFiles } from "./lakeCheck.ts";
 import { lakeFolder } from "./lakeFolder.ts";
@@ -73,8 +73,8 @@ export function checkFolder(dir: string, manifest: Manifest, wanted: readonly st
 /**
  * Removes the temporary files of writes that never finished: those of the bookkeeping folder
  * (the caller holds the folder's lock, so no live download is writing them) and, inside the
- * table, the hidden `.<file>.<pid>.tmp` that formats 1 and 2 wrote beside each file, when that
- * process is gone. Returns the files removed, relative to the table or bookkeeping folder.
+ * table, the hidden `.<file>.<pid>.tmp` that formats 1 and 2 wrote beside each file, and their
+ * `_download.lock`, when that process is gone. Returns the files removed, relative to the table or bookkeeping folder.
  *
  * @example
  * ```ts
@@ -87,6 +87,15 @@ export function removeDeadWrites(dir: string): string[] {
   for (const file of filesUnder(folder.tmp, () => true)) {
     rmSync(join(folder.tmp, file), { force: true });
     removed.push(file);
+  }
+  // The lock formats 1 and 2 kept inside the table, left by a download that died.
+  const legacyLock = join(dir, "_download.lock");
+  if (existsSync(legacyLock)) {
+    const holder = Number(readFileSync(legacyLock, "utf8").trim());
+    if (!(Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))) {
+      rmSync(legacyLock, { force: true });
+      removed.push("_download.lock");
+    }
   }
   for (const file of filesUnder(dir, (name) => /^\..+\.(\d+)\.tmp$/.test(name))) {
     const pid = Number(/\.(\d+)\.tmp$/.exec(file)![1]);
