@@ -32,14 +32,15 @@ export interface LakeFolder {
  *
  * @example
  * ```ts
- * lakeFolder("lake/bars").books; // "lake/.bars.workbench"
+ * lakeFolder("lake/bars").books; // "/home/me/project/lake/.bars.workbench"
  * ```
  */
 export function lakeFolder(dir: string): LakeFolder {
   const absolute = resolve(dir);
   const name = basename(absolute);
   if (dirname(absolute) === absolute || name === "") throw new QueryError(`A lake folder needs a parent folder for its bookkeeping; '${dir}' is the root: choose a folder inside it, e.g. '${join(absolute, "lake")}'`);
-  const books = join(dirname(dir.replace(/[\\/]+$/, "") || "."), `.${name}.workbench`);
+  // From the absolute path: a folder given as "." or "lake/" has its bookkeeping beside it too.
+  const books = join(dirname(absolute), `.${name}.workbench`);
   return {
     dir,
     books,
