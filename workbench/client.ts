@@ -28,7 +28,7 @@ import { envVar } from "./runtime/env.ts";
 import { localSecret } from "./runtime/localSecret.ts";
 import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
-import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
+import { type DownloadOptions, type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 
 /**
  * Options of `connect()`: the service's address and key (else MARKETDATA_BASE_URL and
@@ -49,8 +49,11 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    * `false` or with `MARKETDATA_PROVENANCE=0` in the environment. Each page's rows are hashed in
    * the waits for the service's next answer, so recording adds little to a large fetch (more
    * when the sandbox shares the machine's cores; bench/provenance.ts measures it).
+   * `{ hash: "canonical" }` records as well each frame's and partition's canonical hash
+   * (`canonicalHash`: the same under any nodejs-polars version, reproducible in a few lines of
+   * Python, docs/provenance.md), at about six times the hashing's cost.
    */
-  provenance?: boolean;
+  provenance?: boolean | { hash?: "rows" | "canonical" };
 }
 
 /**
@@ -91,8 +94,9 @@ export class Workbench {
    * @param cacheDir folder of the on-disk result cache, off when undefined
    * @param quotaGuard the quota guard's threshold, or false to switch it off
    * @param recording whether data calls are recorded for `provenance()`
+   * @param hashes `canonical`: records also hold each frame's canonical hash
    */
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false) {
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false, hashes: "rows" | "canonical" = "rows") {
     // Cached frames are kept apart by service and key under this user's local secret: an entry
     // tells nothing about the key to anyone without that secret.
     const scope = cacheDir ? transport.keyedScope(localSecret()) : "";
@@ -108,7 +112,7 @@ export class Workbench {
     const statusAtCall = (id: string) => facts.guardStatus(id);
     const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => facts.guardStatus(id, true) }) : undefined;
     this.cache = cache ?? new NoCache();
-    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, (text) => transport.redact(text));
+    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, (text) => transport.redact(text), hashes === "canonical");
     this.recording = recording;
     this.#pipeline = new Pipeline({ transport, facts, window, judge: new QuotaJudge(facts, quotaGuard), quotaGuard, cache, observers: recording ? [this.#recorder] : [] });
     this.data = new DataApi(this.#pipeline, facts);
@@ -221,14 +225,17 @@ export class Workbench {
   }
 
   /**
-   * Downloads a universe over a date range into a hive-partitioned Parquet folder, pulling
-   * chunks of up to 20 trading days concurrently within the per-minute quota and behind the
-   * quota guard (`force: true` passes it). Each chunk is one file
-   * (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`, the trade date a column; ticks: a file
-   * a ticker-day, `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, and its
-   * ticker-day partitions recorded in `_manifest.json`: running it again resumes an
-   * interrupted download, and a wider range fetches only the partitions it lacks. Without
-   * `start`/`end` it takes the dataset's whole availability.
+   * Downloads a universe over a date range into a hive-partitioned Parquet folder (a table
+   * Polars, pyarrow, DuckDB and Spark read in place), pulling chunks of up to 20 trading days
+   * concurrently within the per-minute quota and behind the quota guard (`force: true` passes
+   * it). Each chunk of a ticker is one file (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`,
+   * the trade date a column; ticks: a file a ticker-day,
+   * `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, hashed, and its
+   * ticker-day partitions recorded in the manifest beside the folder
+   * (`.bars.workbench/manifest.json` for `lake/bars`): running it again resumes an interrupted
+   * download, another range or other tickers fetch only the partitions the folder lacks, and
+   * every file reused is checked by content. Without `start`/`end` it takes the dataset's
+   * whole availability. `options.repair` repairs a folder whose manifest is damaged.
    *
    * @example
    * ```ts
@@ -237,7 +244,7 @@ export class Workbench {
    * const lf = wb.scan("lake/bars");
    * ```
    */
-  async download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
+  async download(dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     if (typeof dir !== "string" || dir.trim() === "") {
       throw new QueryError(`wb.download needs a folder to write the lake into as its third argument, got ${describeValue(dir)}: e.g. wb.download("${String(dataset)}", { tickers: ["AAPL"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars")`);
     }
@@ -245,7 +252,7 @@ export class Workbench {
     if (chunkDays !== undefined && !(Number.isInteger(chunkDays) && chunkDays >= 1)) {
       throw new QueryError(`chunkDays is ${describeValue(chunkDays)}: give a whole number of trading days per request, 1 or more (default 20)`);
     }
-    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, chunkDays), "download-result");
+    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, { ...options, chunkDays }), "download-result");
   }
 
   /**
@@ -286,5 +293,11 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${withoutCredentials(baseUrl)}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0"));
+  const provenance = options.provenance;
+  if (provenance !== undefined && typeof provenance !== "boolean" && (provenance === null || typeof provenance !== "object" || ![undefined, "rows", "canonical"].includes(provenance.hash))) {
+    return Promise.reject(new QueryError(`provenance is ${describeValue(provenance)}: give true, false or { hash: "rows" | "canonical" }`));
+  }
+  const recording = typeof provenance === "object" ? true : provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0";
+  const hashes = typeof provenance === "object" ? provenance.hash ?? "rows" : "rows";
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, recording, hashes));
 }

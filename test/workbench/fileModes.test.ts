@@ -61,14 +61,15 @@ describe.each([["deno", "022"], ["deno", "000"], ["node", "022"], ["node", "000"
     expect([modes.secret, modes.secretFolder]).toEqual(["600", "700"]);
   });
 
-  it("a session's cache is 0600 in a 0700 folder, its lake 0644 in 0755 folders", () => {
+  it("a session's cache is 0600 in a 0700 folder, its lake and the lake's bookkeeping 0644 in 0755 folders", () => {
     const session = Object.entries(modes).filter(([path]) => path.startsWith("session/"));
     const cache = session.filter(([path]) => path.startsWith("session/cache/") && !path.endsWith("/"));
-    const lake = session.filter(([path]) => path.startsWith("session/lake/") && !path.endsWith("/"));
-    const lakeFolders = session.filter(([path]) => path.startsWith("session/lake/") && path.endsWith("/"));
+    const ofLake = (path: string) => path.startsWith("session/lake/") || path.startsWith("session/.lake.workbench/");
+    const lake = session.filter(([path]) => ofLake(path) && !path.endsWith("/"));
+    const lakeFolders = session.filter(([path]) => ofLake(path) && path.endsWith("/"));
     expect(cache.length).toBeGreaterThanOrEqual(6); // three calls' frames and their provenance
-    expect(lake.map(([path]) => path)).toContain("session/lake/_manifest.json");
-    expect(lakeFolders.map(([path]) => path)).toContain("session/lake/Ticker=MSFT/");
+    expect(lake.map(([path]) => path)).toContain("session/.lake.workbench/manifest.json");
+    expect(lakeFolders.map(([path]) => path)).toEqual(expect.arrayContaining(["session/lake/Ticker=MSFT/", "session/.lake.workbench/"]));
     expect(modes["session/cache/"]).toBe("700");
     expect(cache.filter(([, m]) => m !== "600")).toEqual([]);
     expect(lake.filter(([, m]) => m !== "644")).toEqual([]);

@@ -154,6 +154,21 @@ function holderText(h: LockHolder): string {
 }
 
 /**
+ * A lake folder's manifest is missing, unreadable or not a manifest (truncated, garbled, deleted
+ * while its files stayed): nothing says what the files hold, so nothing is served. `path` is the
+ * manifest; the message says how to repair (`repair: "rebuild"`, from the files, or
+ * `repair: "refetch"`, in the download's options).
+ *
+ * @example
+ * ```ts
+ * try { wb.scan("lake/bars"); } catch (e) {
+ *   if (e instanceof LakeManifestError) await wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-24" }, "lake/bars", { repair: "rebuild" });
+ * }
+ * ```
+ */
+export class LakeManifestError extends StorageError {}
+
+/**
  * Another download is writing into the folder (across processes): `path` is the folder, `pid`
  * the process holding it and `holder` what its lock records (PID, start time, host).
  *

@@ -13,6 +13,8 @@ import { defer } from "./deferred.ts";
 import { PageHashes } from "./pageHashes.ts";
 import { rowBlocksOf } from "./rowBlocks.ts";
 import { rowsDigest } from "./rowHashes.ts";
+import { canonicalFrameHash } from "./canonicalHash.ts";
+import { addFrameWarnings } from "../frames/frameWarnings.ts";
 import { WireTally } from "./wireTally.ts";
 
 /** Pager-only parameters: the same data asked in another way must record the same request. */
@@ -50,6 +52,8 @@ export interface CallSink {
   add(record: CallRecord): void;
   /** Masks the key and a URL's password in an error's message. */
   readonly redact: (text: string) => string;
+  /** Whether records also hold the frame's canonical hash. */
+  readonly canonical?: boolean;
 }
 
 /**
@@ -131,9 +135,15 @@ export class CallTap {
     defer(() => {
       const rowHashes = this.hashes.of(kept, this.units);
       const record: CallRecord = { ...base, rows: kept.height, columns: kept.width, frameHash: rowsDigest(kept, [rowHashes]), rowBlocks: rowBlocksOf(rowHashes, kept.height) };
+      if (this.sink.canonical) record.canonicalHash = canonicalFrameHash(kept);
       if (this.cached) record.cached = true;
       if (this.resumes !== undefined) record.resumes = this.resumes;
-      this.sink.add(record);
+      try {
+        this.sink.add(record);
+      } catch (error) {
+        // Kept in wb.provenance(), lost from the run's journal (a full disk): the frame says so.
+        addFrameWarnings(frame, [`provenance: this call's record could not be written (${(error as Error).message}); wb.provenance() holds it, the run's journal does not`]);
+      }
     });
     return frame;
   }

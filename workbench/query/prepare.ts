@@ -28,6 +28,8 @@ export interface WireCondition {
 export interface TickerAsk {
   asked: string[];
   from?: string;
+  /** The last date asked for, when known. */
+  to?: string;
 }
 
 /** Pages in flight after the first, by default, for a call of one unit (fetch/inFlight.ts). */

@@ -65,8 +65,7 @@ export function appendLine(path: string, text: string, mode: number = SHARED_FIL
 }
 
 /** Creates the temporary file of `file` empty with `mode`, so that no writer's default mode ever applies. */
-function createTemporary(file: string, mode: number): string {
-  const tmp = temporaryBeside(file);
+function createTemporary(tmp: string, mode: number): string {
   rmSync(tmp, { force: true }); // left by a killed process whose PID this one reuses
   closeSync(openSync(tmp, "wx", mode));
   return tmp;
@@ -91,7 +90,7 @@ function keepMode(tmp: string, mode: number): void {
 export function writeAtomically(file: string, write: (tmp: string) => void, mode: number = SHARED_FILE): void {
   let tmp: string | undefined;
   try {
-    tmp = createTemporary(file, mode);
+    tmp = createTemporary(temporaryBeside(file), mode);
     write(tmp);
     keepMode(tmp, mode);
     renameSync(tmp, file);
@@ -104,16 +103,23 @@ export function writeAtomically(file: string, write: (tmp: string) => void, mode
 /**
  * `writeAtomically` for a write that does not block the event loop (Polars writing on its own
  * threads): the file is renamed into place (off the event loop too) once `write(tmp)` resolves.
+ * `tmp` chooses the temporary file (on the same file system), e.g. outside a folder that
+ * readers list while it is written; by default a hidden file beside `file`.
  *
  * @example
  * ```ts
  * await writeAtomicallyAsync("lake/Ticker=AAPL/TradeDate=2023-11-21/part.parquet", (tmp) => frame.lazy().sinkParquet(tmp).collect().then(() => {}));
  * ```
  */
-export async function writeAtomicallyAsync(file: string, write: (tmp: string) => Promise<void>, mode: number = SHARED_FILE): Promise<void> {
+export async function writeAtomicallyAsync(
+  file: string,
+  write: (tmp: string) => Promise<void>,
+  mode: number = SHARED_FILE,
+  tmpPath: string = temporaryBeside(file),
+): Promise<void> {
   let tmp: string | undefined;
   try {
-    tmp = createTemporary(file, mode);
+    tmp = createTemporary(tmpPath, mode);
     await write(tmp);
     keepMode(tmp, mode);
     await rename(tmp, file);

@@ -9,8 +9,9 @@
  */
 import pl from "nodejs-polars";
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import process from "node:process";
 import { StorageError } from "../errors/storage.ts";
 import { PRIVATE_FILE, writeAtomically } from "../runtime/files.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
@@ -19,6 +20,8 @@ import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
 import { type CacheCheck, type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, readCachedFrame, readEntry, verifyCache } from "./cacheEntries.ts";
 import { removeUnkeyedEntries } from "./cacheScope.ts";
+import { sha256OfFile } from "./lakeCheck.ts";
+import { processAlive } from "./lakeRepair.ts";
 
 export type { CacheCheck, CacheEntry, CacheOrigin } from "./cacheEntries.ts";
 export { NoCache } from "./noCache.ts";
@@ -74,6 +77,7 @@ export class FrameCache {
         mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         accessSync(this.dir, constants.W_OK);
         this.writable = true;
+        removeDeadPartials(this.dir);
       } catch (e) {
         this.writable = false;
         this.warn(`Cache folder '${this.dir}' is not writable (${(e as Error).message}); results will not be cached`);
@@ -88,7 +92,9 @@ export class FrameCache {
     const path = this.pathFor(request);
     if (existsSync(path)) {
       const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
-      const read = readCachedFrame(path, readEntry(entryPath));
+      const entry = readEntry(entryPath);
+      // A frame without readable provenance cannot be checked: never served, fetched again.
+      const read = entry ? readCachedFrame(path, entry) : { damage: existsSync(entryPath) ? "its provenance beside it is unreadable" : "its provenance beside it is missing" };
       if ("frame" in read) {
         this.hits++;
         onHit?.();
@@ -107,10 +113,15 @@ export class FrameCache {
       const entry = await this.entryOf(request, frame, fetchedAt, status);
       const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
       try {
-        // The entry first: a cached frame never lacks its provenance (an entry alone is ignored).
-        // Both private (0600): what the user's key fetched is theirs to read.
-        writeAtomically(entryPath, (tmp) => writeFileSync(tmp, JSON.stringify(entry, null, 1)), PRIVATE_FILE);
-        writeAtomically(path, (tmp) => frame.writeParquet(tmp), PRIVATE_FILE);
+        // The frame's file is written and hashed first; the entry with its size and hash is put in
+        // place before the frame: a cached frame never lacks its provenance (an entry alone is
+        // ignored), and its bytes are checked before Polars reads them. Both private (0600): what
+        // the user's key fetched is theirs to read.
+        writeAtomically(path, (tmp) => {
+          frame.writeParquet(tmp);
+          entry.file = { bytes: statSync(tmp).size, sha256: sha256OfFile(tmp) };
+          writeAtomically(entryPath, (entryTmp) => writeFileSync(entryTmp, JSON.stringify(entry, null, 1)), PRIVATE_FILE);
+        }, PRIVATE_FILE);
       } catch (error) {
         // The cache is optional: the call keeps its frame, the cache keeps nothing half-written.
         rmSync(entryPath, { force: true });
@@ -163,5 +174,13 @@ export class FrameCache {
     if (!this.origin) return Promise.reject(new Error("This cache has no service to verify against (it was made without one)"));
     this.#sweep();
     return verifyCache(this.dir, this.#scope, this.origin, options.remove ?? false);
+  }
+}
+
+/** Removes the temporary files (`.<file>.<pid>.tmp`, see runtime/files.ts) of cache writes whose process died. */
+function removeDeadPartials(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = /^\..*\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) rmSync(join(dir, name), { force: true });
   }
 }
