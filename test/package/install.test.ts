@@ -85,7 +85,7 @@ console.log(JSON.stringify({ connect: typeof connect, sandbox: typeof sandbox, s
 describe("the installed package (npm pack, then npm install <tarball> in a folder of the user's)", () => {
   it("holds the built JavaScript with its type declarations, and no test, benchmark, source, data or notebook", () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths.filter((p) => !/^(dist\/.+\.(js|mjs|d\.ts|d\.mts)|scripts\/jupyter-kernel\/[^/]+\.py|LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => !/^(dist\/.+\.(js|mjs|d\.ts|d\.mts)|scripts\/jupyter-kernel\/[^/]+\.py|workbench\/store\/lake-manifest\.schema\.json|LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
     expect(paths.filter((p) => /(^|\/)(test|bench|notebooks|recipes|data)\/|\.test\.|\.ipynb$|\.parquet$/.test(p))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(project, "node_modules", "market-workbench", "package.json"), "utf8"));
     for (const entry of Object.values(manifest.exports as Record<string, string | Record<string, string>>)) {
