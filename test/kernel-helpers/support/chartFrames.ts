@@ -188,7 +188,7 @@ export function chartCases(): Record<string, { markup: string; html: string }> {
     "intraday-profile-overrides": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { minute: "BarDateTime", y: "SpreadBps", title: "AAPL regular hours" }, {
       x: { domain: [570, 960] }, y: { domain: [0, 3] }, width: 640, height: 260, marginRight: 30, marks: [k.Plot.ruleY([1.5], { stroke: "red" })],
     }),
-    // Volumes in the millions: the left margin widens to fit "7,000,000".
+    // Volumes in the millions: compact tick labels ("7M"), the left margin fitted to them.
     "intraday-profile-volume": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))).withColumns(pl.col("SpreadBps").mul(1_000_000).alias("Volume")), { minute: "Minute", y: "Volume", title: "Volume by minute" }),
     "time-series": k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes around Thanksgiving" }, { y: { type: "log" } }),
     "candlestick-new-year": k.candlestickChart(acrossNewYear(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Across the new year" }, { height: 260 }),
