@@ -30,6 +30,9 @@ interface Root {
   greeks: boolean;
 }
 
+/** Whether `name` is an adjusted root of `root` (its name and a digit suffix: ODFL1 of ODFL). */
+const adjustedOf = (root: string, name: string) => name.length > root.length && name.startsWith(root) && /^\d+$/.test(name.slice(root.length));
+
 /** "20231219" as "2023-12-19". */
 const day = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
 
@@ -95,9 +98,11 @@ export class RootBook {
     const r = this.byRoot.get(root);
     if (!r || r.last === undefined || from <= r.last) return undefined;
     const next = addDays(r.last, 1);
-    const renamed = [...this.byRoot.values()].find((o) => o.underSecId === r.underSecId && o.first === next && !new RegExp(`^${root}\\d+$`).test(o.root));
-    if (renamed) return `option root ${root} was renamed: its options trade as ${renamed.root} from ${next} (${root}'s last day was ${r.last}); ask for ${renamed.root}`;
-    const adjusted = [...this.byRoot.values()].filter((o) => new RegExp(`^${root}\\d+$`).test(o.root) && o.first >= next).map((o) => `${o.root} (from ${o.first}, underlying ${o.under})`);
+    // The new name: the next root of the same underlying security, not an adjusted one (HES1).
+    const renamed = [...this.byRoot.values()].filter((o) => o.underSecId === r.underSecId && o.first >= next && !adjustedOf(root, o.root))
+      .sort((a, b) => a.first.localeCompare(b.first))[0];
+    if (renamed) return `option root ${root} was renamed: its options trade as ${renamed.root} from ${renamed.first} (${root}'s last day was ${r.last}); ask for ${renamed.root}`;
+    const adjusted = [...this.byRoot.values()].filter((o) => adjustedOf(root, o.root) && o.first >= next).map((o) => `${o.root} (from ${o.first}, underlying ${o.under})`);
     return `option root ${root} ${r.delisted ? "was delisted" : "stopped trading"} after ${r.last}${adjusted.length ? `; its contracts were adjusted into ${adjusted.join(", ")}` : ""}`;
   }
 
@@ -105,7 +110,8 @@ export class RootBook {
   startedAfter(root: string, to: string): string | undefined {
     const r = this.byRoot.get(root);
     if (!r || r.first <= to) return undefined;
-    const before = [...this.byRoot.values()].find((o) => o.underSecId === r.underSecId && o.last !== undefined && addDays(o.last, 1) === r.first && o.root !== root);
+    const before = [...this.byRoot.values()].filter((o) => o.underSecId === r.underSecId && o.last !== undefined && o.last < r.first && o.root !== root && !adjustedOf(o.root, root))
+      .sort((a, b) => a.last!.localeCompare(b.last!)).at(-1);
     return `option root ${root} begins on ${r.first}${before ? `: until ${before.last} its options traded as ${before.root}; ask for ${before.root}` : ""}`;
   }
 
