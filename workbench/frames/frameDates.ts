@@ -72,8 +72,35 @@ function instants(series: pl.Series): (Date | null)[] {
  * ```
  */
 export function frameDates(column: pl.Series, as?: "iso"): (string | null)[];
+/**
+ * A Date or Datetime column as JavaScript Dates: a day at its midnight UTC, an instant as itself.
+ *
+ * @example
+ * ```ts
+ * const daily = await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-20", end: "2023-11-24" });
+ * frameDates(daily.getColumn("TradeDate"), "Date")[0]?.toISOString(); // "2023-11-20T00:00:00.000Z"
+ * ```
+ */
 export function frameDates(column: pl.Series, as: "Date"): (Date | null)[];
+/**
+ * One value read out of a date column (`min()`, `max()`, `toArray()[i]`) as YYYY-MM-DD.
+ *
+ * @example
+ * ```ts
+ * const daily = await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-20", end: "2023-11-24" });
+ * frameDates(daily.getColumn("TradeDate").max()); // "2023-11-24"
+ * ```
+ */
 export function frameDates(value: DateValue, as?: "iso"): string | null;
+/**
+ * One value read out of a date column as a JavaScript Date (a day at its midnight UTC).
+ *
+ * @example
+ * ```ts
+ * const daily = await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-20", end: "2023-11-24" });
+ * frameDates(daily.getColumn("TradeDate").min(), "Date"); // 2023-11-20T00:00:00.000Z
+ * ```
+ */
 export function frameDates(value: DateValue, as: "Date"): Date | null;
 export function frameDates(source: pl.Series | DateValue, as: DatesAs = "iso"): unknown {
   if (as !== "iso" && as !== "Date") throw new QueryError(`frameDates writes dates as "iso" (text) or "Date" (JavaScript Dates), not ${JSON.stringify(as)}`);
