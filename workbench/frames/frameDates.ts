@@ -1,7 +1,7 @@
 /**
  * Dates read out of a frame, one way for every reader. Polars hands a Date column's values to
  * JavaScript as Dates at midnight UTC (`toArray()`), and its `min()`/`max()` as days since
- * 1970 (`19709`); a Datetime column's as instants. `frameDates` gives either as ISO text
+ * 1970 (`19713`); a Datetime column's as instants. `frameDates` gives either as ISO text
  * ("2023-12-15"; a Datetime as its wall clock with the offset, "2023-11-21T09:30:00-05:00")
  * or as JavaScript Dates: a day as its midnight UTC (read it with `toISOString()` or the
  * `getUTC…` methods, and the workbench takes it back as that day), an instant as itself.
@@ -64,8 +64,8 @@ function instants(series: pl.Series): (Date | null)[] {
  * @example
  * ```ts
  * const greeks = await wb.data.optGreeksDaily("AAPL", { date: "2023-12-15" });
- * frameDates(greeks.getColumn("ExpirationDate").min()); // "2023-12-15", not 19706
- * frameDates(greeks.getColumn("ExpirationDate").unique().sort()); // ["2023-12-15", "2023-12-22", ...]
+ * frameDates(greeks.getColumn("ExpirationDate").min()); // "2023-12-22", not 19713
+ * frameDates(greeks.getColumn("ExpirationDate").unique().sort()); // ["2023-12-22", "2023-12-29", ...]
  * frameDates(greeks.getColumn("TradeDate"), "Date")[0]; // a Date at midnight UTC of 2023-12-15
  * const bars = await wb.data.eqTaq1Min("AAPL", { date: "2023-11-21", columns: ["BarDateTime"] });
  * frameDates(bars.getColumn("BarDateTime"))[0]; // "2023-11-21T04:00:00-05:00"
