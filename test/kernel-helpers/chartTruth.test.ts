@@ -8,8 +8,7 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import * as k from "../../kernel-helpers/mod.ts";
-import { tradingSessions } from "../../workbench/mod.ts";
-import { chain, dates, newYorkTimes, seeded, threeMonths } from "./support/chartFrames.ts";
+import { chain, dates, fourWeeksOfBars, threeMonths, twoMagnitudes } from "./support/chartFrames.ts";
 import { parse, points, translate } from "./support/parseChart.ts";
 
 /** The error `action` throws (fails the test when it throws none). */
@@ -20,22 +19,6 @@ function thrown(action: () => unknown): k.ChartOptionError {
     return e as k.ChartOptionError;
   }
   throw new Error("nothing was thrown");
-}
-
-/** Ten-minute bars 09:30-16:00 (13:00 on 2023-11-24) of every trading day from 2023-11-20 to 2023-12-15. */
-function fourWeeksOfBars(): pl.DataFrame {
-  const rnd = seeded(29);
-  const days = tradingSessions("2023-11-20", "2023-12-15");
-  const utc: string[] = [], mids: number[] = [];
-  let mid = 190;
-  for (const d of days) {
-    for (let m = d.openMinute; m < d.closeMinute; m += 10) {
-      utc.push(new Date(Date.parse(`${d.date}T05:00:00Z`) + m * 60_000).toISOString());
-      mid = Math.round((mid + (rnd() - 0.5) * 0.6) * 100) / 100;
-      mids.push(mid);
-    }
-  }
-  return pl.DataFrame([newYorkTimes("BarDateTime", utc), pl.Series("Mid", mids)]);
 }
 
 describe("a time series refuses what it cannot draw over time", () => {
@@ -66,12 +49,8 @@ describe("a time series refuses what it cannot draw over time", () => {
 });
 
 describe("panels of different magnitudes", () => {
-  const closes = () => {
-    const two = threeMonths().select("TradeDate", "Ticker", "ClosePrice");
-    // SPY near 450 under AAPL near 170: one shared scale would flatten both.
-    return two.withColumns(pl.when(pl.col("Ticker").eq(pl.lit("MSFT"))).then(pl.col("ClosePrice").mul(2.3)).otherwise(pl.col("ClosePrice")).alias("ClosePrice"),
-      pl.when(pl.col("Ticker").eq(pl.lit("MSFT"))).then(pl.lit("SPY")).otherwise(pl.col("Ticker")).alias("Ticker"));
-  };
+  // SPY near 450 under AAPL near 170: one shared scale would flatten both.
+  const closes = twoMagnitudes;
 
   it("get a y scale each by default, with their own round ticks and a note that says so", () => {
     const chart = k.timeSeriesChart(closes(), { x: "TradeDate", y: "ClosePrice", title: "t" }, { fy: "Ticker" });
