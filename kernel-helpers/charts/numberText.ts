@@ -57,7 +57,7 @@ const MOST_ROWS = 50_000;
  *
  * @example
  * ```ts
- * shownValues(frame, ["Range"]).get("Range"); // ["3.8", "2.41", ...] with two decimals each: ["3.80", "2.41"]
+ * shownValues(frame, ["Range"]).get("Range"); // ["3.80", "2.41"]: two decimals each, as the table
  * ```
  */
 export function shownValues(frame: pl.DataFrame, columns: readonly string[]): ShownValues {
