@@ -31,6 +31,7 @@ export { progressBundle, progressLine, type RichProgressEvent } from "./progress
 export { entitlementCard, entitlementCardBundle, explain } from "./entitlements/card.ts";
 export { type Chart, type ChartText, type DisplayableChart, Plot, renderChart } from "./charts/render.ts";
 export { type PlotOverrides } from "./charts/overrides.ts";
+export { type FacetY } from "./charts/panelScales.ts";
 export { ChartOptionError } from "./charts/chartOptionError.ts";
 export { plot } from "./charts/plot.ts";
 export { timeSeriesChart, type TimeSeriesOptions } from "./charts/timeSeries.ts";

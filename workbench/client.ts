@@ -11,6 +11,7 @@ import { MetaApi } from "./api/meta.ts";
 import { readSummary, type WorkbenchSummary } from "./api/summary.ts";
 import { displayAs } from "./display/kind.ts";
 import { QueryError } from "./errors/base.ts";
+import { didYouMean } from "./errors/nearest.ts";
 import { describeValue } from "./query/checkInput.ts";
 import type { Estimate } from "./guard/estimate.ts";
 import { estimateCall, type EstimateOptions } from "./guard/estimateCall.ts";
@@ -22,7 +23,9 @@ import { Pipeline } from "./pipeline/pipeline.ts";
 import type { ProvenanceManifest } from "./provenance/manifest.ts";
 import { ProvenanceRecorder } from "./provenance/recorder.ts";
 import { dataEndpoint } from "./query/endpoints.ts";
-import { type DataQuery, type PathArg, planCall } from "./query/plan.ts";
+import { estimateArgs } from "./query/estimateArgs.ts";
+import { type PathArg, planCall } from "./query/plan.ts";
+import type { SymbolQuery, Symbols } from "./query/symbols.ts";
 import { withoutCredentials } from "./runtime/credentials.ts";
 import { envVar } from "./runtime/env.ts";
 import { localSecret } from "./runtime/localSecret.ts";
@@ -195,33 +198,39 @@ export class Workbench {
   }
 
   /**
-   * Requests, rows and bytes a call of `dataset` would take, against the remaining quotas:
-   * the arguments of `wb.data.get` (path values, or a trade date left `null` with
-   * `start`/`end`), every unit of the call summed. Rows come from free metadata (the dataset's
-   * status); for ticks (eq-taq), option chains (opt-greeks-daily, opt-open-interest) and
-   * reference data asked by symbol (occ-eq-spec-settl, eq-lookup-files), whose rows differ
-   * from symbol to symbol, they are counted by a small read of the estimate's own (one
-   * request per ticker, a few columns: `basis`, `lookupRequests` and `lookupBytes` say how
-   * and what it spent), unless `{ lookups: false }` keeps the estimate free.
+   * Requests, rows and bytes a call of `dataset` would take, against the remaining quotas. It
+   * takes exactly the arguments of the dataset's data function after the dataset id (the
+   * symbols first or as `tickers:`, `start`/`end` or `date`, filters ...), then its own options;
+   * the REST form of `wb.data.get` (a query, then a list of path values) is still taken. Every
+   * unit of the call is summed. Rows come from free metadata (the dataset's status); for ticks
+   * (eq-taq), option chains (opt-greeks-daily, opt-open-interest) and reference data asked by
+   * symbol (occ-eq-spec-settl, eq-lookup-files), whose rows differ from symbol to symbol, they
+   * are counted by a small read of the estimate's own (one request per ticker, a few columns:
+   * `basis`, `lookupRequests` and `lookupBytes` say how and what it spent), unless
+   * `{ lookups: false }` keeps the estimate free.
    *
    * @example
    * ```ts
-   * const e = await wb.estimate("eq-taq-1min", { filters: { TradeDate: { ge: "2023-11-01" } } }, ["AAPL"]);
+   * const e = await wb.estimate("eq-taq-1min", ["AAPL", "MSFT"], { start: "2023-11-01", end: "2023-11-30" });
    * e.requests; e.fitsMonthlyQuota;
-   * const ticks = await wb.estimate("eq-taq", { start: "2023-11-20", end: "2023-11-22" }, [null, "JPM"]);
+   * const ticks = await wb.estimate("eq-taq", { tickers: "JPM", start: "2023-11-20", end: "2023-11-22" });
    * ticks.rows; ticks.basis; // "minute-bars"
+   * const free = await wb.estimate("opt-greeks-daily", "SPY", { date: "2023-11-21" }, { lookups: false });
    * ```
    */
-  async estimate(dataset: string, query: DataQuery = {}, pathValues: readonly PathArg[] = [], options: EstimateOptions = {}): Promise<Estimate> {
+  async estimate(dataset: string, symbols?: Symbols | SymbolQuery, query?: SymbolQuery | EstimateOptions | readonly PathArg[], options?: EstimateOptions): Promise<Estimate> {
+    const endpoint = dataEndpoint(await this.#facts.textId(dataset));
+    const call = estimateArgs(endpoint, [symbols, query, options]);
+    const given = call.options === undefined ? {} : call.options;
     // A mistyped option must not leave the estimate spending quota the caller meant to keep.
-    if (options === null || typeof options !== "object") throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(options)}`);
-    for (const [name, value] of Object.entries(options)) {
-      if (name !== "lookups") throw new QueryError(`Unknown estimate option '${name}': the option is lookups (true or false)`);
+    if (given === null || typeof given !== "object" || Array.isArray(given)) throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(given)}`);
+    for (const [name, value] of Object.entries(given)) {
+      if (name !== "lookups") throw new QueryError(`Unknown estimate option '${name}'${didYouMean(name, ["lookups"])}: the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them`);
       if (value !== undefined && typeof value !== "boolean") throw new QueryError(`lookups is ${describeValue(value)}: give true (count rows with a small read) or false (free metadata only)`);
     }
-    const plan = planCall(dataEndpoint(await this.#facts.textId(dataset)), pathValues, query);
+    const plan = planCall(endpoint, call.pathArgs, call.query);
     const requests = await Promise.all(plan.units.map((u, i) => this.#pipeline.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
-    return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, options), "estimate");
+    return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, given as EstimateOptions), "estimate");
   }
 
   /**

@@ -21,6 +21,7 @@ export { DEMO_KEYS, type DemoKeyRole } from "../contract/demoKeys.ts";
 export { type FilterSpec, type FilterValue, OPERATORS, type Operator, type Query } from "./query/query.ts";
 export { type ProgressEvent, type ProgressListener, terminalProgress } from "./progress/progress.ts";
 export { frameWarnings } from "./frames/frameWarnings.ts";
+export { type DatesAs, type DateValue, frameDates } from "./frames/frameDates.ts";
 export { type Projection, QuotaGuardError, type QuotaGuardOptions } from "./guard/quotaGuard.ts";
 export { type DateLike } from "./query/dates.ts";
 export { type DataQuery, type PathArg } from "./query/plan.ts";

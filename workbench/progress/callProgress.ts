@@ -1,7 +1,8 @@
 /**
- * One progress stream for a whole call, however many tickers (units) it fetches at once:
- * rows, pages and bytes summed over the units, tickers done of total, the expected totals
- * once known, and waits for the per-minute quota.
+ * One progress stream for a whole call, however many units (requests) it fetches at once:
+ * rows, pages and bytes summed over the units, the tickers asked for done of total (a ticker
+ * is done when every unit of it is: a download of 10 tickers in 3 chunks each is 10 tickers,
+ * not 30), the expected totals once known, and waits for the per-minute quota.
  */
 import type { ProgressEvent, ProgressListener } from "./progress.ts";
 
@@ -24,6 +25,9 @@ interface UnitCount {
 export class CallProgress {
   private readonly counts: UnitCount[];
   private unitsDone = 0;
+  private readonly done = new Set<number>();
+  /** The units of each ticker asked for, once known. */
+  private unitsOfTicker = new Map<string, number[]>();
   private expectedRows?: number;
   private expectedBytes?: number;
   private waiting?: { seconds: number; reason: string };
@@ -46,9 +50,22 @@ export class CallProgress {
     this.emit(false);
   }
 
+  /** The tickers (or option roots) each unit asks for, in unit order: what the call counts as done. */
+  tickers(perUnit: readonly (readonly string[])[]): void {
+    this.unitsOfTicker = new Map();
+    perUnit.forEach((list, i) => {
+      for (const t of list) {
+        const units = this.unitsOfTicker.get(t);
+        if (units) units.push(i);
+        else this.unitsOfTicker.set(t, [i]);
+      }
+    });
+  }
+
   /** A unit finished (fetched or read from the cache), with its final counts when known. */
   unitDone(index: number, rows?: number): void {
     this.unitsDone++;
+    this.done.add(index);
     if (rows !== undefined) this.counts[index].rows = rows;
     this.emit(false);
   }
@@ -90,10 +107,18 @@ export class CallProgress {
       expectedBytes: done ? sum.bytes : this.expectedBytes,
       etaSeconds: done ? 0 : etaSeconds,
       percent: share !== undefined ? Math.round(share * 1000) / 10 : undefined,
-      tickers: this.units > 1 ? { done: this.unitsDone, total: this.units } : undefined,
+      tickers: this.tickerCounts(),
       waiting: this.waiting,
       done,
     };
     this.listener(event);
+  }
+
+  /** The tickers asked for, done (every unit of them) of all, when the call asks for more than one. */
+  private tickerCounts(): { done: number; total: number } | undefined {
+    const units = this.unitsOfTicker;
+    if (units.size < 2) return undefined;
+    const done = [...units.values()].filter((list) => list.every((i) => this.done.has(i))).length;
+    return { done, total: units.size };
   }
 }

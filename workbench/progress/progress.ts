@@ -24,7 +24,10 @@ export interface ProgressEvent {
   expectedBytes?: number;
   /** Seconds left at the current rate, when the total is known. */
   etaSeconds?: number;
-  /** Multi-ticker calls: tickers (units) finished and in all, in one shared event stream. */
+  /**
+   * Calls of several tickers (or option roots): those finished (every request of them) and all
+   * the call asks for, in one shared event stream; absent for a call of one ticker.
+   */
   tickers?: { done: number; total: number };
   /** Present while the call waits, e.g. `{ seconds: 42, reason: "per-minute quota" }`. */
   waiting?: { seconds: number; reason: string };

@@ -17,6 +17,9 @@ import type { RateWindow } from "../http/rateWindow.ts";
 import type { Transport } from "../http/transport.ts";
 import { ACCOUNT, DATA_ENDPOINTS, dataEndpoint, META } from "../query/endpoints.ts";
 import { prepareRequest } from "../query/prepare.ts";
+
+/** The columns of `opt-sec-master` the option-root checks read (guard/optionRoots.ts builds its book from them). */
+export const ROOT_COLUMNS = ["OptionTicker", "UnderTicker", "UnderSecId", "OptionTradeDates", "OptionListStatus", "GreeksCoverage"] as const;
 import type { Query } from "../query/query.ts";
 
 /** A data access rule, as the contract describes it. */
@@ -30,6 +33,8 @@ export interface TickerSource {
   rules(): Promise<readonly AccessRule[]>;
   /** Every row of `eq-lookup-files` (spends one request). */
   lookup(): Promise<pl.DataFrame>;
+  /** Every option root of `opt-sec-master`, the columns the root checks read (spends one request). */
+  optionRoots?(): Promise<pl.DataFrame>;
   /**
    * Whether the service has any row of a ticker at any date (one request): the judge without
    * the lookup files; undefined when no dataset the identity may read can say.
@@ -137,6 +142,11 @@ export class ServiceFacts implements TickerSource {
   /** Every row of `eq-lookup-files` (one request; the ticker checks keep the book it makes). */
   lookup(): Promise<pl.DataFrame> {
     return this.#read("eq-lookup-files", [], {});
+  }
+
+  /** Every option root of `opt-sec-master`, with the columns the root checks read (one request; the checks keep the book it makes). */
+  optionRoots(): Promise<pl.DataFrame> {
+    return this.#read("opt-sec-master", [], { columns: [...ROOT_COLUMNS] });
   }
 
   /**
