@@ -6,8 +6,9 @@
  * parameter set runs into something a reader must be told about (an adjusted root holding the
  * positions, an underlying with no options, a holiday, a same-day expiry, a ticker with no event),
  * and the test checks the note it produces, that no cell failed or wrote to stderr, and that
- * no NaN or Infinity is shown as a result. Without a kernel: each recipe's markdown carries no
- * measured figure (those are written by code), and each code cell follows a sentence.
+ * no NaN or Infinity is shown as a result. What the recipes' markdown may say (no measured figure,
+ * a sentence before each code cell, the summary last) is checked without a kernel, for every
+ * recipe, by test/recipes/prose.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -111,48 +112,5 @@ describe.each(CASES)("$recipe with $params ($why)", (c) => {
     const text = shown(r.cells);
     for (const pattern of c.says) expect(text).toMatch(pattern);
     expect(text.match(/.{0,80}\b(NaN|Infinity)\b.{0,40}/g) ?? []).toEqual([]);
-  });
-});
-
-/**
- * Figures in a markdown cell that are not allowed there: every number left once code spans,
- * section numbers, reference years, chapters and steps of a reference, subscripts of a
- * formula and its constants (one, two, 50 delta, 100 shares, 365 days) are taken out. The
- * parameters cell's markdown (just before the cell tagged `parameters`) may name the defaults.
- */
-function measuredFigures(markdown: string): string[] {
-  const text = markdown
-    .replace(/`[^`]*`/g, " ")
-    .replace(/^#+\s*\d+\.\s/gm, " ")
-    .replace(/^\s*\d+\.\s/gm, " ") // a numbered list
-    .replace(/\((?:19|20)\d\d\)|\b(?:19|20)\d\d\b/g, " ")
-    .replace(/\b(?:ch|section|sections|step)\.?\s+\d+(?:\s+(?:and|to)\s+\d+)?/gi, " ")
-    .replace(/\b[A-Za-z]_?\(?[a-z]?[−-]?\d\)?/g, " ") // d1, P_(t−1), w₁-style subscripts written as digits
-    .replace(/\b50-delta\b/g, " ");
-  return (text.match(/\d[\d,.]*%?/g) ?? []).filter((n) => !["1", "2", "100", "365"].includes(n.replace(/[.,]$/, "")));
-}
-
-describe("the recipes as documents", () => {
-  for (const recipe of ["oi-term-structure", "adjusted-contracts"]) {
-    const cells = (JSON.parse(readFileSync(`recipes/${recipe}.ipynb`, "utf8")) as { cells: Cell[] }).cells;
-    const parameters = cells.findIndex((c) => c.metadata.tags?.includes("parameters"));
-
-    it(`${recipe}: no measured figure in its markdown (figures in the text are written by code)`, () => {
-      const found = cells.flatMap((c, i) => (c.cell_type === "markdown" && i !== parameters - 1 ? measuredFigures(joined(c.source)).map((f) => `cell ${i + 1}: ${f}`) : []));
-      expect(found).toEqual([]);
-    });
-
-    it(`${recipe}: every code cell follows a sentence saying what it does, and the summary comes last`, () => {
-      const bare = cells.map((c, i) => ({ c, i })).filter(({ c, i }) => c.cell_type === "code" && i !== parameters && cells[i - 1]?.cell_type !== "markdown").map(({ i }) => i + 1);
-      expect(bare).toEqual([]);
-      const headings = cells.filter((c) => c.cell_type === "markdown").flatMap((c) => joined(c.source).match(/^## .*/gm) ?? []);
-      expect(headings.at(-1)).toBe("## Summary");
-    });
-  }
-
-  it("the figure check catches what the old recipes wrote", () => {
-    expect(measuredFigures("AAPL's rises gently from 20.9% to 24.2% a year out")).toEqual(["20.9%", "24.2%"]);
-    expect(measuredFigures("each weekly holds 55,000 to 110,000 contracts (15 expiries on the default date)")).toEqual(["55,000", "110,000", "15"]);
-    expect(measuredFigures("## 3. Open interest (Hull, ch. 11; Cboe 2019): F = K + e^(rT)(C − P), d1, 100 shares")).toEqual([]);
   });
 });
