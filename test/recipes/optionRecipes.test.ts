@@ -1,35 +1,24 @@
 /**
- * The two option recipes run with other parameters than their defaults, for real: each run is
- * the recipe runner (`npm run recipe`) executing the notebook in the Deno kernel against one
- * sandbox on the run's tiny market (2023-11-20 to 2023-11-28, with ODFL's split on 11-21, SIRI's
- * reverse split on 11-22, HES's merger into CVX on 11-24 and SQ's rename to XYZ on 11-27). Each
- * parameter set runs into something a reader must be told about (an adjusted root holding the
- * positions, an underlying with no options, a holiday, a same-day expiry, a ticker with no event),
- * and the test checks the note it produces, that no cell failed or wrote to stderr, and that
- * no NaN or Infinity is shown as a result. What the recipes' markdown may say (no measured figure,
- * a sentence before each code cell, the summary last) is checked without a kernel, for every
- * recipe, by test/recipes/prose.test.ts.
+ * The two option recipes run with other parameters than their defaults, for real: the recipe's
+ * cells with the parameters injected as the runner (`npm run recipe`) injects them, executed in
+ * the Deno kernel against one sandbox on the run's tiny market (2023-11-20 to 2023-11-28, with
+ * ODFL's split on 11-21, SIRI's reverse split on 11-22, HES's merger into CVX on 11-24 and SQ's
+ * rename to XYZ on 11-27). Each parameter set runs into something a reader must be told about
+ * (an adjusted root holding the positions, an underlying with no options, a holiday, a same-day
+ * expiry, a ticker with no event), and the test checks the note it produces, that no cell
+ * failed or wrote to stderr, and that no NaN or Infinity is shown as a result. A recipe's sets
+ * run one after the other in one kernel (support/parameterSets.ts): a kernel and the workbench
+ * loaded once per recipe, not once per set. What the recipes' markdown may say (no measured
+ * figure, a sentence before each code cell, the summary last) is checked without a kernel, for
+ * every recipe, by test/recipes/prose.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { denoPath } from "../../scripts/paths.mjs";
-import { run } from "../../scripts/run.mjs";
 import { fileSandbox } from "../scripts/support/fileSandbox.ts";
+import { type Cell, runParameterSets, type SetRun } from "./support/parameterSets.ts";
 
-interface Output {
-  output_type: string;
-  name?: string;
-  text?: string | string[];
-  data?: Record<string, string | string[]>;
-}
-interface Cell {
-  cell_type: string;
-  source: string | string[];
-  metadata: { tags?: string[] };
-  outputs?: Output[];
-}
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
 
 /** One parameter set of a recipe and what its run must say. */
@@ -76,36 +65,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const tiny = fileSandbox();
 afterAll(() => tiny.stop());
 
-/** The executed notebook of a case and the runner's result, once it has run. */
-const runs = new Map<Case, Promise<{ status: number | null; stdout: string; stderr: string; cells: Cell[] }>>();
-function execute(c: Case, baseUrl: string) {
-  const out = join(dir, `${c.recipe}-${Object.values(c.params).join("-")}`);
-  const params = Object.entries(c.params).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
-  return run(denoPath(), ["run", "-A", "scripts/recipe.ts", c.recipe, ...params, "--base-url", baseUrl, "--out", out], { timeoutMs: 240_000 })
-    .then((r) => ({ ...r, cells: (JSON.parse(readFileSync(join(out, `${c.recipe}.ipynb`), "utf8")) as { cells: Cell[] }).cells }));
-}
+/** Each case's part of its recipe's run. */
+const runs = new Map<Case, SetRun>();
 
 beforeAll(async () => {
   const baseUrl = await tiny.baseUrl();
-  // Two kernels at a time: each run is mostly a kernel waiting on the sandbox or on Polars.
-  const queue = [...CASES];
-  const lane = async () => {
-    for (let c = queue.shift(); c; c = queue.shift()) {
-      const done = execute(c, baseUrl);
-      runs.set(c, done);
-      await done.catch(() => undefined);
-    }
-  };
-  await Promise.all([lane(), lane()]);
-}, 900_000);
+  const recipes = [...new Set(CASES.map((c) => c.recipe))];
+  // One kernel per recipe, both at once: a kernel spends much of its run waiting on the sandbox.
+  await Promise.all(recipes.map(async (recipe) => {
+    const cases = CASES.filter((c) => c.recipe === recipe);
+    const results = await runParameterSets(recipe, cases.map((c) => c.params), { baseUrl, outDir: dir });
+    cases.forEach((c, k) => runs.set(c, results[k]));
+  }));
+}, 600_000);
 
 /** Every shown output of a run as text: markdown, plain text and HTML. */
 const shown = (cells: Cell[]) => cells.flatMap((c) => c.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join("\n")).join("\n");
 
 describe.each(CASES)("$recipe with $params ($why)", (c) => {
-  it("runs to the end with no error, nothing on stderr, the notes it owes and no NaN or Infinity shown", async () => {
-    const r = await runs.get(c)!;
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  it("runs to the end with no error, nothing on stderr, the notes it owes and no NaN or Infinity shown", () => {
+    const r = runs.get(c)!;
+    expect(r.ran, r.stoppedBy).toBe(true);
     const outputs = r.cells.flatMap((cell) => cell.outputs ?? []);
     expect(outputs.filter((o) => o.output_type === "error")).toEqual([]);
     expect(outputs.filter((o) => o.output_type === "stream" && o.name === "stderr").map((o) => joined(o.text))).toEqual([]);
