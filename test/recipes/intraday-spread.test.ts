@@ -1,64 +1,60 @@
 /**
- * The intraday-spread recipe run for real (scripts/recipe.ts in the Deno kernel) with other
- * parameters, on the run's tiny market (2023-11-20 to 2023-11-28): a rename (SQ became XYZ on
+ * The intraday-spread recipe run for real with other parameters (its cells, the parameters
+ * injected as the runner `npm run recipe` injects them, executed in the Deno kernel), on the run's tiny market (2023-11-20 to 2023-11-28): a rename (SQ became XYZ on
  * 2023-11-27), a split and a delisting by merger with a holiday inside the range (ODFL split
  * 3-for-2 on 2023-11-21, HES merged into CVX after 2023-11-23, Thanksgiving), a range that is a
  * holiday only, and an underlying with no data in its range (HES after its merger). Each run must
  * succeed, print the note its parameters call for, and show no NaN anywhere a result is shown.
- * The defaults' range (2023-11-01 to 2024-01-31) is the demo's: the demo runs it
- * (test/notebooks/notebooks.test.ts).
+ * The four sets run one after the other in one kernel (support/parameterSets.ts): a kernel and
+ * the workbench loaded once, not once per set. The defaults' range (2023-11-01 to 2024-01-31) is
+ * the demo's: the demo runs it (test/notebooks/notebooks.test.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorOutputs } from "../../scripts/jupyter.mjs";
-import { denoPath } from "../../scripts/paths.mjs";
-import { run } from "../../scripts/run.mjs";
 import { fileSandbox } from "../scripts/support/fileSandbox.ts";
-
-/** A run waits as long as the runner allows it (180 s) and a little more. */
-const RUN_MS = 200_000;
+import { runParameterSets, type SetRun } from "./support/parameterSets.ts";
 
 const sandbox = fileSandbox();
 afterAll(() => sandbox.stop());
 const dir = mkdtempSync(join(tmpdir(), "intraday-spread-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Output {
-  output_type: string;
-  data?: Record<string, string | string[]>;
-  text?: string | string[];
-}
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
 
-/** What one run printed and showed: its status, and every output's text (markdown, plain, HTML). */
-async function runRecipe(name: string, params: Record<string, string>) {
-  const out = join(dir, name);
-  // The lake in the test's own folder, not the repository's .cache.
-  const args = Object.entries({ ...params, lake: join(dir, "lake") }).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
-  const result = await run(denoPath(), ["run", "-A", "scripts/recipe.ts", "intraday-spread", ...args, "--base-url", await sandbox.baseUrl(), "--out", out, "--timeout", "170"], { timeoutMs: 180_000 });
-  const notebook = JSON.parse(readFileSync(join(out, "intraday-spread.ipynb"), "utf8"));
-  const outputs: Output[] = notebook.cells.flatMap((c: { outputs?: Output[] }) => c.outputs ?? []);
+/** The parameter sets, by name. */
+const SETS: Record<string, Record<string, string>> = {
+  rename: { tickers: '["SQ"]', start: "2023-11-20", end: "2023-11-28" },
+  events: { tickers: '["ODFL","HES"]', start: "2023-11-20", end: "2023-11-24" },
+  holiday: { tickers: '["AAPL"]', start: "2023-11-23", end: "2023-11-23" },
+  noData: { tickers: '["HES"]', start: "2023-11-24", end: "2023-11-28" },
+};
+
+/** What one set's run showed: every output's markdown, and every output's text (markdown, plain, HTML). */
+function seen(run: SetRun) {
+  const outputs = run.cells.flatMap((c) => c.outputs ?? []);
   const markdown = outputs.map((o) => joined(o.data?.["text/markdown"])).join("\n");
   const shown = outputs.map((o) => [joined(o.text), ...Object.values(o.data ?? {}).map(joined)].join("\n")).join("\n");
-  return { result, notebook, markdown, shown };
+  const errors = outputs.filter((o) => o.output_type === "error").map((o) => `${o.ename}: ${o.evalue}`);
+  return { run, markdown, shown, errors };
 }
-type Run = Awaited<ReturnType<typeof runRecipe>>;
+type Run = ReturnType<typeof seen>;
 
 describe("intraday-spread with other parameters on the tiny market", () => {
   const runs: Record<string, Run> = {};
   beforeAll(async () => {
-    runs.rename = await runRecipe("rename", { tickers: '["SQ"]', start: "2023-11-20", end: "2023-11-28" });
-    runs.events = await runRecipe("events", { tickers: '["ODFL","HES"]', start: "2023-11-20", end: "2023-11-24" });
-    runs.holiday = await runRecipe("holiday", { tickers: '["AAPL"]', start: "2023-11-23", end: "2023-11-23" });
-    runs.noData = await runRecipe("no-data", { tickers: '["HES"]', start: "2023-11-24", end: "2023-11-28" });
-  }, 4 * RUN_MS);
+    const names = Object.keys(SETS);
+    // The lake in the test's own folder, not the repository's .cache.
+    const sets = names.map((name) => ({ ...SETS[name], lake: join(dir, "lake") }));
+    const results = await runParameterSets("intraday-spread", sets, { baseUrl: await sandbox.baseUrl(), outDir: dir });
+    names.forEach((name, k) => (runs[name] = seen(results[k])));
+  }, 400_000);
 
   it("every run succeeds with no error output and shows no NaN", () => {
     for (const [name, r] of Object.entries(runs)) {
-      expect(r.result.status, `${name}: ${r.result.stdout}\n${r.result.stderr}`).toBe(0);
-      expect(errorOutputs(r.notebook), name).toEqual([]);
+      expect(r.run.ran, `${name}: ${r.run.stoppedBy}`).toBe(true);
+      expect(r.errors, name).toEqual([]);
       expect(r.shown, name).not.toMatch(/\bNaN\b/);
     }
   });

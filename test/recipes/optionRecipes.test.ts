@@ -1,34 +1,24 @@
 /**
- * The two option recipes run with other parameters than their defaults, for real: each run is
- * the recipe runner (`npm run recipe`) executing the notebook in the Deno kernel against one
- * sandbox on the run's tiny market (2023-11-20 to 2023-11-28, with ODFL's split on 11-21, SIRI's
- * reverse split on 11-22, HES's merger into CVX on 11-24 and SQ's rename to XYZ on 11-27). Each
- * parameter set runs into something a reader must be told about (an adjusted root holding the
- * positions, an underlying with no options, a holiday, a same-day expiry, a ticker with no event),
- * and the test checks the note it produces, that no cell failed or wrote to stderr, and that
- * no NaN or Infinity is shown as a result. Without a kernel: each recipe's markdown carries no
- * measured figure (those are written by code), and each code cell follows a sentence.
+ * The two option recipes run with other parameters than their defaults, for real: the recipe's
+ * cells with the parameters injected as the runner (`npm run recipe`) injects them, executed in
+ * the Deno kernel against one sandbox on the run's tiny market (2023-11-20 to 2023-11-28, with
+ * ODFL's split on 11-21, SIRI's reverse split on 11-22, HES's merger into CVX on 11-24 and SQ's
+ * rename to XYZ on 11-27). Each parameter set runs into something a reader must be told about
+ * (an adjusted root holding the positions, an underlying with no options, a holiday, a same-day
+ * expiry, a ticker with no event), and the test checks the note it produces, that no cell
+ * failed or wrote to stderr, and that no NaN or Infinity is shown as a result. A recipe's sets
+ * run one after the other in one kernel (support/parameterSets.ts): a kernel and the workbench
+ * loaded once per recipe, not once per set. What the recipes' markdown may say (no measured
+ * figure, a sentence before each code cell, the summary last) is checked without a kernel, for
+ * every recipe, by test/recipes/prose.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { denoPath } from "../../scripts/paths.mjs";
-import { run } from "../../scripts/run.mjs";
 import { fileSandbox } from "../scripts/support/fileSandbox.ts";
+import { type Cell, runParameterSets, type SetRun } from "./support/parameterSets.ts";
 
-interface Output {
-  output_type: string;
-  name?: string;
-  text?: string | string[];
-  data?: Record<string, string | string[]>;
-}
-interface Cell {
-  cell_type: string;
-  source: string | string[];
-  metadata: { tags?: string[] };
-  outputs?: Output[];
-}
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join("") : v ?? "");
 
 /** One parameter set of a recipe and what its run must say. */
@@ -75,84 +65,32 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const tiny = fileSandbox();
 afterAll(() => tiny.stop());
 
-/** The executed notebook of a case and the runner's result, once it has run. */
-const runs = new Map<Case, Promise<{ status: number | null; stdout: string; stderr: string; cells: Cell[] }>>();
-function execute(c: Case, baseUrl: string) {
-  const out = join(dir, `${c.recipe}-${Object.values(c.params).join("-")}`);
-  const params = Object.entries(c.params).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
-  return run(denoPath(), ["run", "-A", "scripts/recipe.ts", c.recipe, ...params, "--base-url", baseUrl, "--out", out], { timeoutMs: 240_000 })
-    .then((r) => ({ ...r, cells: (JSON.parse(readFileSync(join(out, `${c.recipe}.ipynb`), "utf8")) as { cells: Cell[] }).cells }));
-}
+/** Each case's part of its recipe's run. */
+const runs = new Map<Case, SetRun>();
 
 beforeAll(async () => {
   const baseUrl = await tiny.baseUrl();
-  // Two kernels at a time: each run is mostly a kernel waiting on the sandbox or on Polars.
-  const queue = [...CASES];
-  const lane = async () => {
-    for (let c = queue.shift(); c; c = queue.shift()) {
-      const done = execute(c, baseUrl);
-      runs.set(c, done);
-      await done.catch(() => undefined);
-    }
-  };
-  await Promise.all([lane(), lane()]);
-}, 900_000);
+  const recipes = [...new Set(CASES.map((c) => c.recipe))];
+  // One kernel per recipe, both at once: a kernel spends much of its run waiting on the sandbox.
+  await Promise.all(recipes.map(async (recipe) => {
+    const cases = CASES.filter((c) => c.recipe === recipe);
+    const results = await runParameterSets(recipe, cases.map((c) => c.params), { baseUrl, outDir: dir });
+    cases.forEach((c, k) => runs.set(c, results[k]));
+  }));
+}, 600_000);
 
 /** Every shown output of a run as text: markdown, plain text and HTML. */
 const shown = (cells: Cell[]) => cells.flatMap((c) => c.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join("\n")).join("\n");
 
 describe.each(CASES)("$recipe with $params ($why)", (c) => {
-  it("runs to the end with no error, nothing on stderr, the notes it owes and no NaN or Infinity shown", async () => {
-    const r = await runs.get(c)!;
-    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  it("runs to the end with no error, nothing on stderr, the notes it owes and no NaN or Infinity shown", () => {
+    const r = runs.get(c)!;
+    expect(r.ran, r.stoppedBy).toBe(true);
     const outputs = r.cells.flatMap((cell) => cell.outputs ?? []);
     expect(outputs.filter((o) => o.output_type === "error")).toEqual([]);
     expect(outputs.filter((o) => o.output_type === "stream" && o.name === "stderr").map((o) => joined(o.text))).toEqual([]);
     const text = shown(r.cells);
     for (const pattern of c.says) expect(text).toMatch(pattern);
     expect(text.match(/.{0,80}\b(NaN|Infinity)\b.{0,40}/g) ?? []).toEqual([]);
-  });
-});
-
-/**
- * Figures in a markdown cell that are not allowed there: every number left once code spans,
- * section numbers, reference years, chapters and steps of a reference, subscripts of a
- * formula and its constants (one, two, 50 delta, 100 shares, 365 days) are taken out. The
- * parameters cell's markdown (just before the cell tagged `parameters`) may name the defaults.
- */
-function measuredFigures(markdown: string): string[] {
-  const text = markdown
-    .replace(/`[^`]*`/g, " ")
-    .replace(/^#+\s*\d+\.\s/gm, " ")
-    .replace(/^\s*\d+\.\s/gm, " ") // a numbered list
-    .replace(/\((?:19|20)\d\d\)|\b(?:19|20)\d\d\b/g, " ")
-    .replace(/\b(?:ch|section|sections|step)\.?\s+\d+(?:\s+(?:and|to)\s+\d+)?/gi, " ")
-    .replace(/\b[A-Za-z]_?\(?[a-z]?[−-]?\d\)?/g, " ") // d1, P_(t−1), w₁-style subscripts written as digits
-    .replace(/\b50-delta\b/g, " ");
-  return (text.match(/\d[\d,.]*%?/g) ?? []).filter((n) => !["1", "2", "100", "365"].includes(n.replace(/[.,]$/, "")));
-}
-
-describe("the recipes as documents", () => {
-  for (const recipe of ["oi-term-structure", "adjusted-contracts"]) {
-    const cells = (JSON.parse(readFileSync(`recipes/${recipe}.ipynb`, "utf8")) as { cells: Cell[] }).cells;
-    const parameters = cells.findIndex((c) => c.metadata.tags?.includes("parameters"));
-
-    it(`${recipe}: no measured figure in its markdown (figures in the text are written by code)`, () => {
-      const found = cells.flatMap((c, i) => (c.cell_type === "markdown" && i !== parameters - 1 ? measuredFigures(joined(c.source)).map((f) => `cell ${i + 1}: ${f}`) : []));
-      expect(found).toEqual([]);
-    });
-
-    it(`${recipe}: every code cell follows a sentence saying what it does, and the summary comes last`, () => {
-      const bare = cells.map((c, i) => ({ c, i })).filter(({ c, i }) => c.cell_type === "code" && i !== parameters && cells[i - 1]?.cell_type !== "markdown").map(({ i }) => i + 1);
-      expect(bare).toEqual([]);
-      const headings = cells.filter((c) => c.cell_type === "markdown").flatMap((c) => joined(c.source).match(/^## .*/gm) ?? []);
-      expect(headings.at(-1)).toBe("## Summary");
-    });
-  }
-
-  it("the figure check catches what the old recipes wrote", () => {
-    expect(measuredFigures("AAPL's rises gently from 20.9% to 24.2% a year out")).toEqual(["20.9%", "24.2%"]);
-    expect(measuredFigures("each weekly holds 55,000 to 110,000 contracts (15 expiries on the default date)")).toEqual(["55,000", "110,000", "15"]);
-    expect(measuredFigures("## 3. Open interest (Hull, ch. 11; Cboe 2019): F = K + e^(rT)(C − P), d1, 100 shares")).toEqual([]);
   });
 });
