@@ -27,6 +27,7 @@ import type { CallPlan } from "../query/plan.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
 import type { ServiceFacts } from "../service/facts.ts";
+import { contiguousFrames, fetchedFrames, interruptedError, isFrame, type Units } from "./unitState.ts";
 import { callAbort, type CallAbort, untilAborted } from "../runtime/interrupts.ts";
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
@@ -70,15 +71,6 @@ export interface PipelineCall {
   listeners?: readonly CallListener[];
   /** Judge every request (quota, tickers) before sending any: a universe or a download. */
   upfront: boolean;
-}
-
-/** The state of a call's units: which are done, what the sink kept of them, and rows of units cut short. */
-interface Units {
-  done: boolean[];
-  kept: (pl.DataFrame | undefined)[];
-  partial: (pl.DataFrame | undefined)[];
-  /** Rows of the units done (a download keeps none of them in `kept`: they are on disk). */
-  doneRows: number;
 }
 
 /** One run of a call (the call, or its resume): its events, its abort signal, its expected rows. */
@@ -157,7 +149,7 @@ export class Pipeline {
         await checkTickersUpfront(this.parts.facts, plan.endpoint.dataset, requests.map((r) => r.tickers));
       }
       // The checks above send no data request and take no signal: an interrupt during them stops the call here.
-      if (run.abort.signal.aborted) throw interrupted(run, units);
+      if (run.abort.signal.aborted) throw interruptedError(call, run.abort, run.expectedRows, units);
       await this.#fetch(run, requests, plan.units.map((_, i) => i), force, units, sink);
       return await this.#finish(requests, units, events, sink);
     } catch (error) {
@@ -269,46 +261,12 @@ export class Pipeline {
         units.doneRows += frame.height;
       });
     } catch (error) {
-      const stopped = signal.aborted && !(error instanceof InterruptedError) ? interrupted(run, units) : error;
+      const stopped = signal.aborted && !(error instanceof InterruptedError) ? interruptedError(run.call, run.abort, run.expectedRows, units) : error;
       if (stopped instanceof WorkbenchError) Object.defineProperty(stopped, UNITS, { value: { units, requests }, configurable: true });
       throw stopped;
     }
   }
 }
 
-/** The error of a call whose signal fired: how far it got, from its units' state. */
-function interrupted(run: Run, units: Units): InterruptedError {
-  const { plan, info } = run.call;
-  const cause = run.abort.cause() ?? { by: "interrupt" as const };
-  const params = plan.endpoint.pathParams;
-  const noun = info.kind === "download" ? "chunks" : params.includes("ticker") ? (params.includes("trade_date") ? "ticker-days" : "tickers") : params.includes("trade_date") ? "days" : "parts";
-  const rows = info.kind === "download" ? units.doneRows : fetchedFrames(units).reduce((n, f) => n + f.height, 0);
-  return new InterruptedError({
-    by: cause.by,
-    reason: cause.by === "signal" ? cause.reason : undefined,
-    kind: info.kind,
-    dataset: plan.endpoint.dataset,
-    rows,
-    expectedRows: run.expectedRows,
-    parts: { done: units.done.filter(Boolean).length, total: plan.units.length, noun },
-    dir: info.dir,
-  });
-}
-
-/** Every row fetched, unit by unit in the order asked: a unit done, else the rows of one cut short. */
-function fetchedFrames(units: Units): pl.DataFrame[] {
-  return units.kept.map((kept, i) => (units.done[i] ? kept : units.partial[i])).filter((f): f is pl.DataFrame => isFrame(f) && f.height > 0);
-}
-
-/** The rows from the call's first, without a gap: the units done in order, then the first unfinished one's rows. */
-function contiguousFrames(units: Units): pl.DataFrame[] {
-  const firstMissing = units.done.indexOf(false);
-  const prefix = units.kept.slice(0, firstMissing < 0 ? units.kept.length : firstMissing).filter(isFrame);
-  const cut = firstMissing >= 0 ? units.partial[firstMissing] : undefined;
-  return cut && cut.height > 0 ? [...prefix, cut] : prefix;
-}
-
 /** Where a failed fetch leaves its units' state for the resume (not enumerable: never in a message or a record). */
 const UNITS = Symbol("pipeline.units");
-
-const isFrame = (value: unknown): value is pl.DataFrame => typeof (value as { getColumn?: unknown } | null)?.getColumn === "function";
