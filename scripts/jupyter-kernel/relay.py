@@ -15,6 +15,11 @@ on shell, control and stdin and one subscriber on IOPub. Frames are forwarded by
 signatures stay valid); the heartbeat goes straight to Deno, so a hung kernel still shows as dead.
 The launcher exits with Deno's exit status, and passes SIGINT/SIGTERM on to it.
 
+Two things Deno's kernel lacks are done here, for a kernel that loaded the workbench's kernel
+helpers: the interrupt (interrupt.py: SIGUSR1 to Deno, which aborts the workbench's calls) and
+completion and help (editor.py: answered by the helpers through a silent cell). Both pass the
+request on to Deno unchanged where the helpers are not loaded.
+
     python3 relay.py CONNECTION_FILE DENO [ARG ...]
 
 runs `DENO ARG ... --conn INNER_CONNECTION_FILE` (the project's kernelspec passes
@@ -30,7 +35,10 @@ import sys
 import tempfile
 import time
 
-DELIMITER = b"<IDS|MSG>"
+from editor import EditorBridge
+from interrupt import Interrupter
+from routes import Routes
+from wire import DELIMITER, Session
 # How long closing waits to deliver what is still queued once Deno has exited: its last replies.
 LINGER_MS = 200
 
@@ -79,6 +87,10 @@ def main(argv):
         if log_file:
             log_file.write(f"{time.time():.3f} {channel} {direction} {describe(frames)}\n")
 
+    def note(text):
+        if log_file:
+            log_file.write(f"{time.time():.3f} {text}\n")
+
     # Deno first: its start-up (seconds) then overlaps with importing pyzmq and binding here.
     fd, inner_file = tempfile.mkstemp(prefix="deno-kernel-", suffix=".json")
     with os.fdopen(fd, "w") as f:
@@ -87,7 +99,8 @@ def main(argv):
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, _frame: kernel.send_signal(signum))
 
-    pairs, ctx = {}, None  # socket -> (the socket it relays to, channel, direction)
+    pairs, ctx = {}, None  # socket -> (channel, direction); sockets[(side, channel)]: the socket to that side
+    sockets = {}
     try:
         import zmq  # after the kernel's start, see above
 
@@ -109,19 +122,23 @@ def main(argv):
             elif channel != "control":
                 back.setsockopt(zmq.IDENTITY, identity)
             back.connect(url(inner[f"{channel}_port"]))
-            pairs[front] = (back, channel, "client->deno")
-            pairs[back] = (front, channel, "deno->client")
+            pairs[front] = (channel, "client->deno")
+            pairs[back] = (channel, "deno->client")
+            sockets[("client", channel)], sockets[("deno", channel)] = front, back
 
         poller = zmq.Poller()
         for s in pairs:
             if s.socket_type != zmq.PUB:
                 poller.register(s, zmq.POLLIN)
+        session = Session(outer.get("key", ""), outer.get("signature_scheme", "hmac-sha256"))
+        routes = Routes(EditorBridge(session, note), Interrupter(session, kernel.pid, note), note)
         while kernel.poll() is None:
             for s, _ in poller.poll(200):
-                target, channel, direction = pairs[s]
+                channel, direction = pairs[s]
                 frames = s.recv_multipart()
                 log(channel, direction, frames)
-                target.send_multipart(frames)
+                for side, out_channel, out in routes.route(channel, direction, frames):
+                    sockets[(side, out_channel)].send_multipart(out)
         return kernel.returncode
     finally:
         if kernel.poll() is None:  # the relay itself failed: do not leave Deno running unreachable

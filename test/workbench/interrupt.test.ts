@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, InterruptedError, interruptCalls, type ProgressEvent, QueryError, type Workbench } from "../../workbench/mod.ts";
+import { connect, InterruptedError, interruptCalls, lastInterrupted, type ProgressEvent, QueryError, type Workbench } from "../../workbench/mod.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 
@@ -86,7 +86,8 @@ describe("interruptCalls()", () => {
     expect(error.rows).toBeGreaterThanOrEqual(4 * 250);
     expect(error.rows).toBeLessThan(whole.height);
     expect(error.expectedRows).toBeGreaterThanOrEqual(whole.height);
-    expect(error.message).toBe(`Interrupted: eq-taq-1min fetched ${error.rows.toLocaleString("en-US")} of about ${error.expectedRows.toLocaleString("en-US")} rows; ${error.parts.done} of 4 tickers complete. error.partial holds them; error.resume() fetches the rest.`);
+    expect(error.message).toBe(`Interrupted: eq-taq-1min fetched ${error.rows.toLocaleString("en-US")} rows (of about ${error.expectedRows.toLocaleString("en-US")}; ${error.parts.done} of 4 tickers complete). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.`);
+    expect(lastInterrupted()).toBe(error);
     expect(events.at(-1)).toMatchObject({ done: true, stopped: "interrupted" });
     gate.release();
     expectSameFrame(await error.resume(), whole);
@@ -105,10 +106,22 @@ describe("interruptCalls()", () => {
     interruptCalls();
     const error = await download.catch((e) => e);
     expect(error).toBeInstanceOf(InterruptedError);
-    expect(error.message).toMatch(new RegExp(`^Interrupted: the download of eq-taq-1min into '${lake}' wrote 1,920 of about [\\d,]+ rows; 2 of 8 chunks complete\\. Run the same wb\\.download again: it fetches only what is missing\\.$`));
+    expect(error.message).toMatch(new RegExp(`^Interrupted: the download of eq-taq-1min into '${lake}' wrote 1,920 rows \\(of about [\\d,]+; 2 of 8 chunks complete\\)\\. Run the same wb\\.download again: it fetches only what is missing\\.$`));
     gate.release();
     const again = await wb.download("eq-taq-1min", { tickers: TICKERS, ...DAYS }, lake, { chunkDays: 1 });
     expect(again).toMatchObject({ resumed: true, fetched: 6, partitions: 8 });
+  });
+});
+
+describe("the error's message", () => {
+  it("says when nothing was fetched yet, and what a download keeps", () => {
+    const base = { by: "interrupt" as const, dataset: "eq-taq-1min", parts: { done: 0, total: 13, noun: "tickers" } };
+    expect(new InterruptedError({ ...base, kind: "call", rows: 0, expectedRows: 511_680 }).message)
+      .toBe("Interrupted: eq-taq-1min fetched no rows yet (of about 511,680; 0 of 13 tickers complete). await lastInterrupted().resume() fetches them.");
+    expect(new InterruptedError({ ...base, kind: "call", rows: 1_234, parts: { done: 0, total: 1, noun: "tickers" } }).message)
+      .toBe("Interrupted: eq-taq-1min fetched 1,234 rows (the total not yet known). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.");
+    expect(new InterruptedError({ ...base, by: "signal", reason: new DOMException("The operation timed out.", "TimeoutError"), kind: "download", dir: "lake/bars", rows: 99, expectedRows: 50, parts: { done: 1, total: 4, noun: "chunks" } }).message)
+      .toBe("Aborted by the call's signal (The operation timed out.): the download of eq-taq-1min into 'lake/bars' wrote 99 rows (of about 99; 1 of 4 chunks complete). Run the same wb.download again: it fetches only what is missing.");
   });
 });
 
@@ -123,7 +136,7 @@ describe("a call's own signal", () => {
     gate.release();
     expect(error).toBeInstanceOf(InterruptedError);
     expect(error.by).toBe("signal");
-    expect(error.message).toMatch(/^Aborted by the call's signal \(enough\): eq-taq-1min fetched 500 (of about [\d,]+ rows|rows \(the total was not yet known\))\. error\.partial holds them; error\.resume\(\) fetches the rest\.$/);
+    expect(error.message).toMatch(/^Aborted by the call's signal \(enough\): eq-taq-1min fetched 500 rows \((of about [\d,]+|the total not yet known)\)\. They are on lastInterrupted\(\)\.partial; await lastInterrupted\(\)\.resume\(\) fetches the rest\.$/);
   });
 
   it("is refused when it is not an AbortSignal, before any request", async () => {

@@ -2,7 +2,9 @@
  * A call stopped on purpose: by the kernel's interrupt (JupyterLab's stop button) or by the
  * `signal` the call was given. It says how far the call got, keeps the rows fetched so far
  * (`partial`) and, for a data call, how to fetch the rest (`resume()`); a download keeps its
- * finished partitions on disk, and running it again fetches only what is missing.
+ * finished partitions on disk, and running it again fetches only what is missing. The
+ * session's last one stays reachable (`lastInterrupted()`): a notebook cell whose call was
+ * stopped keeps no variable of it.
  */
 import { WorkbenchError } from "./base.ts";
 
@@ -28,15 +30,16 @@ export interface InterruptedProgress {
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
-/** The message: what stopped the call, how many rows of how many, and what to do next. */
+/** The message: what stopped the call, how many rows of how many, and how to go on. */
 function message(p: InterruptedProgress): string {
   const what = p.by === "interrupt" ? "Interrupted" : `Aborted by the call's signal${p.reason === undefined ? "" : ` (${reasonText(p.reason)})`}`;
-  const rows = p.expectedRows !== undefined ? `${n(p.rows)} of about ${n(Math.max(p.expectedRows, p.rows))} rows` : `${n(p.rows)} rows (the total was not yet known)`;
+  const of = p.expectedRows !== undefined ? `of about ${n(Math.max(p.expectedRows, p.rows))}` : "the total not yet known";
   const parts = p.parts.total > 1 ? `; ${p.parts.done} of ${p.parts.total} ${p.parts.noun} complete` : "";
   if (p.kind === "download") {
-    return `${what}: the download of ${p.dataset} into '${p.dir}' wrote ${rows}${parts}. Run the same wb.download again: it fetches only what is missing.`;
+    return `${what}: the download of ${p.dataset} into '${p.dir}' wrote ${n(p.rows)} rows (${of}${parts}). Run the same wb.download again: it fetches only what is missing.`;
   }
-  return `${what}: ${p.dataset} fetched ${rows}${parts}. error.partial holds them; error.resume() fetches the rest.`;
+  if (p.rows === 0) return `${what}: ${p.dataset} fetched no rows yet (${of}${parts}). await lastInterrupted().resume() fetches them.`;
+  return `${what}: ${p.dataset} fetched ${n(p.rows)} rows (${of}${parts}). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.`;
 }
 
 function reasonText(reason: unknown): string {
@@ -48,7 +51,8 @@ function reasonText(reason: unknown): string {
  * A data call or download stopped by the kernel's interrupt or by its own `signal`. Every
  * variable of the notebook is kept; `partial` holds the rows fetched before the stop (every
  * part that had rows, in the order asked) and `resume()` fetches the rest. A download's
- * finished partitions stay in its folder: run it again to go on.
+ * finished partitions stay in its folder: run it again to go on. `lastInterrupted()` returns
+ * the session's last one.
  *
  * @example
  * ```ts
@@ -81,5 +85,23 @@ export class InterruptedError extends WorkbenchError {
     this.rows = progress.rows;
     this.expectedRows = progress.expectedRows;
     this.parts = progress.parts;
+    (globalThis as Record<symbol, unknown>)[LAST] = this;
   }
+}
+
+/** Where the session's last interrupted call is kept (one for every copy of the workbench). */
+const LAST = Symbol.for("market-workbench.lastInterrupted");
+
+/**
+ * The last call interrupted in this session, with its rows (`partial`) and `resume()`: a cell
+ * whose call was stopped keeps no variable of it, and this is where its rows are.
+ *
+ * @example
+ * ```ts
+ * const bars = lastInterrupted()?.partial; // the rows fetched before the stop button
+ * const all = await lastInterrupted()!.resume!(); // the whole frame
+ * ```
+ */
+export function lastInterrupted(): InterruptedError | undefined {
+  return (globalThis as Record<symbol, InterruptedError | undefined>)[LAST];
 }
