@@ -23,12 +23,12 @@ export interface Chain {
 export class CodeScan {
   /** For each UTF-16 index: 0 code, 1 string or template text, 2 comment. */
   readonly #kind: Uint8Array;
-  /** Start index of the string literal that covers each string index. */
+  /** For each cursor position (before index i): the opening quote of the string literal it is inside, or -1. */
   readonly #stringStart: Int32Array;
 
   constructor(readonly code: string) {
     this.#kind = new Uint8Array(code.length + 1);
-    this.#stringStart = new Int32Array(code.length + 1).fill(-1);
+    this.#stringStart = new Int32Array(code.length + 2).fill(-1);
     let i = 0;
     while (i < code.length) {
       const c = code[i];
@@ -45,24 +45,24 @@ export class CodeScan {
       } else if (c === '"' || c === "'" || c === "`") {
         let j = i + 1;
         while (j < code.length && code[j] !== c && !(c !== "`" && code[j] === "\n")) j += code[j] === "\\" ? 2 : 1;
-        // The string's text, and the cursor just after an unclosed one, are inside it.
         const stop = Math.min(j, code.length);
-        this.#kind.fill(1, i + 1, stop + (j >= code.length ? 1 : 0));
-        this.#stringStart.fill(i, i + 1, stop + (j >= code.length ? 1 : 0));
+        this.#kind.fill(1, i + 1, stop);
+        // A cursor is inside from just after the opening quote to just before the closing one (the end, when unclosed).
+        this.#stringStart.fill(i, i + 1, stop + 1);
         i = j + 1;
       } else i++;
     }
   }
 
-  /** The string literal the position is inside (its opening quote and the text up to `at`), if any. */
+  /** The string literal a cursor at `at` is inside (its opening quote and its text up to the cursor), if any. */
   stringAt(at: number): { quote: number; text: string } | undefined {
-    if (this.#kind[at] !== 1) return undefined;
-    const quote = this.#stringStart[at];
-    return { quote, text: this.code.slice(quote + 1, at) };
+    const quote = this.#stringStart[at] ?? -1;
+    return quote < 0 ? undefined : { quote, text: this.code.slice(quote + 1, at) };
   }
 
+  /** Whether a cursor at `at` is inside a comment. */
   inComment(at: number): boolean {
-    return this.#kind[at] === 2;
+    return at > 0 && this.#kind[at - 1] === 2 && !this.code.slice(0, at).endsWith("*/");
   }
 
   /** Whether index `i` is code (not inside a string or a comment). */

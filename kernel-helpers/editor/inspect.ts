@@ -52,17 +52,44 @@ function typeHelp(name: string, t: TypeDoc | undefined, description?: string): M
   return helpBundle([`${name}${description ? `: ${description}` : ""}`], t?.doc, t?.examples, more);
 }
 
-/** The chain the help is about: the word at the cursor (to its end), else the call whose arguments hold the cursor. */
-function target(scan: CodeScan, at: number): Chain | undefined {
+/**
+ * The chains the help may be about, nearest first: the word at the cursor (to its end), then
+ * the calls whose arguments hold the cursor, innermost first.
+ */
+function targets(scan: CodeScan, at: number): Chain[] {
   const code = scan.code;
+  const out: Chain[] = [];
   const inWord = (i: number) => i >= 0 && i < code.length && /[\w$]/.test(code[i]) && scan.isCode(i);
   if (!scan.stringAt(at) && !scan.inComment(at) && (inWord(at) || inWord(at - 1))) {
     let end = at;
     while (inWord(end)) end++;
-    return scan.chainBefore(end);
+    const word = scan.chainBefore(end);
+    if (word) out.push(word);
   }
-  const open = scan.openCall(at);
-  return open < 0 ? undefined : scan.chainBefore(open);
+  for (let k = at, depth = 0; depth < 4; depth++) {
+    const open = scan.openCall(k);
+    if (open < 0) break;
+    const call = scan.chainBefore(open);
+    if (call) out.push(call);
+    k = call?.start ?? open;
+  }
+  return out;
+}
+
+/** The help about one chain, if the index or the value has any. */
+function helpFor(index: DocIndex, chain: Chain): MediaBundle | undefined {
+  if (chain.steps.length === 0) {
+    const value = globalValue(chain.root);
+    const exported = index.exports[chain.root];
+    if (exported && (!value.found || typeof value.value === "function")) return memberHelp(undefined, exported);
+    if (!value.found) return undefined;
+    const type = typeOfValue(value.value);
+    if (type === "pl") return helpBundle(["pl: nodejs-polars"], "Polars' functions and constructors: pl.col, pl.lit, pl.concat, pl.DataFrame, …");
+    return type ? typeHelp(chain.root, index.types[type], describeValue(value.value, type) ?? type) : undefined;
+  }
+  const owner = resolveChain(index, { ...chain, steps: chain.steps.slice(0, -1) });
+  const member = owner && memberOf(index, owner, chain.steps.at(-1)!.name);
+  return member ? memberHelp(owner.type, member) : undefined;
 }
 
 /**
@@ -75,26 +102,10 @@ function target(scan: CodeScan, at: number): Chain | undefined {
  * ```
  */
 export function inspect(index: DocIndex, code: string, cursor: number): InspectReply {
-  const none: InspectReply = { status: "ok", found: false, data: {}, metadata: {} };
   const scan = new CodeScan(code);
-  const at = utf16Index(code, cursor);
-  const chain = target(scan, at);
-  if (!chain) return none;
-  const found = (data: MediaBundle): InspectReply => ({ status: "ok", found: true, data, metadata: {} });
-  if (chain.steps.length === 0) {
-    const value = globalValue(chain.root);
-    const exported = index.exports[chain.root];
-    if (exported && (!value.found || typeof value.value === "function")) return found(memberHelp(undefined, exported));
-    if (!value.found) return none;
-    const type = typeOfValue(value.value);
-    if (type === "pl") return found(helpBundle(["pl: nodejs-polars"], "Polars' functions and constructors: pl.col, pl.lit, pl.concat, pl.DataFrame, …"));
-    if (!type) return none;
-    return found(typeHelp(chain.root, index.types[type], describeValue(value.value, type) ?? type));
+  for (const chain of targets(scan, utf16Index(code, cursor))) {
+    const data = helpFor(index, chain);
+    if (data) return { status: "ok", found: true, data, metadata: {} };
   }
-  const owner = resolveChain(index, { ...chain, steps: chain.steps.slice(0, -1) });
-  if (!owner) return none;
-  const name = chain.steps.at(-1)!.name;
-  const member = memberOf(index, owner, name);
-  if (member) return found(memberHelp(owner.type, member));
-  return none;
+  return { status: "ok", found: false, data: {}, metadata: {} };
 }
