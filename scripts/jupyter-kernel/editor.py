@@ -64,8 +64,9 @@ class EditorBridge:
         self.pending[msg.parent_id].replied = True
 
     def settle(self):
-        """For each silent cell finished (its reply and its idle status in): ("client", frames) with the
-        answer, or ("deno", frames) passing the client's request on to Deno."""
+        """For each silent cell finished (its reply and its idle status in): the answer to the client
+        (between a busy and an idle status), or the client's request passed on to Deno; as
+        [(side, channel, frames)]."""
         out = []
         for msg_id, p in list(self.pending.items()):
             if not (p.replied and p.idle):
@@ -74,10 +75,13 @@ class EditorBridge:
             original = p.original
             if isinstance(p.answer, dict) and "error" not in p.answer:
                 frames, _ = self.session.build(REPLY_TYPE[original.msg_type], p.answer, original.header, original.identities)
-                out.append(("client", frames))
+                # Status busy, the reply, status idle, as every kernel does around a request: JupyterLab
+                # completes a request's future only once the idle status for it has come too.
+                out += [("client", "iopub", self.session.status("busy", original.header)), ("client", "shell", frames),
+                        ("client", "iopub", self.session.status("idle", original.header))]
             else:
                 if isinstance(p.answer, dict):
                     self.log(f"editor: the kernel helpers failed ({p.answer['error']}): {original.msg_type} passed on to Deno")
-                out.append(("deno", original.frames))
+                out.append(("deno", "shell", original.frames))
         return out
 

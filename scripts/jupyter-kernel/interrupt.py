@@ -43,7 +43,8 @@ class Interrupter:
         self.running.discard(msg.parent_id)
 
     def request(self, msg):
-        """The interrupt_reply frames to send back, or None to pass the request on to Deno."""
+        """The interrupt_reply to send back (between a busy and an idle status), as
+        [(side, channel, frames)], or None to pass the request on to Deno."""
         if not catches(self.pid):
             self.log("interrupt: Deno does not catch SIGUSR1 (the workbench's kernel helpers are not loaded): passed on")
             return None
@@ -53,4 +54,5 @@ class Interrupter:
         else:
             self.log("interrupt: no cell running, nothing sent")
         frames, _ = self.session.build("interrupt_reply", {"status": "ok"}, msg.header, msg.identities)
-        return frames
+        return [("client", "iopub", self.session.status("busy", msg.header)), ("client", "control", frames),
+                ("client", "iopub", self.session.status("idle", msg.header))]

@@ -21,7 +21,7 @@ class Routes:
         except Exception as error:  # a routing bug must not cost the kernel: pass the message on
             self.log(f"relay: {type(error).__name__} {error} routing a {channel} message {direction}: passed on")
             return [(other, channel, frames)]
-        return out + [(side, "shell", f) for side, f in self.editor.settle()]
+        return out + self.editor.settle()
 
     def _route(self, channel, direction, frames, other):
         if channel == "stdin" or (channel == "control" and direction == "deno->client"):
@@ -45,5 +45,5 @@ class Routes:
         if msg.msg_type == "interrupt_request":  # control, from a client
             reply = self.interrupter.request(msg)
             if reply is not None:
-                return [("client", "control", reply)]
+                return reply
         return [(other, channel, frames)]

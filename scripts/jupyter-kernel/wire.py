@@ -90,3 +90,8 @@ class Session:
         }
         parts = [json.dumps(p).encode() for p in (header, parent_header or {}, metadata or {}, content)]
         return [*identities, DELIMITER, self.sign(parts), *parts], header
+
+    def status(self, state, parent_header):
+        """An IOPub status message (`busy` or `idle`) about the request of `parent_header`."""
+        frames, _ = self.build("status", {"execution_state": state}, parent_header, [b"kernel.relay.status"])
+        return frames
