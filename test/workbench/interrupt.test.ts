@@ -93,6 +93,28 @@ describe("interruptCalls()", () => {
     expectSameFrame(await error.resume(), whole);
   });
 
+  it("ends a call waiting out a 503's Retry-After at once, and sends nothing more", async () => {
+    let unavailable = 0;
+    const busy = await connect({
+      baseUrl: sb.baseUrl, apiKey: "demo-full-access", provenance: false,
+      fetch: (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (!url.includes("/api/v1/data/")) return sb.fetch(input, init);
+        unavailable++;
+        return Promise.resolve(new Response(JSON.stringify({ detail: "Service unavailable" }), { status: 503, headers: { "Content-Type": "application/json", "Retry-After": "1" } }));
+      },
+    });
+    const call = busy.data.eqDailyOhlc("AAPL", DAYS);
+    await until(() => unavailable >= 1);
+    await new Promise((r) => setTimeout(r, 50)); // in its wait
+    const asked = performance.now();
+    interruptCalls();
+    await expect(call).rejects.toThrow(InterruptedError);
+    expect(performance.now() - asked).toBeLessThan(500);
+    await new Promise((r) => setTimeout(r, 1500)); // past the Retry-After: an abandoned wait would retry now
+    expect(unavailable).toBe(1);
+  });
+
   it("leaves calls started afterwards alone", async () => {
     interruptCalls();
     expect((await wb.data.eqDailyOhlc("AAPL", DAYS)).height).toBe(2);

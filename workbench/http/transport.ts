@@ -118,9 +118,10 @@ export class Transport {
         // Not afterResponse: ky hands that hook a clone of every answer, and teeing the body of a
         // data page cost a tenth of the client's time per page. Answers are observed in get(),
         // retried ones here, failed ones in toWorkbenchError.
-        beforeRetry: [async ({ error, retryCount, options }) => {
+        beforeRetry: [async ({ options, error, retryCount }) => {
           if (error instanceof HTTPError) this.quotaWarnings.observe(error.response.headers);
-          await this.waits.sleep(retryDelay(this.waits, retryCount - 1, retryAfter(error)), options.signal ?? undefined);
+          // The call's own signal (in the context; ky's signal also fires on its timeouts, which are retried): an interrupted call does not wait.
+          await this.waits.sleep(retryDelay(this.waits, retryCount - 1, retryAfter(error)), options.context.signal as AbortSignal | undefined);
         }],
       },
     });
@@ -140,7 +141,7 @@ export class Transport {
       let response: Response;
       try {
         // Raced as well: a `fetch` handed in (a service in-process) may not honour the signal.
-        response = await untilAborted(this.http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal } : {}) }), signal);
+        response = await untilAborted(this.http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal, context: { signal } } : {}) }), signal);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         throw await this.toWorkbenchError(error, url);
