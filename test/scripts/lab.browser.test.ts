@@ -167,14 +167,16 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
   }, 300_000);
 
   it("Tab completes wb., wb.data. and a frame; Shift+Tab shows a data function's JSDoc", async () => {
+    // JupyterLab's first-run question about news would cover the screenshots' corner.
+    await page.locator(".jp-toast-button", { hasText: /^No$/ }).click({ timeout: 2000 }).catch(() => {});
     expect(await completions(page, 5, "wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "entitlements", "estimate", "download", "scan"]);
     // Still in the cell: `wb.` + `data.`
     expect(await completions(page, 5, "data.")).toEqual(["eqTaq1Min", "eqDailyOhlc", "eqTaq", "optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl", "eqLookupFiles", "get"]);
     await page.keyboard.type("eqDailyOhlc(");
     await page.keyboard.press("Shift+Tab");
     const tooltip = page.locator(".jp-Tooltip");
-    await tooltip.waitFor({ timeout: 30_000 });
-    expect(await tooltip.innerText()).toMatch(/^DataApi\.eqDailyOhlc\(tickers\?: Symbols \| SymbolQuery, query\?: SymbolQuery\):\s*Promise<DataFrame>\s+Daily OHLC bars \(GET \/api\/v1\/data\/us-equity\/eq-daily-ohlc\), of every ticker or of those given\.\s+Example\s+const odfl = await wb\.data\.eqDailyOhlc\("ODFL"/);
+    // The tooltip shows at once and renders its Markdown a moment later.
+    await expect.poll(() => tooltip.innerText(), { timeout: 30_000 }).toMatch(/^DataApi\.eqDailyOhlc\(tickers\?: Symbols \| SymbolQuery, query\?: SymbolQuery\):\s*Promise<DataFrame>\s+Daily OHLC bars \(GET \/api\/v1\/data\/us-equity\/eq-daily-ohlc\), of every ticker or of those given\.\s+Example\s+const odfl = await wb\.data\.eqDailyOhlc\("ODFL"/);
     await page.screenshot({ path: join(shots, "4-shift-tab.png") });
     await page.keyboard.press("Escape");
     const frame = await completions(page, 6, "daily.");
