@@ -38,6 +38,7 @@ import time
 from editor import EditorBridge
 from interrupt import Interrupter
 from routes import Routes
+from subscriptions import Subscriptions
 from wire import DELIMITER, Session
 # How long closing waits to deliver what is still queued once Deno has exited: its last replies.
 LINGER_MS = 200
@@ -111,9 +112,11 @@ def main(argv):
         for channel, front_type, back_type in (("shell", zmq.ROUTER, zmq.DEALER),
                                                ("control", zmq.ROUTER, zmq.DEALER),
                                                ("stdin", zmq.ROUTER, zmq.DEALER),
-                                               ("iopub", zmq.PUB, zmq.SUB)):
+                                               ("iopub", zmq.XPUB, zmq.SUB)):
             front = ctx.socket(front_type)
             front.linger = LINGER_MS
+            if front_type == zmq.XPUB:
+                front.setsockopt(zmq.XPUB_VERBOSE, 1)  # every client's subscription, not only the first (subscriptions.py)
             front.bind(url(outer[f"{channel}_port"]))
             back = ctx.socket(back_type)
             back.linger = LINGER_MS
@@ -128,17 +131,23 @@ def main(argv):
 
         poller = zmq.Poller()
         for s in pairs:
-            if s.socket_type != zmq.PUB:
-                poller.register(s, zmq.POLLIN)
+            poller.register(s, zmq.POLLIN)
         session = Session(outer.get("key", ""), outer.get("signature_scheme", "hmac-sha256"))
-        routes = Routes(EditorBridge(session, note), Interrupter(session, kernel.pid, note), note)
+        subscriptions = Subscriptions(note)
+        routes = Routes(EditorBridge(session, note), Interrupter(session, kernel.pid, note), subscriptions, note)
         while kernel.poll() is None:
-            for s, _ in poller.poll(200):
+            for s, _ in poller.poll(50 if subscriptions.holding() else 200):
                 channel, direction = pairs[s]
                 frames = s.recv_multipart()
-                log(channel, direction, frames)
-                for side, out_channel, out in routes.route(channel, direction, frames):
-                    sockets[(side, out_channel)].send_multipart(out)
+                if s.socket_type == zmq.XPUB:
+                    out = routes.subscription(frames)
+                else:
+                    log(channel, direction, frames)
+                    out = routes.route(channel, direction, frames)
+                for side, out_channel, message in out:
+                    sockets[(side, out_channel)].send_multipart(message)
+            for side, out_channel, message in routes.released() if subscriptions.holding() else []:
+                sockets[(side, out_channel)].send_multipart(message)
         return kernel.returncode
     finally:
         if kernel.poll() is None:  # the relay itself failed: do not leave Deno running unreachable

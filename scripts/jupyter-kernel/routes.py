@@ -8,10 +8,28 @@ from wire import parse
 
 
 class Routes:
-    def __init__(self, editor, interrupter, log):
+    def __init__(self, editor, interrupter, subscriptions, log):
         self.editor = editor
         self.interrupter = interrupter
+        self.subscriptions = subscriptions
         self.log = log
+
+    def subscription(self, frames):
+        """An IOPub subscription event (XPUB): it may release a client's held requests."""
+        for frame in frames:
+            self.subscriptions.subscribed(frame)
+        return self.released()
+
+    def released(self):
+        """What the subscriptions let through now: held shell requests of new clients."""
+        out = []
+        for frames in self.subscriptions.release():
+            try:
+                out += self._to_deno(parse(frames), frames)
+            except Exception as error:  # as in route(): pass the message on
+                self.log(f"relay: {type(error).__name__} {error} releasing a held request: passed on")
+                out.append(("deno", "shell", frames))
+        return out
 
     def route(self, channel, direction, frames):
         """[(side, channel, frames)] to send, side "client" or "deno"."""
@@ -30,9 +48,10 @@ class Routes:
         if msg is None:
             return [(other, channel, frames)]
         if channel == "shell" and direction == "client->deno":
-            if msg.msg_type == "execute_request":
-                self.interrupter.client_execute(msg)
-            return [("deno", "shell", self.editor.client_request(msg))]
+            out = []
+            for passed in self.subscriptions.request(msg.identities[0] if msg.identities else b"", msg.msg_type, frames):
+                out += self._to_deno(parse(passed), passed)
+            return out
         if channel == "shell":
             if self.editor.owns(msg):
                 self.editor.deno_reply(msg)
@@ -47,3 +66,9 @@ class Routes:
             if reply is not None:
                 return reply
         return [(other, channel, frames)]
+
+    def _to_deno(self, msg, frames):
+        """A client's shell message on its way to Deno."""
+        if msg.msg_type == "execute_request":
+            self.interrupter.client_execute(msg)
+        return [("deno", "shell", self.editor.client_request(msg))]

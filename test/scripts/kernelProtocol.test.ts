@@ -11,6 +11,8 @@
  * - `interrupt_kernel()` (the stop button) during a pull from a sandbox that answers slowly:
  *   the cell ends within 2 s with an InterruptedError, its progress bar ends "interrupted",
  *   every variable is kept and the rows fetched are on `lastInterrupted()`.
+ * - a new client whose IOPub subscription reaches the kernel after its first cell was sent (a
+ *   server that skipped its nudge) still gets that cell's output.
  * One kernel and one sandbox for all of it.
  */
 import { join } from "node:path";
@@ -77,6 +79,7 @@ daily.height`,
     after: ": (\\d+%, )?[1-9][\\d,]* (of [\\d,]+ )?rows",
   },
   { op: "execute", code: "`${daily.height} ${lastInterrupted()?.partial?.height}`" },
+  { op: "late_subscriber", code: "6 * 7", delay: 0.5 },
 ];
 
 beforeAll(async () => {
@@ -162,10 +165,18 @@ describe("interrupt_kernel() during a pull", () => {
     expect(r.evalue).toMatch(/^Interrupted: eq-taq-1min fetched [\d,]+ rows \((of about [\d,]+|the total not yet known); \d of 4 tickers complete\)\. They are on lastInterrupted\(\)\.partial; await lastInterrupted\(\)\.resume\(\) fetches the rest\.$/);
     expect(r.seconds).toBeLessThanOrEqual(2);
     expect(r.last_output).toMatch(/^eq-taq-1min: .*, interrupted after \d+ s$/);
-    const [kept, partial] = results.at(-1)!.outputs![0].replace(/"/g, "").split(" ");
+    const [kept, partial] = find("execute", "`${daily.height} ${lastInterrupted()?.partial?.height}`").outputs![0].replace(/"/g, "").split(" ");
     expect(kept).toBe("6");
     expect(Number(partial)).toBeGreaterThan(0);
     console.log(`interrupt latency: ${r.seconds} s (from interrupt_kernel() to the cell's error)`);
+  });
+});
+
+describe("a new client whose IOPub subscription comes late", () => {
+  it("gets its first cell's output: the request waits for the subscription", () => {
+    // As from a Jupyter server that skipped its nudge (it believed the kernel busy): the cell is
+    // sent at once, the subscription half a second later (scripts/jupyter-kernel/subscriptions.py).
+    expect(find("late_subscriber", "6 * 7").outputs).toEqual(["42"]);
   });
 });
 

@@ -13,6 +13,9 @@ Steps:
       interrupt_kernel() as JupyterLab's stop button does -> {"seconds": from the interrupt to the
       cell's error, "ename", "evalue", "last_output": the cell's last display text}
   {"op": "interrupt_idle"}                       -> interrupt_kernel() with no cell running; {"alive": bool}
+  {"op": "late_subscriber", "code": ..., "delay": seconds}
+      a new client as a Jupyter server that skipped its nudge makes one: its shell socket sends the
+      cell at once, its IOPub socket subscribes `delay` s later -> {"outputs": what the IOPub socket got}
 """
 import json
 import re
@@ -90,6 +93,39 @@ def interrupt(km, kc, code, after):
     return {**result, "interrupted": asked is not None, "last_output": last}
 
 
+def late_subscriber(km, code, delay):
+    import zmq
+    from jupyter_client.session import Session
+
+    info = km.get_connection_info()
+    session = Session(key=info["key"], signature_scheme=info["signature_scheme"])
+    ctx = zmq.Context.instance()
+    shell = ctx.socket(zmq.DEALER)
+    shell.connect(f"tcp://{info['ip']}:{info['shell_port']}")
+    sent = session.send(shell, "execute_request", {"code": code, "silent": False, "store_history": True, "user_expressions": {}, "allow_stdin": False})
+    time.sleep(delay)
+    sub = ctx.socket(zmq.SUB)
+    sub.setsockopt(zmq.SUBSCRIBE, b"")
+    sub.connect(f"tcp://{info['ip']}:{info['iopub_port']}")
+    outputs, deadline = [], time.monotonic() + 10
+    try:
+        while time.monotonic() < deadline:
+            if not sub.poll(100):
+                continue
+            _, frames = session.feed_identities(sub.recv_multipart())
+            m = session.deserialize(frames)
+            if m["parent_header"].get("msg_id") != sent["header"]["msg_id"]:
+                continue
+            if m["msg_type"] == "execute_result":
+                outputs.append(text_of(m))
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+    finally:
+        shell.close(linger=0)
+        sub.close(linger=0)
+    return {"outputs": outputs}
+
+
 def main(repo):
     steps = json.load(sys.stdin)
     started = time.monotonic()
@@ -113,6 +149,8 @@ def main(repo):
                 out["seconds"] = round(time.monotonic() - asked, 3)
             elif op == "interrupt":
                 out = interrupt(km, kc, step["code"], step["after"])
+            elif op == "late_subscriber":
+                out = late_subscriber(km, step["code"], step["delay"])
             elif op == "interrupt_idle":
                 km.interrupt_kernel()
                 time.sleep(0.5)
