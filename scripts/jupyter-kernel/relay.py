@@ -18,7 +18,8 @@ The launcher exits with Deno's exit status, and passes SIGINT/SIGTERM on to it.
 Two things Deno's kernel lacks are done here, for a kernel that loaded the workbench's kernel
 helpers: the interrupt (interrupt.py: SIGUSR1 to Deno, which aborts the workbench's calls) and
 completion and help (editor.py: answered by the helpers through a silent cell). Both pass the
-request on to Deno unchanged where the helpers are not loaded.
+request on to Deno unchanged where the helpers are not loaded. And a new client's first request
+waits for its IOPub subscription (subscriptions.py), which a Jupyter server does not always check.
 
     python3 relay.py CONNECTION_FILE DENO [ARG ...]
 
