@@ -63,16 +63,22 @@ function declarationFiles(dir: string, under = ""): string[] {
  */
 export async function buildDocIndex(deno: string): Promise<DocIndex> {
   const polarsDir = join(REPO_ROOT, "node_modules", "nodejs-polars", "bin");
-  const copy = join(dirname(INDEX_FILE), "polars-dts");
+  // A copy of this process's own: kernels and setup may build at the same time.
+  const copy = join(dirname(INDEX_FILE), `polars-dts-${process.pid}`);
   rmSync(copy, { recursive: true, force: true });
-  for (const file of declarationFiles(polarsDir)) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    cpSync(join(polarsDir, file), join(copy, file));
+  let module: DocNode[], polars: DocNode[];
+  try {
+    for (const file of declarationFiles(polarsDir)) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      cpSync(join(polarsDir, file), join(copy, file));
+    }
+    [module, polars] = await Promise.all([
+      runDenoDoc(deno, ["notebook.ts"]),
+      runDenoDoc(deno, ["--unstable-sloppy-imports", ...POLARS_FILES.map((f) => relative(REPO_ROOT, join(copy, f)))]),
+    ]);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
-  const [module, polars] = await Promise.all([
-    runDenoDoc(deno, ["notebook.ts"]),
-    runDenoDoc(deno, ["--unstable-sloppy-imports", ...POLARS_FILES.map((f) => relative(REPO_ROOT, join(copy, f)))]),
-  ]);
   const sources: Record<string, number> = { [join(REPO_ROOT, "node_modules", "nodejs-polars", "package.json")]: 0 };
   for (const node of module) if (node.location.filename.startsWith("file://")) sources[fileURLToPath(node.location.filename)] = 0;
   for (const file of [join(REPO_ROOT, "notebook.ts"), join(REPO_ROOT, "workbench", "mod.ts"), join(REPO_ROOT, "kernel-helpers", "mod.ts")]) sources[file] = 0;
