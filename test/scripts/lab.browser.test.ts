@@ -65,15 +65,29 @@ async function runCell(page: Page, index: number): Promise<string> {
   return (await output.first().innerText()).trim();
 }
 
-/** Types `text` at the end of cell `index`, presses Tab and returns the completer's items, then closes it. */
+/**
+ * Types `text` at the end of cell `index`, presses Tab and returns the completer's items, then
+ * closes it. A Tab the editor did not get (focus moving under a busy page) is pressed once more.
+ */
 async function completions(page: Page, index: number, text: string): Promise<string[]> {
-  const cell = page.locator(".jp-Notebook .jp-Cell").nth(index);
-  await cell.locator(".cm-content").click();
+  const editor = page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".cm-content");
+  await editor.click();
   await page.keyboard.press("Control+End");
   await page.keyboard.type(text);
-  await page.keyboard.press("Tab");
+  await expect.poll(() => editor.innerText(), { timeout: 10_000 }).toContain(text);
   const items = page.locator(".jp-Completer:not(.lm-mod-hidden) .jp-Completer-item .jp-Completer-match");
-  await items.first().waitFor({ timeout: 30_000 });
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press("Tab");
+    try {
+      await items.first().waitFor({ timeout: 15_000 });
+      break;
+    } catch (error) {
+      if (attempt > 0) {
+        await page.screenshot({ path: join(outDir, "lab-test", `completion-failed-${index}.png`) });
+        throw error;
+      }
+    }
+  }
   const labels = await items.allInnerTexts();
   await page.keyboard.press("Escape");
   return labels;
