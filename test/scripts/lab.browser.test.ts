@@ -181,8 +181,6 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
   }, 300_000);
 
   it("Tab completes wb., wb.data. and a frame; Shift+Tab shows a data function's JSDoc", async () => {
-    // JupyterLab's first-run question about news would cover the screenshots' corner.
-    await page.locator(".jp-toast-button", { hasText: /^No$/ }).click({ timeout: 2000 }).catch(() => {});
     expect(await completions(page, 5, "wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "entitlements", "estimate", "download", "scan"]);
     // Still in the cell: `wb.` + `data.`
     expect(await completions(page, 5, "data.")).toEqual(["eqTaq1Min", "eqDailyOhlc", "eqTaq", "optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl", "eqLookupFiles", "get"]);
