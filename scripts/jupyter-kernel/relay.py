@@ -36,11 +36,13 @@ import sys
 import tempfile
 import time
 
-from editor import EditorBridge
-from interrupt import Interrupter
-from routes import Routes
-from subscriptions import Subscriptions
-from wire import DELIMITER, Session
+sys.dont_write_bytecode = True  # the modules beside this one are imported from the repository: leave no __pycache__ there
+from editor import EditorBridge  # noqa: E402
+from interrupt import Interrupter  # noqa: E402
+from routes import Routes  # noqa: E402
+from subscriptions import Subscriptions  # noqa: E402
+from wire import DELIMITER, Session  # noqa: E402
+
 # How long closing waits to deliver what is still queued once Deno has exited: its last replies.
 LINGER_MS = 200
 
