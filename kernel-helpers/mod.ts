@@ -12,8 +12,15 @@
  */
 import { installDisplay } from "./display/install.ts";
 import { inKernel } from "./display/jupyter.ts";
+import { installEditor } from "./editor/service.ts";
+import { listenForInterrupts } from "./kernel/interrupts.ts";
 
-if (inKernel()) installDisplay();
+if (inKernel()) {
+  installDisplay();
+  // Through the project's kernel relay: the stop button interrupts workbench calls; Tab and Shift+Tab read the help index.
+  listenForInterrupts();
+  installEditor();
+}
 
 // Workbench types in these helpers' signatures, so that this module's docs are whole on their own
 // (notebook.ts exports them once: they are the workbench's own).

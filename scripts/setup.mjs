@@ -143,6 +143,21 @@ async function denoKernel() {
   return "ok";
 }
 
+/**
+ * The help index that Tab and Shift+Tab read in a notebook (kernel-helpers/editor/indexFile.ts),
+ * built from the TypeScript sources with `deno doc` when missing or older than a source; the
+ * kernel would build it on the first Tab otherwise.
+ */
+async function editorIndex() {
+  const code = 'import { docIndex, INDEX_FILE } from "./kernel-helpers/editor/indexFile.ts";\n'
+    + "const before = (() => { try { return Deno.statSync(INDEX_FILE).mtime?.getTime(); } catch { return undefined; } })();\n"
+    + "const index = await docIndex(Deno.execPath());\n"
+    + "console.log(JSON.stringify({ built: Deno.statSync(INDEX_FILE).mtime?.getTime() !== before, types: Object.keys(index.types).length }));";
+  const { stdout } = await runOrThrow(denoPath(), ["eval", "--quiet", code], { label: "deno eval (the editor's help index)" });
+  const { built, types } = JSON.parse(stdout.trim().split("\n").at(-1));
+  return built ? `ok, ${types} types documented` : "already present";
+}
+
 async function checkKernel() {
   const tmp = mkdtempSync(join(tmpdir(), "setup-kernel-"));
   try {
@@ -190,6 +205,7 @@ await step("deno", deno);
 if (args.includes("--jupyter") || args.includes("--lab")) {
   await step("jupyter", jupyter);
   await step("deno kernel", denoKernel);
+  await step("editor help index", editorIndex);
 }
 if (args.includes("--lab")) await step("jupyterlab", jupyterLab);
 if (args.includes("--chromium")) await step("chromium", chromium);

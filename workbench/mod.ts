@@ -44,6 +44,8 @@ export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/fr
 export { QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
 export { FolderInUseError, LakeDamagedError, LakeManifestError, type LockHolder, StorageError } from "./errors/storage.ts";
+export { InterruptedError, type InterruptedProgress, lastInterrupted } from "./errors/interrupted.ts";
+export { interruptCalls } from "./runtime/interrupts.ts";
 export { CALENDAR_COVERAGE, CalendarRangeError } from "../calendar/calendar.ts";
 export { type Session, session, sessionTable, type TradingDay, tradingDays, tradingSessions, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
 export { frameHash, hashScheme, type HashSchemeName } from "./provenance/frameHash.ts";

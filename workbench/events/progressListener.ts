@@ -2,8 +2,9 @@
  * A call's `onProgress`, fed from the call's event stream: one progress stream for the whole
  * call however many units it fetches at once. The first event comes at once, before any
  * request (nothing fetched, no total yet), so a bar shows while the call's checks and first
- * page are under way.
+ * page are under way; the last says the call is done, or that it was interrupted or failed.
  */
+import { InterruptedError } from "../errors/interrupted.ts";
 import { CallProgress } from "../progress/callProgress.ts";
 import type { ProgressListener } from "../progress/progress.ts";
 import type { CallListener } from "./callEvents.ts";
@@ -36,5 +37,6 @@ export function progressListener(dataset: string, onProgress: ProgressListener, 
     else if (event.type === "waiting") progress.wait(event.seconds, event.reason);
     else if (event.type === "expected") progress.expect(event.rows, event.bytes);
     else if (event.type === "ended") progress.finish();
+    else if (event.type === "failed") progress.stop(event.error instanceof InterruptedError ? "interrupted" : "failed");
   };
 }

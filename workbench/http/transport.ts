@@ -23,6 +23,7 @@ import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { readBody } from "./readBody.ts";
+import { untilAborted } from "../runtime/interrupts.ts";
 import { realWaits, retryDelay, type Waits } from "../runtime/timers.ts";
 import { TransportSecrets } from "./secrets.ts";
 
@@ -121,6 +122,7 @@ export class Transport {
         delay: () => 0,
         retryOnTimeout: true,
         shouldRetry: ({ error }) => {
+          if ((error as Error)?.name === "AbortError") return false; // a call interrupted: nothing to retry
           if (!(error instanceof HTTPError) && permanentNetworkCause(error, this.options.baseUrl)) return false;
           if (error instanceof HTTPError && error.response.status === 429) {
             const wait = Number(error.response.headers.get("Retry-After") ?? "60");
@@ -134,9 +136,10 @@ export class Transport {
         // Not afterResponse: ky hands that hook a clone of every answer, and teeing the body of a
         // data page cost a tenth of the client's time per page. Answers are observed in get(),
         // retried ones here, failed ones in toWorkbenchError.
-        beforeRetry: [async ({ error, retryCount }) => {
+        beforeRetry: [async ({ options, error, retryCount }) => {
           if (error instanceof HTTPError) this.quotaWarnings.observe(error.response.headers);
-          await this.#waits.sleep(retryDelay(this.#waits, retryCount - 1, retryAfter(error)));
+          // The call's own signal (in the context; ky's signal also fires on its timeouts, which are retried): an interrupted call does not wait.
+          await this.#waits.sleep(retryDelay(this.#waits, retryCount - 1, retryAfter(error)), options.context.signal as AbortSignal | undefined);
         }],
       },
     });
@@ -200,27 +203,34 @@ export class Transport {
    * GETs a path and returns the raw answer; throws the workbench error for any failure.
    * `onHeaders` sees a successful answer's headers as soon as they arrive, before its body is
    * read (the pager learns the next page's offset there); a body retried after a dropped
-   * connection shows them again.
+   * connection shows them again. When `signal` fires the request is aborted, its retries and
+   * waits too, and `get` rejects at once with the signal's reason.
    */
-  async get(path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void): Promise<RawResponse> {
+  async get(path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void, signal?: AbortSignal): Promise<RawResponse> {
     const url = `${this.options.baseUrl.replace(/\/+$/, "")}${path}${params && [...params].length ? `?${params}` : ""}`;
     // The body can fail after the headers arrived (a dropped connection); that is retried here.
     for (let attempt = 0;; attempt++) {
       let response: Response;
       try {
-        response = await this.#http.get(path.replace(/^\//, ""), params ? { searchParams: params } : {});
+        // Raced as well: a `fetch` handed in (a service in-process) may not honour the signal.
+        response = await untilAborted(this.#http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal, context: { signal } } : {}) }), signal);
       } catch (error) {
+        if (signal?.aborted) throw signal.reason;
         throw await this.toWorkbenchError(error, url);
       }
       this.quotaWarnings.observe(response.headers);
       this.checkContentType(response, path, params, url);
       onHeaders?.(response.headers);
       try {
-        const body = await readBody(response);
+        const body = await untilAborted(readBody(response), signal);
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
+        if (signal?.aborted) {
+          void response.body?.cancel().catch(() => {});
+          throw signal.reason;
+        }
         if (attempt >= this.#retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
-        await this.#waits.sleep(this.#waits.backoffDelay(attempt));
+        await this.#waits.sleep(this.#waits.backoffDelay(attempt), signal);
       }
     }
   }

@@ -87,7 +87,12 @@ export class CallProgress {
     this.emit(true);
   }
 
-  private emit(done: boolean): void {
+  /** The call ended without completing: the last event, with the counts reached. */
+  stop(reason: "interrupted" | "failed"): void {
+    this.emit(true, reason);
+  }
+
+  private emit(done: boolean, stopped?: "interrupted" | "failed"): void {
     if (!this.listener) return;
     const sum = this.counts.reduce((a, c) => ({ rows: a.rows + c.rows, pages: a.pages + c.pages, bytes: a.bytes + c.bytes }), { rows: 0, pages: 0, bytes: 0 });
     const elapsedSeconds = (performance.now() - this.started) / 1000;
@@ -96,20 +101,21 @@ export class CallProgress {
     // Nothing fetched yet: no share, so the bar is indeterminate until a total is known.
     const started = sum.pages > 0 || this.unitsDone > 0;
     let share = this.expectedRows ? Math.min(1, sum.rows / this.expectedRows) : this.units > 1 && started ? this.unitsDone / this.units : undefined;
-    if (done) share = 1;
+    if (done && !stopped) share = 1;
     const etaSeconds = share !== undefined && share > 0 ? (elapsedSeconds * (1 - share)) / share : undefined;
     const event: ProgressEvent = {
       dataset: this.dataset,
       ...sum,
       elapsedSeconds,
       rowsPerSecond,
-      expectedRows: done ? sum.rows : this.expectedRows,
-      expectedBytes: done ? sum.bytes : this.expectedBytes,
+      expectedRows: done && !stopped ? sum.rows : this.expectedRows,
+      expectedBytes: done && !stopped ? sum.bytes : this.expectedBytes,
       etaSeconds: done ? 0 : etaSeconds,
       percent: share !== undefined ? Math.round(share * 1000) / 10 : undefined,
       tickers: this.tickerCounts(),
       waiting: this.waiting,
       done,
+      ...(stopped ? { stopped } : {}),
     };
     this.listener(event);
   }

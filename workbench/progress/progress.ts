@@ -35,6 +35,11 @@ export interface ProgressEvent {
   percent?: number;
   /** True in the last event of the call. */
   done: boolean;
+  /**
+   * In the last event of a call that did not complete: `interrupted` (the kernel's stop button,
+   * or the call's own signal) or `failed` (any other error). Absent when the call completed.
+   */
+  stopped?: "interrupted" | "failed";
 }
 
 /** What a call's `onProgress` receives, at each page and each change of state. */
@@ -55,6 +60,6 @@ export function terminalProgress(write: (text: string) => void = (t) => void (gl
     const eta = e.etaSeconds !== undefined && !e.done ? `, ETA ${e.etaSeconds.toFixed(0)} s` : "";
     const tickers = e.tickers ? `, ${e.tickers.done}/${e.tickers.total} tickers` : "";
     const waiting = e.waiting ? `, waiting ${e.waiting.seconds} s for the ${e.waiting.reason}` : "";
-    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} page${e.pages === 1 ? "" : "s"}, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${tickers}${eta}${waiting}${e.done ? " done\n" : ""}`);
+    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} page${e.pages === 1 ? "" : "s"}, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${tickers}${eta}${waiting}${e.done ? ` ${e.stopped ?? "done"}\n` : ""}`);
   };
 }

@@ -20,11 +20,11 @@ import { WireTally } from "./wireTally.ts";
 /** Pager-only parameters: the same data asked in another way must record the same request. */
 const WIRE_ONLY = new Set(["offset", "limit", "response_format"]);
 
-/** The call's arguments as JSON: dates as ISO text, big integers (`123n`) as decimal text, callbacks (onProgress) left out. */
+/** The call's arguments as JSON: dates as ISO text, big integers (`123n`) as decimal text, callbacks (onProgress) and an abort signal left out. */
 export function jsonable(value: unknown): unknown {
   if (value === undefined) return null;
   try {
-    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" ? undefined : typeof v === "bigint" ? v.toString() : v)));
+    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" || v instanceof AbortSignal ? undefined : typeof v === "bigint" ? v.toString() : v)));
   } catch (error) {
     return `(not recordable as JSON: ${(error as Error).message})`; // e.g. a circular object: the call goes on
   }
