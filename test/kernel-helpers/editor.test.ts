@@ -55,7 +55,7 @@ describe("reading a cell", () => {
 
 describe("completion", () => {
   it("offers the API on wb. and the dataset functions on wb.data.", () => {
-    expect(matches("wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "entitlements", "estimate", "download", "scan"]);
+    expect(matches("wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "summary", "entitlements", "estimate", "download", "scan"]);
     expect(matches("wb.data.o")).toEqual(["optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl"]);
     expect(matches("wb.meta.")).toEqual(["datasets", "status", "availability", "columns", "schema"]);
   });

@@ -110,7 +110,7 @@ describe("a plain Deno kernel, before the helpers are loaded", () => {
 describe("complete_request", () => {
   it("offers the workbench's API on wb. and nothing internal or inherited", () => {
     const r = find("complete", "wb.");
-    expect(r.matches).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "entitlements", "estimate", "download", "scan"]);
+    expect(r.matches).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "summary", "entitlements", "estimate", "download", "scan"]);
     expect(r.cursor_start).toBe(3);
     expect(r.metadata?._jupyter_types_experimental?.find((t) => t.signature.startsWith("estimate("))?.type).toBe("function");
   });
