@@ -17,11 +17,12 @@ const LAYERS = [
   ["workbench/pipeline/"],
   ["workbench/api/", "workbench/provenance/"],
   ["workbench/store/"],
-  ["workbench/calendar.ts", "workbench/client.ts", "workbench/sandbox.ts"],
+  ["workbench/calendar.ts", "workbench/client.ts"],
   ["workbench/research/"],
   ["workbench/mod.ts"],
   ["kernel-helpers/"],
   ["notebook.ts"],
+  ["cli/"],
 ];
 
 const escape = (p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -64,6 +65,13 @@ module.exports = {
       severity: "error",
       from: { path: "^kernel-helpers/" },
       to: { path: "^(workbench|contract|calendar|sandbox)/", pathNot: "^workbench/mod\\.ts$" },
+    },
+    {
+      name: "launcher-not-service",
+      comment: "The sandbox's launcher runs the service's command: it never loads the service or the market generator into the process that starts it (a notebook kernel, a test, the command line).",
+      severity: "error",
+      from: { path: "^sandbox/launcher/" },
+      to: { path: "^sandbox/(service|market)/" },
     },
     {
       name: "sandbox-not-clients",

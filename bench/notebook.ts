@@ -22,7 +22,7 @@ import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { errorOutputs, executeNotebook, makeNotebook } from "../scripts/jupyter.mjs";
 import { frameBundle } from "../kernel-helpers/mod.ts";
-import { sandbox } from "../workbench/mod.ts";
+import { sandbox } from "../sandbox/launcher/mod.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { wideFrame } from "./support/wideFrame.ts";
 import { median } from "./support/stats.ts";

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { run } from "../scripts/run.mjs";
-import { sandbox } from "../workbench/mod.ts";
+import { sandbox } from "../sandbox/launcher/mod.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { median } from "./support/stats.ts";
 

@@ -28,7 +28,7 @@ export const DatasetStatus = z.looseObject({
   last_available_date: WireDate.nullable().meta({ description: "Last date with data; null when empty" }),
   last_updated: WireDateTime.meta({ description: "When the data last changed" }),
   row_count: WireInteger.meta({ description: "Rows in the dataset (the default variant's)" }),
-  ticker_count: WireInteger.optional().meta({ description: "Distinct tickers, renamed ones included" }),
+  ticker_count: WireInteger.optional().meta({ description: "Distinct tickers (option roots for option datasets), renamed ones included, within the identity's access rule" }),
   variants: z.record(z.string(), z.array(z.string())).optional().meta({ description: "Variant parameter to its values, e.g. {aggregation_logic: [core, no_finra_trf]}" }),
 }).meta({ id: "DatasetStatus", description: "Availability and last update of a dataset" });
 

@@ -12,8 +12,15 @@
  */
 import { installDisplay } from "./display/install.ts";
 import { inKernel } from "./display/jupyter.ts";
+import { installEditor } from "./editor/service.ts";
+import { listenForInterrupts } from "./kernel/interrupts.ts";
 
-if (inKernel()) installDisplay();
+if (inKernel()) {
+  installDisplay();
+  // Through the project's kernel relay: the stop button interrupts workbench calls; Tab and Shift+Tab read the help index.
+  listenForInterrupts();
+  installEditor();
+}
 
 // Workbench types in these helpers' signatures, so that this module's docs are whole on their own
 // (notebook.ts exports them once: they are the workbench's own).
@@ -31,6 +38,7 @@ export { progressBundle, progressLine, type RichProgressEvent } from "./progress
 export { entitlementCard, entitlementCardBundle, explain } from "./entitlements/card.ts";
 export { type Chart, type ChartText, type DisplayableChart, Plot, renderChart } from "./charts/render.ts";
 export { type PlotOverrides } from "./charts/overrides.ts";
+export { type FacetY } from "./charts/panelScales.ts";
 export { ChartOptionError } from "./charts/chartOptionError.ts";
 export { plot } from "./charts/plot.ts";
 export { timeSeriesChart, type TimeSeriesOptions } from "./charts/timeSeries.ts";

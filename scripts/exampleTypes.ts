@@ -1,7 +1,7 @@
 /**
  * `deno run -A scripts/exampleTypes.ts [<module.ts>...]`: type-checks every ```ts block in the
- * JSDoc of the public modules (`workbench/mod.ts`, `kernel-helpers/mod.ts`, `notebook.ts` and
- * every file they export from), so an example a user pastes compiles. Errors name the symbol,
+ * JSDoc of the public modules (`workbench/mod.ts`, `kernel-helpers/mod.ts`, `notebook.ts`,
+ * `sandbox/launcher/mod.ts` and every file they export from), so an example a user pastes compiles. Errors name the symbol,
  * its file and line, and the line inside the example.
  *
  * Each example becomes one module. It sees, unless it declares the same name itself:
@@ -20,7 +20,7 @@ import { run } from "./run.mjs";
 import { typeCheck, type TypeCheckSet } from "./typeCheck.ts";
 
 /** The modules whose exports are public: their examples are checked. */
-export const PUBLIC_MODULES: readonly string[] = ["workbench/mod.ts", "kernel-helpers/mod.ts", "notebook.ts"];
+export const PUBLIC_MODULES: readonly string[] = ["workbench/mod.ts", "kernel-helpers/mod.ts", "notebook.ts", "sandbox/launcher/mod.ts"];
 
 /** The names an example may use without declaring them, and what each is. */
 export const PREAMBLE_NAMES: Readonly<Record<string, string>> = {

@@ -69,9 +69,10 @@ export class NotebookError extends Error {
  *
  * @param {string} inputPath the `.ipynb` to run
  * @param {string} outputDir where the executed notebook goes (created if missing)
- * @param {{timeoutSeconds?: number, cwd?: string, report?: boolean, relay?: boolean,
+ * @param {{timeoutSeconds?: number, cwd?: string, env?: Record<string, string>, report?: boolean, relay?: boolean,
  *   beforeReport?: (executed: {outputPath: string, notebook: any}) => void}} [opts]
- *   `timeoutSeconds` limits each cell; `relay` starts the kernel exactly as the kernelspec
+ *   `timeoutSeconds` limits each cell; `env` adds variables to the kernel's environment (ours
+ *   otherwise, left as it is); `relay` starts the kernel exactly as the kernelspec
  *   says, behind scripts/jupyter-kernel/relay.py (by default nbclient, the kernel's only
  *   client, starts Deno directly: the relay serves clients that connect again)
  * @returns {Promise<{outputPath: string, notebook: any, htmlPath?: string}>}
@@ -100,7 +101,7 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
   /** @type {unknown} */
   let hookError;
   // The kernel starts in `cwd`, where Deno finds deno.json.
-  const result = await executor(python, args, { cwd, line, report: Boolean(opts.report) }, (text) => {
+  const result = await executor(python, args, { cwd, env: { ...process.env, ...opts.env }, line, report: Boolean(opts.report) }, (text) => {
     writeFileSync(outputPath, text);
     executed = { outputPath, notebook: JSON.parse(text) };
     if (!opts.report) return "";
@@ -130,9 +131,9 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
  *
  * @returns {Promise<{status: number | null, stdout: string, stderr: string, error?: Error}>}
  */
-function executor(python, args, { cwd, line, report }, onExecuted, onError) {
+function executor(python, args, { cwd, env, line, report }, onExecuted, onError) {
   return new Promise((resolvePromise) => {
-    const child = spawn(python, args, { cwd, env: jupyterEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(python, args, { cwd, env: jupyterEnv(env), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let answered = false;

@@ -9,8 +9,9 @@
 // --ServerApp.root_dir or --notebook-dir of the caller replaces notebooks/.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import { jupyterEnv, labJupyter, repoRoot } from "./paths.mjs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { jupyterEnv, labJupyter, labVenv, repoRoot } from "./paths.mjs";
 
 const args = process.argv.slice(2);
 // Jupyter takes its root folder once only: the caller's, when given, replaces notebooks/.
@@ -19,6 +20,33 @@ if (!args.includes("--no-setup")) {
   const setup = spawnSync(process.execPath, [join(repoRoot, "scripts", "setup.mjs"), "--jupyter", "--lab"], { stdio: "inherit" });
   if (setup.status !== 0) process.exit(setup.status ?? 1);
 }
+
+/**
+ * Defaults of the project's JupyterLab (its own environment's overrides.json; a user's settings
+ * still win). Completion: JupyterLab ignores a provider that answers after 1 s, and the Deno
+ * kernel's answers come through the relay and a silent cell, which a busy machine can take
+ * longer than that (docs/notebook-helpers.md). News: no first-run question about fetching it.
+ */
+function labDefaults() {
+  const file = join(labVenv, "share", "jupyter", "lab", "settings", "overrides.json");
+  const wanted = {
+    "@jupyterlab/completer-extension:manager": { providerTimeout: 5000 },
+    "@jupyterlab/apputils-extension:notification": { fetchNews: "false" },
+  };
+  let current = {};
+  try {
+    current = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  } catch {
+    // an unreadable file is replaced
+  }
+  const merged = { ...current };
+  for (const [plugin, settings] of Object.entries(wanted)) merged[plugin] = { ...settings, ...current[plugin] };
+  if (JSON.stringify(merged) === JSON.stringify(current)) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(merged, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+}
+labDefaults();
 
 const token = randomBytes(24).toString("hex");
 const labArgs = [

@@ -3,7 +3,6 @@
  * write the executed `.ipynb` and its HTML report, and sum it up in one line.
  */
 import { relative } from "node:path";
-import process from "node:process";
 import { errorOutputs, executeNotebook, NotebookError } from "./jupyter.mjs";
 import { repoRoot } from "./paths.mjs";
 import { figureCount, type Notebook } from "./report.ts";
@@ -47,8 +46,6 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   const name = options.name ?? input;
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
-  // The kernel inherits jupyter's environment, which executeNotebook takes from ours.
-  Object.assign(process.env, options.env ?? {});
   // The run's time is the execution's: it stops when the executed notebook comes back.
   let elapsed: number | undefined;
   let hookFailed = false;
@@ -65,7 +62,7 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   let stoppedBy: string | undefined;
   try {
     // The report is written by the Python process that executed the notebook, after `beforeReport`.
-    executed = await executeNotebook(input, outDir, { cwd: options.cwd, timeoutSeconds: options.timeoutSeconds, report: true, beforeReport });
+    executed = await executeNotebook(input, outDir, { cwd: options.cwd, env: options.env, timeoutSeconds: options.timeoutSeconds, report: true, beforeReport });
   } catch (error) {
     if (hookFailed) throw error;
     // A failing cell still leaves the notebook executed up to it, and its report to read.

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { DEMO_KEYS } from "../contract/demoKeys.ts";
 // The launcher alone: the whole public module would load Polars and the client for nothing.
-import { sandbox } from "../workbench/sandbox.ts";
+import { sandbox } from "../sandbox/launcher/local.ts";
 import { cacheDir } from "./paths.mjs";
 
 export interface SandboxSession {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
 import { denoPath, jupyterDataDir, jupyterPath, jupyterPython, kernelRelay, repoRoot, which } from "./paths.mjs";
 import { jupyterLab } from "./labInstall.mjs";
-import { KERNEL_V8_FLAGS } from "./kernelSettings.mjs";
+import { KERNEL_V8_FLAGS, kernelSpec } from "./kernelSettings.mjs";
 import { npmWithProgress } from "./npmProgress.mjs";
 import { CommandError, run, runOrThrow } from "./run.mjs";
 
@@ -127,13 +127,7 @@ async function denoKernel() {
   const dir = join(jupyterDataDir, "kernels", "deno");
   // Deno is started through the relay (Debian's Python, whose pyzmq jupyter_client needs anyway):
   // without it the kernel stops answering after a page reload (docs/jupyter-kernel-reload.md).
-  const spec = JSON.stringify({
-    argv: [jupyterPython(), kernelRelay, "{connection_file}", denoPath(), "jupyter", "--kernel"],
-    display_name: "Deno",
-    language: "typescript",
-    interrupt_mode: "message",
-    env: { NO_COLOR: "1", DENO_V8_FLAGS: KERNEL_V8_FLAGS },
-  }, null, 2) + "\n";
+  const spec = JSON.stringify(kernelSpec({ python: jupyterPython(), relay: kernelRelay, deno: denoPath() }), null, 2) + "\n";
   // The stamp records which kernelspec, jupyter and npm install last passed the check below.
   const installed = statSync(join(modules, ".package-lock.json")).mtimeMs;
   const stamp = JSON.stringify({ spec, jupyter: jupyterPath(), installed });
@@ -147,6 +141,21 @@ async function denoKernel() {
   await checkKernel();
   writeFileSync(join(dir, ".verified"), stamp);
   return "ok";
+}
+
+/**
+ * The help index that Tab and Shift+Tab read in a notebook (kernel-helpers/editor/indexFile.ts),
+ * built from the TypeScript sources with `deno doc` when missing or older than a source; the
+ * kernel would build it on the first Tab otherwise.
+ */
+async function editorIndex() {
+  const code = 'import { docIndex, INDEX_FILE } from "./kernel-helpers/editor/indexFile.ts";\n'
+    + "const before = (() => { try { return Deno.statSync(INDEX_FILE).mtime?.getTime(); } catch { return undefined; } })();\n"
+    + "const index = await docIndex(Deno.execPath());\n"
+    + "console.log(JSON.stringify({ built: Deno.statSync(INDEX_FILE).mtime?.getTime() !== before, types: Object.keys(index.types).length }));";
+  const { stdout } = await runOrThrow(denoPath(), ["eval", "--quiet", code], { label: "deno eval (the editor's help index)" });
+  const { built, types } = JSON.parse(stdout.trim().split("\n").at(-1));
+  return built ? `ok, ${types} types documented` : "already present";
 }
 
 async function checkKernel() {
@@ -196,6 +205,7 @@ await step("deno", deno);
 if (args.includes("--jupyter") || args.includes("--lab")) {
   await step("jupyter", jupyter);
   await step("deno kernel", denoKernel);
+  await step("editor help index", editorIndex);
 }
 if (args.includes("--lab")) await step("jupyterlab", jupyterLab);
 if (args.includes("--chromium")) await step("chromium", chromium);

@@ -22,6 +22,9 @@ export default async function setup(project: TestProject) {
     throw new Error(`The tests open the sandbox in-process, whose state needs node:sqlite, which Node ${process.version} lacks: run \`npm test\` (it runs vitest under the Node 22 that npm installs), or set TEST_NODE and run \`node scripts/test.mjs\``);
   });
   const root = mkdtempSync(join(tmpdir(), "market-test-"));
+  // The workbench's local secret (the cache's HMAC key) of this run, not the user's own: the
+  // test workers and the processes they start inherit it.
+  process.env.XDG_CONFIG_HOME = join(root, "config");
   const tiny = join(root, "tiny"), other = join(root, "other");
   // The CLI on two worker threads, started first, and the generator here: the CLI's run is also
   // the suite's one check that generation on worker threads writes what the in-thread generator

@@ -4,13 +4,14 @@
  * downloads and scans.
  */
 import type pl from "nodejs-polars";
-import { createHash } from "node:crypto";
 import { AccountApi } from "./api/account.ts";
 import { DataApi } from "./api/data.ts";
 import { type Entitlements, readEntitlements } from "./api/entitlements.ts";
 import { MetaApi } from "./api/meta.ts";
+import { readSummary, type WorkbenchSummary } from "./api/summary.ts";
 import { displayAs } from "./display/kind.ts";
 import { QueryError } from "./errors/base.ts";
+import { didYouMean } from "./errors/nearest.ts";
 import { describeValue } from "./query/checkInput.ts";
 import type { Estimate } from "./guard/estimate.ts";
 import { estimateCall, type EstimateOptions } from "./guard/estimateCall.ts";
@@ -22,11 +23,15 @@ import { Pipeline } from "./pipeline/pipeline.ts";
 import type { ProvenanceManifest } from "./provenance/manifest.ts";
 import { ProvenanceRecorder } from "./provenance/recorder.ts";
 import { dataEndpoint } from "./query/endpoints.ts";
-import { type DataQuery, type PathArg, planCall } from "./query/plan.ts";
+import { estimateArgs } from "./query/estimateArgs.ts";
+import { type PathArg, planCall } from "./query/plan.ts";
+import type { SymbolQuery, Symbols } from "./query/symbols.ts";
+import { withoutCredentials } from "./runtime/credentials.ts";
 import { envVar } from "./runtime/env.ts";
+import { localSecret } from "./runtime/localSecret.ts";
 import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
-import { type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
+import { type DownloadOptions, type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
 
 /**
  * Options of `connect()`: the service's address and key (else MARKETDATA_BASE_URL and
@@ -47,8 +52,11 @@ export interface ConnectOptions extends Partial<TransportOptions> {
    * `false` or with `MARKETDATA_PROVENANCE=0` in the environment. Each page's rows are hashed in
    * the waits for the service's next answer, so recording adds little to a large fetch (more
    * when the sandbox shares the machine's cores; bench/provenance.ts measures it).
+   * `{ hash: "canonical" }` records as well each frame's and partition's canonical hash
+   * (`canonicalHash`: the same under any nodejs-polars version, reproducible in a few lines of
+   * Python, docs/provenance.md), at about six times the hashing's cost.
    */
-  provenance?: boolean;
+  provenance?: boolean | { hash?: "rows" | "canonical" };
 }
 
 /**
@@ -89,13 +97,16 @@ export class Workbench {
    * @param cacheDir folder of the on-disk result cache, off when undefined
    * @param quotaGuard the quota guard's threshold, or false to switch it off
    * @param recording whether data calls are recorded for `provenance()`
+   * @param hashes `canonical`: records also hold each frame's canonical hash
    */
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false) {
-    const scope = createHash("sha256").update(`${transport.options.baseUrl}\n${transport.options.apiKey}`).digest("hex").slice(0, 16);
+  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false, hashes: "rows" | "canonical" = "rows") {
+    // Cached frames are kept apart by service and key under this user's local secret: an entry
+    // tells nothing about the key to anyone without that secret.
+    const scope = cacheDir ? transport.keyedScope(localSecret()) : "";
     const window = new RateWindow();
     // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
     // keeps counting what a call itself sends.
-    const facts = new ServiceFacts(transport, new Transport(transport.options), window);
+    const facts = new ServiceFacts(transport, transport.twin(), window);
     this.#facts = facts;
     this.account = new AccountApi(facts);
     this.meta = new MetaApi(facts);
@@ -104,7 +115,7 @@ export class Workbench {
     const statusAtCall = (id: string) => facts.guardStatus(id);
     const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => facts.guardStatus(id, true) }) : undefined;
     this.cache = cache ?? new NoCache();
-    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, [transport.options.apiKey ?? ""]);
+    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, (text) => transport.redact(text), hashes === "canonical");
     this.recording = recording;
     this.#pipeline = new Pipeline({ transport, facts, window, judge: new QuotaJudge(facts, quotaGuard), quotaGuard, cache, observers: recording ? [this.#recorder] : [] });
     this.data = new DataApi(this.#pipeline, facts);
@@ -135,6 +146,41 @@ export class Workbench {
   #warnedNotRecording = false;
 
   /**
+   * The workbench in a few lines: the service, the identity behind the key, the datasets it may
+   * read and this month's quota (three free account reads), the cache and whether calls are
+   * recorded. Never the key. In a notebook, `wb` and this summary show as a card.
+   *
+   * @example
+   * ```ts
+   * const s = await wb.summary();
+   * s.identity?.name; s.datasets?.length; s.quotas?.quotas_usage.monthly_requests;
+   * ```
+   */
+  summary(): Promise<WorkbenchSummary> {
+    return readSummary(this.#facts, { service: this.transport.options.baseUrl, cache: this.cache.enabled ? this.cache.dir : undefined, recording: this.recording });
+  }
+
+  /** `Workbench(<service>)`: never the key. */
+  toString(): string {
+    return `Workbench(${this.transport.options.baseUrl})`;
+  }
+
+  /** `Deno.inspect` and `console.log` show the service, cache and request count, never the key. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.#shown();
+  }
+
+  /** Node's `util.inspect` (and `console.log`), as `Deno.customInspect`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.#shown();
+  }
+
+  #shown(): string {
+    const cache = this.cache.enabled ? JSON.stringify(this.cache.dir) : "off";
+    return `Workbench { service: ${JSON.stringify(this.transport.options.baseUrl)}, cache: ${cache}, recording: ${this.recording}, requestsSent: ${this.transport.requestsSent} }`;
+  }
+
+  /**
    * Identity, data access rules and quotas in one object, with `may()` to ask about a read,
    * and what each entitled dataset holds (its dates, the tickers the service knows). Spends
    * no quota but the lookup files' one request, once per session, where the identity may read
@@ -152,44 +198,53 @@ export class Workbench {
   }
 
   /**
-   * Requests, rows and bytes a call of `dataset` would take, against the remaining quotas:
-   * the arguments of `wb.data.get` (path values, or a trade date left `null` with
-   * `start`/`end`), every unit of the call summed. Rows come from free metadata (the dataset's
-   * status); for ticks (eq-taq), option chains (opt-greeks-daily, opt-open-interest) and
-   * reference data asked by symbol (occ-eq-spec-settl, eq-lookup-files), whose rows differ
-   * from symbol to symbol, they are counted by a small read of the estimate's own (one
-   * request per ticker, a few columns: `basis`, `lookupRequests` and `lookupBytes` say how
-   * and what it spent), unless `{ lookups: false }` keeps the estimate free.
+   * Requests, rows and bytes a call of `dataset` would take, against the remaining quotas. It
+   * takes exactly the arguments of the dataset's data function after the dataset id (the
+   * symbols first or as `tickers:`, `start`/`end` or `date`, filters ...), then its own options;
+   * the REST form of `wb.data.get` (a query, then a list of path values) is still taken. Every
+   * unit of the call is summed. Rows come from free metadata (the dataset's status); for ticks
+   * (eq-taq), option chains (opt-greeks-daily, opt-open-interest) and reference data asked by
+   * symbol (occ-eq-spec-settl, eq-lookup-files), whose rows differ from symbol to symbol, they
+   * are counted by a small read of the estimate's own (one request per ticker, a few columns:
+   * `basis`, `lookupRequests` and `lookupBytes` say how and what it spent), unless
+   * `{ lookups: false }` keeps the estimate free.
    *
    * @example
    * ```ts
-   * const e = await wb.estimate("eq-taq-1min", { filters: { TradeDate: { ge: "2023-11-01" } } }, ["AAPL"]);
+   * const e = await wb.estimate("eq-taq-1min", ["AAPL", "MSFT"], { start: "2023-11-01", end: "2023-11-30" });
    * e.requests; e.fitsMonthlyQuota;
-   * const ticks = await wb.estimate("eq-taq", { start: "2023-11-20", end: "2023-11-22" }, [null, "JPM"]);
+   * const ticks = await wb.estimate("eq-taq", { tickers: "JPM", start: "2023-11-20", end: "2023-11-22" });
    * ticks.rows; ticks.basis; // "minute-bars"
+   * const free = await wb.estimate("opt-greeks-daily", "SPY", { date: "2023-11-21" }, { lookups: false });
    * ```
    */
-  async estimate(dataset: string, query: DataQuery = {}, pathValues: readonly PathArg[] = [], options: EstimateOptions = {}): Promise<Estimate> {
+  async estimate(dataset: string, symbols?: Symbols | SymbolQuery, query?: SymbolQuery | EstimateOptions | readonly PathArg[], options?: EstimateOptions): Promise<Estimate> {
+    const endpoint = dataEndpoint(await this.#facts.textId(dataset));
+    const call = estimateArgs(endpoint, [symbols, query, options]);
+    const given = call.options === undefined ? {} : call.options;
     // A mistyped option must not leave the estimate spending quota the caller meant to keep.
-    if (options === null || typeof options !== "object") throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(options)}`);
-    for (const [name, value] of Object.entries(options)) {
-      if (name !== "lookups") throw new QueryError(`Unknown estimate option '${name}': the option is lookups (true or false)`);
+    if (given === null || typeof given !== "object" || Array.isArray(given)) throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(given)}`);
+    for (const [name, value] of Object.entries(given)) {
+      if (name !== "lookups") throw new QueryError(`Unknown estimate option '${name}'${didYouMean(name, ["lookups"])}: the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them`);
       if (value !== undefined && typeof value !== "boolean") throw new QueryError(`lookups is ${describeValue(value)}: give true (count rows with a small read) or false (free metadata only)`);
     }
-    const plan = planCall(dataEndpoint(await this.#facts.textId(dataset)), pathValues, query);
+    const plan = planCall(endpoint, call.pathArgs, call.query);
     const requests = await Promise.all(plan.units.map((u, i) => this.#pipeline.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
-    return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, options), "estimate");
+    return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, given as EstimateOptions), "estimate");
   }
 
   /**
-   * Downloads a universe over a date range into a hive-partitioned Parquet folder, pulling
-   * chunks of up to 20 trading days concurrently within the per-minute quota and behind the
-   * quota guard (`force: true` passes it). Each chunk is one file
-   * (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`, the trade date a column; ticks: a file
-   * a ticker-day, `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, and its
-   * ticker-day partitions recorded in `_manifest.json`: running it again resumes an
-   * interrupted download, and a wider range fetches only the partitions it lacks. Without
-   * `start`/`end` it takes the dataset's whole availability.
+   * Downloads a universe over a date range into a hive-partitioned Parquet folder (a table
+   * Polars, pyarrow, DuckDB and Spark read in place), pulling chunks of up to 20 trading days
+   * concurrently within the per-minute quota and behind the quota guard (`force: true` passes
+   * it). Each chunk of a ticker is one file (`Ticker=AAPL/part-2023-11-01_2023-11-29.parquet`,
+   * the trade date a column; ticks: a file a ticker-day,
+   * `Ticker=AAPL/TradeDate=2023-11-21/part.parquet`), written atomically, hashed, and its
+   * ticker-day partitions recorded in the manifest beside the folder
+   * (`.bars.workbench/manifest.json` for `lake/bars`): running it again resumes an interrupted
+   * download, another range or other tickers fetch only the partitions the folder lacks, and
+   * every file reused is checked by content. Without `start`/`end` it takes the dataset's
+   * whole availability. `options.repair` repairs a folder whose manifest is damaged.
    *
    * @example
    * ```ts
@@ -198,7 +253,7 @@ export class Workbench {
    * const lf = wb.scan("lake/bars");
    * ```
    */
-  async download(dataset: string, query: LakeQuery, dir: string, options: { chunkDays?: number } = {}): Promise<DownloadResult> {
+  async download(dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     if (typeof dir !== "string" || dir.trim() === "") {
       throw new QueryError(`wb.download needs a folder to write the lake into as its third argument, got ${describeValue(dir)}: e.g. wb.download("${String(dataset)}", { tickers: ["AAPL"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars")`);
     }
@@ -206,7 +261,7 @@ export class Workbench {
     if (chunkDays !== undefined && !(Number.isInteger(chunkDays) && chunkDays >= 1)) {
       throw new QueryError(`chunkDays is ${describeValue(chunkDays)}: give a whole number of trading days per request, 1 or more (default 20)`);
     }
-    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, chunkDays), "download-result");
+    return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, { ...options, chunkDays }), "download-result");
   }
 
   /**
@@ -230,7 +285,7 @@ export class Workbench {
  *
  * @example
  * ```ts
- * import { connect, sandbox } from "./workbench/mod.ts";
+ * import { connect, sandbox } from "market-workbench/notebook";
  * const local = await sandbox();
  * const wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });
  * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
@@ -245,7 +300,13 @@ export function connect(options: ConnectOptions = {}): Promise<Workbench> {
   const baseUrl = options.baseUrl ?? envVar("MARKETDATA_BASE_URL");
   const apiKey = options.apiKey ?? envVar("MARKETDATA_API_KEY");
   if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
-  if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`));
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${withoutCredentials(baseUrl)}' is not an http(s) address such as http://127.0.0.1:8000`));
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, options.provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0"));
+  const provenance = options.provenance;
+  if (provenance !== undefined && typeof provenance !== "boolean" && (provenance === null || typeof provenance !== "object" || ![undefined, "rows", "canonical"].includes(provenance.hash))) {
+    return Promise.reject(new QueryError(`provenance is ${describeValue(provenance)}: give true, false or { hash: "rows" | "canonical" }`));
+  }
+  const recording = typeof provenance === "object" ? true : provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0";
+  const hashes = typeof provenance === "object" ? provenance.hash ?? "rows" : "rows";
+  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, recording, hashes));
 }

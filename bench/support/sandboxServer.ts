@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSandbox } from "../../workbench/sandbox.ts";
+import { spawnSandbox } from "../../sandbox/launcher/spawn.ts";
 
 export interface BenchSandbox {
   baseUrl: string;

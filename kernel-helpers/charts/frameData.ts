@@ -5,10 +5,15 @@
  */
 import pl from "nodejs-polars";
 import { ChartOptionError } from "./chartOptionError.ts";
+import { shownValues, valueText } from "./numberText.ts";
+
+/** Where a record keeps its numbers as the table shows them (hover titles read them with `shown`). */
+const SHOWN = Symbol("shown");
 
 /**
  * The rows of `columns` as records; `asText` columns holding dates become "YYYY-MM-DD" (facets
- * and series are labelled by day).
+ * and series are labelled by day). Each record also keeps its numbers as the table shows them,
+ * for hover titles (`shown`).
  *
  * @example
  * ```ts
@@ -28,12 +33,28 @@ export function records(frame: pl.DataFrame, columns: readonly string[], asText:
   });
   const rows = frame.select(...[...new Map(columns.map((c, i) => [c, exprs[i]])).values()]).toRecords();
   const dated = asText.filter((c) => frame.getColumn(c).dtype.variant === "Date" || frame.getColumn(c).dtype.variant === "Datetime");
-  if (dated.length === 0) return rows;
-  return rows.map((r) => {
-    const out: Record<string, unknown> = { ...r };
+  const texts = shownValues(frame, columns);
+  return rows.map((r, i) => {
+    const out: Record<string | symbol, unknown> = { ...r };
     for (const c of dated) if (out[c] instanceof Date) out[c] = (out[c] as Date).toISOString().slice(0, 10);
-    return out;
+    if (texts.size > 0) out[SHOWN] = Object.fromEntries([...texts].map(([c, values]) => [c, values[i]]));
+    return out as Record<string, unknown>;
   });
+}
+
+/**
+ * A record's value of `column` as the table shows it (the column's decimals, separators), for
+ * hover titles: "3.8", never "3.8000000000000003".
+ *
+ * @example
+ * ```ts
+ * const [first] = records(frame, ["TradeDate", "Range"]);
+ * shown(first, "Range"); // "3.80"
+ * ```
+ */
+export function shown(record: Record<string, unknown>, column: string): string {
+  const texts = (record as Record<symbol, Record<string, string | null> | undefined>)[SHOWN];
+  return valueText(record[column], texts?.[column]);
 }
 
 /** Minutes after midnight (with their fraction) of a New York wall-clock UTC instant. */

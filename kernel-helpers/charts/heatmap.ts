@@ -6,7 +6,7 @@
 import type { ColorScheme, ScaleOptions } from "@observablehq/plot";
 import type pl from "nodejs-polars";
 import { checkHelperOptions, facetsOf } from "./facets.ts";
-import { records } from "./frameData.ts";
+import { records, shown } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { asDisplayable, DEFAULT_WIDTH, Plot, renderChart, type DisplayableChart } from "./render.ts";
 
@@ -91,7 +91,7 @@ export function heatmapChart(frame: pl.DataFrame, o: HeatmapOptions, overrides: 
   const width = typeof overrides.width === "number" ? overrides.width : DEFAULT_WIDTH;
   // One 26 px row of cells per y value: its label always fits.
   const rows = new Set(data.map((r) => String(r[o.y]))).size;
-  const title = (r: Record<string, unknown>) => `${o.yLabel ?? o.y} ${r[o.y]}\n${o.xLabel ?? o.x} ${r[o.x]}\n${o.fillLabel ?? o.fill} ${(r[o.fill] as number)?.toLocaleString("en-US")}`;
+  const title = (r: Record<string, unknown>) => `${o.yLabel ?? o.y} ${r[o.y]}\n${o.xLabel ?? o.x} ${shown(r, o.x)}\n${o.fillLabel ?? o.fill} ${shown(r, o.fill)}`;
   return asDisplayable(renderChart(withOverrides({
     height: facets.panelsDown > 1 ? facets.panelsDown * (26 * rows + 30) + 60 : Math.max(240, 26 * rows + 80),
     marginBottom: 44,

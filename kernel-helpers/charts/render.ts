@@ -67,12 +67,12 @@ export function renderChart(options: PlotModule.PlotOptions, text: ChartText = {
   return chartFromElement(node, text, options.width === undefined);
 }
 
-/** A chart as a cell value (renders inline in the Deno kernel), with its markup. */
-export type DisplayableChart = Displayable & { markup: string };
+/** A chart as a cell value (renders inline in the Deno kernel), with its markup and the notes shown above it. */
+export type DisplayableChart = Displayable & { markup: string; notes: string[] };
 
 /** A chart as a cell value: renders inline in the Deno kernel. */
 export function asDisplayable(chart: Chart): DisplayableChart {
-  return Object.assign(displayable(chart.bundle), { markup: chart.markup });
+  return Object.assign(displayable(chart.bundle), { markup: chart.markup, notes: chart.notes });
 }
 
 /**

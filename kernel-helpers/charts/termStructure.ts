@@ -9,10 +9,11 @@ import { ChartOptionError } from "./chartOptionError.ts";
 import { dateTickFormat } from "./dateTicks.ts";
 import { daysBetween, daysToExpiryScale, thinned } from "./expiryAxis.ts";
 import { checkHelperOptions, facetsOf, panelHeight } from "./facets.ts";
-import { records } from "./frameData.ts";
+import { records, shown } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
+import { type FacetY, panelY } from "./panelScales.ts";
+import { valueNotes } from "./rangeNotes.ts";
 import { asDisplayable, DEFAULT_WIDTH, Plot, renderChart, type DisplayableChart } from "./render.ts";
-import { valueScale } from "./valueScale.ts";
 
 /** The columns `termStructureChart` draws, and its titles. */
 export interface TermStructureOptions {
@@ -37,9 +38,11 @@ export interface TermStructureOptions {
    * with neither, a Date expiry gets one evenly spaced slot per expiry.
    */
   asOf?: string;
+  /** With panels (`{ fy: "Ticker" }`): one y scale for all, or one per panel (default: one each when their values differ in magnitude). */
+  facetY?: FacetY;
 }
 
-const KNOWN = ["x", "y", "series", "title", "subtitle", "xLabel", "yLabel", "bars", "asOf"];
+const KNOWN = ["x", "y", "series", "title", "subtitle", "xLabel", "yLabel", "bars", "asOf", "facetY"];
 const HELPER = "termStructureChart";
 
 const day = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
@@ -65,21 +68,25 @@ export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions,
   const { data, x, scale, slotted, isTime } = placeExpiries(frame, o, records(frame, [o.x, o.y, ...labels], labels), width, callerType);
   const stroke = o.series ?? "steelblue";
   const fxy = facets.channels;
-  const where = (r: Record<string, unknown>) => (isTime ? `expiry ${day(r[o.x])}${x === DAYS ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${r[o.x]}`);
-  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${where(r)}\n${o.yLabel ?? o.y} ${r[o.y]}`;
-  const marks = o.bars
-    ? [Plot.barY(data, { x, y: o.y, fill: stroke, title, ...fxy }), Plot.ruleY([0])]
-    : [Plot.lineY(data, { clip: true, x, y: o.y, stroke, strokeWidth: 1.5, ...fxy }), Plot.dot(data, { clip: true, x, y: o.y, fill: stroke, r: 2.5, title, ...fxy })];
+  const where = (r: Record<string, unknown>) => (isTime ? `expiry ${day(r[o.x])}${x === DAYS ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${shown(r, o.x)}`);
+  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${where(r)}\n${o.yLabel ?? o.y} ${shown(r, o.y)}`;
   const perPanel = facets.panelsDown > 1 ? 192 : 320;
+  const py = panelY({ data, fields: [o.y], panel: fxy.fy, choice: o.facetY, label: o.yLabel ?? o.y, panelHeight: perPanel, scale: o.bars ? { zero: true, insetBottom: 0 } : { zero: false }, overrides: facets.overrides, helper: HELPER });
+  const y = py.field(o.y);
+  const marks = o.bars
+    ? [Plot.barY(data, { x, y, fill: stroke, title, ...fxy }), Plot.ruleY([0])]
+    : [Plot.lineY(data, { clip: true, x, y, stroke, strokeWidth: 1.5, ...fxy }), Plot.dot(data, { clip: true, x, y, fill: stroke, r: 2.5, title, ...fxy })];
+  const named = (r: Record<string, unknown>) => [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + where(r);
+  const notes = valueNotes({ data, fields: [o.y], overrides: facets.overrides, panel: py.independent ? fxy.fy : undefined, where: named, stretch: !o.bars, x: x === o.x && !isTime ? { field: x } : undefined });
   return asDisplayable(renderChart(withOverrides({
     height: panelHeight(320, facets.panelsDown),
     // Lines keep a few pixels free at both ends, so the first and last dots are drawn whole.
     x: { ...(o.bars ? {} : { insetLeft: 8, insetRight: 8 }), ...scale },
     marginBottom: slotted ? 60 : 30,
-    y: o.bars ? valueScale(o.yLabel ?? o.y, { zero: true, insetBottom: 0 }, perPanel) : valueScale(o.yLabel ?? o.y, { zero: false }, perPanel),
+    y: py.y,
     color: o.series ? { legend: true, type: "categorical" } : undefined,
-    marks,
-  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
+    marks: [...py.marks, ...marks],
+  }, facets.overrides), { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] }));
 }
 
 /**

@@ -2,7 +2,7 @@
  * Cards for the workbench's plain objects: a download estimate, a dataset's status, a download
  * result, and errors with the service's detail list. Small key-value tables, same look as frames.
  */
-import type { CacheCheck, DatasetStatus, DownloadResult, Estimate, WorkbenchError } from "../../workbench/mod.ts";
+import type { CacheCheck, DatasetStatus, DownloadResult, Estimate, WorkbenchError, WorkbenchSummary } from "../../workbench/mod.ts";
 import { formatBytes } from "./bytes.ts";
 import { escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
@@ -66,6 +66,24 @@ export function cacheCheckBundle(c: CacheCheck): MediaBundle {
   if (c.removed > 0) rows.push(["removed", `${n(c.removed)} stale frames deleted`]);
   const title = c.stale.length === 0 ? "Cache verified: nothing stale" : `Cache verified: ${n(c.stale.length)} stale of ${n(c.stale.length + c.fresh.length)}`;
   return card(title, rows, "", c.stale.length > 0 ? "error" : "info");
+}
+
+/** A quota as "used of limit", bytes in words. */
+function usage(s: WorkbenchSummary, quota: "monthly_requests" | "monthly_data_returned"): string {
+  const used = s.quotas!.quotas_usage[quota];
+  const limit = s.quotas!.quotas_limit[quota];
+  return quota === "monthly_requests" ? `${n(used)} of ${n(limit)} requests` : `${formatBytes(used)} of ${formatBytes(limit)} returned`;
+}
+
+/** @example `workbenchBundle(await wb.summary())`: what `wb` shows as a cell's value (never the key). */
+export function workbenchBundle(s: WorkbenchSummary): MediaBundle {
+  const rows: Row[] = [["service", s.service]];
+  if (s.identity) rows.push(["identity", `${s.identity.name} (id ${s.identity.id})`]);
+  if (s.datasets) rows.push(["datasets", s.datasets.length === 0 ? "none readable" : `${s.datasets.length} readable: ${s.datasets.slice(0, 6).join(", ")}${s.datasets.length > 6 ? ", …" : ""}`]);
+  if (s.quotas) rows.push(["this month", `${usage(s, "monthly_requests")}; ${usage(s, "monthly_data_returned")}`]);
+  rows.push(["cache", s.cache ?? "off"], ["provenance", s.recording ? "recorded (wb.provenance())" : "not recorded"]);
+  if (s.problem) rows.push(["account not read", s.problem]);
+  return card(`Workbench${s.identity ? ` of ${s.identity.name}` : ""}`, rows, "", s.problem ? "error" : "info");
 }
 
 /** Each entry of a 422 detail list as "where: message (input)". */

@@ -21,7 +21,7 @@ function debugStacks(): boolean {
   }
 }
 import { hookKernel } from "./kernelHook.ts";
-import { richBundle } from "./richBundle.ts";
+import { richBundleAsync } from "./richBundle.ts";
 
 type FrameFactory = (inner: unknown) => pl.DataFrame;
 
@@ -66,7 +66,7 @@ export function installDisplay(options?: FrameDisplayOptions): void {
  * await show(df, { maxRows: 10 });
  * ```
  */
-export function show(value: pl.DataFrame | unknown, options: FrameDisplayOptions = {}): Promise<void> {
-  const bundle = richBundle(value, { ...current, ...options });
+export async function show(value: pl.DataFrame | unknown, options: FrameDisplayOptions = {}): Promise<void> {
+  const bundle = await richBundleAsync(value, { ...current, ...options });
   return showBundle(bundle ?? { "text/plain": String(value) });
 }

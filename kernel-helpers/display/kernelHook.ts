@@ -8,9 +8,10 @@
  * prototype, so nothing else reaches them), Series, LazyFrames and workbench objects.
  * `Deno.jupyter.display(value)` is wrapped the same way.
  */
+import { Workbench } from "../../workbench/mod.ts";
 import type { FrameDisplayOptions } from "./frameHtml.ts";
 import type { MediaBundle } from "./jupyter.ts";
-import { richBundle } from "./richBundle.ts";
+import { richBundle, richBundleAsync } from "./richBundle.ts";
 
 type Broadcast = (executionCount: number, result: unknown) => Promise<void>;
 type Display = (obj: unknown, options?: { raw?: boolean; update?: boolean; display_id?: string }) => Promise<void>;
@@ -27,6 +28,15 @@ const asDisplay = (bundle: MediaBundle) => ({ [Symbol.for("Jupyter.display")]: (
 function safeRich(value: unknown, options: () => FrameDisplayOptions): MediaBundle | undefined {
   try {
     return richBundle(value, options());
+  } catch {
+    return undefined;
+  }
+}
+
+/** A workbench's card needs its account read: awaited, and on failure the kernel's own display (its inspect shows no key). */
+async function workbenchRich(value: Workbench, options: () => FrameDisplayOptions): Promise<MediaBundle | undefined> {
+  try {
+    return await richBundleAsync(value, options());
   } catch {
     return undefined;
   }
@@ -54,6 +64,7 @@ export function hookKernel(options: () => FrameDisplayOptions): boolean {
   if (kernel.broadcastResult && (kernel.broadcastResult as unknown as Record<symbol, boolean>)[HOOKED]) return true;
   const broadcast = kernel.broadcastResult;
   const wrapped: Broadcast = function (this: unknown, count, result) {
+    if (result instanceof Workbench) return workbenchRich(result, options).then((bundle) => broadcast.call(this, count, bundle ? asDisplay(bundle) : result));
     const bundle = safeRich(result, options);
     return broadcast.call(this, count, bundle ? asDisplay(bundle) : result);
   };
@@ -61,6 +72,7 @@ export function hookKernel(options: () => FrameDisplayOptions): boolean {
   kernel.broadcastResult = wrapped;
   const display = jupyter.display as Display;
   jupyter.display = function (this: unknown, obj: unknown, opts: Parameters<Display>[1] = {}) {
+    if (obj instanceof Workbench && !opts.raw) return workbenchRich(obj, options).then((bundle) => display.call(this, bundle ?? obj, bundle ? { ...opts, raw: true } : opts));
     const bundle = opts.raw ? undefined : safeRich(obj, options);
     return display.call(this, bundle ?? obj, bundle ? { ...opts, raw: true } : opts);
   } as Display;

@@ -1,14 +1,15 @@
 /**
  * Which rich rendering a cell's value gets: Polars frames, Series and LazyFrames, the
- * workbench's entitlements, estimates, statuses, download results and errors. Anything else
- * keeps the kernel's own display (undefined).
+ * workbench's entitlements, estimates, statuses, download results and errors, and the
+ * workbench itself (a card of its service, identity, datasets and quota). Anything else keeps
+ * the kernel's own display (undefined).
  */
 import type pl from "nodejs-polars";
-import { type CacheCheck, type DatasetStatus, displayKindOf, type DownloadResult, Entitlements, type Estimate, WorkbenchError } from "../../workbench/mod.ts";
+import { type CacheCheck, type DatasetStatus, displayKindOf, type DownloadResult, Entitlements, type Estimate, Workbench, WorkbenchError, type WorkbenchSummary } from "../../workbench/mod.ts";
 import { chartFromElement } from "../charts/chartBundle.ts";
 import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";
-import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle } from "./cards.ts";
+import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle, workbenchBundle } from "./cards.ts";
 import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
 import type { MediaBundle } from "./jupyter.ts";
 import { lazyBundle, polarsKind, seriesBundle } from "./polarsValues.ts";
@@ -43,6 +44,22 @@ export function richBundle(value: unknown, options: FrameDisplayOptions = {}): M
       return downloadBundle(value as DownloadResult);
     case "cache-check":
       return cacheCheckBundle(value as CacheCheck);
+    case "workbench-summary":
+      return workbenchBundle(value as WorkbenchSummary);
   }
   return undefined;
+}
+
+/**
+ * `richBundle`, and for a workbench its card, which needs the account read first (free reads):
+ * the service, the identity, its datasets and quota, never the key.
+ *
+ * @example
+ * ```ts
+ * (await richBundleAsync(wb))?.["text/plain"]; // "Workbench of …\n  service  http://…"
+ * ```
+ */
+export async function richBundleAsync(value: unknown, options: FrameDisplayOptions = {}): Promise<MediaBundle | undefined> {
+  if (value instanceof Workbench) return workbenchBundle(await value.summary());
+  return richBundle(value, options);
 }

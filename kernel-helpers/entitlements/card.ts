@@ -1,7 +1,8 @@
 /**
- * The entitlements card: each dataset with its date window and ticker universe beside what it
- * holds (its dates, the tickers the service knows), and each quota as a gauge with its
- * percentage, bytes in binary units (GiB); icons are inline SVG.
+ * The entitlements card: each dataset with its date window and ticker universe beside what of
+ * it is visible to this key (the dates and the count of tickers, or option roots, its status
+ * gives, which the service scopes to the key's window and universe: never "the data holds"),
+ * and each quota as a gauge with its percentage, bytes in binary units (GiB); icons are inline SVG.
  */
 import type { Entitlements, Holding, Verdict } from "../../workbench/mod.ts";
 import { formatBytes } from "../display/bytes.ts";
@@ -40,18 +41,22 @@ function gaugeHtml(g: Gauge): string {
   return `<div class="wb-gauge" style="margin:5px 0"><div>${mark}${esc(g.label)}: ${esc(g.text)}</div><div style="background:#eee;height:8px;border-radius:3px;width:320px"><div style="width:${(g.share * 100).toFixed(1)}%;min-width:${g.share > 0 ? 2 : 0}px;height:100%;background:${color};border-radius:3px"></div></div></div>`;
 }
 
-/** What a dataset holds, in a few words: "2023-11-01 to 2024-01-31, 14 tickers". */
-function holds(h: Holding | undefined): string {
+/** What of a dataset this key sees, in a few words: "2023-11-01 to 2024-01-31, 14 tickers" or "…, 15 option roots". */
+function visible(h: Holding | undefined): string {
   if (!h) return "not known";
   if (h.unread !== undefined) return `not known (${h.unread})`;
   if (!h.first || !h.last) return "no row (empty)";
-  // The status's ticker_count, or the lookup files' tickers when known.
-  const count = h.tickers?.length ?? h.tickerCount;
-  return `${h.first} to ${h.last}${count === undefined ? "" : `, ${count} ticker${count === 1 ? "" : "s"}`}`;
+  // The status's count (scoped to this key), else the names the service knows.
+  const count = h.tickerCount ?? h.tickers?.length ?? h.roots?.length;
+  const noun = h.symbol ?? "ticker";
+  return `${h.first} to ${h.last}${count === undefined ? "" : `, ${count} ${noun}${count === 1 ? "" : "s"}`}`;
 }
 
-/** The held tickers in full as a tooltip (the cell shows the count). */
-const heldTitle = (h: Holding | undefined) => (h?.tickers?.length ? ` title="${esc(h.tickers.join(", "))}"` : "");
+/** The names the service knows (tickers, or option roots) in full as a tooltip (the cell shows the count). */
+function knownTitle(h: Holding | undefined): string {
+  const names = h?.tickers ?? h?.roots;
+  return names?.length ? ` title="${esc(`the service knows ${names.length}: ${names.join(", ")}`)}"` : "";
+}
 
 /**
  * The card's media bundle.
@@ -65,20 +70,20 @@ export function entitlementCardBundle(ent: Entitlements): MediaBundle {
   const known = Object.keys(ent.holdings ?? {}).length > 0;
   const held = (r: Entitlements["rules"][number]) => ent.holdings[r.dataset_text_id];
   const rows = ent.rules.map((r) =>
-    `<tr><td>${icon("allowed")} <b>${esc(r.dataset_text_id)}</b><br><span style="color:#888">${esc(r.dataset_name)}</span></td><td>${esc(r.start_date)} → ${esc(r.end_date ?? "ongoing")}</td><td>${r.universe_identifiers.length ? esc(r.universe_identifiers.join(", ")) : "all tickers"}</td>${
-      known ? `<td${heldTitle(held(r))}>${esc(holds(held(r)))}</td>` : ""
+    `<tr><td>${icon("allowed")} <b>${esc(r.dataset_text_id)}</b><br><span style="color:#888">${esc(r.dataset_name)}</span></td><td>${esc(r.start_date)} → ${esc(r.end_date ?? "ongoing")}</td><td>${r.universe_identifiers.length ? esc(r.universe_identifiers.join(", ")) : `all ${held(r)?.symbol ?? "ticker"}s`}</td>${
+      known ? `<td${knownTitle(held(r))}>${esc(visible(held(r)))}</td>` : ""
     }</tr>`
   ).join("");
   const subnets = ent.identity.ip_subnets.length ? ent.identity.ip_subnets.join(", ") : "any address";
   const all = gauges(ent);
   const html = `<div class="wb-entitlements" style="font:13px sans-serif;border:1px solid #ddd;border-radius:6px;padding:10px;max-width:720px">
 <div style="font-size:15px"><b>${esc(ent.identity.name)}</b> <span style="color:#888">identity ${ent.identity.identity_id} · up to ${ent.identity.max_active_api_keys} keys · from ${esc(subnets)}</span></div>
-<table style="border-collapse:collapse;margin:8px 0" cellpadding="4"><thead><tr style="text-align:left;border-bottom:1px solid #ddd"><th>dataset</th><th>dates</th><th>tickers</th>${known ? "<th>the data holds</th>" : ""}</tr></thead><tbody>${rows}</tbody></table>
+<table style="border-collapse:collapse;margin:8px 0" cellpadding="4"><thead><tr style="text-align:left;border-bottom:1px solid #ddd"><th>dataset</th><th>dates</th><th>tickers</th>${known ? `<th title="what this key's window and universe let it see of each dataset (its status is scoped to the key)">visible to you</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>
 <div><b>Quotas</b>${all.map(gaugeHtml).join("")}</div></div>`;
   const text = [
     `${ent.identity.name} (identity ${ent.identity.identity_id}, from ${subnets})`,
     ...ent.rules.map((r) =>
-      `  ${r.dataset_text_id}: ${r.start_date} to ${r.end_date ?? "ongoing"}, ${r.universe_identifiers.length ? r.universe_identifiers.join(", ") : "all tickers"}${known ? `; holds ${holds(held(r))}` : ""}`
+      `  ${r.dataset_text_id}: ${r.start_date} to ${r.end_date ?? "ongoing"}, ${r.universe_identifiers.length ? r.universe_identifiers.join(", ") : `all ${held(r)?.symbol ?? "ticker"}s`}${known ? `; visible to you: ${visible(held(r))}` : ""}`
     ),
     ...all.map((g) => `  ${g.label}: ${g.text}`),
   ].join("\n");

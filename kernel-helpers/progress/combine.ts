@@ -27,8 +27,10 @@ export function combiner(label: string, parts: number, expectedRows?: number) {
     const known = all.every((e) => e.expectedRows !== undefined) && all.length === parts;
     const expected = expectedRows ?? (known ? all.reduce((s, e) => s + (e.expectedRows ?? 0), 0) : undefined);
     const waiting = all.find((e) => e.waiting && !e.done)?.waiting;
+    // Once every part has ended, the bar ends as the worst of them: failed, else interrupted.
+    const stopped = done ? (all.find((e) => e.stopped === "failed") ?? all.find((e) => e.stopped))?.stopped : undefined;
     return {
-      dataset: label, rows, done, elapsedSeconds, rowsPerSecond, expectedRows: expected, waiting,
+      dataset: label, rows, done, elapsedSeconds, rowsPerSecond, expectedRows: expected, waiting, ...(stopped ? { stopped } : {}),
       pages: all.reduce((s, e) => s + e.pages, 0),
       bytes: all.reduce((s, e) => s + e.bytes, 0),
       tickers: { done: all.filter((e) => e.done).length, total: parts },

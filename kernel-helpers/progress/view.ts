@@ -2,7 +2,8 @@
  * How one progress event reads: "starting" with a sweeping bar before the first page, a
  * determinate bar (percent, rows of the total, MiB, rate, ETA) once the total is known, a
  * sweeping bar before, an amber "waiting N s for the per-minute
- * quota" state while the workbench waits, green when done; in a terminal, the same on one line.
+ * quota" state while the workbench waits, green when done, grey when interrupted (the stop
+ * button) and red when failed, at the counts reached; in a terminal, the same on one line.
  */
 import type { ProgressEvent } from "../../workbench/mod.ts";
 import { formatBytes } from "../display/bytes.ts";
@@ -16,7 +17,7 @@ const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** Percent done (0-100), when the total is known. */
 export function percentOf(e: RichProgressEvent): number | undefined {
-  if (e.done) return 100;
+  if (e.done && !e.stopped) return 100;
   if (e.percent !== undefined) return Math.max(0, Math.min(100, e.percent));
   if (e.expectedRows) return Math.min(100, (100 * e.rows) / e.expectedRows);
   return undefined;
@@ -40,7 +41,7 @@ function parts(e: RichProgressEvent, percent: number | undefined): string[] {
   ];
   if (e.waiting && !e.done) out.push(`waiting ${Math.ceil(e.waiting.seconds)} s for the ${e.waiting.reason}`);
   else if (e.etaSeconds !== undefined && !e.done && percent !== undefined) out.push(`ETA ${duration(e.etaSeconds)}`);
-  if (e.done) out.push(`done in ${duration(e.elapsedSeconds)}`);
+  if (e.done) out.push(e.stopped ? `${e.stopped} after ${duration(e.elapsedSeconds)}` : `done in ${duration(e.elapsedSeconds)}`);
   return out;
 }
 
@@ -63,10 +64,11 @@ export function progressText(e: RichProgressEvent): string {
 export function progressBundle(e: RichProgressEvent): MediaBundle {
   const percent = percentOf(e);
   const waiting = e.waiting !== undefined && !e.done;
-  const width = percent === undefined ? 100 : Math.max(percent, 0.5);
   // Without a known total the bar sweeps (indeterminate) until done; waiting is amber.
-  const fill = e.done ? "#31a354" : waiting ? "repeating-linear-gradient(45deg,#fdae6b 0 8px,#fdd0a2 8px 16px)" : percent === undefined ? "repeating-linear-gradient(45deg,#9ecae1 0 8px,#c6dbef 8px 16px)" : "#3182bd";
-  const state = e.done ? "done" : waiting ? "waiting" : percent === undefined ? "indeterminate" : "determinate";
+  const stopped = e.done ? e.stopped : undefined;
+  const width = stopped && percent === undefined ? 0 : percent === undefined ? 100 : Math.max(percent, 0.5);
+  const fill = stopped === "interrupted" ? "#969696" : stopped === "failed" ? "#de2d26" : e.done ? "#31a354" : waiting ? "repeating-linear-gradient(45deg,#fdae6b 0 8px,#fdd0a2 8px 16px)" : percent === undefined ? "repeating-linear-gradient(45deg,#9ecae1 0 8px,#c6dbef 8px 16px)" : "#3182bd";
+  const state = stopped ?? (e.done ? "done" : waiting ? "waiting" : percent === undefined ? "indeterminate" : "determinate");
   const text = progressText(e);
   const html = `<div class="wb-progress wb-progress-${state}" style="font:12px sans-serif;max-width:620px"><div style="background:#eee;border-radius:3px;height:10px;overflow:hidden"><div style="width:${width.toFixed(1)}%;height:100%;background:${fill}"></div></div><div style="margin-top:3px;color:${waiting ? "#a63603" : "#333"}">${escapeHtml(text)}</div></div>`;
   return { "text/html": html, "text/plain": text };

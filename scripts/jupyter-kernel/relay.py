@@ -15,6 +15,12 @@ on shell, control and stdin and one subscriber on IOPub. Frames are forwarded by
 signatures stay valid); the heartbeat goes straight to Deno, so a hung kernel still shows as dead.
 The launcher exits with Deno's exit status, and passes SIGINT/SIGTERM on to it.
 
+Two things Deno's kernel lacks are done here, for a kernel that loaded the workbench's kernel
+helpers: the interrupt (interrupt.py: SIGUSR1 to Deno, which aborts the workbench's calls) and
+completion and help (editor.py: answered by the helpers through a silent cell). Both pass the
+request on to Deno unchanged where the helpers are not loaded. And a new client's first request
+waits for its IOPub subscription (subscriptions.py), which a Jupyter server does not always check.
+
     python3 relay.py CONNECTION_FILE DENO [ARG ...]
 
 runs `DENO ARG ... --conn INNER_CONNECTION_FILE` (the project's kernelspec passes
@@ -30,7 +36,13 @@ import sys
 import tempfile
 import time
 
-DELIMITER = b"<IDS|MSG>"
+sys.dont_write_bytecode = True  # the modules beside this one are imported from the repository: leave no __pycache__ there
+from editor import EditorBridge  # noqa: E402
+from interrupt import Interrupter  # noqa: E402
+from routes import Routes  # noqa: E402
+from subscriptions import Subscriptions  # noqa: E402
+from wire import DELIMITER, Session  # noqa: E402
+
 # How long closing waits to deliver what is still queued once Deno has exited: its last replies.
 LINGER_MS = 200
 
@@ -79,6 +91,10 @@ def main(argv):
         if log_file:
             log_file.write(f"{time.time():.3f} {channel} {direction} {describe(frames)}\n")
 
+    def note(text):
+        if log_file:
+            log_file.write(f"{time.time():.3f} {text}\n")
+
     # Deno first: its start-up (seconds) then overlaps with importing pyzmq and binding here.
     fd, inner_file = tempfile.mkstemp(prefix="deno-kernel-", suffix=".json")
     with os.fdopen(fd, "w") as f:
@@ -87,7 +103,8 @@ def main(argv):
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, _frame: kernel.send_signal(signum))
 
-    pairs, ctx = {}, None  # socket -> (the socket it relays to, channel, direction)
+    pairs, ctx = {}, None  # socket -> (channel, direction); sockets[(side, channel)]: the socket to that side
+    sockets = {}
     try:
         import zmq  # after the kernel's start, see above
 
@@ -98,9 +115,11 @@ def main(argv):
         for channel, front_type, back_type in (("shell", zmq.ROUTER, zmq.DEALER),
                                                ("control", zmq.ROUTER, zmq.DEALER),
                                                ("stdin", zmq.ROUTER, zmq.DEALER),
-                                               ("iopub", zmq.PUB, zmq.SUB)):
+                                               ("iopub", zmq.XPUB, zmq.SUB)):
             front = ctx.socket(front_type)
             front.linger = LINGER_MS
+            if front_type == zmq.XPUB:
+                front.setsockopt(zmq.XPUB_VERBOSE, 1)  # every client's subscription, not only the first (subscriptions.py)
             front.bind(url(outer[f"{channel}_port"]))
             back = ctx.socket(back_type)
             back.linger = LINGER_MS
@@ -109,19 +128,29 @@ def main(argv):
             elif channel != "control":
                 back.setsockopt(zmq.IDENTITY, identity)
             back.connect(url(inner[f"{channel}_port"]))
-            pairs[front] = (back, channel, "client->deno")
-            pairs[back] = (front, channel, "deno->client")
+            pairs[front] = (channel, "client->deno")
+            pairs[back] = (channel, "deno->client")
+            sockets[("client", channel)], sockets[("deno", channel)] = front, back
 
         poller = zmq.Poller()
         for s in pairs:
-            if s.socket_type != zmq.PUB:
-                poller.register(s, zmq.POLLIN)
+            poller.register(s, zmq.POLLIN)
+        session = Session(outer.get("key", ""), outer.get("signature_scheme", "hmac-sha256"))
+        subscriptions = Subscriptions(note)
+        routes = Routes(EditorBridge(session, note), Interrupter(session, kernel.pid, note), subscriptions, note)
         while kernel.poll() is None:
-            for s, _ in poller.poll(200):
-                target, channel, direction = pairs[s]
+            for s, _ in poller.poll(50 if subscriptions.holding() else 200):
+                channel, direction = pairs[s]
                 frames = s.recv_multipart()
-                log(channel, direction, frames)
-                target.send_multipart(frames)
+                if s.socket_type == zmq.XPUB:
+                    out = routes.subscription(frames)
+                else:
+                    log(channel, direction, frames)
+                    out = routes.route(channel, direction, frames)
+                for side, out_channel, message in out:
+                    sockets[(side, out_channel)].send_multipart(message)
+            for side, out_channel, message in routes.released() if subscriptions.holding() else []:
+                sockets[(side, out_channel)].send_multipart(message)
         return kernel.returncode
     finally:
         if kernel.poll() is None:  # the relay itself failed: do not leave Deno running unreachable

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { RunManifest } from "../../workbench/provenance/manifest.ts";
 import { manifestsOfJournal } from "../../workbench/provenance/recorder.ts";
+import { SHARED_FILE, writeAtomically } from "../../workbench/runtime/files.ts";
 import type { Notebook } from "../report.ts";
 import { hasCellIds, type KernelProvenance, takeCollectCell } from "./cell.ts";
 import { footerCell, runManifest } from "./runManifest.ts";
@@ -67,7 +68,8 @@ export function provenanceStep(run: { notebook: string; notebookPath: string; pa
       }
       manifest = runManifest(collected, { ...run, ranAt, seconds: (performance.now() - started) / 1000, failedCell });
       path = join(dirname(outputPath), `${basename(outputPath, ".ipynb")}${run.suffix ?? ".provenance.json"}`);
-      writeFileSync(path, JSON.stringify(manifest, null, 2) + "\n");
+      // Read beside the notebook by whoever reads its report; written by nobody else (0644 whatever the umask).
+      writeAtomically(path, (tmp) => writeFileSync(tmp, JSON.stringify(manifest, null, 2) + "\n"), SHARED_FILE);
       // A notebook that fetched nothing and did not fail has no data to trace: its report stays as it was.
       if (manifest.calls.length > 0 || (manifest.downloads?.length ?? 0) > 0 || failedCell) {
         const footer = footerCell(manifest, basename(path));

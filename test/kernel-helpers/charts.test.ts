@@ -129,18 +129,20 @@ describe("chart overrides and new charts", () => {
     expect([...heat.root.querySelectorAll("svg text")].map((t) => t.textContent).filter((t) => t!.endsWith("%")).length).toBeGreaterThan(2); // the legend in percent
   });
 
-  it("widens the left margin to fit the longest y tick label", () => {
+  it("writes millions compactly (7M, not 7,000,000) and fits the left margin to the longest y tick label", () => {
     const { texts } = parse(cases["intraday-profile-volume"].markup);
     const longest = Math.max(...texts("y-axis tick label").map((t) => t.length));
-    expect(texts("y-axis tick label")).toContain("7,000,000");
-    // Labels end 9 px left of the plot area (at marginLeft - 9); 9 digits and commas need ~52 px at 10 px.
+    expect(texts("y-axis tick label")).toEqual(["0", "1M", "2M", "3M", "4M", "5M", "6M", "7M", "8M", "9M"]);
+    // Labels end 9 px left of the plot area (at marginLeft - 9), with room for the longest.
     const margin = Number(cases["intraday-profile-volume"].markup.match(/aria-label="y-axis tick label".*?<text y="0.32em" transform="translate\(([\d.]+),/)![1]);
     expect(margin - 9).toBeGreaterThanOrEqual(longest * 5.8);
   });
 
   it("the time series breaks its lines between sessions and shades each day's session, the early close at 13:00", () => {
     const { root, marks, texts } = parse(cases["time-series"].markup);
-    expect(texts("x-axis label")).toEqual(["New York time →"]);
+    // Two days: on trading time, ticked at each session open.
+    expect(texts("x-axis label")).toEqual(["New York time, trading hours only →"]);
+    expect(texts("x-axis tick label")).toEqual(["11-22", "11-24"]);
     // Two tickers over two sessions: four separate lines, none across the night.
     expect(marks("line", "path")).toHaveLength(4);
     expect(marks("rect", "title").map((t) => t.textContent)).toEqual(["2023-11-22 regular session", "2023-11-24 regular session (early close)"]);

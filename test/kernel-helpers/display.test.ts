@@ -310,7 +310,7 @@ describe("the entitlements card", () => {
 describe("may() and explain()", () => {
   it.each([
     ["a dataset not entitled", "opt-greeks-daily", {}, /^Your account is not entitled to opt-greeks-daily; it may read eq-taq-1min, eq-daily-ohlc$/],
-    ["a date before the window", "eq-taq-1min", { ticker: "AAPL", date: "2023-11-20" }, /^2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\)$/],
+    ["a date before the window", "eq-taq-1min", { ticker: "AAPL", date: "2023-11-20" }, /^2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\): whether the data holds it, this key cannot see$/],
     ["a date after the window, as a Date", "eq-taq-1min", { date: new Date("2023-11-28T00:00:00Z") }, /^2023-11-28 is outside/],
     ["a ticker outside the universe", "eq-taq-1min", { ticker: "TSLA", date: "2023-11-21" }, /^Ticker TSLA is outside your universe for eq-taq-1min \(AAPL, MSFT\)$/],
   ])("refuses %s, saying why", (_, dataset, options, reason) => {
@@ -325,7 +325,7 @@ describe("may() and explain()", () => {
   it("lists every reason a read is refused: date and universe together", () => {
     const verdict = ent.may("eq-taq-1min", { ticker: "TSLA", date: "2023-11-20" });
     expect(verdict.reasons).toEqual([
-      "2023-11-20 is outside your access window for eq-taq-1min (2023-11-21 to 2023-11-27)",
+      "2023-11-20 is outside your access window for eq-taq-1min (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
       "Ticker TSLA is outside your universe for eq-taq-1min (AAPL, MSFT)",
     ]);
     const doc = table(bundleOf(explain(verdict))["text/html"]);

@@ -1,8 +1,10 @@
 /**
- * The entitlements card and `explain` beside what the data holds: a "the data holds" column
- * (dates, the count of known tickers, the full list as a tooltip), and an entitled read that
- * would find no row shown as allowed but empty, with every reason. Checked in the HTML and
- * text bundles, and drawn in headless Chromium (`ENTITLEMENT_SHOTS=dir` keeps the screenshot).
+ * The entitlements card and `explain` beside what the key sees of the data: a "visible to you"
+ * column (dates and the count the key's status gives, the known names as a tooltip), never "the
+ * data holds" (the status is scoped to the key's window); an entitled read that would find no
+ * row shown as allowed but empty, with every reason; a date the window hides never said to be
+ * missing from the data. Checked in the HTML and text bundles, and drawn in headless Chromium
+ * (`ENTITLEMENT_SHOTS=dir` keeps the screenshot).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +30,7 @@ const book = new TickerBook([
   { ticker: "XYZ", secId: "2", endDate: "2999-12-31" },
 ]);
 const holdings: Record<string, Holding> = {
-  "eq-taq-1min": { dataset: "eq-taq-1min", first: "2023-11-01", last: "2024-01-31", tickerCount: 3, tickers: ["AAPL", "SQ", "XYZ"] },
+  "eq-taq-1min": { dataset: "eq-taq-1min", first: "2023-11-01", last: "2024-01-31", tickerCount: 3, symbol: "ticker", tickers: ["AAPL", "SQ", "XYZ"] },
   "opt-greeks-daily": { dataset: "opt-greeks-daily", first: null, last: null, unread: "503 Service Unavailable" },
 };
 const quotas = {
@@ -37,31 +39,39 @@ const quotas = {
 };
 const ent = new Entitlements({ identity_id: 1, name: "Desk", max_active_api_keys: 2, ip_subnets: [] }, rules, quotas, holdings, book);
 
-describe("the card beside what the data holds", () => {
-  it("shows each dataset's held dates and known tickers next to the entitled window", () => {
+describe("the card beside what the key sees", () => {
+  it("shows each dataset's dates and tickers visible to the key next to the entitled window", () => {
     const bundle = entitlementCardBundle(ent);
     const doc = new JSDOM(bundle["text/html"]).window.document;
-    expect([...doc.querySelectorAll("th")].map((th) => th.textContent)).toEqual(["dataset", "dates", "tickers", "the data holds"]);
+    expect([...doc.querySelectorAll("th")].map((th) => th.textContent)).toEqual(["dataset", "dates", "tickers", "visible to you"]);
     const cells = [...doc.querySelectorAll("tbody tr")].map((tr) => [...tr.children].slice(1).map((td) => td.textContent));
     expect(cells).toEqual([
       ["2000-01-01 → ongoing", "all tickers", "2023-11-01 to 2024-01-31, 3 tickers"],
       ["2000-01-01 → ongoing", "AAPL", "not known (503 Service Unavailable)"],
     ]);
-    expect(doc.querySelector("tbody tr td:last-child")!.getAttribute("title")).toBe("AAPL, SQ, XYZ");
+    expect(doc.querySelector("tbody tr td:last-child")!.getAttribute("title")).toBe("the service knows 3: AAPL, SQ, XYZ");
     expect(bundle["text/plain"].split("\n").slice(1, 3)).toEqual([
-      "  eq-taq-1min: 2000-01-01 to ongoing, all tickers; holds 2023-11-01 to 2024-01-31, 3 tickers",
-      "  opt-greeks-daily: 2000-01-01 to ongoing, AAPL; holds not known (503 Service Unavailable)",
+      "  eq-taq-1min: 2000-01-01 to ongoing, all tickers; visible to you: 2023-11-01 to 2024-01-31, 3 tickers",
+      "  opt-greeks-daily: 2000-01-01 to ongoing, AAPL; visible to you: not known (503 Service Unavailable)",
     ]);
+  });
+
+  it("counts option roots for an option dataset, not tickers", () => {
+    const options = new Entitlements(ent.identity, [rule("opt-open-interest")], quotas, {
+      "opt-open-interest": { dataset: "opt-open-interest", first: "2023-11-01", last: "2024-01-31", tickerCount: 16, symbol: "option root", roots: ["AAPL", "SPXW"] },
+    });
+    const doc = new JSDOM(entitlementCardBundle(options)["text/html"] as string).window.document;
+    expect([...doc.querySelectorAll("tbody td")].slice(1).map((td) => td.textContent)).toEqual(["2000-01-01 → ongoing", "all option roots", "2023-11-01 to 2024-01-31, 16 option roots"]);
   });
 });
 
-describe("may() and explain() beside what the data holds", () => {
+describe("may() and explain() beside what the key sees", () => {
   it("an entitled read of an unknown ticker on a date outside the data: allowed, with both reasons it finds no row", () => {
     const verdict = ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" });
     expect(verdict).toMatchObject({ allowed: true, reasons: [] });
     expect(verdict.missing).toEqual([
-      "2020-01-02 is outside the data of eq-taq-1min, which runs 2023-11-01 to 2024-01-31",
-      "TSLA is not a ticker the service knows; eq-taq-1min holds 3 tickers: AAPL, SQ, XYZ",
+      "2020-01-02 is not in the data of eq-taq-1min: the dates visible to you run 2023-11-01 to 2024-01-31",
+      "TSLA is not a ticker the service knows; the lookup files know 3 tickers: AAPL, SQ, XYZ",
     ]);
     expect(bundleOf(explain(verdict))["text/plain"].split("\n")).toEqual([
       "allowed, but the data holds no row for it:",
@@ -69,6 +79,22 @@ describe("may() and explain() beside what the data holds", () => {
       `  - ${verdict.missing![1]}`,
       "entitled: Yes: eq-taq-1min from 2000-01-01 to today, every ticker",
     ]);
+  });
+
+  it("a date the key's window hides is outside your window, never missing from the data", () => {
+    // The restricted demo key: its window is all its status shows, so the data seems to end there.
+    const window = { ...rule("eq-daily-ohlc", ["AAPL", "MSFT"]), start_date: "2023-11-21", end_date: "2023-11-27" };
+    const restricted = new Entitlements(ent.identity, [window], quotas, {
+      "eq-daily-ohlc": { dataset: "eq-daily-ohlc", first: "2023-11-21", last: "2023-11-27", tickerCount: 2, symbol: "ticker" },
+    });
+    expect(restricted.may("eq-daily-ohlc", { ticker: "MSFT", date: "2023-12-01" })).toEqual({
+      allowed: false,
+      reason: "2023-12-01 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
+      reasons: ["2023-12-01 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see"],
+      missing: [],
+    });
+    // Inside the window, a day the data lacks is said to be not in the data.
+    expect(restricted.may("eq-daily-ohlc", { ticker: "MSFT", date: "2023-11-25" }).missing).toEqual(["2023-11-25 is a Saturday, not a trading day: the nearest are 2023-11-24 before and 2023-11-27 after"]);
   });
 
   it("a holiday, and a renamed security on either side of its rename", () => {

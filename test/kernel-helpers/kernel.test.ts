@@ -49,7 +49,8 @@ beforeAll(async () => {
     `import pl from "nodejs-polars";
 const early = pl.DataFrame({ price: [190.64, 4512.2575], ticker: ["AAPL", "MSFT"] });`,
     // Importing the workbench alone installs rich display: no installDisplay() call anywhere.
-    `import { connect, sandbox } from "${repo}/workbench/mod.ts";
+    `import { connect } from "${repo}/workbench/mod.ts";
+import { sandbox } from "${repo}/sandbox/launcher/mod.ts";
 import { intradayProfileChart, progressBar } from "${repo}/kernel-helpers/mod.ts";`,
     // Records what reaches the kernel's display (the message type Deno derives from \`update\`).
     `// A sandbox of the kernel's own: extra args make a new one, with its own state and one worker.

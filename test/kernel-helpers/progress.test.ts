@@ -54,6 +54,23 @@ describe("the notebook bar", () => {
   });
 });
 
+describe("a call that did not complete", () => {
+  it("ends grey as interrupted, at the counts reached, without a percent of 100", () => {
+    const e = event({ expectedRows: 10_000, tickers: { done: 1, total: 4 }, done: true, stopped: "interrupted", elapsedSeconds: 4 });
+    expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 25%, 2,500 of 10,000 rows, 1 of 4 tickers, 3 pages, 3 MiB, 1,250 rows/s, interrupted after 4 s");
+    expect(html(e).querySelector(".wb-progress-interrupted")).not.toBeNull();
+    expect(barWidth(e)).toBe("25%");
+    expect(progressLine(e)).toMatch(/^\[#####-+\] eq-taq-1min: 25%, .*, interrupted after 4 s$/);
+  });
+
+  it("ends red as failed, with an empty bar when no total was known", () => {
+    const e = event({ done: true, stopped: "failed", elapsedSeconds: 1 });
+    expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 2,500 rows, 3 pages, 3 MiB, 1,250 rows/s, failed after 1 s");
+    expect(html(e).querySelector(".wb-progress-failed")).not.toBeNull();
+    expect(barWidth(e)).toBe("0%");
+  });
+});
+
 describe("the terminal line", () => {
   it("is the same status after a 20-cell bar, rewritten in place and ended by a newline when done", () => {
     expect(progressLine(event({ expectedRows: 10_000, etaSeconds: 6 }))).toBe("[#####---------------] eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, ETA 6 s");

@@ -9,9 +9,10 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
 import pl from "nodejs-polars";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, QuotaExceededError, QuotaGuardError, type Workbench } from "../../workbench/mod.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
@@ -34,8 +35,19 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+const quietly = async <T>(run: () => Promise<T>) => {
+  const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  try {
+    return await run();
+  } finally {
+    warn.mockRestore();
+  }
+};
 const monthlyRequests = async (wb: Workbench) => (await wb.account.quotasRaw()).quotas_usage.monthly_requests;
-const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "_manifest.json"), "utf8"));
+/** The manifest beside a lake folder (`lake/.bars.workbench/manifest.json` for `lake/bars`). */
+const manifestPath = (dir: string) => join(dirname(dir), `.${basename(dir)}.workbench`, "manifest.json");
+const manifestOf = (dir: string) => JSON.parse(readFileSync(manifestPath(dir), "utf8"));
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 describe("a partitioned download", () => {
   const dir = () => join(scratch, "bars");
@@ -47,13 +59,16 @@ describe("a partitioned download", () => {
     expect(readdirSync(join(dir(), "Ticker=AAPL"))).toEqual(["part-2023-11-20_2023-11-21.parquet"]);
     // The file keeps the trade date; its path carries the ticker.
     expect(pl.readParquet(join(dir(), file)).columns).toEqual(manifestOf(dir()).columns.map((c: { name: string }) => c.name).filter((n: string) => n !== "Ticker"));
-    const manifestText = readFileSync(join(dir(), "_manifest.json"), "utf8");
+    // The table holds only Parquet files; the bookkeeping is beside it.
+    expect(readdirSync(dir()).sort()).toEqual(TICKERS.map((t) => `Ticker=${t}`).sort());
+    const manifestText = readFileSync(manifestPath(dir()), "utf8");
     expect(manifestText).not.toContain("demo-full-access");
-    // Each partition is recorded with its rows, its file and the file's size (checked before a re-run reuses it).
+    // Each partition is recorded with its rows and file; each file with its size, rows and SHA-256 (checked before a re-run reuses it).
     const manifest = manifestOf(dir());
-    expect(manifest).toMatchObject({ format: "market-workbench-lake/2", layout: ["Ticker", "TradeDate"], fileColumns: ["Ticker"] });
-    expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-20"]).toEqual({ rows: 960, bytes: statSync(join(dir(), file)).size, file });
-    expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-21"]).toEqual({ rows: 960, bytes: statSync(join(dir(), file)).size, file });
+    expect(manifest).toMatchObject({ format: "market-workbench-lake/3", layout: ["Ticker", "TradeDate"], fileColumns: ["Ticker"], timeUnits: { BarDateTime: "us" }, writer: { name: "market-workbench" } });
+    expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-20"]).toEqual({ rows: 960, file });
+    expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-21"]).toEqual({ rows: 960, file });
+    expect(manifest.files[file]).toEqual({ bytes: statSync(join(dir(), file)).size, rows: 2 * 960, sha256: sha256(join(dir(), file)) });
     const fetched = await full.data.eqTaq1Min(TICKERS, { start: "2023-11-20", end: "2023-11-21" });
     expectSameFrame(sortRows(full.scan(dir()).collectSync()), sortRows(fetched));
   });
@@ -95,43 +110,78 @@ describe("a partitioned download", () => {
     await expect(full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir())).rejects.toThrow(/holds a download of a different query/);
   });
 
-  it("a daily dataset is partitioned by TradeDate, its universe a Ticker filter, a request's days one file", async () => {
+  it("a daily dataset asked by ticker is partitioned by Ticker and TradeDate, its universe a Ticker filter: one request, a file a ticker", async () => {
     const d = join(scratch, "daily");
+    const used = await monthlyRequests(full);
     const result = await full.download("eq-daily-ohlc", { tickers: ["AAPL", "MSFT"], start: "2023-11-21", end: "2023-11-24" }, d);
-    expect(result).toMatchObject({ layout: ["TradeDate"], partitions: 3, fetched: 3, rows: 6 });
-    expect(readdirSync(d).filter((f) => f.endsWith(".parquet"))).toEqual(["part-2023-11-21_2023-11-24.parquet"]);
+    expect(result).toMatchObject({ layout: ["Ticker", "TradeDate"], partitions: 6, fetched: 6, rows: 6 });
+    expect(await monthlyRequests(full)).toBe(used + 1);
+    expect(readdirSync(d).sort()).toEqual(["Ticker=AAPL", "Ticker=MSFT"]);
+    expect(readdirSync(join(d, "Ticker=AAPL"))).toEqual(["part-2023-11-21_2023-11-24.parquet"]);
     const fetched = await full.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFT"] }, start: "2023-11-21", end: "2023-11-24" });
+    expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "Ticker"]), fetched.sort(["TradeDate", "Ticker"]));
+  });
+
+  it("a daily dataset asked without tickers is the whole market by TradeDate", async () => {
+    const d = join(scratch, "daily-market");
+    const result = await full.download("eq-daily-ohlc", { start: "2023-11-21", end: "2023-11-22" }, d);
+    expect(result).toMatchObject({ layout: ["TradeDate"], partitions: 2, fetched: 2 });
+    expect(readdirSync(d)).toEqual(["part-2023-11-21_2023-11-22.parquet"]);
+    const fetched = await full.data.eqDailyOhlc({ start: "2023-11-21", end: "2023-11-22" });
     expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "Ticker"]), fetched.sort(["TradeDate", "Ticker"]));
   });
 });
 
-describe("a folder of format 1 (a file a partition, written before files held several days)", () => {
-  /** A download of `range` rewritten as format 1 wrote it: each partition its own part.parquet, sizes recorded. */
-  const asFormatOne = async (dir: string, range: { start: string; end: string }) => {
+describe("folders of formats 1 and 2 (bookkeeping inside the table, no hashes), written by older workbenches", () => {
+  /**
+   * A download of `range` rewritten as an older workbench wrote it: the manifest and its sizes
+   * inside the table, times in nanoseconds; format 1 a file a partition, format 2 a file of the
+   * request's days.
+   */
+  const asLegacy = async (dir: string, format: 1 | 2, range: { start: string; end: string }) => {
     await full.download("eq-taq-1min", { tickers: ["AAPL"], ...range }, dir);
     const manifest = manifestOf(dir);
-    const rows = pl.readParquet(join(dir, "Ticker=AAPL", readdirSync(join(dir, "Ticker=AAPL"))[0]));
+    const chunk = readdirSync(join(dir, "Ticker=AAPL"))[0];
+    const rows = pl.readParquet(join(dir, "Ticker=AAPL", chunk)).withColumns(pl.col("BarDateTime").cast(pl.Datetime("ns", "America/New_York")));
     rmSync(join(dir, "Ticker=AAPL"), { recursive: true });
+    rmSync(dirname(manifestPath(dir)), { recursive: true });
+    mkdirSync(join(dir, "Ticker=AAPL"));
+    if (format === 2) rows.writeParquet(join(dir, "Ticker=AAPL", chunk));
     for (const path of Object.keys(manifest.partitions)) {
       const date = path.split("TradeDate=")[1];
+      if (format === 2) {
+        manifest.partitions[path] = { rows: manifest.partitions[path].rows, bytes: statSync(join(dir, "Ticker=AAPL", chunk)).size, file: `Ticker=AAPL/${chunk}` };
+        continue;
+      }
       mkdirSync(join(dir, path), { recursive: true });
       rows.filter(pl.col("TradeDate").cast(pl.String).eq(pl.lit(date))).drop("TradeDate").writeParquet(join(dir, path, "part.parquet"));
       manifest.partitions[path] = { rows: manifest.partitions[path].rows, bytes: statSync(join(dir, path, "part.parquet")).size };
     }
-    delete manifest.fileColumns;
-    writeFileSync(join(dir, "_manifest.json"), JSON.stringify({ ...manifest, format: "market-workbench-lake/1" }));
+    if (format === 1) delete manifest.fileColumns;
+    for (const key of ["$schema", "writer", "files", "timeUnits", "timeZone"]) delete manifest[key];
+    writeFileSync(join(dir, "_manifest.json"), JSON.stringify({ ...manifest, format: `market-workbench-lake/${format}` }));
   };
 
-  it("is read and extended as it is: a wider range adds a file a partition, and the scan equals a fetch", async () => {
-    const d = join(scratch, "format-one");
-    await asFormatOne(d, { start: "2023-11-20", end: "2023-11-21" });
-    const result = await full.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" }, d);
-    expect(result).toMatchObject({ partitions: 3, fetched: 1, resumed: true, warnings: [] });
-    expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual(["TradeDate=2023-11-20", "TradeDate=2023-11-21", "TradeDate=2023-11-22"]);
-    expect(manifestOf(d)).toMatchObject({ format: "market-workbench-lake/1", layout: ["Ticker", "TradeDate"] });
-    expect(manifestOf(d).fileColumns).toBeUndefined();
-    expectSameFrame(full.scan(d).collectSync().sort("BarDateTime"), await full.data.eqTaq1Min("AAPL", { start: "2023-11-20", end: "2023-11-22" }));
-  });
+  for (const format of [1, 2] as const) {
+    it(`format ${format} is scanned as it is, and a download upgrades it: bookkeeping moved beside the table, files hashed, a wider range added in the folder's own units`, async () => {
+      const d = join(scratch, `format-${format}`);
+      await asLegacy(d, format, { start: "2023-11-20", end: "2023-11-21" });
+      const range = { start: "2023-11-20", end: "2023-11-22" };
+      expect(full.scan(d).collectSync().height).toBe(2 * 960);
+      const result = await quietly(() => full.download("eq-taq-1min", { tickers: ["AAPL"], ...range }, d));
+      expect(result).toMatchObject({ partitions: 3, fetched: 1, resumed: true });
+      expect(result.warnings).toEqual([expect.stringMatching(new RegExp(`was of format ${format}: upgraded to 3, its manifest moved beside the table .* and its ${format === 1 ? 2 : 1} file\\(s\\) hashed as they are`))]);
+      expect(existsSync(join(d, "_manifest.json"))).toBe(false);
+      const manifest = manifestOf(d);
+      expect(manifest).toMatchObject({ format: "market-workbench-lake/3", layout: ["Ticker", "TradeDate"], fileColumns: format === 1 ? ["Ticker", "TradeDate"] : ["Ticker"], timeUnits: { BarDateTime: "ns" } });
+      for (const [file, record] of Object.entries(manifest.files as Record<string, { sha256: string }>)) expect(record.sha256, file).toBe(sha256(join(d, file)));
+      if (format === 1) expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual(["TradeDate=2023-11-20", "TradeDate=2023-11-21", "TradeDate=2023-11-22"]);
+      else expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual(["part-2023-11-20_2023-11-21.parquet", "part-2023-11-22_2023-11-22.parquet"]);
+      // Every file of the folder in the same unit: one table for any engine.
+      for (const file of Object.keys(manifest.files)) expect(String(pl.readParquet(join(d, file)).schema.BarDateTime), file).toContain("Datetime(ns");
+      expectSameFrame(full.scan(d).collectSync().sort("BarDateTime"), await full.data.eqTaq1Min("AAPL", range));
+    });
+  }
 });
 
 describe("other layouts", () => {
@@ -175,7 +225,8 @@ describe("estimate and the guard of a download", () => {
     const error = await wb.download("eq-taq-1min", query, dir).catch((x) => x);
     expect(error).toBeInstanceOf(QuotaGuardError);
     expect(error.message).toMatch(/before its first request: the rest of this call needs about \d+ requests/);
-    expect(await monthlyRequests(wb)).toBe(0);
+    // No data request; the lookup files (one request a session) said which days each ticker traded.
+    expect(await monthlyRequests(wb)).toBe(1);
     const really = await wb.download("eq-taq-1min", { ...query, force: true }, dir, { chunkDays: 1 }).catch((x) => x);
     expect(really).toBeInstanceOf(QuotaExceededError);
     expect(await monthlyRequests(wb)).toBe(5);

@@ -4,7 +4,7 @@
  * `wb.download`: download.test.ts.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type pl from "nodejs-polars";
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Workbench } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
+import { journalPartitions } from "./support/lakeBooks.ts";
 import { denoPath } from "../../scripts/paths.mjs";
 
 const sortRows = (f: pl.DataFrame) => f.sort(["Ticker", "BarDateTime"]);
@@ -41,8 +42,7 @@ describe("an interrupted download", () => {
     child.stderr!.on("data", (d) => (stderr += d));
     child.once("exit", () => (exited = true));
     // Partitions recorded so far: the journal's lines (the manifest itself is written at the end).
-    const journal = join(dir, "_partitions.jsonl");
-    const recorded = () => (existsSync(journal) ? readFileSync(journal, "utf8").split("\n").filter(Boolean).length : 0);
+    const recorded = () => journalPartitions(dir).length;
     while (recorded() < 6 && !exited) await new Promise((r) => setTimeout(r, 50));
     expect(exited, `the download ended before it was killed: ${stderr}`).toBe(false);
     child.kill("SIGKILL");

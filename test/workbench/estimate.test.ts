@@ -99,7 +99,7 @@ describe("wb.estimate against the real answer", () => {
   it("refuses a mistyped option before sending anything, naming it and what it takes", async () => {
     const { wb, dataRequests } = await counted();
     const refused = (options: unknown) => wb.estimate("eq-taq", WEEK, [null, "SPY"], options as never).then(() => "sent", (e: Error) => `${e.name}: ${e.message}`);
-    expect(await refused({ lookup: false })).toBe("QueryError: Unknown estimate option 'lookup': the option is lookups (true or false)");
+    expect(await refused({ lookup: false })).toBe("QueryError: Unknown estimate option 'lookup' (did you mean 'lookups'?): the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them");
     expect(await refused({ lookups: "no" })).toMatch(/^QueryError: lookups is .*no.*: give true \(count rows with a small read\) or false \(free metadata only\)$/);
     expect(await refused(null)).toMatch(/^QueryError: wb.estimate's options are an object such as \{ lookups: false \}, not /);
     expect(dataRequests()).toBe(0);

@@ -11,6 +11,7 @@ import process from "node:process";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, StorageError } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
+import { journalPartitions, lakeBooks } from "./support/lakeBooks.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "full-disk-"));
 const mounts: string[] = [];
@@ -54,9 +55,7 @@ function filesUnder(dir: string): string[] {
 
 /** The partitions the download's journal records, each with the file it names. */
 function journalRecords(dir: string): Map<string, string | undefined> {
-  const journal = join(dir, "_partitions.jsonl");
-  if (!existsSync(journal)) return new Map();
-  return new Map(readFileSync(journal, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { path: string; file?: string }).map((r) => [r.path, r.file]));
+  return new Map(journalPartitions(dir).map((r) => [r.path, r.file]));
 }
 
 /** Lake files and their sizes: what a later run must keep. */
@@ -94,6 +93,7 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     const left = filesUnder(dir);
     expect(left.filter((f) => /\.tmp$|\.partial$/.test(f))).toEqual([]);
     expect(left).not.toContain("_download.lock");
+    expect(filesUnder(lakeBooks(dir).books).filter((f) => /\.tmp$|_download\.lock$/.test(f))).toEqual([]);
     // What the journal recorded before the disk filled: reused by the resume, never fetched again.
     // Units are written at once, so the disk may fill before any file is in place; a file whose
     // journal line found no room is recorded by no partition: removed by the resume, said, and
@@ -106,9 +106,20 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     // Files of about 0.7 MB, one unit at a time: the first ones fit, and the resume keeps them.
     expect(before.size).toBeGreaterThan(0);
 
+    // A re-run on the disk still full stops before sending any request.
+    const used = (await local.wb.account.quotasRaw()).quotas_usage.monthly_requests;
+    const said: string[] = [];
+    const quiet = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void said.push(String(m).replace(/^Warning: /, "")));
+    const stillFull = await local.wb.download("eq-taq-1min", UNIVERSE, dir).then(() => undefined, (e: unknown) => e).finally(() => quiet.mockRestore());
+    expect(stillFull).toBeInstanceOf(StorageError);
+    expect((stillFull as StorageError).code).toBe("ENOSPC");
+    expect((stillFull as Error).message).toMatch(/no space left on the device \(ENOSPC\): its disk has [\d.]+ MB free where the next request's \d+ partition\(s\) need about [\d.]+ MB; nothing was sent/);
+    expect((await local.wb.account.quotasRaw()).quotas_usage.monthly_requests).toBe(used);
+
     mount(["-o", "remount,size=20m"], disk);
     const again = await local.wb.download("eq-taq-1min", UNIVERSE, dir);
-    expect(again.warnings).toEqual(unrecorded.map((file) => `File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`));
+    // Files no partition records are removed by the first run that finds them (the one on the full disk).
+    expect([...said, ...again.warnings]).toEqual(unrecorded.map((file) => `File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`));
     expect(again.resumed).toBe(recorded.size > 0);
     expect(again.partitions).toBe(whole.partitions);
     expect(again.fetched).toBe(whole.partitions - recorded.size); // what was recorded before is reused, not fetched again
@@ -163,6 +174,6 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     }
     expect(existsSync(join(readOnly, "new-lake"))).toBe(false);
     expect(local.wb.scan(join(readOnly, "lake")).collectSync().height).toBe(complete.rows);
-    expect(JSON.parse(readFileSync(join(readOnly, "lake", "_manifest.json"), "utf8")).dataset).toBe("eq-taq-1min");
+    expect(JSON.parse(readFileSync(lakeBooks(join(readOnly, "lake")).manifest, "utf8")).dataset).toBe("eq-taq-1min");
   });
 });

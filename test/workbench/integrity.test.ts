@@ -7,18 +7,22 @@
  * temporary file; one download at a time writes a folder.
  */
 import pl from "nodejs-polars";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, FolderInUseError, LakeDamagedError, StorageError } from "../../workbench/mod.ts";
 import { lockFolder, writeAtomically, writeAtomicallyAsync } from "../../workbench/runtime/files.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
+import { lakeBooks } from "./support/lakeBooks.ts";
 
 const local = withFullAccess();
 const scratch = mkdtempSync(join(tmpdir(), "integrity-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The pid of a process that has ended (a writer that died). */
+const deadPid = () => spawnSync("true").pid!;
 
 const RANGE = { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" };
 /** A download of RANGE in two runs: one file of two days, one of one day. */
@@ -100,17 +104,65 @@ describe("a cache that checks what it serves", () => {
       truncateSync(join(cache, file), 200);
       const afterTruncation = await wb.data.eqTaq1Min("AAPL", query);
       expect(afterTruncation.height).toBe(fresh.height);
-      expect(warnings.join("\n")).toMatch(/was damaged \(its file cannot be read/);
+      expect(warnings.join("\n")).toMatch(/was damaged \(its file is 200 bytes where [\d,]+ were written\)/);
       fresh.head(10).writeParquet(join(cache, file)); // a valid file of the wrong rows
       expect((await wb.data.eqTaq1Min("AAPL", query)).height).toBe(fresh.height);
-      expect(warnings.join("\n")).toMatch(/holds 10 rows and \d+ columns where \d+ and \d+ were cached/);
+      expect(warnings.join("\n")).toMatch(/was damaged \(its file is [\d,]+ bytes where [\d,]+ were written\)/);
       fresh.head(10).writeParquet(join(cache, file));
       const check = await wb.cache.verify();
-      expect(check.stale.map((e) => e.reason).join("\n")).toMatch(/the cached file is damaged: its file holds 10 rows/);
+      expect(check.stale.map((e) => e.reason).join("\n")).toMatch(/the cached file is damaged: its file is [\d,]+ bytes/);
       expect(check.fresh).toHaveLength(0);
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("a cache entry without readable provenance", () => {
+  it("is fetched again, said, and never served unverified, whether its provenance is deleted or garbled; a one-byte flip is refused before Polars reads it", async () => {
+    const cache = join(scratch, "cache-provenance");
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((m: string) => void warnings.push(String(m)));
+    try {
+      const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access", cache });
+      const query = { date: "2023-11-21" };
+      const fresh = await wb.data.eqTaq1Min("AAPL", query);
+      const entry = readdirSync(cache).find((f) => f.endsWith(".provenance.json"))!;
+      const file = readdirSync(cache).find((f) => f.endsWith(".parquet"))!;
+      // A foreign frame of the same shape where the cached one was: only its missing provenance tells.
+      const swap = () => fresh.withColumns(pl.col("Volume").mul(2)).writeParquet(join(cache, file));
+      swap();
+      rmSync(join(cache, entry));
+      expect((await wb.data.eqTaq1Min("AAPL", query)).frameEqual(fresh)).toBe(true);
+      expect(warnings.at(-1)).toMatch(/was damaged \(its provenance beside it is missing\): removed and fetched again/);
+      swap();
+      writeFileSync(join(cache, entry), "{ garbled");
+      expect((await wb.data.eqTaq1Min("AAPL", query)).frameEqual(fresh)).toBe(true);
+      expect(warnings.at(-1)).toMatch(/was damaged \(its provenance beside it is unreadable\): removed and fetched again/);
+      // A byte flipped inside the cached file: refused by its hash, fetched again.
+      const fd = openSync(join(cache, file), "r+");
+      writeSync(fd, new Uint8Array([0xff]), 0, 1, Math.floor(statSync(join(cache, file)).size / 2));
+      closeSync(fd);
+      expect((await wb.data.eqTaq1Min("AAPL", query)).frameEqual(fresh)).toBe(true);
+      expect(warnings.at(-1)).toMatch(/was damaged \(its bytes are not those written/);
+      expect(wb.cache.hits).toBe(0);
+      expect(wb.cache.misses).toBe(4);
+      expect((await wb.data.eqTaq1Min("AAPL", query)).frameEqual(fresh)).toBe(true);
+      expect(wb.cache.hits).toBe(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("temporary files of cache writes whose process died are removed by the next write", async () => {
+    const cache = join(scratch, "cache-partials");
+    mkdirSync(cache);
+    const dead = deadPid();
+    const stale = [`.eq-taq-1min-${"0".repeat(32)}.parquet.${dead}.tmp`, `.eq-taq-1min-${"0".repeat(32)}.entry.json.${dead}.tmp`];
+    for (const name of stale) writeFileSync(join(cache, name), "half");
+    const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access", cache });
+    await wb.data.eqTaq1Min("AAPL", { date: "2023-11-21" });
+    expect(readdirSync(cache).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });
 
@@ -175,16 +227,17 @@ describe("storage errors", () => {
     mkdirSync(dir);
     const holder = spawn("sleep", ["30"], { stdio: "ignore" });
     try {
-      writeFileSync(join(dir, "_download.lock"), String(holder.pid));
-      expect(() => lockFolder(dir)).toThrow(FolderInUseError);
-      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(new RegExp(`being written by another download \\(process ${holder.pid}\\)`));
+      mkdirSync(lakeBooks(dir).books, { recursive: true });
+      writeFileSync(lakeBooks(dir).lock, String(holder.pid));
+      expect(() => lockFolder(lakeBooks(dir).books)).toThrow(FolderInUseError);
+      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(new RegExp(`being written by another download: process ${holder.pid} on host ${hostname()}`));
     } finally {
       holder.kill("SIGKILL");
       await new Promise((r) => holder.once("exit", r));
     }
-    const release = lockFolder(dir); // the holder is gone: its lock is taken over
-    expect(() => lockFolder(dir)).toThrow(FolderInUseError); // and this process holds it now
+    const release = lockFolder(lakeBooks(dir).books); // the holder is gone: its lock is taken over
+    expect(() => lockFolder(lakeBooks(dir).books)).toThrow(FolderInUseError); // and this process holds it now
     release();
-    expect(existsSync(join(dir, "_download.lock"))).toBe(false);
+    expect(existsSync(lakeBooks(dir).lock)).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { connect } from "../../workbench/mod.ts";
 import { splitByDate } from "../../workbench/store/lakeSplit.ts";
+import { journalPartitions } from "./support/lakeBooks.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 
 const local = withFullAccess();
@@ -53,7 +54,7 @@ describe("a download that fails while partitions are written", () => {
     // At once, before any later turn of the event loop: nothing is left writing.
     const dates = ["2023-11-20", "2023-11-21", "2023-11-22", "2023-11-24"];
     expect(existsSync(join(dir, "Ticker=AAPL", "part-2023-11-20_2023-11-24.parquet"))).toBe(true);
-    const journal = readFileSync(join(dir, "_partitions.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).path);
+    const journal = journalPartitions(dir).map((l) => l.path);
     expect(journal).toEqual(dates.map((d) => `Ticker=AAPL/TradeDate=${d}`));
     expect(readdirSync(join(dir, "Ticker=AAPL"), { recursive: true }).filter((f) => String(f).endsWith(".tmp"))).toEqual([]);
   });

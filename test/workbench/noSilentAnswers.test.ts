@@ -101,9 +101,9 @@ describe("dates", () => {
 
   it("a range wholly outside the data names the dataset's availability", async () => {
     const error = await refused(() => wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2022-01-01", le: "2022-12-31" } } }));
-    expect(error.message).toBe("eq-taq-1min.TradeDate 2022-01-01 to 2022-12-31 is wholly outside the data of eq-taq-1min, which runs 2023-11-20 to 2023-11-28");
+    expect(error.message).toBe("eq-taq-1min.TradeDate 2022-01-01 to 2022-12-31 is wholly outside the data of eq-taq-1min: the dates visible to you run 2023-11-20 to 2023-11-28");
     const after = await refused(() => wb.data.optGreeksDaily({ filters: { TradeDate: "2024-03-01" } }));
-    expect(after.message).toMatch(/2024-03-01 is outside the data of opt-greeks-daily, which runs 2023-11-20 to 2023-11-28/);
+    expect(after.message).toMatch(/2024-03-01 is not in the data of opt-greeks-daily: the dates visible to you run 2023-11-20 to 2023-11-28/);
   });
 
   it("a reversed range is refused with the corrected one, for dates and date-times", async () => {

@@ -9,7 +9,7 @@
 import type pl from "nodejs-polars";
 import { progressListener } from "../events/progressListener.ts";
 import { dataEndpoint, type DatasetId } from "../query/endpoints.ts";
-import { type DataQuery, type PathArg, planCall } from "../query/plan.ts";
+import { type DataQuery, type PathArg, planCall, unitTickers } from "../query/plan.ts";
 import type { DateLike } from "../query/dates.ts";
 import { QueryError } from "../errors/base.ts";
 import { callForm, symbolCall, type SymbolQuery, type Symbols } from "../query/symbols.ts";
@@ -178,7 +178,7 @@ export class DataApi {
     return await this.#pipeline.run({
       plan,
       info: { kind: "call", dataset: plan.endpoint.dataset, pathValues, query },
-      listeners: onProgress ? [progressListener(plan.endpoint.dataset, onProgress, plan.units.length)] : [],
+      listeners: onProgress ? [progressListener(plan.endpoint.dataset, onProgress, plan.units.length, unitTickers(plan))] : [],
       upfront: plan.units.length > 1,
     }, frameSink(this.#facts, plan));
   }

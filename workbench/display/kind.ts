@@ -5,7 +5,7 @@
  */
 
 /** Kinds of plain workbench objects a notebook renders as cards. */
-export type DisplayKind = "estimate" | "dataset-status" | "download-result" | "cache-check";
+export type DisplayKind = "estimate" | "dataset-status" | "download-result" | "cache-check" | "workbench-summary";
 
 const KIND = Symbol.for("market-workbench.displayKind");
 

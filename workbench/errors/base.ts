@@ -1,10 +1,11 @@
 /**
  * The root of every error the workbench throws. It carries what a researcher needs to act
  * (status, the service's detail, the request id to quote to support, the URL) and never the
- * API key. A fetch cut short keeps what it got: `partial` holds the rows fetched so far and
+ * API key or a URL's password. A fetch cut short keeps what it got: `partial` holds the rows fetched so far and
  * `resume()` continues from where it stopped.
  */
 import type pl from "nodejs-polars";
+import { withoutCredentials } from "../runtime/credentials.ts";
 
 /** What an error knows about the answer that caused it (each field as on `WorkbenchError`). */
 export interface ErrorContext {
@@ -60,12 +61,13 @@ export class WorkbenchError extends Error {
    * @param context what is known about the answer that caused it
    */
   constructor(message: string, context: ErrorContext = {}) {
-    super(message);
+    // A password in a base URL never reaches a message, a stack or an error's fields.
+    super(withoutCredentials(message));
     this.name = new.target.name;
     this.status = context.status;
     this.detail = context.detail;
     this.requestId = context.requestId;
-    this.url = context.url;
+    this.url = context.url === undefined ? undefined : withoutCredentials(context.url);
     // In a notebook the message says what to do; the workbench's frames only hide it.
     if ((globalThis as Record<symbol, unknown>)[SHORT_STACKS] === true) this.stack = `${this.name}: ${this.message}`;
   }

@@ -130,28 +130,76 @@ export class StorageError extends WorkbenchError {
  */
 export class LakeDamagedError extends StorageError {}
 
+/** The process a folder's lock names (what its lock file records). */
+export interface LockHolder {
+  /** Its process id, when the lock file could be read. */
+  pid?: number;
+  /** When it started (ISO), when known. */
+  startedAt?: string;
+  /** The host it runs on. */
+  host?: string;
+  /** When it took the lock (ISO), when known. */
+  lockedAt?: string;
+  /** The lock file. */
+  file: string;
+  /** Why the holder is in doubt, when it is: "other-host" (cannot be checked from here), "unreadable" (the lock file holds no record), "this-process" (a download of this process holds it). */
+  doubt?: "other-host" | "unreadable" | "this-process";
+}
+
+/** The holder in words: "process 4711 (started …) on host lab-1, holding it since …". */
+function holderText(h: LockHolder): string {
+  if (h.doubt === "unreadable") return `a lock file this workbench cannot read ('${h.file}')`;
+  const who = h.doubt === "this-process" ? `a download of this process (${h.pid}) still running` : `process ${h.pid}${h.startedAt ? ` (started ${h.startedAt})` : ""}`;
+  return `${who}${h.host ? ` on host ${h.host}` : ""}${h.lockedAt ? `, holding it since ${h.lockedAt}` : ""}`;
+}
+
+/**
+ * A lake folder's manifest is missing, unreadable or not a manifest (truncated, garbled, deleted
+ * while its files stayed): nothing says what the files hold, so nothing is served. `path` is the
+ * manifest; the message says how to repair (`repair: "rebuild"`, from the files, or
+ * `repair: "refetch"`, in the download's options).
+ *
+ * @example
+ * ```ts
+ * try { wb.scan("lake/bars"); } catch (e) {
+ *   if (e instanceof LakeManifestError) await wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-24" }, "lake/bars", { repair: "rebuild" });
+ * }
+ * ```
+ */
+export class LakeManifestError extends StorageError {}
+
 /**
  * Another download is writing into the folder (across processes): `path` is the folder, `pid`
- * the process holding it.
+ * the process holding it and `holder` what its lock records (PID, start time, host).
  *
  * @example
  * ```ts
  * // while another kernel downloads into lake/bars:
- * await wb.download("eq-taq-1min", { tickers: ["AAPL"] }, "lake/bars"); // FolderInUseError
+ * try {
+ *   await wb.download("eq-taq-1min", { tickers: ["AAPL"] }, "lake/bars");
+ * } catch (e) {
+ *   if (e instanceof FolderInUseError) console.log(e.holder.pid, e.holder.startedAt, e.holder.host);
+ * }
  * ```
  */
 export class FolderInUseError extends StorageError {
-  /** The process writing into the folder. */
+  /** The process writing into the folder (NaN when its lock file cannot be read). */
   readonly pid: number;
+  /** What the folder's lock records about its holder. */
+  readonly holder: LockHolder;
 
   /**
    * A folder another process is downloading into.
    *
    * @param folder the folder
-   * @param pid the process holding it
+   * @param holder what its lock file records
    */
-  constructor(folder: string, pid: number) {
-    super(`Folder '${folder}' is being written by another download (process ${pid}); run this one when it ends (it then reuses what that one wrote), or choose another folder`, folder, "in use by another download");
-    this.pid = pid;
+  constructor(folder: string, holder: LockHolder) {
+    const ending = holder.doubt === "other-host" || holder.doubt === "unreadable"
+      ? `; if no download writes into it any more, delete '${holder.file}'${holder.doubt === "other-host" ? " (that host's processes cannot be checked from here)" : ""}, or choose another folder`
+      : "; run this one when it ends (it then reuses what that one wrote), or choose another folder";
+    super(`Folder '${folder}' is being written by another download: ${holderText(holder)}${ending}`, folder, "in use by another download");
+    this.pid = holder.pid ?? Number.NaN;
+    this.holder = holder;
   }
 }

@@ -33,6 +33,8 @@ export interface PagerOptions {
   onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void;
   /** How a one-row page's 504 waits before its retry (the transport's `waits`; default the real clock). */
   waits?: Waits;
+  /** The call's abort signal: a backoff ends at once when it fires (the pages' requests take it through `send`). */
+  signal?: AbortSignal;
 }
 
 export interface Page {
@@ -108,7 +110,7 @@ export class Pager {
       if (size <= 1) {
         if (attempt >= this.options.retries) throw error;
         const waits = this.options.waits ?? realWaits;
-        await waits.sleep(waits.backoffDelay(attempt));
+        await waits.sleep(waits.backoffDelay(attempt), this.options.signal);
         return this.#page(offset, size, attempt + 1, onNext);
       }
       // Halve the shared size once per wave: concurrent pages asked at the same size that all

@@ -110,8 +110,9 @@ export interface Availability {
 }
 
 /**
- * Refuses dates the dataset cannot hold: wholly outside its availability, or with no trading
- * day in them.
+ * Refuses dates the dataset cannot hold: wholly outside its availability (the dates its status
+ * shows this key, which the entitlement check has already held to the key's window), or with
+ * no trading day in them.
  *
  * @example
  * ```ts
@@ -121,12 +122,13 @@ export interface Availability {
  */
 export function checkDates(dataset: string, column: string, asked: RequestedDates, status: Availability): void {
   const first = status.first_available_date, last = status.last_available_date;
-  const available = first && last ? `${first} to ${last}` : "no date (the dataset is empty)";
+  // The status is the identity's: its dates are the ones visible to this key (its window may hide more).
+  const available = first && last ? `the dates visible to you run ${first} to ${last}` : "it holds no date visible to you (empty)";
   const where = `${dataset}.${column}`;
   if (asked.exact) {
     const inRange = asked.exact.filter((d) => (asked.from === undefined || d >= asked.from) && (asked.to === undefined || d <= asked.to));
     if (first && last && inRange.length > 0 && inRange.every((d) => d < first || d > last)) {
-      throw new QueryError(`${where} ${inRange.join(", ")} is outside the data of ${dataset}, which runs ${available}`);
+      throw new QueryError(`${where} ${inRange.join(", ")} is not in the data of ${dataset}: ${available}`);
     }
     if (inRange.length > 0 && inRange.every((d) => !isTradingDay(d))) {
       const why = inRange.map((d) => `${d} is ${whyClosed(d)}`).join("; ");
@@ -136,7 +138,7 @@ export function checkDates(dataset: string, column: string, asked: RequestedDate
   }
   const range = `${asked.from ?? "the start"} to ${asked.to ?? "the end"}`;
   if (first && last && ((asked.to !== undefined && asked.to < first) || (asked.from !== undefined && asked.from > last))) {
-    throw new QueryError(`${where} ${range} is wholly outside the data of ${dataset}, which runs ${available}`);
+    throw new QueryError(`${where} ${range} is wholly outside the data of ${dataset}: ${available}`);
   }
   // Counted within the dataset's own dates only: a range from before the calendar's coverage
   // that overlaps the data is fine.

@@ -7,7 +7,7 @@ import type { DataEndpoint } from "../query/endpoints.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { estimateContext, estimateDownload } from "./estimate.ts";
-import { type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "./quotaGuard.ts";
+import { type FirstAnswer, judge, type Projection, projectRest, type QuotaGuardOptions } from "./quotaGuard.ts";
 
 /**
  * Judges calls against the quota guard's threshold.
@@ -21,9 +21,12 @@ import { type FirstAnswer, judge, projectRest, type QuotaGuardOptions } from "./
 export class QuotaJudge {
   constructor(private readonly facts: ServiceFacts, private readonly options: QuotaGuardOptions | false) {}
 
-  /** Throws QuotaGuardError when the estimate of all the requests passes the threshold; sends no data request. */
-  async upfront(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][]): Promise<void> {
-    if (this.options === false || requests.length === 0) return;
+  /**
+   * Throws QuotaGuardError when the estimate of all the requests passes the threshold; sends no
+   * data request. Returns the estimate judged (undefined with the guard off).
+   */
+  async upfront(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][]): Promise<Projection | undefined> {
+    if (this.options === false || requests.length === 0) return undefined;
     const [status, quotas] = await Promise.all([this.facts.guardStatus(endpoint.dataset), this.facts.guardQuotas()]);
     const context = await estimateContext(this.facts, status);
     const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i], context));
@@ -31,6 +34,7 @@ export class QuotaJudge {
     const need = { requests: sum((e) => Math.max(1, Math.ceil(e.rows / requests[0].pageSize))), rows: sum((e) => e.rows), bytes: sum((e) => e.bytes) };
     const verdict = judge(endpoint.dataset, need, quotas, this.options, "before its first request");
     if (verdict) throw verdict;
+    return need;
   }
 
   /**

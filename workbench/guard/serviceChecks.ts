@@ -43,7 +43,8 @@ export async function checkWithService(ctx: ServiceCheckContext): Promise<Ticker
     if (tickers.length === 0) return undefined;
     const asked = [...new Set(tickers)];
     checkTickersBeforeSending(ctx.tickers, endpoint.dataset, asked, from);
-    return { asked, from };
+    const to = dates?.exact ? [...dates.exact].sort().at(-1) : dates?.to;
+    return { asked, from, to };
   }
   return undefined;
 }

@@ -13,6 +13,7 @@ import { EQUITY_TICKER_DATASETS, type TickerSource } from "../service/facts.ts";
 import { QueryError } from "../errors/base.ts";
 import { UnknownTickerError } from "../errors/unknown.ts";
 import { didYouMean, nearestNames } from "../errors/nearest.ts";
+import { checkRootsInBook, loadedRootBook, OPTION_ROOT_DATASETS, rootBook } from "./optionRoots.ts";
 
 /** One row of `eq-lookup-files`: the ticker maps to the security until `endDate`. */
 interface Mapping {
@@ -125,9 +126,10 @@ async function judgeByProbe(source: TickerSource, dataset: string, absent: reado
     if (unknown.length === 0) return unjudged;
     const universe = (await source.rules()).find((r) => r.dataset_text_id === dataset)?.universe_identifiers ?? [];
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, universe)]));
+    const [noun, book] = OPTION_ROOT_DATASETS.includes(dataset) ? ["option root", "opt-sec-master"] : ["ticker", "eq-lookup-files"];
     throw new UnknownTickerError(
-      `${dataset}: no row for ticker${unknown.length > 1 ? "s" : ""} ${unknown.map((t) => `${t}${didYouMean(t, universe)}`).join(", ")} at any date: the service does not know ${unknown.length > 1 ? "them" : "it"} ` +
-        "(this account cannot read eq-lookup-files, which would name the nearest tickers)",
+      `${dataset}: no row for ${noun}${unknown.length > 1 ? "s" : ""} ${unknown.map((t) => `${t}${didYouMean(t, universe)}`).join(", ")} at any date: the service does not know ${unknown.length > 1 ? "them" : "it"} ` +
+        `(this account cannot read ${book}, which would name the nearest ${noun}s)`,
       unknown,
       suggestions,
     );
@@ -208,6 +210,8 @@ export function checkTickersBeforeSending(source: TickerSource, dataset: string,
   checkCase(dataset, tickers);
   const book = loaded.get(source);
   if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
+  const roots = loadedRootBook(source);
+  if (roots && OPTION_ROOT_DATASETS.includes(dataset)) checkRootsInBook(roots, dataset, tickers, from);
 }
 
 /**
@@ -224,6 +228,11 @@ export function checkTickersBeforeSending(source: TickerSource, dataset: string,
  */
 export async function checkTickersUpfront(source: TickerSource, dataset: string, asks: readonly (TickerAsk | undefined)[]): Promise<void> {
   const given = asks.filter((a): a is TickerAsk => a !== undefined);
+  if (given.length > 0 && OPTION_ROOT_DATASETS.includes(dataset)) {
+    const roots = await rootBook(source);
+    if (roots) for (const ask of given) checkRootsInBook(roots, dataset, ask.asked, ask.from);
+    return;
+  }
   if (given.length === 0 || !EQUITY_TICKER_DATASETS.includes(dataset)) return;
   const book = await tickerBook(source);
   if (!book) return;
@@ -244,10 +253,18 @@ export async function checkTickersUpfront(source: TickerSource, dataset: string,
  * ```
  */
 export async function explainAbsentTickers(source: TickerSource, dataset: string, ask: TickerAsk, frame: pl.DataFrame, maxRows: number): Promise<string[]> {
-  if (!EQUITY_TICKER_DATASETS.includes(dataset) || frame.height >= maxRows) return [];
+  const options = OPTION_ROOT_DATASETS.includes(dataset);
+  if ((!EQUITY_TICKER_DATASETS.includes(dataset) && !options) || frame.height >= maxRows) return [];
   const present = new Set(frame.columns.includes("Ticker") ? (frame.getColumn("Ticker").unique().toArray() as string[]) : frame.height > 0 ? ask.asked : []);
   const absent = ask.asked.filter((t) => !present.has(t));
   if (absent.length === 0) return [];
+  if (options) {
+    // Option roots, by the options security master where the identity may read it.
+    const roots = await rootBook(source);
+    if (!roots) return await judgeByProbe(source, dataset, absent);
+    checkRootsInBook(roots, dataset, absent, ask.from);
+    return [];
+  }
   const book = await tickerBook(source);
   if (book) {
     checkInBook(book, dataset, absent, ask.from);

@@ -37,7 +37,7 @@ export class RateWindow {
   /**
    * Takes one request of the window, waiting for the next window when it is used up. A wait
    * longer than `maxWaitSeconds` (the transport's limit for a 429) is not taken: the request
-   * goes, and the service's 429 says why.
+   * goes, and the service's 429 says why. A wait ends at once when `signal` fires.
    *
    * @example
    * ```ts
@@ -45,7 +45,8 @@ export class RateWindow {
    * await new RateWindow().acquire((seconds) => console.log(`waiting ${seconds} s`));
    * ```
    */
-  async acquire(onWait?: (seconds: number) => void, maxWaitSeconds = 120): Promise<void> {
+  async acquire(onWait?: (seconds: number) => void, maxWaitSeconds = 120, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     for (;;) {
       const now = Date.now();
       if (this.#remaining <= 0 && now >= this.#resetAt) this.#remaining = this.#limit;
@@ -54,7 +55,7 @@ export class RateWindow {
         return;
       }
       onWait?.(Math.ceil((this.#resetAt - now) / 1000));
-      await sleep(Math.min(1000, this.#resetAt - now));
+      await sleep(Math.min(1000, this.#resetAt - now), signal);
     }
   }
 }

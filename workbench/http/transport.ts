@@ -9,6 +9,10 @@
  * raises at once (see failFast.ts): connection refused, a host that does not resolve, and an
  * answer that is not the service (an error without a JSON detail, a success of the wrong
  * content type).
+ *
+ * Secrets: the key (and a user name and password in the base URL) live in private fields
+ * (secrets.ts); `options` holds the settings without them, every URL shown is the one without
+ * credentials, and a service's answer that echoes either is masked before it reaches an error.
  */
 import ky, { HTTPError, type KyInstance } from "ky";
 import type { z } from "zod";
@@ -19,7 +23,9 @@ import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { readBody } from "./readBody.ts";
+import { untilAborted } from "../runtime/interrupts.ts";
 import { realWaits, retryDelay, type Waits } from "../runtime/timers.ts";
+import { TransportSecrets } from "./secrets.ts";
 
 /** How to reach the service: its address and key, retries and timeouts. */
 export interface TransportOptions {
@@ -45,6 +51,9 @@ export interface TransportOptions {
    */
   waits?: Waits;
 }
+
+/** A transport's settings as it shows them: its options without the key, the base URL without credentials. */
+export type TransportSettings = Readonly<Omit<TransportOptions, "apiKey">>;
 
 /** A successful answer as it arrived: status, headers and the body's bytes. */
 export interface RawResponse {
@@ -75,27 +84,37 @@ export class Transport {
   requestsSent = 0;
   /** The service's near-quota warnings (`X-Quota-Warning`), printed once per quota. */
   readonly quotaWarnings = new QuotaWarnings();
-  private readonly http: KyInstance;
-  private readonly retries: number;
+  /** The settings: the base URL without user name or password, retries, timeouts; never the key. */
+  readonly options: TransportSettings;
+  /** The options as given, key included: only `twin()` reads them. */
+  readonly #given: TransportOptions;
+  /** The key and the base URL's user name and password. */
+  readonly #secrets: TransportSecrets;
+  readonly #http: KyInstance;
+  readonly #retries: number;
   /** How retries wait (the `waits` option, else the real clock). */
-  private readonly waits: Waits;
+  readonly #waits: Waits;
 
   /**
    * A client for one service and key; sends nothing until the first `get`.
    *
    * @param options the service's address and key, retries and timeouts
    */
-  constructor(readonly options: TransportOptions) {
-    this.retries = options.retries ?? 8;
-    this.waits = options.waits ?? realWaits;
+  constructor(options: TransportOptions) {
+    const { apiKey, ...settings } = options;
+    this.#given = { ...options };
+    this.#secrets = new TransportSecrets(options.baseUrl, apiKey);
+    this.options = Object.freeze({ ...settings, baseUrl: this.#secrets.baseUrl });
+    this.#retries = options.retries ?? 8;
+    this.#waits = options.waits ?? realWaits;
     const maxWait = options.maxWaitSeconds ?? 120;
-    this.http = ky.create({
-      prefixUrl: options.baseUrl.replace(/\/+$/, ""),
-      headers: { "X-API-KEY": options.apiKey },
+    this.#http = ky.create({
+      prefixUrl: this.options.baseUrl.replace(/\/+$/, ""),
+      headers: this.#secrets.headers(),
       timeout: options.timeoutMs ?? 120_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       retry: {
-        limit: this.retries,
+        limit: this.#retries,
         statusCodes: [429, 503],
         // ky waits with its own timer; the wait is taken in beforeRetry instead (Retry-After or
         // the workbench's backoff, through `waits`), so that a test can make it instant.
@@ -103,7 +122,8 @@ export class Transport {
         delay: () => 0,
         retryOnTimeout: true,
         shouldRetry: ({ error }) => {
-          if (!(error instanceof HTTPError) && permanentNetworkCause(error, options.baseUrl)) return false;
+          if ((error as Error)?.name === "AbortError") return false; // a call interrupted: nothing to retry
+          if (!(error instanceof HTTPError) && permanentNetworkCause(error, this.options.baseUrl)) return false;
           if (error instanceof HTTPError && error.response.status === 429) {
             const wait = Number(error.response.headers.get("Retry-After") ?? "60");
             if (!(wait <= maxWait)) return false;
@@ -116,39 +136,101 @@ export class Transport {
         // Not afterResponse: ky hands that hook a clone of every answer, and teeing the body of a
         // data page cost a tenth of the client's time per page. Answers are observed in get(),
         // retried ones here, failed ones in toWorkbenchError.
-        beforeRetry: [async ({ error, retryCount }) => {
+        beforeRetry: [async ({ options, error, retryCount }) => {
           if (error instanceof HTTPError) this.quotaWarnings.observe(error.response.headers);
-          await this.waits.sleep(retryDelay(this.waits, retryCount - 1, retryAfter(error)));
+          // The call's own signal (in the context; ky's signal also fires on its timeouts, which are retried): an interrupted call does not wait.
+          await this.#waits.sleep(retryDelay(this.#waits, retryCount - 1, retryAfter(error)), options.context.signal as AbortSignal | undefined);
         }],
       },
     });
   }
 
   /**
+   * A new transport to the same service with the same key and settings, counting its own
+   * requests (the workbench's free reads go through one).
+   *
+   * @example
+   * ```ts
+   * const free = wb.transport.twin();
+   * await free.get("/api/v1/account/my"); // wb.transport.requestsSent unchanged
+   * ```
+   */
+  twin(): Transport {
+    return new Transport(this.#given);
+  }
+
+  /**
+   * `text` with the key and the base URL's password masked (`***`) and URL credentials removed:
+   * for text that came from elsewhere (an answer's body, another library's error).
+   *
+   * @example
+   * ```ts
+   * wb.transport.redact("key demo-full-access refused"); // "key *** refused"
+   * ```
+   */
+  redact(text: string): string {
+    return this.#secrets.redact(text);
+  }
+
+  /**
+   * A digest of the service and key under `secret` (HMAC-SHA256, 32 hex digits): tells apart
+   * what different keys cached, and tells nothing about the key without the secret.
+   *
+   * @example
+   * ```ts
+   * const scope = wb.transport.keyedScope(crypto.getRandomValues(new Uint8Array(32)));
+   * ```
+   */
+  keyedScope(secret: Uint8Array): string {
+    return this.#secrets.keyedScope(secret);
+  }
+
+  /** Shown as its service and count, never its key (`Deno.inspect`, `console.log`). */
+  [Symbol.for("Deno.customInspect")](): string {
+    return this.#shown();
+  }
+
+  /** Node's `util.inspect`, as `Deno.customInspect`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.#shown();
+  }
+
+  #shown(): string {
+    return `Transport { baseUrl: ${JSON.stringify(this.options.baseUrl)}, requestsSent: ${this.requestsSent} }`;
+  }
+
+  /**
    * GETs a path and returns the raw answer; throws the workbench error for any failure.
    * `onHeaders` sees a successful answer's headers as soon as they arrive, before its body is
    * read (the pager learns the next page's offset there); a body retried after a dropped
-   * connection shows them again.
+   * connection shows them again. When `signal` fires the request is aborted, its retries and
+   * waits too, and `get` rejects at once with the signal's reason.
    */
-  async get(path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void): Promise<RawResponse> {
+  async get(path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void, signal?: AbortSignal): Promise<RawResponse> {
     const url = `${this.options.baseUrl.replace(/\/+$/, "")}${path}${params && [...params].length ? `?${params}` : ""}`;
     // The body can fail after the headers arrived (a dropped connection); that is retried here.
     for (let attempt = 0;; attempt++) {
       let response: Response;
       try {
-        response = await this.http.get(path.replace(/^\//, ""), params ? { searchParams: params } : {});
+        // Raced as well: a `fetch` handed in (a service in-process) may not honour the signal.
+        response = await untilAborted(this.#http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal, context: { signal } } : {}) }), signal);
       } catch (error) {
+        if (signal?.aborted) throw signal.reason;
         throw await this.toWorkbenchError(error, url);
       }
       this.quotaWarnings.observe(response.headers);
       this.checkContentType(response, path, params, url);
       onHeaders?.(response.headers);
       try {
-        const body = await readBody(response);
+        const body = await untilAborted(readBody(response), signal);
         return { status: response.status, headers: response.headers, body, url };
       } catch (error) {
-        if (attempt >= this.retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${(error as Error).message})`, { url });
-        await this.waits.sleep(this.waits.backoffDelay(attempt));
+        if (signal?.aborted) {
+          void response.body?.cancel().catch(() => {});
+          throw signal.reason;
+        }
+        if (attempt >= this.#retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
+        await this.#waits.sleep(this.#waits.backoffDelay(attempt), signal);
       }
     }
   }
@@ -164,7 +246,7 @@ export class Transport {
     try {
       value = JSON.parse(new TextDecoder().decode(r.body));
     } catch {
-      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : new TextDecoder().decode(r.body.subarray(0, 80)), endpoint, r.url);
+      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : this.#secrets.redact(new TextDecoder().decode(r.body.subarray(0, 80))), endpoint, r.url);
     }
     return checkAnswer(schema, value, endpoint, r.url);
   }
@@ -186,7 +268,7 @@ export class Transport {
   private async toWorkbenchError(error: unknown, url: string): Promise<WorkbenchError> {
     if (error instanceof HTTPError) {
       this.quotaWarnings.observe(error.response.headers);
-      const text = await error.response.text().catch(() => "");
+      const text = this.#secrets.redact(await error.response.text().catch(() => ""));
       let body: unknown = text;
       try {
         body = JSON.parse(text);
@@ -207,9 +289,9 @@ export class Transport {
       return errorFromResponse(status, body, error.response.headers, "GET", url);
     }
     if (error instanceof WorkbenchError) return error;
-    const reason = (error as Error)?.message ?? String(error);
+    const reason = this.#secrets.redact((error as Error)?.message ?? String(error));
     const permanent = permanentNetworkCause(error, this.options.baseUrl);
-    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${permanent}`, { url });
+    if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${this.#secrets.redact(permanent)}`, { url });
     return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
   }
 }

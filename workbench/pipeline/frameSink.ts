@@ -7,6 +7,7 @@ import type pl from "nodejs-polars";
 import { addFrameWarnings } from "../frames/frameWarnings.ts";
 import { emptyFrame, stackFrames } from "../frames/frames.ts";
 import { explainAbsentTickers } from "../guard/tickers.ts";
+import { cutWarnings } from "../guard/tickerSpans.ts";
 import type { CallPlan } from "../query/plan.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { ServiceFacts } from "../service/facts.ts";
@@ -33,8 +34,9 @@ export function frameSink(facts: ServiceFacts, plan: CallPlan): UnitSink<pl.Data
         return addFrameWarnings(frame, [`${dataset} has no trading day${rangeText(range)}: nothing was fetched`]);
       }
       const unjudged = await explainAbsent(facts, dataset, requests, frames);
+      const cuts = await cutWarnings(facts, dataset, requests.map((r) => r.tickers), frames);
       const frame = stackFrames(frames);
-      return addFrameWarnings(frame, [...emptyPartWarnings(endpoint, units, [...frames], base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
+      return addFrameWarnings(frame, [...cuts, ...emptyPartWarnings(endpoint, units, [...frames], base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
     },
     partial: (kept, requests) => (kept.length ? stackFrames(kept) : emptyFrame(requests[0]?.columns ?? [])),
   };

@@ -4,10 +4,13 @@
  * tickers) -> fetch units (pager, retries, the rate window, the cache) -> sink. A frame is one
  * sink (frameSink.ts), lake partitions another (store/lakeSink.ts). Progress, provenance and any
  * other observer hear the call's event stream; the pipeline knows none of them. A call cut short
- * is resumed here and only here.
+ * is resumed here and only here. Every call takes the session's interrupt and its own `signal`
+ * (runtime/interrupts.ts): when either fires, its requests and waits are aborted and the call
+ * ends with an InterruptedError that keeps what it fetched.
  */
 import type pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
+import { InterruptedError } from "../errors/interrupted.ts";
 import { type CallEvent, CallEvents, type CallInfo, type CallListener, type CallObserver } from "../events/callEvents.ts";
 import { Pager, type Send } from "../fetch/pager.ts";
 import { runUnits } from "../fetch/runUnits.ts";
@@ -24,6 +27,8 @@ import type { CallPlan } from "../query/plan.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
 import type { ServiceFacts } from "../service/facts.ts";
+import { contiguousFrames, fetchedFrames, interruptedError, isFrame, type Units } from "./unitState.ts";
+import { callAbort, type CallAbort, untilAborted } from "../runtime/interrupts.ts";
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
 export interface UnitCache {
@@ -68,11 +73,13 @@ export interface PipelineCall {
   upfront: boolean;
 }
 
-/** The state of a call's units: which are done, what the sink kept of them, and rows of units cut short. */
-interface Units {
-  done: boolean[];
-  kept: (pl.DataFrame | undefined)[];
-  partial: (pl.DataFrame | undefined)[];
+/** One run of a call (the call, or its resume): its events, its abort signal, its expected rows. */
+interface Run {
+  call: PipelineCall;
+  events: CallEvents;
+  abort: CallAbort;
+  /** Rows the call is expected to fetch in all, once estimated (up front, or from the first answer). */
+  expectedRows?: number;
 }
 
 /**
@@ -124,7 +131,9 @@ export class Pipeline {
     const info: CallInfo = { ...call.info, resumes };
     const observed = this.parts.observers.map((o) => o.observe(info));
     const events = new CallEvents([...observed, ...(call.listeners ?? [])]);
+    const run: Run = { call, events, abort: callAbort(plan.base.signal) };
     let requests: PreparedRequest[] = [];
+    const units: Units = { done: plan.units.map(() => false), kept: plan.units.map(() => undefined), partial: plan.units.map(() => undefined), doneRows: 0 };
     try {
       if (plan.units.length > 0) {
         requests = await Promise.all(plan.units.map((u, i) => this.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
@@ -134,19 +143,22 @@ export class Pipeline {
       let force = plan.force;
       if (call.upfront && plan.units.length > 0) {
         // Every request is known: judged before any is sent, so none waits behind the first answer.
-        if (!force) await this.parts.judge.upfront(plan.endpoint, requests, plan.units);
+        if (!force) run.expectedRows = (await this.parts.judge.upfront(plan.endpoint, requests, plan.units))?.rows;
         force = true;
         // A misspelt ticker would cost an empty page each: judged before sending (the lookup files cost one request per session).
         await checkTickersUpfront(this.parts.facts, plan.endpoint.dataset, requests.map((r) => r.tickers));
       }
-      const units: Units = { done: plan.units.map(() => false), kept: plan.units.map(() => undefined), partial: plan.units.map(() => undefined) };
-      await this.#fetch(plan, requests, plan.units.map((_, i) => i), force, events, units, sink);
+      // The checks above send no data request and take no signal: an interrupt during them stops the call here.
+      if (run.abort.signal.aborted) throw interruptedError(call, run.abort, run.expectedRows, units);
+      await this.#fetch(run, requests, plan.units.map((_, i) => i), force, units, sink);
       return await this.#finish(requests, units, events, sink);
     } catch (error) {
       this.#resumable(call, sink, error, observed);
       events.emit({ type: "failed", requests, error });
       await events.settled();
       throw error;
+    } finally {
+      run.abort.release();
     }
   }
 
@@ -169,23 +181,25 @@ export class Pipeline {
     const state = (error as { [UNITS]?: { units: Units; requests: PreparedRequest[] } })[UNITS];
     if (!state || !sink.partial) return;
     const { units, requests } = state;
-    const firstMissing = units.done.indexOf(false);
-    const prefix = units.kept.slice(0, firstMissing < 0 ? units.kept.length : firstMissing).filter(isFrame);
-    const cut = firstMissing >= 0 ? units.partial[firstMissing] : undefined;
-    error.partial = sink.partial(cut && cut.height > 0 ? [...prefix, cut] : prefix, requests);
+    // An interrupted call keeps every row it fetched, in the order asked; another failure the
+    // contiguous rows from the first (the units done, then the first unfinished one's rows).
+    error.partial = sink.partial(error instanceof InterruptedError ? fetchedFrames(units) : contiguousFrames(units), requests);
     error.resume = async () => {
       // The rest, as a call of its own that names the failed one (its record says what it resumes).
       const events = new CallEvents([...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })), ...(call.listeners ?? [])]);
+      const run: Run = { call, events, abort: callAbort(call.plan.base.signal) };
       const missing = units.done.flatMap((done, i) => (done ? [] : [i]));
       try {
         events.emit({ type: "prepared", requests });
-        await this.#fetch(call.plan, requests, missing, true, events, units, sink);
+        await this.#fetch(run, requests, missing, true, units, sink);
         return (await this.#finish(requests, units, events, sink)) as pl.DataFrame;
       } catch (again) {
         this.#resumable(call, sink, again, observed);
         events.emit({ type: "failed", requests, error: again });
         await events.settled();
         throw again;
+      } finally {
+        run.abort.release();
       }
     };
   }
@@ -195,13 +209,18 @@ export class Pipeline {
    * (judged on the first answer unless `force`), each from the cache where it holds it; a unit
    * cut short before resumes from its rows.
    */
-  async #fetch<T>(plan: CallPlan, requests: PreparedRequest[], todo: number[], force: boolean, events: CallEvents, units: Units, sink: UnitSink<T>): Promise<void> {
+  async #fetch<T>(run: Run, requests: PreparedRequest[], todo: number[], force: boolean, units: Units, sink: UnitSink<T>): Promise<void> {
     if (todo.length === 0) return;
+    const { plan } = run.call;
+    const { signal } = run.abort;
     const { transport, window, judge, quotaGuard, cache } = this.parts;
-    const emit = (event: CallEvent) => events.emit(event);
+    const emit = (event: CallEvent) => run.events.emit(event);
     const guard = force || quotaGuard === false
       ? undefined
-      : new CallGuard((first) => judge.firstAnswer(plan.endpoint, requests, plan.units, first, (rows, bytes) => emit({ type: "expected", rows, bytes })));
+      : new CallGuard((first) => judge.firstAnswer(plan.endpoint, requests, plan.units, first, (rows, bytes) => {
+        run.expectedRows = rows;
+        emit({ type: "expected", rows, bytes });
+      }));
     const maxWait = transport.options.maxWaitSeconds ?? 120;
     const retries = transport.options.retries ?? 8;
     try {
@@ -210,21 +229,21 @@ export class Pipeline {
       await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
         const send: Send = async (path, params, onHeaders) => {
-          await guard?.beforeSend();
-          await window.acquire((seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }), maxWait);
+          if (guard) await untilAborted(guard.beforeSend(), signal);
+          await window.acquire((seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }), maxWait, signal);
           try {
             const r = await transport.get(path, params, (headers) => {
               window.observe(headers);
               guard?.onHeaders(headers);
               onHeaders?.(headers);
-            });
+            }, signal);
             emit({ type: "answer", unit: i, requestId: r.headers.get("X-Request-ID"), bytes: r.body.byteLength });
             return r;
           } finally {
             guard?.settled();
           }
         };
-        const pager = new Pager(send, { ...requests[i], concurrency: running.pages }, { retries, waits: transport.options.waits, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
+        const pager = new Pager(send, { ...requests[i], concurrency: running.pages }, { retries, waits: transport.options.waits, signal, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
         const cut = units.partial[i];
         const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
         let fromCache = false;
@@ -239,15 +258,15 @@ export class Pipeline {
         emit({ type: "unit-done", unit: i, frame, fromCache });
         units.kept[i] = await sink.unit(i, frame, emit);
         units.done[i] = true;
+        units.doneRows += frame.height;
       });
     } catch (error) {
-      if (error instanceof WorkbenchError) Object.defineProperty(error, UNITS, { value: { units, requests }, configurable: true });
-      throw error;
+      const stopped = signal.aborted && !(error instanceof InterruptedError) ? interruptedError(run.call, run.abort, run.expectedRows, units) : error;
+      if (stopped instanceof WorkbenchError) Object.defineProperty(stopped, UNITS, { value: { units, requests }, configurable: true });
+      throw stopped;
     }
   }
 }
 
 /** Where a failed fetch leaves its units' state for the resume (not enumerable: never in a message or a record). */
 const UNITS = Symbol("pipeline.units");
-
-const isFrame = (value: unknown): value is pl.DataFrame => typeof (value as { getColumn?: unknown } | null)?.getColumn === "function";

@@ -1,7 +1,8 @@
 /**
- * One progress stream for a whole call, however many tickers (units) it fetches at once:
- * rows, pages and bytes summed over the units, tickers done of total, the expected totals
- * once known, and waits for the per-minute quota.
+ * One progress stream for a whole call, however many units (requests) it fetches at once:
+ * rows, pages and bytes summed over the units, the tickers asked for done of total (a ticker
+ * is done when every unit of it is: a download of 10 tickers in 3 chunks each is 10 tickers,
+ * not 30), the expected totals once known, and waits for the per-minute quota.
  */
 import type { ProgressEvent, ProgressListener } from "./progress.ts";
 
@@ -24,6 +25,9 @@ interface UnitCount {
 export class CallProgress {
   private readonly counts: UnitCount[];
   private unitsDone = 0;
+  private readonly done = new Set<number>();
+  /** The units of each ticker asked for, once known. */
+  private unitsOfTicker = new Map<string, number[]>();
   private expectedRows?: number;
   private expectedBytes?: number;
   private waiting?: { seconds: number; reason: string };
@@ -46,9 +50,22 @@ export class CallProgress {
     this.emit(false);
   }
 
+  /** The tickers (or option roots) each unit asks for, in unit order: what the call counts as done. */
+  tickers(perUnit: readonly (readonly string[])[]): void {
+    this.unitsOfTicker = new Map();
+    perUnit.forEach((list, i) => {
+      for (const t of list) {
+        const units = this.unitsOfTicker.get(t);
+        if (units) units.push(i);
+        else this.unitsOfTicker.set(t, [i]);
+      }
+    });
+  }
+
   /** A unit finished (fetched or read from the cache), with its final counts when known. */
   unitDone(index: number, rows?: number): void {
     this.unitsDone++;
+    this.done.add(index);
     if (rows !== undefined) this.counts[index].rows = rows;
     this.emit(false);
   }
@@ -70,7 +87,12 @@ export class CallProgress {
     this.emit(true);
   }
 
-  private emit(done: boolean): void {
+  /** The call ended without completing: the last event, with the counts reached. */
+  stop(reason: "interrupted" | "failed"): void {
+    this.emit(true, reason);
+  }
+
+  private emit(done: boolean, stopped?: "interrupted" | "failed"): void {
     if (!this.listener) return;
     const sum = this.counts.reduce((a, c) => ({ rows: a.rows + c.rows, pages: a.pages + c.pages, bytes: a.bytes + c.bytes }), { rows: 0, pages: 0, bytes: 0 });
     const elapsedSeconds = (performance.now() - this.started) / 1000;
@@ -79,21 +101,30 @@ export class CallProgress {
     // Nothing fetched yet: no share, so the bar is indeterminate until a total is known.
     const started = sum.pages > 0 || this.unitsDone > 0;
     let share = this.expectedRows ? Math.min(1, sum.rows / this.expectedRows) : this.units > 1 && started ? this.unitsDone / this.units : undefined;
-    if (done) share = 1;
+    if (done && !stopped) share = 1;
     const etaSeconds = share !== undefined && share > 0 ? (elapsedSeconds * (1 - share)) / share : undefined;
     const event: ProgressEvent = {
       dataset: this.dataset,
       ...sum,
       elapsedSeconds,
       rowsPerSecond,
-      expectedRows: done ? sum.rows : this.expectedRows,
-      expectedBytes: done ? sum.bytes : this.expectedBytes,
+      expectedRows: done && !stopped ? sum.rows : this.expectedRows,
+      expectedBytes: done && !stopped ? sum.bytes : this.expectedBytes,
       etaSeconds: done ? 0 : etaSeconds,
       percent: share !== undefined ? Math.round(share * 1000) / 10 : undefined,
-      tickers: this.units > 1 ? { done: this.unitsDone, total: this.units } : undefined,
+      tickers: this.tickerCounts(),
       waiting: this.waiting,
       done,
+      ...(stopped ? { stopped } : {}),
     };
     this.listener(event);
+  }
+
+  /** The tickers asked for, done (every unit of them) of all, when the call asks for more than one. */
+  private tickerCounts(): { done: number; total: number } | undefined {
+    const units = this.unitsOfTicker;
+    if (units.size < 2) return undefined;
+    const done = [...units.values()].filter((list) => list.every((i) => this.done.has(i))).length;
+    return { done, total: units.size };
   }
 }

@@ -24,7 +24,10 @@ export interface ProgressEvent {
   expectedBytes?: number;
   /** Seconds left at the current rate, when the total is known. */
   etaSeconds?: number;
-  /** Multi-ticker calls: tickers (units) finished and in all, in one shared event stream. */
+  /**
+   * Calls of several tickers (or option roots): those finished (every request of them) and all
+   * the call asks for, in one shared event stream; absent for a call of one ticker.
+   */
   tickers?: { done: number; total: number };
   /** Present while the call waits, e.g. `{ seconds: 42, reason: "per-minute quota" }`. */
   waiting?: { seconds: number; reason: string };
@@ -32,6 +35,11 @@ export interface ProgressEvent {
   percent?: number;
   /** True in the last event of the call. */
   done: boolean;
+  /**
+   * In the last event of a call that did not complete: `interrupted` (the kernel's stop button,
+   * or the call's own signal) or `failed` (any other error). Absent when the call completed.
+   */
+  stopped?: "interrupted" | "failed";
 }
 
 /** What a call's `onProgress` receives, at each page and each change of state. */
@@ -52,6 +60,6 @@ export function terminalProgress(write: (text: string) => void = (t) => void (gl
     const eta = e.etaSeconds !== undefined && !e.done ? `, ETA ${e.etaSeconds.toFixed(0)} s` : "";
     const tickers = e.tickers ? `, ${e.tickers.done}/${e.tickers.total} tickers` : "";
     const waiting = e.waiting ? `, waiting ${e.waiting.seconds} s for the ${e.waiting.reason}` : "";
-    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} page${e.pages === 1 ? "" : "s"}, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${tickers}${eta}${waiting}${e.done ? " done\n" : ""}`);
+    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} page${e.pages === 1 ? "" : "s"}, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${tickers}${eta}${waiting}${e.done ? ` ${e.stopped ?? "done"}\n` : ""}`);
   };
 }

@@ -13,16 +13,18 @@ import { defer } from "./deferred.ts";
 import { PageHashes } from "./pageHashes.ts";
 import { rowBlocksOf } from "./rowBlocks.ts";
 import { rowsDigest } from "./rowHashes.ts";
+import { canonicalFrameHash } from "./canonicalHash.ts";
+import { addFrameWarnings } from "../frames/frameWarnings.ts";
 import { WireTally } from "./wireTally.ts";
 
 /** Pager-only parameters: the same data asked in another way must record the same request. */
 const WIRE_ONLY = new Set(["offset", "limit", "response_format"]);
 
-/** The call's arguments as JSON: dates as ISO text, big integers (`123n`) as decimal text, callbacks (onProgress) left out. */
+/** The call's arguments as JSON: dates as ISO text, big integers (`123n`) as decimal text, callbacks (onProgress) and an abort signal left out. */
 export function jsonable(value: unknown): unknown {
   if (value === undefined) return null;
   try {
-    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" ? undefined : typeof v === "bigint" ? v.toString() : v)));
+    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" || v instanceof AbortSignal ? undefined : typeof v === "bigint" ? v.toString() : v)));
   } catch (error) {
     return `(not recordable as JSON: ${(error as Error).message})`; // e.g. a circular object: the call goes on
   }
@@ -32,13 +34,13 @@ export function jsonable(value: unknown): unknown {
 export const requestRecord = (r: PreparedRequest): RequestRecord => ({ path: r.path, params: [...requestParams(r)].filter(([k]) => !WIRE_ONLY.has(k)) });
 
 /**
- * An error as the manifest writes it: class, message, status, request id, partial rows; any
- * text equal to one of `secrets` (the key) is masked, should a message ever carry it.
+ * An error as the manifest writes it: class, message, status, request id, partial rows; its
+ * message passed through `redact` (the transport's: the key and a URL's password masked),
+ * should it ever carry them.
  */
-export function failureOf(error: unknown, secrets: readonly string[]): CallFailure {
+export function failureOf(error: unknown, redact: (text: string) => string): CallFailure {
   const e = error as Error & { status?: number; requestId?: string; partial?: pl.DataFrame };
-  const mask = (text: string) => secrets.filter((s) => s.length > 0).reduce((t, s) => t.split(s).join("***"), text);
-  const failure: CallFailure = { name: e?.name ?? typeof error, message: mask(String(e?.message ?? error)) };
+  const failure: CallFailure = { name: e?.name ?? typeof error, message: redact(String(e?.message ?? error)) };
   if (e?.status !== undefined) failure.status = e.status;
   if (e?.requestId !== undefined) failure.requestId = e.requestId;
   if (e?.partial !== undefined) failure.partialRows = e.partial.height;
@@ -48,7 +50,10 @@ export function failureOf(error: unknown, secrets: readonly string[]): CallFailu
 /** Where a finished or failed call's record goes. */
 export interface CallSink {
   add(record: CallRecord): void;
-  readonly secrets: readonly string[];
+  /** Masks the key and a URL's password in an error's message. */
+  readonly redact: (text: string) => string;
+  /** Whether records also hold the frame's canonical hash. */
+  readonly canonical?: boolean;
 }
 
 /**
@@ -130,9 +135,15 @@ export class CallTap {
     defer(() => {
       const rowHashes = this.hashes.of(kept, this.units);
       const record: CallRecord = { ...base, rows: kept.height, columns: kept.width, frameHash: rowsDigest(kept, [rowHashes]), rowBlocks: rowBlocksOf(rowHashes, kept.height) };
+      if (this.sink.canonical) record.canonicalHash = canonicalFrameHash(kept);
       if (this.cached) record.cached = true;
       if (this.resumes !== undefined) record.resumes = this.resumes;
-      this.sink.add(record);
+      try {
+        this.sink.add(record);
+      } catch (error) {
+        // Kept in wb.provenance(), lost from the run's journal (a full disk): the frame says so.
+        addFrameWarnings(frame, [`provenance: this call's record could not be written (${(error as Error).message}); wb.provenance() holds it, the run's journal does not`]);
+      }
     });
     return frame;
   }
@@ -142,7 +153,7 @@ export class CallTap {
    * resumed call is recorded as a call of its own that `resumes` this one.
    */
   async fail(requests: readonly PreparedRequest[], error: unknown): Promise<void> {
-    this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.secrets) });
+    this.sink.add({ ...(await this.base(requests)), rows: 0, columns: 0, error: failureOf(error, this.sink.redact) });
   }
 
   /** The `seq` of the failed call this one resumes. */

@@ -10,6 +10,7 @@ import { failureOf, jsonable } from "./callTap.ts";
 import { defer } from "./deferred.ts";
 import type { DownloadRecord, PartitionRecord, StatusAtCall } from "./manifest.ts";
 import { frameHash } from "./frameHash.ts";
+import { canonicalFrameHash } from "./canonicalHash.ts";
 import { LazyRowHashes } from "./pageHashes.ts";
 import { rowsDigester } from "./rowHashes.ts";
 import { WireTally } from "./wireTally.ts";
@@ -34,7 +35,7 @@ export class DownloadTap {
   private reused = 0;
 
   constructor(
-    private readonly sink: { addDownload(record: DownloadRecord): void; readonly secrets: readonly string[] },
+    private readonly sink: { addDownload(record: DownloadRecord): void; readonly redact: (text: string) => string; readonly canonical?: boolean },
     private readonly seq: number,
     private readonly run: { dataset: string; query: unknown; dir: string },
     private readonly status: Promise<StatusAtCall>,
@@ -72,7 +73,10 @@ export class DownloadTap {
     const entry: PartitionRecord = { path, rows: frame.height };
     const kept = frame.clone();
     this.fetched.push(entry);
-    defer(() => void (entry.frameHash = frameHash(kept)));
+    defer(() => {
+      entry.frameHash = frameHash(kept);
+      if (this.sink.canonical) entry.canonicalHash = canonicalFrameHash(kept);
+    });
   }
 
   /**
@@ -101,7 +105,10 @@ export class DownloadTap {
     defer(() => {
       const bytes = hashes.value();
       const digest = rowsDigester(unit);
-      for (const { entry, start } of runs) entry.frameHash = digest(entry.rows, [bytes.subarray(start * 8, (start + entry.rows) * 8)]);
+      for (const { entry, start } of runs) {
+        entry.frameHash = digest(entry.rows, [bytes.subarray(start * 8, (start + entry.rows) * 8)]);
+        if (this.sink.canonical) entry.canonicalHash = canonicalFrameHash(unit.slice(start, entry.rows));
+      }
     });
   }
 
@@ -114,7 +121,7 @@ export class DownloadTap {
     defer(() => {
       try {
         const frame = read();
-        this.kept.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame) } : { path, rows: 0 });
+        this.kept.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame), ...(this.sink.canonical ? { canonicalHash: canonicalFrameHash(frame) } : {}) } : { path, rows: 0 });
       } catch (error) {
         this.kept.push({ path, rows, error: (error as Error).message });
       }
@@ -144,7 +151,7 @@ export class DownloadTap {
       startedAt: this.startedAt,
       seconds,
     };
-    if (error !== undefined) record.error = failureOf(error, this.sink.secrets);
+    if (error !== undefined) record.error = failureOf(error, this.sink.redact);
     this.sink.addDownload(record);
   }
 }

@@ -89,6 +89,12 @@ export interface CallRecord {
    * across wire formats, page sizes and concurrency. Absent when the call failed.
    */
   frameHash?: string;
+  /**
+   * The frame's canonical hash (`frameHash(df, { scheme: "canonical" })`: a documented encoding of
+   * every value, the same under any nodejs-polars version and reproducible in Python), when the
+   * workbench was connected with `provenance: { hash: "canonical" }`.
+   */
+  canonicalHash?: string;
   /** Set when the call threw instead of returning a frame (`rows` is then 0). */
   error?: CallFailure;
   /** True when the frame came from the on-disk cache (no request was sent). */
@@ -113,6 +119,8 @@ export interface PartitionRecord {
   rows: number;
   /** Absent for an empty partition, or when a reused partition's file could not be read (`error`). */
   frameHash?: string;
+  /** The partition's canonical hash, when recorded (`provenance: { hash: "canonical" }`). */
+  canonicalHash?: string;
   /** Why a reused partition could not be hashed (its file is missing or unreadable). */
   error?: string;
 }
@@ -159,6 +167,8 @@ export interface HashSchemeRecord {
   scheme: string;
   /** The nodejs-polars version that computed the row hashes. */
   nodejsPolars: string;
+  /** `canonical/1` when each record also holds its `canonicalHash` (comparable under any version). */
+  canonical?: string;
 }
 
 /** What `wb.provenance()` returns. */

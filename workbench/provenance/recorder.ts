@@ -10,7 +10,8 @@
  */
 import type { CallInfo, CallListener, CallObserver } from "../events/callEvents.ts";
 import { envVar } from "../runtime/env.ts";
-import { appendLine } from "../runtime/files.ts";
+import { withoutCredentials } from "../runtime/credentials.ts";
+import { appendLine, PRIVATE_FILE } from "../runtime/files.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
 import { runDeferred } from "./deferred.ts";
@@ -78,7 +79,7 @@ export function manifestsOfJournal(text: string): ProvenanceManifest[] {
  *
  * @example
  * ```ts
- * const recorder = new ProvenanceRecorder("http://127.0.0.1:8000", (id) => facts.guardStatus(id), [apiKey]);
+ * const recorder = new ProvenanceRecorder("http://127.0.0.1:8000", (id) => facts.guardStatus(id), (text) => transport.redact(text));
  * // given to the pipeline as an observer; recorder.manifest() is what wb.provenance() returns
  * ```
  */
@@ -96,9 +97,15 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   /**
    * @param baseUrl the service's address (written without any user name or password)
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
-   * @param secrets text never to write (the API key), masked should an error message carry it
+   * @param redact masks what is never written (the API key, a URL's password) in an error's message
+   * @param canonical whether each record also holds its frame's canonical hash (`canonicalHash`)
    */
-  constructor(private readonly baseUrl: string, private readonly statusOf: StatusRead, readonly secrets: readonly string[] = []) {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly statusOf: StatusRead,
+    readonly redact: (text: string) => string = withoutCredentials,
+    readonly canonical = false,
+  ) {
     registry().push(this);
   }
 
@@ -131,8 +138,13 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
 
   private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
     if (!this.journal) return;
-    const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: hashScheme(), ...line };
-    appendLine(this.journal, `${JSON.stringify(entry)}\n`); // created with the umask's mode, as every file the workbench writes
+    const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: this.hashRecord(), ...line };
+    appendLine(this.journal, `${JSON.stringify(entry)}\n`, PRIVATE_FILE); // the user's own record: nobody else reads or forges it
+  }
+
+  /** How this recorder's hashes are made: the `rows` scheme, and the canonical one when recorded too. */
+  private hashRecord(): HashSchemeRecord {
+    return this.canonical ? { ...hashScheme(), canonical: "canonical/1" } : hashScheme();
   }
 
   /** The manifest so far: calls (and downloads) in the order they started, each finished one complete. */
@@ -142,7 +154,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
       version: MANIFEST_VERSION,
       createdAt: this.createdAt,
       service: { baseUrl: publicBaseUrl(this.baseUrl) },
-      hash: hashScheme(),
+      hash: this.hashRecord(),
       calls: [...this.calls].sort((a, b) => a.seq - b.seq),
     };
     if (this.downloads.length > 0) manifest.downloads = [...this.downloads].sort((a, b) => a.seq - b.seq);

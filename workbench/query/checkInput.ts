@@ -10,7 +10,7 @@ import { didYouMean } from "../errors/nearest.ts";
 import { OPERATORS, type Query } from "./query.ts";
 
 /** The options a data call takes (a call adding options adds their names here). */
-export const QUERY_OPTIONS: string[] = ["filters", "columns", "sort", "maxRows", "aggregation", "format", "pageSize", "concurrency", "onProgress", "start", "end", "force"];
+export const QUERY_OPTIONS: string[] = ["filters", "columns", "sort", "maxRows", "aggregation", "format", "pageSize", "concurrency", "onProgress", "signal", "start", "end", "force"];
 
 /** A value as a message shows it: `null`, `true (boolean)`, `{} (object)`, `'x'`. */
 export function describeValue(value: unknown): string {
@@ -101,6 +101,7 @@ export function checkQuery(query: unknown): Query {
   for (const n of ["aggregation", "format"]) if (q[n] !== undefined && typeof q[n] !== "string") throw new QueryError(`${n} is ${describeValue(q[n])}: give its name as text`);
   if (q.force !== undefined && typeof q.force !== "boolean") throw new QueryError(`force is ${describeValue(q.force)}: give true (run past the quota guard) or false`);
   if (q.onProgress !== undefined && typeof q.onProgress !== "function") throw new QueryError(`onProgress is ${describeValue(q.onProgress)}: give a function (event) => ...`);
+  if (q.signal !== undefined && !(q.signal instanceof AbortSignal)) throw new QueryError(`signal is ${describeValue(q.signal)}: give an AbortSignal, such as new AbortController().signal or AbortSignal.timeout(60_000)`);
   return query as Query;
 }
 

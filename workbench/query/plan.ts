@@ -7,7 +7,7 @@
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { DataEndpoint } from "./endpoints.ts";
 import { QueryError } from "../errors/base.ts";
-import { type FilterSpec, type Query } from "./query.ts";
+import { conditions, type FilterSpec, type Query } from "./query.ts";
 import { type DateLike, type DateRange, dateRange, isoDate } from "./dates.ts";
 import { checkPathArgs, checkQuery } from "./checkInput.ts";
 
@@ -117,3 +117,20 @@ export function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], 
   return units;
 }
 
+
+/**
+ * The tickers (or option roots) each unit of a plan asks for: its ticker path value, else the
+ * values its query's ticker filter lists (none when it lists none: every ticker).
+ *
+ * @example
+ * ```ts
+ * unitTickers(planCall(dataEndpoint("eq-taq-1min"), [["SPY", "QQQ"]], { date: "2023-11-21" })); // [["SPY"], ["QQQ"]]
+ * ```
+ */
+export function unitTickers(plan: CallPlan): string[][] {
+  const at = plan.endpoint.pathParams.indexOf("ticker");
+  if (at >= 0) return plan.units.map((u) => [u[at]]);
+  const column = plan.endpoint.tickerColumn;
+  const listed = (query: Query) => conditions(query.filters).filter((c) => c.column === column && (c.op === "eq" || c.op === "in")).flatMap((c) => c.values.map(String));
+  return plan.units.map((_, i) => (column ? listed(plan.unitQueries?.[i] ?? plan.base) : []));
+}

@@ -2,8 +2,9 @@
  * Checks a data call before anything is sent, so no quota is spent on a doomed request, and
  * turns it into the request's path and parameters. Every refusal names the bad value and
  * what is allowed: unknown columns (filters, columns, sort), unknown operators, malformed
- * dates and numbers, limits out of range, and anything outside the identity's data access
- * rules (dataset, date window, ticker universe).
+ * dates and numbers, values outside a column's closed list (CallPut C or P: domains.ts),
+ * limits out of range, and anything outside the identity's data access rules (dataset, date
+ * window, ticker universe).
  */
 import { isWireDate, wireDateTimeToEpochNs } from "../../contract/mod.ts";
 import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "./endpoints.ts";
@@ -12,6 +13,7 @@ import { NotEntitledError } from "../errors/http.ts";
 import type { ColumnInfo, WireFormat } from "../frames/frames.ts";
 import type { MetaDatasetAccessRuleOut as AccessRule } from "../../contract/mod.ts";
 import { didYouMean } from "../errors/nearest.ts";
+import { checkDomain } from "./domains.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
 export const MAX_PAGE_SIZE = 100_000;
@@ -28,6 +30,8 @@ export interface WireCondition {
 export interface TickerAsk {
   asked: string[];
   from?: string;
+  /** The last date asked for, when known. */
+  to?: string;
 }
 
 /** Pages in flight after the first, by default, for a call of one unit (fetch/inFlight.ts). */
@@ -186,6 +190,7 @@ export function prepareRequest(
     if (c.op !== "in" && c.values.length > 1) throw new QueryError(`Filter ${c.column}.${c.op} takes one value, got ${c.values.length}; use 'in' for a list`);
     const texts = c.values.map((v) => wireValue(v, column.data_type));
     if (c.op !== "like" && c.op !== "ilike") texts.forEach((t) => checkValue(dataset, column, t));
+    checkDomain(dataset, column.name, c.op, texts);
     if (c.op === "in" && texts.some((t) => t.includes(","))) throw new QueryError(`Filter ${c.column}.in values cannot contain a comma: ${texts.find((t) => t.includes(","))}`);
     texts.forEach((text) => checked.push({ column: column.name, op: c.op, text }));
     wireConditions.push({ column: column.name, op: c.op, texts });

@@ -42,6 +42,12 @@ export interface Query {
   concurrency?: number;
   /** Called as pages arrive. */
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Stops the call when it fires (an AbortController's signal, `AbortSignal.timeout(ms)`): its
+   * requests are aborted and it ends with an InterruptedError keeping the rows fetched so far.
+   * In a notebook the kernel's interrupt (the stop button) does the same without one.
+   */
+  signal?: AbortSignal;
 }
 
 /** One filter condition, flattened. */

@@ -24,11 +24,14 @@ export interface SymbolQuery extends DataQuery {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
 
-/** How a dataset's function is called, for messages: `eqTaq1Min("AAPL", { start, end })`. */
-export function callForm(name: string, endpoint: DataEndpoint): string {
+/**
+ * How a dataset's function is called, for messages: `eqTaq1Min("AAPL", { start, end })`; `lead`
+ * is what comes before the symbols (`wb.estimate`'s dataset id).
+ */
+export function callForm(name: string, endpoint: DataEndpoint, lead = ""): string {
   const dates = endpoint.dateColumn ? ', { start: "2023-11-20", end: "2023-11-24" }' : "";
   const example = endpoint.symbol.what.includes("option") ? '"SPY"' : '"AAPL"';
-  return `${name}(${example}${dates}) or ${name}({ tickers: [${example}, ...]${dates ? ', date: "2023-11-21"' : ""} })`;
+  return `${name}(${lead}${example}${dates}) or ${name}(${lead}{ tickers: [${example}, ...]${dates ? ', date: "2023-11-21"' : ""} })`;
 }
 
 /**
@@ -40,15 +43,15 @@ export function callForm(name: string, endpoint: DataEndpoint): string {
  * // { pathArgs: [], query: { filters: { Ticker: "ODFL" }, start: "2023-11-21", end: "2023-11-21" } }
  * ```
  */
-export function symbolCall(name: string, endpoint: DataEndpoint, first: unknown, second: unknown): { pathArgs: PathArg[]; query: DataQuery } {
-  const form = callForm(name, endpoint);
+export function symbolCall(name: string, endpoint: DataEndpoint, first: unknown, second: unknown, lead = ""): { pathArgs: PathArg[]; query: DataQuery } {
+  const form = callForm(name, endpoint, lead);
   let symbols: unknown;
   let options: unknown;
   if (typeof first === "string" || Array.isArray(first)) [symbols, options] = [first, second ?? {}];
   else if (first === undefined || isPlainObject(first)) {
     if (second !== undefined) throw new QueryError(`${name} takes the ${endpoint.symbol.what}s first, then the options; got options and then ${describeValue(second)}: call ${form}`);
     options = first ?? {};
-  } else throw new QueryError(`${name}'s first argument is ${describeValue(first)}: give the ${endpoint.symbol.what} (one or a list) or the options, as in ${form}`);
+  } else throw new QueryError(`${name}'s ${lead ? "argument after the dataset" : "first argument"} is ${describeValue(first)}: give the ${endpoint.symbol.what} (one or a list) or the options, as in ${form}`);
   if (!isPlainObject(options)) throw new QueryError(`${name}'s options are ${describeValue(options)}: give an object, as in ${form}`);
   const { tickers, date, ...query } = options as SymbolQuery;
   if (symbols !== undefined && tickers !== undefined) throw new QueryError(`${name} got its ${endpoint.symbol.what}s twice (first argument and tickers): give them once, as in ${form}`);

@@ -1,31 +1,41 @@
 /**
- * Lee-Ready (1991) trade signing on the ticks of one ticker-day (`eq-taq`), without the
- * historical five-second quote lag (modern timestamps make it wrong: Bessembinder 2003,
- * Holden and Jacobsen 2014):
+ * Lee-Ready (1991) trade signing on the ticks of one ticker-day (`eq-taq`).
  *
- * - the NBBO of a trade is the last QUOTE BID and QUOTE ASK before it in the feed's order;
+ * Delay rule: none. The NBBO of a trade is the last QUOTE BID and QUOTE ASK before it in the
+ * feed's order (a zero-second quote lag). Lee and Ready matched each trade with the quote five
+ * seconds earlier because 1980s trade reports lagged their quotes; with today's synchronised
+ * timestamps that lag picks a stale quote, and Bessembinder (2003) and Holden and Jacobsen
+ * (2014) use the quote in force at the trade.
+ *
  * - quote rule: a trade above the midpoint is a buy (+1), below it a sell (-1);
  * - tick test at the midpoint: +1 when the last different earlier price was lower (uptick or
  *   zero-uptick), -1 when it was higher; unsigned (null) before the day's first price change;
  * - with no NBBO yet, or a locked (bid = ask) or crossed (bid > ask) one, the trade is left
  *   unsigned and `Excluded` says why: such quotes carry no usable midpoint;
  * - a TRADE CANCEL removes the latest earlier trade with its price, size, venue and condition.
+ *
+ * The day is read into typed arrays once (event kinds computed by Polars); text columns are read
+ * only for the few trades a cancel may match, so a busy ticker-day signs in milliseconds.
  */
 import pl from "nodejs-polars";
 import { nyEpochNs } from "../../calendar/nyTime.ts";
 import { QueryError } from "../errors/base.ts";
 import { isoDate } from "./securities.ts";
 
-/** The ticks of one day as plain arrays, times in nanoseconds after New York midnight. */
+/** Event kinds of `DayTicks.kind`. */
+export const EVENT = { OTHER: 0, BID: 1, ASK: 2, TRADE: 3, CANCEL: 4 } as const;
+
+/** The ticks of one day as typed arrays, times in nanoseconds after New York midnight. */
 export interface DayTicks {
   date: string;
   ticker: string;
   nsOfDay: Float64Array;
-  type: string[];
+  /** `EVENT` code of each row. */
+  kind: Int8Array;
   price: Float64Array;
   quantity: Float64Array;
-  exchange: string[];
-  condition: string[];
+  /** Exchange and ConditionCode of a row ("" when absent), read only where a cancel needs them. */
+  venueCondition: (i: number) => string;
 }
 
 const REQUIRED = ["TradeDate", "EventDateTime", "EventType", "Ticker", "Price", "Quantity"];
@@ -42,77 +52,93 @@ export function dayTicks(ticks: pl.DataFrame): DayTicks {
   }
   const date = dates[0];
   const midnight = nyEpochNs(date, 0n);
-  const text = (name: string) => (ticks.columns.includes(name) ? (ticks.getColumn(name).toArray() as (string | null)[]).map((v) => v ?? "") : new Array<string>(ticks.height).fill(""));
-  const local = ticks.select(pl.col("EventDateTime").cast(pl.Int64).sub(pl.lit(Number(midnight)).cast(pl.Int64)).cast(pl.Float64).alias("ns"), pl.col("Price").cast(pl.Float64).fillNull(pl.lit(NaN)), pl.col("Quantity").cast(pl.Float64).fillNull(pl.lit(0)));
+  const type = pl.col("EventType");
+  const kind = pl.when(type.eq(pl.lit("QUOTE BID"))).then(pl.lit(EVENT.BID))
+    .when(type.eq(pl.lit("QUOTE ASK"))).then(pl.lit(EVENT.ASK))
+    .when(type.eq(pl.lit("TRADE"))).then(pl.lit(EVENT.TRADE))
+    .when(type.eq(pl.lit("TRADE CANCEL"))).then(pl.lit(EVENT.CANCEL))
+    .otherwise(pl.lit(EVENT.OTHER));
+  const local = ticks.select(
+    pl.col("EventDateTime").cast(pl.Int64).sub(pl.lit(Number(midnight)).cast(pl.Int64)).cast(pl.Float64).alias("ns"),
+    kind.cast(pl.Int8).alias("kind"),
+    pl.col("Price").cast(pl.Float64).fillNull(pl.lit(NaN)),
+    pl.col("Quantity").cast(pl.Float64).fillNull(pl.lit(0)),
+  );
+  const text = (name: string) => (ticks.columns.includes(name) ? ticks.getColumn(name) : undefined);
+  const [exchange, condition] = [text("Exchange"), text("ConditionCode")];
   return {
     date,
     ticker: tickers[0],
     nsOfDay: local.getColumn("ns").toTypedArray() as Float64Array,
-    type: text("EventType"),
+    kind: local.getColumn("kind").toTypedArray() as Int8Array,
     price: local.getColumn("Price").toTypedArray() as Float64Array,
     quantity: local.getColumn("Quantity").toTypedArray() as Float64Array,
-    exchange: text("Exchange"),
-    condition: text("ConditionCode"),
+    venueCondition: (i) => `${exchange?.get(i) ?? ""}|${condition?.get(i) ?? ""}`,
   };
 }
 
-/** The EventDateTime column of the rows `keep` marks. */
-export function eventTimes(ticks: pl.DataFrame, keep: boolean[]): pl.DataFrame {
-  return ticks.select("EventDateTime").withColumns(pl.Series("__keep", keep, pl.Bool)).filter(pl.col("__keep")).drop("__keep");
-}
-
 /** Indexes of the day's trades that no TRADE CANCEL removed, in feed order. */
-export function liveTrades(t: DayTicks): number[] {
+export function liveTrades(t: DayTicks): Int32Array {
   const trades: number[] = [];
-  const cancelled = new Set<number>();
-  for (let i = 0; i < t.type.length; i++) {
-    if (t.type[i] === "TRADE") trades.push(i);
-    else if (t.type[i] === "TRADE CANCEL") {
+  const cancelled = new Uint8Array(t.kind.length);
+  for (let i = 0; i < t.kind.length; i++) {
+    if (t.kind[i] === EVENT.TRADE) trades.push(i);
+    else if (t.kind[i] === EVENT.CANCEL) {
       for (let k = trades.length - 1; k >= 0; k--) {
         const j = trades[k];
-        if (!cancelled.has(j) && t.price[j] === t.price[i] && t.quantity[j] === t.quantity[i] && t.exchange[j] === t.exchange[i] && t.condition[j] === t.condition[i]) {
-          cancelled.add(j);
+        if (!cancelled[j] && t.price[j] === t.price[i] && t.quantity[j] === t.quantity[i] && t.venueCondition(j) === t.venueCondition(i)) {
+          cancelled[j] = 1;
           break;
         }
       }
     }
   }
-  return trades.filter((j) => !cancelled.has(j));
+  return Int32Array.from(trades.filter((j) => !cancelled[j]));
 }
 
-/** The live trades of a day (indexes into the ticks) with their NBBO and Lee-Ready sign. */
+/** Why a trade has no usable midpoint, by code: 0 none, then these. */
+export const NO_MID = ["", "no quote", "locked", "crossed"] as const;
+
+/**
+ * The live trades of a day (indexes into the ticks) with their NBBO and Lee-Ready sign. NaN
+ * stands for a missing value; `sign` is +1, -1 or 0 (unsigned), `by` 1 for the quote rule, 2
+ * for the tick test, 0 for neither; `noMid` indexes `NO_MID`.
+ */
 export interface SignedDay {
-  rows: number[];
-  bid: (number | null)[];
-  ask: (number | null)[];
-  mid: (number | null)[];
-  sign: (number | null)[];
-  by: (string | null)[];
-  excluded: (string | null)[];
+  rows: Int32Array;
+  bid: Float64Array;
+  ask: Float64Array;
+  mid: Float64Array;
+  sign: Int8Array;
+  by: Uint8Array;
+  noMid: Uint8Array;
 }
 
 /** Signs the live trades of a day by the rules in the module's documentation. */
 export function signDay(t: DayTicks): SignedDay {
-  const live = new Set(liveTrades(t));
-  const out: SignedDay = { rows: [], bid: [], ask: [], mid: [], sign: [], by: [], excluded: [] };
-  let b = NaN, a = NaN, lastPrice = NaN, tickSign: number | null = null;
-  for (let i = 0; i < t.type.length; i++) {
-    if (t.type[i] === "QUOTE BID") b = t.price[i];
-    else if (t.type[i] === "QUOTE ASK") a = t.price[i];
-    if (!live.has(i)) continue;
+  const rows = liveTrades(t);
+  const n = rows.length;
+  const out: SignedDay = { rows, bid: new Float64Array(n), ask: new Float64Array(n), mid: new Float64Array(n), sign: new Int8Array(n), by: new Uint8Array(n), noMid: new Uint8Array(n) };
+  let b = NaN, a = NaN, lastPrice = NaN, tickSign = 0, k = 0;
+  for (let i = 0; i < t.kind.length && k < n; i++) {
+    const kind = t.kind[i];
+    if (kind === EVENT.BID) b = t.price[i];
+    else if (kind === EVENT.ASK) a = t.price[i];
+    if (rows[k] !== i) continue;
     const p = t.price[i];
     if (!Number.isNaN(lastPrice) && p !== lastPrice) tickSign = p > lastPrice ? 1 : -1;
     lastPrice = p;
-    const why = Number.isNaN(b) || Number.isNaN(a) ? "no quote" : b === a ? "locked" : b > a ? "crossed" : null;
-    const m = why === null ? (a + b) / 2 : null;
-    out.rows.push(i);
-    out.bid.push(Number.isNaN(b) ? null : b);
-    out.ask.push(Number.isNaN(a) ? null : a);
-    out.mid.push(m);
-    out.excluded.push(why);
-    const [sign, by] = m === null ? [null, null] : p !== m ? [p > m ? 1 : -1, "quote"] : [tickSign, tickSign === null ? null : "tick"];
-    out.sign.push(sign);
-    out.by.push(by);
+    const why = Number.isNaN(b) || Number.isNaN(a) ? 1 : b === a ? 2 : b > a ? 3 : 0;
+    const m = why === 0 ? (a + b) / 2 : NaN;
+    out.bid[k] = b;
+    out.ask[k] = a;
+    out.mid[k] = m;
+    out.noMid[k] = why;
+    if (why === 0) {
+      if (p !== m) [out.sign[k], out.by[k]] = [p > m ? 1 : -1, 1];
+      else if (tickSign !== 0) [out.sign[k], out.by[k]] = [tickSign, 2];
+    }
+    k++;
   }
   return out;
 }
@@ -135,51 +161,105 @@ export function signTrades(ticks: pl.DataFrame): pl.DataFrame {
   return signedFrame(ticks, t, signDay(t));
 }
 
+/** Columns computed in JavaScript for some of a day's trades, attached in one Polars step. */
+export interface TradeColumns {
+  /** Float64 columns, NaN standing for a missing value. */
+  floats: Record<string, Float64Array>;
+  /** Int32 columns. */
+  ints?: Record<string, Int32Array>;
+  /** Text columns as small codes with their labels (code 0 or an empty label: null). */
+  labels?: Record<string, { codes: Uint8Array; labels: readonly string[] }>;
+  /** Float columns to hand out as Int8 (a sign: NaN becomes null, never 0). */
+  int8?: string[];
+}
+
+/**
+ * A frame of the trades at tick rows `rows` (increasing): EventDateTime, Exchange and
+ * ConditionCode from the ticks, then `columns` in their order.
+ */
+export function tradeFrame(ticks: pl.DataFrame, rows: Int32Array, columns: TradeColumns): pl.DataFrame {
+  const keep = new Uint8Array(ticks.height);
+  for (const i of rows) keep[i] = 1;
+  const text = (name: string) => (ticks.columns.includes(name) ? pl.col(name) : pl.lit(null).cast(pl.String).alias(name));
+  const base = ticks.select("EventDateTime", text("Exchange"), text("ConditionCode")).filter(pl.Series("__keep", keep).cast(pl.Bool));
+  const labels = columns.labels ?? {};
+  const computed = pl.DataFrame({
+    ...columns.floats,
+    ...(columns.ints ?? {}),
+    ...Object.fromEntries(Object.entries(labels).map(([name, l]) => [`${name}__code`, l.codes])),
+  });
+  const label = (name: string, names: readonly string[]) => {
+    const code = pl.col(`${name}__code`);
+    let out = pl.lit(null).cast(pl.String);
+    names.forEach((l, k) => {
+      if (l !== "") out = pl.when(code.eq(pl.lit(k))).then(pl.lit(l)).otherwise(out);
+    });
+    return out.alias(name);
+  };
+  const int8 = new Set(columns.int8 ?? []);
+  const order = [...Object.keys(columns.floats), ...Object.keys(columns.ints ?? {}), ...Object.keys(labels)];
+  const exprs = order.map((name) => {
+    if (name in labels) return label(name, labels[name].labels);
+    if (!(name in columns.floats)) return pl.col(name);
+    // NaN to null, then Int8 for a sign: an integer Series built from an array under Deno's
+    // Node-API would turn nulls into 0, and an unsigned trade would read as signed 0.
+    const value = pl.col(name).fillNan(pl.lit(null));
+    return int8.has(name) ? value.cast(pl.Int8, true).alias(name) : value.alias(name);
+  });
+  return base.hstack(computed).select("EventDateTime", "Exchange", "ConditionCode", ...exprs);
+}
+
+/** The `signTrades` columns of the signed trades at positions `keep` of `s` (all by default). */
+export function signedColumns(t: DayTicks, s: SignedDay, keep?: Int32Array): TradeColumns {
+  const at = keep ?? Int32Array.from(s.rows.keys());
+  const pick = (values: ArrayLike<number>) => Float64Array.from(at, (k) => values[k]);
+  return {
+    floats: {
+      Price: Float64Array.from(at, (k) => t.price[s.rows[k]]),
+      Quantity: Float64Array.from(at, (k) => t.quantity[s.rows[k]]),
+      Bid: pick(s.bid),
+      Ask: pick(s.ask),
+      Mid: pick(s.mid),
+      Sign: Float64Array.from(at, (k) => (s.sign[k] === 0 ? NaN : s.sign[k])),
+    },
+    int8: ["Sign"],
+    labels: {
+      SignedBy: { codes: Uint8Array.from(at, (k) => s.by[k]), labels: ["", "quote", "tick"] },
+      Excluded: { codes: Uint8Array.from(at, (k) => s.noMid[k]), labels: NO_MID },
+    },
+  };
+}
+
 /** The signed trades of `signDay` as a frame (the columns `signTrades` documents). */
 export function signedFrame(ticks: pl.DataFrame, t: DayTicks, s: SignedDay): pl.DataFrame {
-  const keep = new Array<boolean>(t.type.length).fill(false);
-  for (const i of s.rows) keep[i] = true;
-  const pick = <T>(xs: ArrayLike<T>) => s.rows.map((i) => xs[i]);
-  return eventTimes(ticks, keep).withColumns(
-    pl.Series("Price", pick(t.price), pl.Float64),
-    pl.Series("Quantity", pick(t.quantity), pl.Float64),
-    pl.Series("Exchange", pick(t.exchange), pl.String),
-    pl.Series("ConditionCode", pick(t.condition), pl.String),
-    pl.Series("Bid", s.bid, pl.Float64),
-    pl.Series("Ask", s.ask, pl.Float64),
-    pl.Series("Mid", s.mid, pl.Float64),
-    // Built as Float64 and cast: under Deno, an integer Series built from an array turns its
-    // nulls into 0 (Deno's Node-API), and an unsigned trade would read as signed 0.
-    pl.Series("Sign", s.sign, pl.Float64).cast(pl.Int8, true),
-    pl.Series("SignedBy", s.by, pl.String),
-    pl.Series("Excluded", s.excluded, pl.String),
-  );
+  return tradeFrame(ticks, s.rows, signedColumns(t, s));
 }
 
 /** The usable NBBO midpoint after each quote event (locked and crossed books skipped), by time. */
 export interface MidTimeline {
-  nsOfDay: number[];
-  mid: number[];
+  nsOfDay: Float64Array;
+  mid: Float64Array;
 }
 
 /** The day's midpoint timeline, for the midpoint in force at a later time. */
 export function midTimeline(t: DayTicks): MidTimeline {
-  const out: MidTimeline = { nsOfDay: [], mid: [] };
-  let b = NaN, a = NaN;
-  for (let i = 0; i < t.type.length; i++) {
-    if (t.type[i] === "QUOTE BID") b = t.price[i];
-    else if (t.type[i] === "QUOTE ASK") a = t.price[i];
+  const ns = new Float64Array(t.kind.length), mids = new Float64Array(t.kind.length);
+  let b = NaN, a = NaN, n = 0;
+  for (let i = 0; i < t.kind.length; i++) {
+    const kind = t.kind[i];
+    if (kind === EVENT.BID) b = t.price[i];
+    else if (kind === EVENT.ASK) a = t.price[i];
     else continue;
     if (b < a) {
-      out.nsOfDay.push(t.nsOfDay[i]);
-      out.mid.push((a + b) / 2);
+      ns[n] = t.nsOfDay[i];
+      mids[n++] = (a + b) / 2;
     }
   }
-  return out;
+  return { nsOfDay: ns.subarray(0, n), mid: mids.subarray(0, n) };
 }
 
-/** The last usable midpoint at or before `ns` (null before the first). */
-export function midAt(timeline: MidTimeline, ns: number): number | null {
+/** The last usable midpoint at or before `ns` (NaN before the first). */
+export function midAt(timeline: MidTimeline, ns: number): number {
   let lo = 0, hi = timeline.nsOfDay.length - 1, found = -1;
   while (lo <= hi) {
     const m = (lo + hi) >> 1;
@@ -188,5 +268,5 @@ export function midAt(timeline: MidTimeline, ns: number): number | null {
       lo = m + 1;
     } else hi = m - 1;
   }
-  return found < 0 ? null : timeline.mid[found];
+  return found < 0 ? NaN : timeline.mid[found];
 }

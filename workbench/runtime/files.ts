@@ -1,30 +1,80 @@
 /**
  * How the workbench writes files: atomically (a hidden temporary file renamed into place, removed
- * again when the write fails), with the user's umask (Deno's `appendFileSync` creates files 0666
- * whatever the umask), failures as StorageErrors naming the path, and one writer per lake folder
- * across processes (a lock file holding the writer's pid).
+ * again when the write fails), failures as StorageErrors naming the path, one writer per lake
+ * folder across processes (folderLock.ts), and modes it chooses itself, whatever the umask
+ * allows and on every append and rewrite: `PRIVATE_FILE` (0600) for what only the user should
+ * read, `SHARED_FILE` (0644, the default) for what others may read but never write. A stricter
+ * umask narrows either; an existing file with wider bits is narrowed on its next append. Node's
+ * `appendFileSync` under Deno chmods its file to 0666 on every append, so appends go through a
+ * file descriptor opened with the mode instead.
  */
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fchmodSync, fstatSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import process from "node:process";
-import { FolderInUseError, StorageError } from "../errors/storage.ts";
+import { StorageError } from "../errors/storage.ts";
+
+export { lockFolder } from "./folderLock.ts";
 
 /**
- * Appends `text` to `path`, creating it with the umask's mode when missing.
+ * The mode of files only their owner may read and write: the provenance journal, the result
+ * cache's frames and records, the cache's secret.
+ */
+export const PRIVATE_FILE = 0o600;
+/**
+ * The mode of files others may read but never write (the default): a lake folder's files, made
+ * to be read by colleagues and by other tools (DuckDB, Spark) on a shared machine.
+ */
+export const SHARED_FILE = 0o644;
+
+/** Narrows an open file's mode to `mode` when it allows more (never widens it). */
+function narrow(fd: number, mode: number, path: string): void {
+  const now = fstatSync(fd).mode & 0o777;
+  if ((now & ~mode) === 0) return;
+  try {
+    fchmodSync(fd, now & mode);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EPERM") throw error; // another user's file: left as it is
+    console.warn(`Warning: '${path}' allows others to ${now & 0o022 ? "write" : "read"} it (mode ${now.toString(8)}), and this user may not change that`);
+  }
+}
+
+/**
+ * Appends `text` to `path`: created with `mode` (default `SHARED_FILE`) when missing, narrowed
+ * to it when it allows more.
  *
  * @example
  * ```ts
  * appendLine("lake/_partitions.jsonl", '{"path":"Ticker=AAPL/TradeDate=2023-11-21","rows":390}\n');
+ * appendLine("journal.jsonl", "{}\n", PRIVATE_FILE);
  * ```
  */
-export function appendLine(path: string, text: string): void {
+export function appendLine(path: string, text: string, mode: number = SHARED_FILE): void {
   try {
-    if (existsSync(path)) appendFileSync(path, text);
-    else writeFileSync(path, text, { flag: "a" }); // writeFileSync honours the umask
+    const fd = openSync(path, "a", mode);
+    try {
+      narrow(fd, mode, path);
+      const bytes = new TextEncoder().encode(text);
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     throw StorageError.of(error, "append to", path);
   }
+}
+
+/** Creates the temporary file of `file` empty with `mode`, so that no writer's default mode ever applies. */
+function createTemporary(tmp: string, mode: number): string {
+  rmSync(tmp, { force: true }); // left by a killed process whose PID this one reuses
+  closeSync(openSync(tmp, "wx", mode));
+  return tmp;
+}
+
+/** After the writer: the mode it was created with, should the writer have widened it. */
+function keepMode(tmp: string, mode: number): void {
+  const now = statSync(tmp).mode & 0o777;
+  if ((now & ~mode) !== 0) chmodSync(tmp, now & mode);
 }
 
 /**
@@ -34,15 +84,18 @@ export function appendLine(path: string, text: string): void {
  * @example
  * ```ts
  * writeAtomically("lake/Ticker=AAPL/TradeDate=2023-11-21/part.parquet", (tmp) => frame.writeParquet(tmp));
+ * writeAtomically(".cache/frames/entry.json", (tmp) => writeFileSync(tmp, "{}"), PRIVATE_FILE);
  * ```
  */
-export function writeAtomically(file: string, write: (tmp: string) => void): void {
-  const tmp = temporaryBeside(file);
+export function writeAtomically(file: string, write: (tmp: string) => void, mode: number = SHARED_FILE): void {
+  let tmp: string | undefined;
   try {
+    tmp = createTemporary(temporaryBeside(file), mode);
     write(tmp);
+    keepMode(tmp, mode);
     renameSync(tmp, file);
   } catch (error) {
-    rmSync(tmp, { force: true });
+    if (tmp) rmSync(tmp, { force: true });
     throw StorageError.of(error, "write", file);
   }
 }
@@ -50,19 +103,28 @@ export function writeAtomically(file: string, write: (tmp: string) => void): voi
 /**
  * `writeAtomically` for a write that does not block the event loop (Polars writing on its own
  * threads): the file is renamed into place (off the event loop too) once `write(tmp)` resolves.
+ * `tmp` chooses the temporary file (on the same file system), e.g. outside a folder that
+ * readers list while it is written; by default a hidden file beside `file`.
  *
  * @example
  * ```ts
  * await writeAtomicallyAsync("lake/Ticker=AAPL/TradeDate=2023-11-21/part.parquet", (tmp) => frame.lazy().sinkParquet(tmp).collect().then(() => {}));
  * ```
  */
-export async function writeAtomicallyAsync(file: string, write: (tmp: string) => Promise<void>): Promise<void> {
-  const tmp = temporaryBeside(file);
+export async function writeAtomicallyAsync(
+  file: string,
+  write: (tmp: string) => Promise<void>,
+  mode: number = SHARED_FILE,
+  tmpPath: string = temporaryBeside(file),
+): Promise<void> {
+  let tmp: string | undefined;
   try {
+    tmp = createTemporary(tmpPath, mode);
     await write(tmp);
+    keepMode(tmp, mode);
     await rename(tmp, file);
   } catch (error) {
-    rmSync(tmp, { force: true });
+    if (tmp) rmSync(tmp, { force: true });
     throw StorageError.of(error, "write", file);
   }
 }
@@ -73,50 +135,4 @@ export async function writeAtomicallyAsync(file: string, write: (tmp: string) =>
  */
 function temporaryBeside(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-}
-
-const LOCK = "_download.lock";
-
-/** Whether process `pid` is alive (a lock left by a killed download is not held). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
-  }
-}
-
-/**
- * Takes the folder for one download, across processes: throws FolderInUseError while another
- * live process holds it; a lock whose process is gone is taken over. Returns the release.
- *
- * @example
- * ```ts
- * const release = lockFolder("lake/bars");
- * try { … } finally { release(); }
- * ```
- */
-export function lockFolder(folder: string): () => void {
-  const path = join(folder, LOCK);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw StorageError.of(error, "lock the folder", folder);
-      let holder: number;
-      try {
-        holder = Number(readFileSync(path, "utf8").trim());
-      } catch {
-        continue; // released in between: try again
-      }
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) throw new FolderInUseError(folder, holder);
-      if (holder === process.pid) throw new FolderInUseError(folder, holder); // this process is already downloading into it
-      rmSync(path, { force: true }); // left by a download that died
-    }
-  }
-  throw new StorageError(`Cannot lock the folder '${folder}': its lock file keeps changing`, folder, "lock contention");
 }

@@ -6,7 +6,8 @@
  */
 
 /**
- * Resolves after `ms` milliseconds.
+ * Resolves after `ms` milliseconds; rejects with the signal's reason as soon as `signal` fires
+ * (an interrupted call does not sit out its backoff).
  *
  * @example
  * ```ts
@@ -14,8 +15,19 @@
  * await sleep(10);
  * ```
  */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /**
@@ -64,8 +76,8 @@ export function retryDelay(waits: Waits, attempt: number, retryAfter: string | n
  * ```
  */
 export interface Waits {
-  /** Resolves after `ms` milliseconds (or, in a test, when the test says so). */
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms` milliseconds (or, in a test, when the test says so); the real one rejects when `signal` fires. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** The backoff before retry `attempt` (from 0), in milliseconds. */
   backoffDelay(attempt: number): number;
 }

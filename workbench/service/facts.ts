@@ -14,9 +14,12 @@ import * as contract from "../../contract/mod.ts";
 import { NotEntitledError } from "../errors/http.ts";
 import { Pager, type PagerOptions, type Send } from "../fetch/pager.ts";
 import type { RateWindow } from "../http/rateWindow.ts";
-import { Transport } from "../http/transport.ts";
+import type { Transport } from "../http/transport.ts";
 import { ACCOUNT, DATA_ENDPOINTS, dataEndpoint, META } from "../query/endpoints.ts";
 import { prepareRequest } from "../query/prepare.ts";
+
+/** The columns of `opt-sec-master` the option-root checks read (guard/optionRoots.ts builds its book from them). */
+export const ROOT_COLUMNS = ["OptionTicker", "UnderTicker", "UnderSecId", "OptionTradeDates", "OptionListStatus", "GreeksCoverage"] as const;
 import type { Query } from "../query/query.ts";
 
 /** A data access rule, as the contract describes it. */
@@ -30,6 +33,8 @@ export interface TickerSource {
   rules(): Promise<readonly AccessRule[]>;
   /** Every row of `eq-lookup-files` (spends one request). */
   lookup(): Promise<pl.DataFrame>;
+  /** Every option root of `opt-sec-master`, the columns the root checks read (spends one request). */
+  optionRoots?(): Promise<pl.DataFrame>;
   /**
    * Whether the service has any row of a ticker at any date (one request): the judge without
    * the lookup files; undefined when no dataset the identity may read can say.
@@ -53,7 +58,7 @@ function remembered<T>(cache: Map<string, Promise<T>>, key: string, read: () => 
  *
  * @example
  * ```ts
- * const facts = new ServiceFacts(transport, new Transport(transport.options), new RateWindow());
+ * const facts = new ServiceFacts(transport, transport.twin(), new RateWindow());
  * const schema = await facts.schema("eq-daily-ohlc"); // once per session
  * ```
  */
@@ -139,6 +144,11 @@ export class ServiceFacts implements TickerSource {
     return this.#read("eq-lookup-files", [], {});
   }
 
+  /** Every option root of `opt-sec-master`, with the columns the root checks read (one request; the checks keep the book it makes). */
+  optionRoots(): Promise<pl.DataFrame> {
+    return this.#read("opt-sec-master", [], { columns: [...ROOT_COLUMNS] });
+  }
+
   /**
    * Whether the service has any row of `ticker` at any date: the dataset itself, or, for one
    * asked per trade date (eq-taq), an equity dataset of the same tickers the identity may read
@@ -166,7 +176,7 @@ export class ServiceFacts implements TickerSource {
    * through a transport of its own, so what it sent is counted exactly whatever else runs.
    */
   async countRead(dataset: string, pathValues: string[], query: Query, spent: { requests: number; bytes: number }): Promise<pl.DataFrame> {
-    const transport = new Transport(this.transport.options);
+    const transport = this.transport.twin();
     try {
       return await this.#read(dataset, pathValues, query, transport, (_offset, _frame, bytes) => void (spent.bytes += bytes));
     } finally {

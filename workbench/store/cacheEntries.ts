@@ -4,7 +4,8 @@
  * latest update (`last_updated` then differs from now) is stale.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileDamage } from "./lakeCheck.ts";
 import pl from "nodejs-polars";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { displayAs } from "../display/kind.ts";
@@ -47,6 +48,8 @@ export interface CacheEntry {
   frameHash: string;
   /** How `frameHash` was made. */
   hash: HashSchemeRecord;
+  /** The cached file's size and the SHA-256 of its bytes (hex), checked before it is read (absent in entries written before). */
+  file?: { bytes: number; sha256: string };
 }
 
 /** One cached frame as `verify` judged it. */
@@ -98,6 +101,11 @@ export interface CacheCheck {
  * ```
  */
 export function readCachedFrame(file: string, entry: CacheEntry | undefined): { frame: pl.DataFrame } | { damage: string } {
+  if (entry?.file) {
+    // Checked before Polars reads it: damaged bytes may read as wrong values, or panic the reader.
+    const damage = fileDamage(dirname(file), basename(file), { ...entry.file, rows: entry.rows });
+    if (damage) return { damage };
+  }
   let frame: pl.DataFrame;
   try {
     frame = pl.readParquet(file);
@@ -137,7 +145,7 @@ export async function verifyCache(dir: string, scope: string, origin: CacheOrigi
     const entryPath = join(dir, file.replace(/\.parquet$/, ENTRY_SUFFIX));
     const entry = readEntry(entryPath);
     if (!entry) {
-      check.unknown.push({ file, dataset: file.replace(/-[0-9a-f]{32}\.parquet$/, ""), path: "?", reason: "no provenance beside it (cached before provenance was kept)" });
+      check.unknown.push({ file, dataset: file.replace(/-[0-9a-f]{32}\.parquet$/, ""), path: "?", reason: "no readable provenance beside it (missing or garbled): never served, the next call fetches it again" });
       continue;
     }
     if (entry.scope !== scope) continue; // another service's or another key's frame

@@ -1,24 +1,20 @@
 /**
- * Checks that a lake partition's file still holds what the folder recorded when it was written:
- * its size (recorded with each partition), Parquet's magic bytes at both ends (a truncated or
- * overwritten file fails one of them) and, for partitions recorded before sizes were, the row
- * count in its footer. Cheap: one stat and two 4-byte reads a file.
+ * Checks that a lake file still holds what the folder recorded when it was written, before any
+ * engine reads it: a Parquet reader given damaged bytes may return wrong values or panic (a Rust
+ * panic aborts the process: in a notebook, the kernel dies). Format 3 records each file's size
+ * and SHA-256: the size is checked at every use, the hash the first time this process uses the
+ * file, and again whenever its size, modification time or inode changed since. Formats 1 and 2
+ * recorded sizes only: their files are checked by size and Parquet's magic bytes (and, before
+ * sizes were recorded, the row count in the footer).
  */
 import pl from "nodejs-polars";
+import { createHash } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { partitionFile } from "./lakePlan.ts";
+import type { FileRecord, PartitionRecordOnDisk } from "./lakeRecords.ts";
 
-/**
- * What the folder records of a partition: its rows, the size of its file (absent before sizes
- * were recorded) and the file, relative to the folder, when it is not the partition's own
- * `part.parquet` (a file holding several days).
- */
-export interface PartitionRecordOnDisk {
-  rows: number;
-  bytes?: number;
-  file?: string;
-}
+export type { PartitionRecordOnDisk } from "./lakeRecords.ts";
 
 const MAGIC = "PAR1";
 
@@ -30,8 +26,87 @@ function fourBytes(fd: number, position: number): string {
 }
 
 /**
- * Why partition `path` of `dir` does not hold what `record` says, or undefined when it does (a
- * partition recorded with no rows has no file).
+ * The SHA-256 (hex) of a file's bytes, read in 1 MiB blocks.
+ *
+ * @example
+ * ```ts
+ * sha256OfFile("lake/bars/Ticker=AAPL/part-2023-11-20_2023-11-24.parquet"); // "9f2c…"
+ * ```
+ */
+export function sha256OfFile(file: string): string {
+  const hash = createHash("sha256");
+  const buffer = new Uint8Array(1 << 20);
+  const fd = openSync(file, "r");
+  try {
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
+/** Files this process has hashed and found whole: absolute path to the hash and the stat it was checked at. */
+const verified = new Map<string, { sha256: string; size: number; mtimeMs: number; ino: number }>();
+
+/**
+ * Why file `relative` of `dir` does not hold what `record` says (missing, another size, other
+ * bytes), or undefined when it does. The hash is computed once per file and process: again only
+ * when the file's size, modification time or inode changed since.
+ *
+ * @example
+ * ```ts
+ * fileDamage("lake/bars", "Ticker=AAPL/part-2023-11-20_2023-11-24.parquet", { bytes: 683_404, rows: 4_800, sha256: "9f2c…" });
+ * // "its bytes are not those written (SHA-256 …, not 9f2c…)" after a byte changed
+ * ```
+ */
+export function fileDamage(dir: string, relative: string, record: FileRecord): string | undefined {
+  const file = resolve(dir, relative);
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return "its file is missing";
+  }
+  if (stat.size !== record.bytes) return `its file is ${stat.size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
+  const known = verified.get(file);
+  if (known && known.sha256 === record.sha256 && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) return undefined;
+  const sha256 = sha256OfFile(file);
+  if (sha256 !== record.sha256) {
+    verified.delete(file);
+    return `its bytes are not those written (SHA-256 ${sha256.slice(0, 12)}…, not ${record.sha256.slice(0, 12)}…)`;
+  }
+  verified.set(file, { sha256, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
+  return undefined;
+}
+
+/**
+ * Forgets which files this process has checked, so the next check hashes each again (what a
+ * new process does).
+ *
+ * @internal for benchmarks and tests
+ */
+export function forgetCheckedFiles(): void {
+  verified.clear();
+}
+
+/**
+ * Marks a file this process just wrote, with the hash of its bytes, as checked: its first read
+ * need not hash it again.
+ *
+ * @example
+ * ```ts
+ * trustWritten("lake/bars/Ticker=AAPL/part-2023-11-20_2023-11-24.parquet", "9f2c…");
+ * ```
+ */
+export function trustWritten(file: string, sha256: string): void {
+  const stat = statSync(file);
+  verified.set(resolve(file), { sha256, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
+}
+
+/**
+ * Why partition `path` of a format 1 or 2 folder does not hold what `record` says, or undefined
+ * when it does (a partition recorded with no rows has no file): its size, the magic bytes at
+ * both ends and, where no size was recorded, the footer's row count.
  *
  * @example
  * ```ts
@@ -64,21 +139,31 @@ export function partitionDamage(dir: string, path: string, record: PartitionReco
 }
 
 /**
- * `partitionDamage` for the partitions of one folder, each file checked once however many
- * partitions it holds (a file of a request's days holds up to twenty).
+ * The check of a folder's partitions, each file checked once however many partitions it holds
+ * (a file of a request's days holds up to twenty): by its recorded size and SHA-256 (format 3),
+ * else as `partitionDamage` says.
  *
  * @example
  * ```ts
- * const damage = damageChecker("lake/bars");
- * damage("Ticker=AAPL/TradeDate=2023-11-21", { rows: 960, bytes: 1_234_567, file: "Ticker=AAPL/part-2023-11-01_2023-11-29.parquet" });
+ * const damage = damageChecker("lake/bars", readManifest("lake/bars")!);
+ * damage("Ticker=AAPL/TradeDate=2023-11-21", { rows: 960, file: "Ticker=AAPL/part-2023-11-01_2023-11-29.parquet" });
  * ```
  */
-export function damageChecker(dir: string): (path: string, record: PartitionRecordOnDisk) => string | undefined {
+export function damageChecker(dir: string, manifest: { files?: Readonly<Record<string, FileRecord>> }): (path: string, record: PartitionRecordOnDisk) => string | undefined {
   const seen = new Map<string, string | undefined>();
   return (path, record) => {
+    if (record.rows === 0) return undefined;
+    const file = partitionFile(path, record);
+    if (manifest.files) {
+      if (!seen.has(file)) {
+        const written = manifest.files[file];
+        seen.set(file, written ? fileDamage(dir, file, written) : "its file is recorded without its size and hash");
+      }
+      return seen.get(file);
+    }
     // Records without a size are checked by their own rows: each on its own.
-    if (record.rows === 0 || record.bytes === undefined) return partitionDamage(dir, path, record);
-    const key = `${partitionFile(path, record)}\u0000${record.bytes}`;
+    if (record.bytes === undefined) return partitionDamage(dir, path, record);
+    const key = `${file}\u0000${record.bytes}`;
     if (!seen.has(key)) seen.set(key, partitionDamage(dir, path, record));
     return seen.get(key);
   };
@@ -96,14 +181,26 @@ export function damageChecker(dir: string): (path: string, record: PartitionReco
  */
 export function unrecordedFiles(dir: string, partitions: Readonly<Record<string, PartitionRecordOnDisk>>): string[] {
   const named = new Set(Object.entries(partitions).filter(([, r]) => r.rows > 0).map(([path, r]) => partitionFile(path, r)));
+  return filesUnder(dir, (name) => name.endsWith(".parquet") && !name.startsWith(".")).filter((path) => !named.has(path));
+}
+
+/**
+ * Files under `dir` (relative paths, sorted) whose name passes `keep`.
+ *
+ * @example
+ * ```ts
+ * filesUnder("lake/bars", (name) => name.endsWith(".tmp")); // [".part-2023-11-20_2023-11-24.parquet.4242.tmp"]
+ * ```
+ */
+export function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   const found: string[] = [];
   const walk = (relative: string) => {
     for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".parquet") && !entry.name.startsWith(".") && !named.has(path)) found.push(path);
+      else if (keep(entry.name)) found.push(path);
     }
   };
-  walk("");
+  if (existsSync(dir)) walk("");
   return found.sort();
 }

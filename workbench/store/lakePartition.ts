@@ -13,6 +13,7 @@ import { dtypeOf, emptyFrame } from "../frames/frames.ts";
 import { splitByDate } from "./lakeSplit.ts";
 import { partitionFile } from "./lakePlan.ts";
 import { dateInsideFiles, type Manifest } from "./manifest.ts";
+import { datasetColumns } from "./lakeScan.ts";
 
 /** The partition column values a path carries: `Ticker=AAPL/TradeDate=2023-11-21` gives AAPL and 2023-11-21. */
 function pathValues(path: string): Map<string, string> {
@@ -65,7 +66,7 @@ function readLakeFile(file: string, relative: string, manifest: Manifest): Map<s
     return typed.alias(name);
   });
   // Columns added, then all put in order by name: about half the time of one expression a column.
-  const frame = rows.withColumns(...partitionColumns).select(...manifest.columns.map((c) => c.name));
+  const frame = rows.withColumns(...partitionColumns).select(...datasetColumns(manifest));
   const date = dateInsideFiles(manifest);
   return date === undefined ? new Map([["", frame]]) : splitByDate(frame, date).byDate;
 }

@@ -2,7 +2,9 @@
  * A dataset's status as one identity sees it: first and last date, row count and ticker count
  * within its access rule (date window and ticker universe). An identity whose rule covers the
  * whole dataset gets the manifest's figures; a narrower rule gets figures counted by the
- * engine over exactly the rows a data request could return, remembered per rule.
+ * engine over exactly the rows a data request could return, remembered per rule. Option
+ * datasets count their own symbols, the option roots (SPXW, adjusted roots such as ODFL1), not
+ * the equity tickers: always counted by the engine.
  */
 import pl from "nodejs-polars";
 import type { Dataset } from "../../market/catalog.ts";
@@ -41,6 +43,12 @@ function wholeDataset(market: Market, dataset: Dataset): Scoped {
   };
 }
 
+/** The column whose distinct values `ticker_count` counts: the ticker column, or the option root of reference data. */
+const symbolColumn = (dataset: Dataset) => dataset.tickerColumn ?? dataset.columns.find((c) => c.name === "OptionTicker")?.name;
+
+/** Option datasets name option roots, not the securities' tickers: their count is read from their rows. */
+const countsOwnSymbols = (dataset: Dataset) => dataset.assetClass.startsWith("us-equity-opt");
+
 /** Whether the rule hides any of the dataset's rows. */
 function narrows(market: Market, constraints: Constraints): boolean {
   const days = market.manifest.tradingDays;
@@ -54,7 +62,8 @@ async function countWithin(market: Market, dataset: Dataset, constraints: Constr
   const query: DataQuery = { offset: 0, limit: 0, format: "json", sort: [], filters: [], variant: dataset.variant?.values[0] };
   const { plan } = planQuery(market.files.get(dataset.textId) ?? [], dataset, query, constraints);
   const aggregates = [pl.len().alias("rows")];
-  if (dataset.tickerColumn) aggregates.push(pl.col(dataset.tickerColumn).nUnique().alias("tickers"));
+  const symbols = symbolColumn(dataset);
+  if (symbols) aggregates.push(pl.col(symbols).nUnique().alias("tickers"));
   if (dataset.dateColumn) {
     aggregates.push(pl.col(dataset.dateColumn).min().dt.strftime("%Y-%m-%d").alias("first"));
     aggregates.push(pl.col(dataset.dateColumn).max().dt.strftime("%Y-%m-%d").alias("last"));
@@ -66,7 +75,7 @@ async function countWithin(market: Market, dataset: Dataset, constraints: Constr
     first_available_date: dataset.dateColumn ? (rows === 0 ? null : row.first ?? null) : whole.first_available_date,
     last_available_date: dataset.dateColumn ? (rows === 0 ? null : row.last ?? null) : whole.last_available_date,
     row_count: rows,
-    ticker_count: dataset.tickerColumn ? Number(row.tickers ?? 0) : whole.ticker_count,
+    ticker_count: symbols ? Number(row.tickers ?? 0) : whole.ticker_count,
   };
 }
 
@@ -81,7 +90,7 @@ async function countWithin(market: Market, dataset: Dataset, constraints: Constr
 export async function datasetStatus(market: Market, dataset: Dataset, rule: AccessRule): Promise<DatasetStatus> {
   const constraints = applyAccessRule(dataset, rule, { offset: 0, limit: 0, format: "json", sort: [], filters: [] });
   let scoped: Scoped;
-  if (!narrows(market, constraints)) scoped = wholeDataset(market, dataset);
+  if (!narrows(market, constraints) && !countsOwnSymbols(dataset)) scoped = wholeDataset(market, dataset);
   else {
     const key = `${market.dir}\u0000${dataset.textId}\u0000${JSON.stringify(constraints)}`;
     let pending = scopedMemo.get(key);

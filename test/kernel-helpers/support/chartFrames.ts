@@ -5,6 +5,7 @@
  */
 import pl from "nodejs-polars";
 import * as k from "../../../kernel-helpers/mod.ts";
+import { tradingSessions } from "../../../workbench/mod.ts";
 
 /** mulberry32: a tiny seeded generator, so the noise is the same on every run. */
 export function seeded(seed: number): () => number {
@@ -173,6 +174,30 @@ export function denseStrikes(): pl.DataFrame {
   return pl.DataFrame([dates("ExpirationDate", rows.map((r) => r.e)), pl.Series("Strike", rows.map((r) => r.strike)), pl.Series("OpenInterest", rows.map((r) => r.oi), pl.Int64)]);
 }
 
+/** Ten-minute mids 09:30-16:00 (13:00 on 2023-11-24) of every trading day from 2023-11-20 to 2023-12-15: a seeded walk. */
+export function fourWeeksOfBars(): pl.DataFrame {
+  const rnd = seeded(29);
+  const days = tradingSessions("2023-11-20", "2023-12-15");
+  const utc: string[] = [], mids: number[] = [];
+  let mid = 190;
+  for (const d of days) {
+    for (let m = d.openMinute; m < d.closeMinute; m += 10) {
+      utc.push(new Date(Date.parse(`${d.date}T05:00:00Z`) + m * 60_000).toISOString());
+      mid = round(mid + (rnd() - 0.5) * 0.6, 2);
+      mids.push(mid);
+    }
+  }
+  return pl.DataFrame([newYorkTimes("BarDateTime", utc), pl.Series("Mid", mids)]);
+}
+
+/** Daily closes of a ticker near 170 and one near 450 (threeMonths' MSFT scaled): panels of different magnitudes. */
+export function twoMagnitudes(): pl.DataFrame {
+  return threeMonths().select("TradeDate", "Ticker", "ClosePrice").withColumns(
+    pl.when(pl.col("Ticker").eq(pl.lit("MSFT"))).then(pl.col("ClosePrice").mul(2.3)).otherwise(pl.col("ClosePrice")).alias("ClosePrice"),
+    pl.when(pl.col("Ticker").eq(pl.lit("MSFT"))).then(pl.lit("SPY")).otherwise(pl.col("Ticker")).alias("Ticker"),
+  );
+}
+
 /** Every chart case by golden name: its markup, and the HTML the notebook shows (title above it). */
 export function chartCases(): Record<string, { markup: string; html: string }> {
   const bars = intradayBars(), daily = dailyBars(), ts = termStructure(), options = chain();
@@ -188,7 +213,7 @@ export function chartCases(): Record<string, { markup: string; html: string }> {
     "intraday-profile-overrides": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { minute: "BarDateTime", y: "SpreadBps", title: "AAPL regular hours" }, {
       x: { domain: [570, 960] }, y: { domain: [0, 3] }, width: 640, height: 260, marginRight: 30, marks: [k.Plot.ruleY([1.5], { stroke: "red" })],
     }),
-    // Volumes in the millions: the left margin widens to fit "7,000,000".
+    // Volumes in the millions: compact tick labels ("7M"), the left margin fitted to them.
     "intraday-profile-volume": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))).withColumns(pl.col("SpreadBps").mul(1_000_000).alias("Volume")), { minute: "Minute", y: "Volume", title: "Volume by minute" }),
     "time-series": k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes around Thanksgiving" }, { y: { type: "log" } }),
     "candlestick-new-year": k.candlestickChart(acrossNewYear(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Across the new year" }, { height: 260 }),
@@ -201,6 +226,9 @@ export function chartCases(): Record<string, { markup: string; html: string }> {
     "term-structure-facets": k.termStructureChart(ts.withColumns(pl.col("TradeDate").cast(pl.String).alias("Day")), { x: "ExpirationDate", y: "OiWeightedIV", title: "IV term structure, one panel per trade date" }, { fy: "Day" }),
     "term-structure-daily-expiries": k.termStructureChart(dailyExpiries(), { x: "ExpirationDate", y: "AtmIV", title: "Daily expiries and two-year ones" }),
     "heatmap-dense-strikes": k.heatmapChart(denseStrikes(), { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest on uneven strikes" }),
+    // Issue 38: several days of minute bars on trading time; panels of different magnitudes on their own y scales.
+    "time-series-trading-time": k.timeSeriesChart(fourWeeksOfBars(), { x: "BarDateTime", y: "Mid", title: "Ten-minute mids over four weeks" }),
+    "time-series-facets": k.timeSeriesChart(twoMagnitudes(), { x: "TradeDate", y: "ClosePrice", title: "Closes, one panel each" }, { fy: "Ticker" }),
     "plot-spec": k.plot({ marks: [k.Plot.dot(termStructure().toRecords(), { x: "OpenInterest", y: "OiWeightedIV", fill: "steelblue", title: "OpenInterest" })], x: { inset: 10 }, y: { grid: true, inset: 10 } }, { title: "plot() of any spec" }),
   };
   const bundle = (c: object) => (c as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();

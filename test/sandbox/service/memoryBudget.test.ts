@@ -5,7 +5,7 @@
  * achieve in megabytes is measured by bench/sandbox.ts against the sandbox as it was.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { spawnSandbox } from "../../../workbench/sandbox.ts";
+import { spawnSandbox } from "../../../sandbox/launcher/spawn.ts";
 import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/cacheBudget.ts";
 import { DEFAULT_COLLECT_MB } from "../../../sandbox/service/query/frameCollector.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";

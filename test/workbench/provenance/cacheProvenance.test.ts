@@ -113,10 +113,10 @@ describe("after the service's data is updated", () => {
     expect(check.stale).toHaveLength(0);
   });
 
-  it("a frame cached without provenance (an older workbench) cannot be judged, and says so", async () => {
+  it("a frame cached without readable provenance (an older workbench, or deleted) cannot be judged, and says it is never served", async () => {
     writeFileSync(join(cache, "eq-daily-ohlc-0123456789abcdef0123456789abcdef.parquet"), "");
     const check = await (await session()).cache!.verify();
     expect(check.unknown).toHaveLength(1);
-    expect(check.unknown[0].reason).toMatch(/no provenance beside it/);
+    expect(check.unknown[0].reason).toMatch(/no readable provenance beside it \(missing or garbled\): never served, the next call fetches it again/);
   });
 });

@@ -17,7 +17,7 @@ const status = Promise.resolve({ last_updated: "2024-01-01T00:00:00Z", first_ava
 /** The download record a tap ends with, after it heard the partitions of one unit. */
 async function recorded(frame: pl.DataFrame, parts: WrittenPartition[], contiguous: boolean): Promise<DownloadRecord> {
   let record: DownloadRecord | undefined;
-  const tap = new DownloadTap({ addDownload: (r) => void (record = r), secrets: [] }, 1, { dataset: "eq-taq-1min", query: {}, dir: "/tmp/x" }, status);
+  const tap = new DownloadTap({ addDownload: (r) => void (record = r), redact: (text) => text }, 1, { dataset: "eq-taq-1min", query: {}, dir: "/tmp/x" }, status);
   tap.hear({ type: "partitions", unit: 0, frame, parts, contiguous });
   await tap.hear({ type: "ended", requests: [] });
   runDeferred(); // the deferred hashing and the record, now

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { barSpreads, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
+import { barImbalance, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads, weightedSpreads } from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 import { TICKS } from "./support/tickFixture.ts";
 import { denoPath } from "../../../scripts/paths.mjs";
@@ -40,6 +40,10 @@ describe("Lee-Ready on a hand-built day", () => {
     const t = tradeSpreads(TICKS);
     expect(t.getColumn("Price").toArray()).toEqual([10.1, 10.08, 10.05, 10.02, 10.075, 10.05, 10.05, 10.2]);
     expect(t.getColumn("Excluded").toArray()).toEqual(["auction", null, null, null, null, "locked", "crossed", null]);
+    expect(t.getColumn("Venue").toArray()).toEqual(new Array(8).fill("exchange"));
+    // the quoted spread at each measured trade, bps of its mid: 0.10/10.05 three times, 0.05/10.075, 0.20/10.10
+    expect(t.filter(pl.col("Excluded").isNull()).getColumn("QuotedBps").toArray().map((v) => Number((v as number).toFixed(6))))
+      .toEqual([0.1 / 10.05, 0.1 / 10.05, 0.1 / 10.05, 0.05 / 10.075, 0.2 / 10.1].map((v) => Number((v * 1e4).toFixed(6))));
     const measured = t.filter(pl.col("Excluded").isNull());
     // mids 5 minutes later: 09:36:00 -> 10.075 (locked/crossed books skipped), 09:37:00 -> 10.025,
     // 09:38:00 -> 10.10, 09:39:30 -> 10.10, 09:43:00 -> 10.10
@@ -80,7 +84,7 @@ describe("Lee-Ready on a hand-built day", () => {
 describe("one ticker-day of the tiny market over HTTP", () => {
   const connected = sandboxWorkbench();
 
-  it("AAPL on 2023-11-21: signed trades, positive spreads, effective = realized + impact, bars set against ticks", async () => {
+  it("AAPL on 2023-11-21: signed trades, positive spreads, effective = realized + impact, the bars' imbalance beside the ticks' effective spread", async () => {
     const ticks = await connected.wb.data.eqTaq("2023-11-21", "AAPL");
     const signed = signTrades(ticks);
     const byQuote = signed.filter(pl.col("SignedBy").eq(pl.lit("quote"))).height;
@@ -96,12 +100,13 @@ describe("one ticker-day of the tiny market over HTTP", () => {
     const tick = weightedSpreads(trades).toRecords()[0] as Record<string, number>;
     expect(tick.EffectiveBps).toBeGreaterThan(0);
     expect(tick.EffectiveBps).toBeLessThan(50);
-    const bars = await connected.wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } });
-    const bar = weightedSpreads(barSpreads(bars)).toRecords()[0] as Record<string, number>;
+    const bars = barImbalance(await connected.wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } }));
+    const bar = bars.select(pl.len().alias("Count"), pl.col("ImbalanceBps").mul(pl.col("DollarVolume")).sum().div(pl.col("DollarVolume").sum()).alias("ImbalanceBps")).toRecords()[0] as Record<string, number>;
     expect(bar.Count).toBeGreaterThan(300);
-    expect(bar.EffectiveBps).toBeGreaterThan(0);
-    // netting buys against sells inside a minute can only shrink |P - M|
-    expect(bar.EffectiveBps).toBeLessThan(tick.EffectiveBps);
+    expect(bar.ImbalanceBps).toBeGreaterThan(0);
+    // an approximation of another kind (the minute's net flow against its time-weighted mid): same order of size, not the same figure
+    expect(bar.ImbalanceBps).toBeLessThan(10 * tick.EffectiveBps);
+    expect(Math.abs(bar.ImbalanceBps - tick.EffectiveBps)).toBeGreaterThan(1e-6);
     expect(spreadsByTimeOfDay(trades).height).toBe(13);
   });
 });

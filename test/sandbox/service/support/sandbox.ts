@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { spawnSandbox } from "../../../../workbench/sandbox.ts";
+import { spawnSandbox } from "../../../../sandbox/launcher/spawn.ts";
 import { ContractCheck } from "./contractCheck.ts";
 
 export interface TestSandbox {

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { QueryError } from "../../workbench/errors/base.ts";
-import { sandbox } from "../../workbench/sandbox.ts";
+import { SandboxSettingError } from "../../../sandbox/launcher/errors.ts";
+import { sandbox } from "../../../sandbox/launcher/local.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-network-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -50,7 +50,7 @@ describe("sandbox({ latencyMs, bandwidthMBps })", () => {
     [{ bandwidthMBps: 0 }, "sandbox({ bandwidthMBps: 0 }): the bandwidth must be a positive number of megabytes a second"],
   ])("refuses %o before starting anything", async (network, message) => {
     const refused = sandbox({ profile: "tiny", dataDir: join(scratch, "no-market"), ...network });
-    await expect(refused).rejects.toThrow(QueryError);
+    await expect(refused).rejects.toThrow(SandboxSettingError);
     await expect(refused).rejects.toThrow(message);
   });
 });

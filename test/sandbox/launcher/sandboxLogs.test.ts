@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { pruneSandboxLogs } from "../../workbench/sandbox.ts";
+import { pruneSandboxLogs } from "../../../sandbox/launcher/local.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sandbox-logs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
