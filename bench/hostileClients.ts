@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runAdmin } from "../sandbox/service/admin/run.ts";
-import { spawnSandbox } from "../workbench/sandbox.ts";
+import { spawnSandbox } from "../sandbox/launcher/mod.ts";
 import { closedWithin, forget, prober, sendAndNeverRead, sendHalfAHead, slowReader } from "./support/rawClients.ts";
 import { residentMb } from "./support/sandboxMemory.ts";
 import { REPO_ROOT } from "./support/paths.ts";
