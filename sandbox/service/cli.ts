@@ -3,8 +3,9 @@
  * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
  * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
  * prints the demo keys and the settings that are not at their defaults (command-line settings
- * apply to this run only), then `ready <base_url>` once it accepts requests. Stops cleanly on
- * SIGINT and SIGTERM.
+ * apply to this run only), then `ready <base_url>` once it accepts requests. Stops on SIGINT
+ * and SIGTERM: answers in progress may finish for `--shutdown-grace` seconds, then the rest
+ * are cut and the process exits.
  */
 /// <reference lib="deno.ns" />
 import { existsSync } from "node:fs";
@@ -13,7 +14,7 @@ import { parseArgs } from "node:util";
 import { GENERATOR_VERSION } from "../market/manifest.ts";
 import { profileByName } from "../market/profiles.ts";
 import { isCidr, parseAddress } from "./net/cidr.ts";
-import { startSandbox } from "./server.ts";
+import { CLIENT_TIMEOUT_MS, SHUTDOWN_GRACE_MS, startSandbox } from "./server.ts";
 import { DEMO_ACCOUNTS } from "./state/demoAccounts.ts";
 import type { Settings } from "./state/settings.ts";
 
@@ -36,11 +37,14 @@ function parse() {
         maintenance: { type: "boolean" },
         "unentitled-status": { type: "string" },
         "query-budget-ms": { type: "string" },
+        "query-memory-mb": { type: "string" },
         "trusted-proxy": { type: "string", multiple: true },
         faults: { type: "string" },
         workers: { type: "string" },
         latency: { type: "string" },
         bandwidth: { type: "string" },
+        "client-timeout": { type: "string" },
+        "shutdown-grace": { type: "string" },
         log: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -53,11 +57,16 @@ function parse() {
 const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
-  [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--trusted-proxy CIDR]...
-  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--latency MS] [--bandwidth MBPS] [--log]
+  [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--query-memory-mb N] [--trusted-proxy CIDR]...
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--latency MS] [--bandwidth MBPS]
+  [--client-timeout S] [--shutdown-grace S] [--log]
 --workers: threads serving requests on one port, one per core by default (Deno needs --unstable-net to share a port).
 --latency, --bandwidth: a network like a user's: MS milliseconds before each answer's first byte, and each
 answer's body paced at MBPS megabytes (10^6 bytes) a second per connection.
+--client-timeout: a connection that sends no complete request head (from its opening or its previous answer),
+or takes nothing of an answer, for S seconds is closed (default 30).
+--shutdown-grace: on SIGINT or SIGTERM, answers in progress may finish for S seconds (default 10); then those
+still being sent are cut, their connections closed, and the sandbox exits.
 Settings given here apply to this run only; \`npm run sandbox-admin -- set <name> <value>\` saves one in the
 state file for every later run. The lines before \`ready\` name every setting that is not at its default.`);
   Deno.exit(0);
@@ -73,6 +82,15 @@ const latencyMs = args.latency === undefined ? 0 : Number(args.latency);
 if (!(args.latency === undefined || (/^\d+(\.\d+)?$/.test(args.latency) && latencyMs <= 60_000))) fail(`--latency '${args.latency}' is not a number of milliseconds from 0 to 60000`);
 const bandwidthMBps = args.bandwidth === undefined ? undefined : Number(args.bandwidth);
 if (!(args.bandwidth === undefined || (/^\d+(\.\d+)?$/.test(args.bandwidth) && bandwidthMBps! > 0))) fail(`--bandwidth '${args.bandwidth}' is not a positive number of megabytes a second`);
+/** A number of seconds from a flag, as milliseconds: more than 0, at most an hour. */
+function seconds(flag: string, text: string | undefined, fallbackMs: number): number {
+  if (text === undefined) return fallbackMs;
+  const s = Number(text);
+  if (!(/^\d+(\.\d+)?$/.test(text) && s > 0 && s <= 3600)) fail(`--${flag} '${text}' is not a number of seconds from 0 (excluded) to 3600`);
+  return s * 1000;
+}
+const clientTimeoutMs = seconds("client-timeout", args["client-timeout"], CLIENT_TIMEOUT_MS);
+const shutdownGraceMs = seconds("shutdown-grace", args["shutdown-grace"], SHUTDOWN_GRACE_MS);
 const seed = Number(args.seed);
 if (!Number.isSafeInteger(seed) || seed < 0) fail(`--seed '${args.seed}' is not a non-negative integer`);
 const settings: Partial<Settings> = {};
@@ -86,6 +104,11 @@ if (args["query-budget-ms"] !== undefined) {
   const ms = Number(args["query-budget-ms"]);
   if (!(ms > 0)) fail(`--query-budget-ms '${args["query-budget-ms"]}' must be a positive number of milliseconds`);
   settings.queryBudgetMs = ms;
+}
+if (args["query-memory-mb"] !== undefined) {
+  const mb = Number(args["query-memory-mb"]);
+  if (!(/^[0-9]{1,6}$/.test(args["query-memory-mb"]) && mb > 0)) fail(`--query-memory-mb '${args["query-memory-mb"]}' must be a positive whole number of megabytes`);
+  settings.queryMemoryMb = mb;
 }
 if (args["trusted-proxy"]) {
   const bad = args["trusted-proxy"].find((c) => !isCidr(c));
@@ -126,6 +149,7 @@ const sandbox = await startSandbox({
   workers,
   log: args.log,
   network: { latencyMs, bandwidthMBps },
+  clientTimeoutMs,
 });
 // `ready` is the last line on stdout: a parent that stops reading once it sees it (the
 // workbench's sandbox() closes the pipe) would make any later write fail with a broken pipe.
@@ -137,8 +161,10 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await sandbox.shutdown();
-  console.error("sandbox: stopped");
+  const stopped = await sandbox.shutdown(shutdownGraceMs);
+  const cut = stopped.finished ? "" : `; after ${shutdownGraceMs / 1000} s, ${stopped.cut} answer${stopped.cut === 1 ? "" : "s"} still being sent cut and the open connections closed`;
+  console.error(`sandbox: stopped${cut}`);
+  // Exiting closes every connection still open (a half-sent request, a client that never read).
   Deno.exit(0);
 };
 Deno.addSignalListener("SIGINT", stop);

@@ -61,3 +61,6 @@ export const datasetForbidden = (id: string) => new HttpError(403, `This identit
 export const tooManyKeys = (max: number) => new HttpError(409, `An account cannot have more than ${max} active API keys`);
 export const serviceUnavailable = () => new HttpError(503, "Service unavailable", { "Retry-After": "1" });
 export const gatewayTimeout = () => new HttpError(504, "Gateway timeout");
+/** 429 for an address that presented too many invalid keys (state/keyGuesses.ts). */
+export const tooManyInvalidKeys = (retryAfterSeconds: number) =>
+  new HttpError(429, `Too many invalid API keys from this address: try again in ${retryAfterSeconds} s`, { "Retry-After": String(retryAfterSeconds) });

@@ -1,8 +1,10 @@
 /**
  * Starts the sandbox on 127.0.0.1: prepares the state (demo accounts, places in flight left
  * by a killed process freed), then starts its workers (worker.ts), one per core by default,
- * each serving the same port. Usage is written synchronously when each answer is committed,
- * so stopping at any moment loses no counted request.
+ * each serving the same port, and closes connections that stay silent past the client
+ * time-out (net/idleCloser.ts). Usage is written synchronously when each answer is committed,
+ * so stopping at any moment loses no counted request; a stop gives answers in progress a
+ * grace period, then cuts those still being sent.
  */
 /// <reference lib="deno.ns" />
 import { tuneAllocator } from "./allocator.ts";
@@ -13,6 +15,8 @@ import { openState } from "./state/db.ts";
 import { ensureDemoAccounts } from "./state/demoAccounts.ts";
 import { readSettings, type Settings, settingsReport } from "./state/settings.ts";
 import { clearInFlight } from "./state/usage.ts";
+import type { ActivityReport } from "./net/activity.ts";
+import { startIdleCloser } from "./net/idleCloser.ts";
 import { type NetworkShape, networkReport } from "./net/shape.ts";
 import type { WorkerOptions } from "./worker.ts";
 
@@ -30,16 +34,39 @@ export interface SandboxOptions {
   log?: boolean;
   /** The network to imitate (--latency, --bandwidth); plain loopback when absent. */
   network?: NetworkShape;
+  /**
+   * Milliseconds a connection may stay without a complete request (from its opening or its
+   * previous answer), or without taking any of an answer, before it is closed (default 30,000).
+   */
+  clientTimeoutMs?: number;
+}
+
+/** The client time-out by default: a request head or an answer's next bytes within 30 s. */
+export const CLIENT_TIMEOUT_MS = 30_000;
+
+/** What a stop did: whether every answer in progress finished, and how many were cut at the deadline. */
+export interface StopReport {
+  finished: boolean;
+  cut: number;
+  /** Connections closed for their silence while the sandbox ran. */
+  idleClosed: number;
 }
 
 export interface RunningSandbox {
   baseUrl: string;
   /** Workers actually serving (1 when the runtime cannot share a port; see `notes`). */
   workers: number;
-  shutdown: () => Promise<void>;
+  /**
+   * Stops serving: no new connection is taken, answers in progress may finish for `graceMs`,
+   * then those still being sent are cut (their connections close) and the workers end.
+   */
+  shutdown: (graceMs?: number) => Promise<StopReport>;
   /** Start-up lines: the settings not at their defaults and where they come from, the workers. */
   settingsReport: string[];
 }
+
+/** Milliseconds answers in progress may take to finish once the sandbox is told to stop, by default. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Whether this Deno lets several listeners share a port (it needs --unstable-net). */
 function canSharePort(hostname: string): boolean {
@@ -67,13 +94,47 @@ function startWorker(options: WorkerOptions, peers: MessagePort[]): Promise<{ wo
   });
 }
 
-function stopWorker(worker: Worker): Promise<void> {
-  return new Promise<void>((resolve) => {
-    worker.onmessage = (e: MessageEvent<{ type: string }>) => {
-      if (e.data.type === "stopped") resolve();
+/** The worker's messages after it started: answers to "activity" and "stop". */
+type WorkerReply = { type: "activity"; id: number; report: ActivityReport } | { type: "stopped"; cut: number; finished: boolean };
+
+/** A started worker: asks it for its activity, stops it. */
+class WorkerHandle {
+  /** Questions about activity waiting for their answer, by id: a late answer to an older one is dropped, never taken for a newer one's. */
+  readonly #activity = new Map<number, (report: ActivityReport) => void>();
+  #asked = 0;
+  #stopped?: (reply: { cut: number; finished: boolean }) => void;
+
+  constructor(readonly worker: Worker) {
+    worker.onmessage = (e: MessageEvent<WorkerReply>) => {
+      if (e.data.type === "activity") this.#activity.get(e.data.id)?.(e.data.report);
+      else if (e.data.type === "stopped") this.#stopped?.(e.data);
     };
-    worker.postMessage({ type: "stop" });
-  }).then(() => worker.terminate());
+  }
+
+  /** The worker's activity report, or undefined when it does not answer within `waitMs` (busy). */
+  activity(waitMs: number): Promise<ActivityReport | undefined> {
+    const id = ++this.#asked;
+    return new Promise<ActivityReport | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), waitMs);
+      this.#activity.set(id, (report) => {
+        clearTimeout(timer);
+        resolve(report);
+      });
+      this.worker.postMessage({ type: "activity", id });
+    }).finally(() => this.#activity.delete(id));
+  }
+
+  /** Stops the worker: answers in progress may finish until `deadlineMs` (epoch ms); a worker that does not say it stopped soon after is ended anyway. */
+  async stop(deadlineMs: number): Promise<{ cut: number; finished: boolean }> {
+    const stopped = new Promise<{ cut: number; finished: boolean }>((resolve) => (this.#stopped = resolve));
+    this.worker.postMessage({ type: "stop", deadlineMs });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<{ cut: number; finished: boolean }>((resolve) => (timer = setTimeout(() => resolve({ cut: 0, finished: false }), Math.max(0, deadlineMs - Date.now()) + 2000)));
+    const reply = await Promise.race([stopped, late]);
+    clearTimeout(timer);
+    this.worker.terminate();
+    return reply;
+  }
 }
 
 /**
@@ -131,12 +192,17 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const shared = wanted > 1 && canSharePort(hostname);
   const count = shared ? wanted : 1;
   const caches = shareCaches(count);
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, network: options.network, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
+  const clientTimeoutMs = options.clientTimeoutMs ?? CLIENT_TIMEOUT_MS;
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, network: options.network, clientTimeoutMs, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
   const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
   const first = await startWorker({ ...base, index: 1, port: options.port }, peers[0]);
   const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port }, peers[i + 1])));
-  const workers = [first.worker, ...rest.map((r) => r.worker)];
+  const workers = [first.worker, ...rest.map((r) => r.worker)].map((w) => new WorkerHandle(w));
+  const closer = startIdleCloser(first.port, clientTimeoutMs, async () => {
+    const reports = await Promise.all(workers.map((w) => w.activity(1000)));
+    return reports.every((r) => r !== undefined) ? reports as ActivityReport[] : undefined;
+  });
   const networkLine = options.network && networkReport(options.network);
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   const workerLine = shared || wanted === 1
@@ -145,9 +211,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   return {
     baseUrl: `http://${host}:${first.port}`,
     workers: count,
-    settingsReport: [...report, workerLine, caches, allocator, collectionReport(), ...(networkLine ? [networkLine] : [])],
-    shutdown: async () => {
-      await Promise.all(workers.map(stopWorker));
+    settingsReport: [...report, workerLine, caches, allocator, collectionReport(), closer.report, ...(networkLine ? [networkLine] : [])],
+    shutdown: async (graceMs = SHUTDOWN_GRACE_MS) => {
+      closer.stop();
+      const deadline = Date.now() + graceMs;
+      // A connection with no request in progress (a half-sent head, an idle keep-alive) would
+      // hold the stop until the deadline for nothing: closed first, while the workers still
+      // answer the closer's question about their connections.
+      await closer.closeIdleNow();
+      const replies = await Promise.all(workers.map((w) => w.stop(deadline)));
+      return { finished: replies.every((r) => r.finished), cut: replies.reduce((n, r) => n + r.cut, 0), idleClosed: closer.closed() };
     },
   };
 }

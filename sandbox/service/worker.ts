@@ -7,9 +7,15 @@
  * the workers share (state/db.ts). The results workers write for small pages are shared with
  * the others over a MessagePort to each (query/writtenResults.ts).
  *
- * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker) then
- * `{ type: "stop" }`; out `{ type: "listening", port }`, `{ type: "failed", message }` and
- * `{ type: "stopped" }`.
+ * Large answers are guarded against clients that stop reading (net/bodyGuard.ts), and each
+ * connection's requests are followed (net/activity.ts) so that the main thread's idle-connection
+ * closer (net/idleCloser.ts) never closes one in use.
+ *
+ * Messages: in `{ type: "start", options, peers }` (peers: a port to each other worker),
+ * `{ type: "activity", id }` (answered `{ type: "activity", id, report }`), then `{ type: "stop",
+ * deadlineMs }` (answers in progress may finish until then: epoch milliseconds); out
+ * `{ type: "listening", port }`, `{ type: "failed", message }` and `{ type: "stopped", cut,
+ * finished }` (`cut`: answers cut at the deadline).
  */
 /// <reference lib="deno.ns" />
 /// <reference lib="deno.worker" />
@@ -17,6 +23,8 @@ import { createApp } from "./app.ts";
 import { loadMarket } from "./market.ts";
 import { shareFaultArrivals } from "./middleware/faults.ts";
 import { adoptWrittenResult, shareWrittenResults, type WrittenMessage } from "./query/writtenResults.ts";
+import { ConnectionActivity, connectionKey } from "./net/activity.ts";
+import { cutAll, guardBody } from "./net/bodyGuard.ts";
 import { type NetworkShape, shapeAnswer } from "./net/shape.ts";
 import { openState, shareWriteLock } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
@@ -38,9 +46,27 @@ export interface WorkerOptions {
   stateLock: SharedArrayBuffer;
   /** The network answers go through (--latency, --bandwidth); loopback as it is when absent. */
   network?: NetworkShape;
+  /** Milliseconds a client may take nothing of an answer before its connection is closed (bodyGuard.ts). */
+  clientTimeoutMs: number;
 }
 
-let stop: (() => Promise<void>) | undefined;
+/** Answers from this size up are guarded (bodyGuard.ts); smaller ones fit in the sockets' buffers whole. */
+const GUARDED_FROM_BYTES = 64 * 1024;
+
+/**
+ * `response` with its body guarded against a client that stops taking it, when the body is
+ * large: the app streams such bodies with their Content-Length (routes/data.ts), and a smaller
+ * one is bytes, which Deno sends without asking back.
+ */
+function guarded(response: Response, stallMs: number): Response {
+  const length = Number(response.headers.get("Content-Length") ?? 0);
+  if (response.body === null || length < GUARDED_FROM_BYTES) return response;
+  return new Response(guardBody(response.body, stallMs), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+let stop: ((deadlineMs: number) => Promise<void>) | undefined;
+const activity = new ConnectionActivity();
+let activityForgetMs = 60_000;
 
 /** Results this worker writes go to its peers, and theirs come here (see query/writtenResults.ts). */
 function joinPeers(peers: MessagePort[]): void {
@@ -74,6 +100,11 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
       onListen: (addr) => self.postMessage({ type: "listening", port: (addr as Deno.NetAddr).port }),
     },
     (request, info) => {
+      // Which connections are busy, for the idle-connection closer (net/idleCloser.ts).
+      const key = connectionKey((info as Deno.ServeHandlerInfo<Deno.NetAddr>).remoteAddr);
+      activity.begin(key);
+      const ended = () => activity.end(key);
+      info.completed.then(ended, ended);
       const answer = async () => {
         const response = await app.fetch(request, { info });
         response.headers.set("X-Sandbox-Worker", worker);
@@ -83,23 +114,33 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
         response.headers.set("Cache-Control", "no-transform");
         return response;
       };
-      return network ? shapeAnswer(request.method, answer, network) : answer();
+      const response = network ? shapeAnswer(request.method, answer, network) : answer();
+      return response.then((r) => guarded(r, options.clientTimeoutMs));
     },
   );
-  stop = async () => {
-    await server.shutdown();
+  activityForgetMs = 2 * options.clientTimeoutMs;
+  stop = async (deadlineMs) => {
+    // Answers in progress may finish until the deadline; then those still being sent are cut
+    // (their connections close) and the worker stops waiting for the rest.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), Math.max(0, deadlineMs - Date.now()))));
+    const finished = await Promise.race([server.shutdown().then(() => "finished" as const), deadline]);
+    clearTimeout(timer);
+    const cut = finished === "deadline" ? cutAll() : 0;
+    self.postMessage({ type: "stopped", cut, finished: finished === "finished" });
     for (const peer of peers) peer.close();
     db.close();
   };
 }
 
-self.onmessage = async (event: MessageEvent<{ type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop" }>) => {
+type Message = { type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop"; deadlineMs: number } | { type: "activity"; id: number };
+
+self.onmessage = async (event: MessageEvent<Message>) => {
   try {
     if (event.data.type === "start") start(event.data.options, event.data.peers);
-    else {
-      await stop?.();
-      self.postMessage({ type: "stopped" });
-    }
+    else if (event.data.type === "activity") self.postMessage({ type: "activity", id: event.data.id, report: activity.report(activityForgetMs) });
+    else if (stop) await stop(event.data.deadlineMs);
+    else self.postMessage({ type: "stopped", cut: 0, finished: true });
   } catch (e) {
     self.postMessage({ type: "failed", message: (e as Error).stack ?? String(e) });
   }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { Column, ColumnType } from "../../market/schema.ts";
 import type { ValidationIssue } from "../errors.ts";
+import { inListIssue, MAX_IN_VALUES, MAX_PATTERN_LENGTH, patternIssue } from "../query/limits.ts";
 import { type FilterValue, parseValue } from "../query/values.ts";
 
 /** The FastAPI issue a failed parameter reports, kept on the zod issue (see fastApiIssues). */
@@ -93,8 +94,8 @@ export function operatorsOf(type: ColumnType): readonly string[] {
 
 /**
  * A filter parameter `Column` or `Column.op`: each occurrence's value parsed by the column's
- * type (`in` takes a comma-separated list; like/ilike a `*` pattern), into one value list per
- * occurrence.
+ * type (`in` takes a comma-separated list of at most MAX_IN_VALUES values; like/ilike a `*`
+ * pattern of at most MAX_PATTERN_LENGTH characters), into one value list per occurrence.
  *
  * @example
  * ```ts
@@ -105,6 +106,12 @@ export function filterQuery(column: Column, op: string, name: string, where: "qu
   const loc = [where, name];
   const one = (text: string, ctx: z.RefinementCtx): FilterValue[] | undefined => {
     const texts = op === "in" ? text.split(",") : [text];
+    // Counted before any value is parsed: a list past the limit costs nothing more.
+    const tooLong = op === "in" ? inListIssue(loc, text, texts.length) : op === "like" || op === "ilike" ? patternIssue(loc, text) : undefined;
+    if (tooLong) {
+      report(ctx, tooLong);
+      return undefined;
+    }
     const values: FilterValue[] = [];
     let ok = true;
     for (const t of texts) {
@@ -120,7 +127,7 @@ export function filterQuery(column: Column, op: string, name: string, where: "qu
     }
     return ok ? values : undefined;
   };
-  const described = op === "in" ? " (comma-separated)" : op.includes("like") ? " (* is the wildcard)" : "";
+  const described = op === "in" ? ` (comma-separated, at most ${MAX_IN_VALUES} values)` : op.includes("like") ? ` (* is the wildcard; at most ${MAX_PATTERN_LENGTH} characters)` : "";
   const text = column.type === "list_string" || column.type.startsWith("datetime") || ["in", "like", "ilike"].includes(op);
   const meta = { ...(text ? { type: "string" } : JSON_TYPES[column.type]), description: `Filter: ${column.name} ${op === "eq" ? "equals the value" : op}${described}. ${column.description}` };
   const schema = z.union([z.string(), z.array(z.string())]).transform((raw, ctx) => {

@@ -19,6 +19,7 @@ import {
   recordSchema,
 } from "../../../contract/mod.ts";
 import type { Dataset } from "../../market/catalog.ts";
+import { MAX_IN_VALUES, MAX_PATTERN_LENGTH, MAX_REQUEST_TARGET_BYTES } from "../query/limits.ts";
 import { DEFAULT_LIMIT, FORMATS, MAX_LIMIT } from "../query/parse.ts";
 import { columnListQuery, enumQuery, filterQuery, integerQuery, operatorsOf, presentKeysOnly } from "./params.ts";
 
@@ -32,10 +33,15 @@ const ERRORS = {
   410: error("The account is deactivated / The API key access has expired"),
   // Deno's HTTP server refuses a longer request target before the app sees it: no body, no request id.
   414: { description: "URI Too Long: a request target (path and query string) longer than 65,534 bytes; answered by the HTTP server before any route, with no body" },
-  422: { description: "Validation error (FastAPI/pydantic v2 shape)", content: { "application/json": { schema: HTTPValidationError } } },
-  429: error("A quota is exhausted: Retry-After says when to come back (see the quota headers)"),
+  422: {
+    description: `Validation error (FastAPI/pydantic v2 shape). Besides malformed values and unknown columns: a parameter given more than once (value_error), an 'in' list of more than ${MAX_IN_VALUES} values (too_long), a like/ilike pattern of more than ${MAX_PATTERN_LENGTH} characters (string_too_long), a data request whose target (path and query string) is longer than ${MAX_REQUEST_TARGET_BYTES} bytes (string_too_long, loc ["query"])`,
+    content: { "application/json": { schema: HTTPValidationError } },
+  },
+  429: error(
+    "A quota is exhausted (see the quota headers), a page would take the monthly returned bytes past their quota even cut to one row (a page that fits only in part is served shortened, its next offset following the rows served), or the address presented too many invalid API keys (no quota headers then); Retry-After says when to come back",
+  ),
   503: error("Service unavailable (maintenance)"),
-  504: error("Gateway timeout: the query outlived its budget"),
+  504: error("Gateway timeout: the query outlived its time budget or its memory ceiling and was stopped"),
 } as const;
 
 const header = (description: string) => z.string().meta({ description });

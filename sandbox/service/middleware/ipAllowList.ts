@@ -6,13 +6,13 @@
 import type { MiddlewareHandler } from "hono";
 import type { Env } from "../context.ts";
 import { ipNotAllowed } from "../errors.ts";
-import { clientAddress, inCidr } from "../net/cidr.ts";
+import { inCidr } from "../net/cidr.ts";
+import { requestAddress } from "./requestAddress.ts";
 
 export const ipAllowList: MiddlewareHandler<Env> = async (c, next) => {
   const subnets = c.get("identity").ip_subnets;
   if (subnets.length > 0) {
-    const socket = c.get("services").socketAddress(c.req.raw, c.env?.info);
-    const address = clientAddress(socket, c.req.header("X-Forwarded-For"), c.get("settings").trustedProxies);
+    const address = requestAddress(c);
     if (!subnets.some((cidr) => inCidr(address, cidr))) throw ipNotAllowed();
   }
   await next();

@@ -5,17 +5,19 @@
  * filter (query filters and entitlement constraints), order (the dataset key by default; a
  * requested sort is completed by the key so pages never overlap), take one page plus one row to
  * learn whether another page follows, choose columns and, but for a CSV page (whose writer
- * formats them), write dates and date-times as text. A query that outlives the budget is
- * abandoned and answered 504.
+ * formats them), write dates and date-times as text. The work is done in steps checked
+ * against the query's control (control.ts): a query past its budget or its memory ceiling
+ * stops and is answered 504, one whose client has gone stops too.
  */
 import pl from "nodejs-polars";
 import type { Dataset } from "../../market/catalog.ts";
 import { polarsTypeOf } from "../../../contract/polarsTypes.ts";
-import { gatewayTimeout } from "../errors.ts";
 import type { Constraints } from "./entitlement.ts";
+import { collectInBatches, firstInOrder, type RowOrder } from "./batches.ts";
+import type { QueryControl } from "./control.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
 import { memoized } from "./exprMemo.ts";
-import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, FRAME_CACHE_BYTES, windowFrames } from "./frameCache.ts";
+import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, estimatedBytes, FRAME_CACHE_BYTES, windowFrames } from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { fileScan } from "./fileScans.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
@@ -121,19 +123,27 @@ export function planQuery(
   const { predicate } = rowPredicate(dataset, query, constraints);
   if (predicate !== null) plan = plan.filter(predicate);
   if (query.sort.length > 0) {
-    const requested = query.sort.map((s) => s.column);
-    const tieBreak = dataset.key.filter((k) => !requested.includes(k));
-    plan = plan.sort([...requested, ...tieBreak], [...query.sort.map((s) => s.descending), ...tieBreak.map(() => false)]);
+    const order = rowOrder(dataset, query);
+    plan = plan.sort(order.columns, order.descending);
   }
   return { plan, scanned };
 }
 
+/** The order a sorted query's rows come in: the requested columns, then the dataset's key. */
+function rowOrder(dataset: Dataset, query: DataQuery): RowOrder {
+  const requested = query.sort.map((s) => s.column);
+  const tieBreak = dataset.key.filter((k) => !requested.includes(k));
+  return { columns: [...requested, ...tieBreak], descending: [...query.sort.map((s) => s.descending), ...tieBreak.map(() => false)] };
+}
+
 /**
- * One page of a query.
+ * One page of a query, its work bounded by `control` (control.ts): a budget, the client's
+ * connection and a memory ceiling, checked between the steps of the query (batches of files,
+ * batches.ts), so a query stopped by any of them runs at most the step under way.
  *
  * @example
  * ```ts
- * const page = await executePage(files, dataset, query, constraints, 30_000);
+ * const page = await executePage(files, dataset, query, constraints, new QueryControl(30_000, 256 * 2 ** 20));
  * page.frame.height; page.nextOffset;
  * ```
  */
@@ -142,71 +152,78 @@ export async function executePage(
   dataset: Dataset,
   query: DataQuery,
   constraints: Constraints,
-  budgetMs: number,
+  control: QueryControl,
 ): Promise<PageResult> {
   const { columns, key } = returnedColumns(dataset, query);
   // Polars counts rows in u32 and panics, aborting the whole process, on a slice offset past
   // that; no result can hold so many rows, so such a page is empty without asking the engine.
   if (query.offset >= MAX_ROWS) return { frame: emptyFrame(dataset).select(...columns), nextOffset: null, bytesScanned: 0 };
-  const started = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(gatewayTimeout()), budgetMs);
-  });
-  try {
-    const pruned = pruneFiles(files, dataset, query, constraints);
-    const fromDisk = readsOneRowGroup(dataset, query);
-    let frames = fromDisk ? undefined : await Promise.race([cachedFrames(pruned, CACHED_FILES_PER_QUERY), timeout]);
-    // A query of a few files has its whole result cached and its pages cut from it.
-    const few = frames !== undefined || (fromDisk && pruned.length <= CACHED_FILES_PER_QUERY);
-    // A page in the default order opens only the files that hold its rows, decoded ones as far as
-    // the cache can hold them (the rest are read from disk: see windowFrames).
-    let only: MarketFile[] | undefined;
-    let offset = query.offset;
-    if (!few && query.sort.length === 0 && pruned.length > 1) {
-      const { key, predicate } = rowPredicate(dataset, query, constraints);
-      ({ files: only, offset } = await Promise.race([pageFiles(pruned, key, predicate, offset, query.limit + 1), timeout]));
-      if (!fromDisk) frames = await Promise.race([windowFrames(only, CACHED_FILES_PER_WINDOW, dataset.textId), timeout]);
-    }
-    const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
-    // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
-    // Dates and date-times become text here, on the engine's threads, rather than on the page,
-    // for a whole result (written in either format) and a JSON page; a CSV page's are written
-    // by the CSV writer itself (render.ts), for less.
-    const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
-    const shaped = (lazy: pl.LazyDataFrame, text: boolean) => {
-      const selected = lazy.select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
-      return text && asText.length > 0 ? selected.withColumns(...asText) : selected;
-    };
-    const pageAsText = query.format === "json";
-    let collected: pl.DataFrame;
-    let slice: ResultSlice | undefined;
-    const resultKey = few ? wholeResultKey(dataset, query, constraints, scanned) : undefined;
-    if (resultKey !== undefined) {
-      // A small page of a query of a few files: cut it from the query's whole result. Over
-      // decoded files on this thread: their result is small, and handing it to the engine's
-      // pool and back cost more CPU than computing it (about 10% of a first page).
-      const compute = () => frames ? Promise.resolve().then(() => shaped(plan, true).collectSync()) : shaped(plan, true).collect();
-      const whole = await Promise.race([cachedResult(resultKey, compute), timeout]);
-      collected = whole.slice(offset, query.limit + 1);
-      slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
-    } else if (only) {
-      // The window holds the page's rows and at most the rest of its first and last files. Polars
-      // reads a concatenation under a slice one file after another; without it, side by side.
-      collected = (await Promise.race([shaped(plan, pageAsText).collect(), timeout])).slice(offset, query.limit + 1);
-    } else collected = await Promise.race([shaped(plan.slice(offset, query.limit + 1), pageAsText).collect(), timeout]);
-    // Under Deno a pending native collect holds timers back, so the race alone never answers
-    // 504 there: the clock decides too.
-    if (performance.now() - started > budgetMs) throw gatewayTimeout();
-    const more = collected.height > query.limit;
-    const frame = more ? collected.head(query.limit) : collected;
-    return {
-      frame: slice || pageAsText ? markTemporalAsText(frame) : frame,
-      nextOffset: more ? query.offset + query.limit : null,
-      bytesScanned: scanned.reduce((sum, f) => sum + f.bytes, 0),
-      slice,
-    };
-  } finally {
-    clearTimeout(timer);
+  const pruned = pruneFiles(files, dataset, query, constraints);
+  const fromDisk = readsOneRowGroup(dataset, query);
+  let frames = fromDisk ? undefined : await control.step(() => cachedFrames(pruned, CACHED_FILES_PER_QUERY));
+  // A query of a few files has its whole result cached and its pages cut from it.
+  const few = frames !== undefined || (fromDisk && pruned.length <= CACHED_FILES_PER_QUERY);
+  // A page in the default order opens only the files that hold its rows, decoded ones as far as
+  // the cache can hold them (the rest are read from disk: see windowFrames).
+  let only: MarketFile[] | undefined;
+  let offset = query.offset;
+  if (!few && query.sort.length === 0 && pruned.length > 1) {
+    const { key, predicate } = rowPredicate(dataset, query, constraints);
+    ({ files: only, offset } = await pageFiles(pruned, key, predicate, offset, query.limit + 1, control));
+    if (!fromDisk) frames = await control.step(() => windowFrames(only!, CACHED_FILES_PER_WINDOW, dataset.textId));
   }
+  const { plan, scanned } = planQuery(files, dataset, query, constraints, frames, only);
+  // One multi-column expression: sixty-odd single-column ones cost a millisecond to build.
+  // Dates and date-times become text here, on the engine's threads, rather than on the page,
+  // for a whole result (written in either format) and a JSON page; a CSV page's are written
+  // by the CSV writer itself (render.ts), for less.
+  const asText = memoized(`text\u0000${key}`, () => temporalAsText(columns, dataset));
+  const shaped = (lazy: pl.LazyDataFrame, text: boolean) => {
+    const selected = lazy.select(memoized(`columns\u0000${key}`, () => pl.col(columns)));
+    return text && asText.length > 0 ? selected.withColumns(...asText) : selected;
+  };
+  // A batch of the query's files as one lazy frame, filtered (for the steps of batches.ts).
+  const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? fileScan(f);
+  const { predicate } = rowPredicate(dataset, query, constraints);
+  const filtered = (batch: MarketFile[]) => {
+    const lazy = batch.length === 1 ? source(batch[0]) : pl.concat(batch.map(source), { how: "vertical" });
+    return predicate === null ? lazy : lazy.filter(predicate);
+  };
+  const pageAsText = query.format === "json";
+  let collected: pl.DataFrame;
+  let slice: ResultSlice | undefined;
+  const resultKey = few ? wholeResultKey(dataset, query, constraints, scanned) : undefined;
+  if (resultKey !== undefined) {
+    // A small page of a query of a few files: cut it from the query's whole result. Over
+    // decoded files on this thread: their result is small, and handing it to the engine's
+    // pool and back cost more CPU than computing it (about 10% of a first page).
+    const compute = () => frames ? Promise.resolve().then(() => shaped(plan, true).collectSync()) : shaped(plan, true).collect();
+    const whole = await control.step(() => cachedResult(resultKey, compute));
+    control.hold(estimatedBytes(whole));
+    collected = whole.slice(offset, query.limit + 1);
+    slice = { key: resultKey, whole: markTemporalAsText(whole), from: offset };
+  } else if (only && only.length > 0) {
+    // The window holds the page's rows and at most the rest of its first and last files, read a
+    // batch of files at a time. Polars reads a concatenation under a slice one file after
+    // another; without it, side by side.
+    collected = (await collectInBatches(only, (batch) => shaped(filtered(batch), pageAsText), control)).slice(offset, query.limit + 1);
+  } else if (query.sort.length > 0 && !few && scanned.length > 1) {
+    // A sorted query over many files: each batch's first rows in the order, merged, so neither
+    // the work between two checks nor the rows held grow with the number of files.
+    const order = rowOrder(dataset, query);
+    const kept = [...new Set([...columns, ...order.columns])];
+    const first = await firstInOrder(scanned, (batch) => filtered(batch).select(...kept), order, offset + query.limit + 1, control);
+    collected = await control.step(() => shaped(first.slice(offset, query.limit + 1).lazy(), pageAsText).collect());
+  } else {
+    collected = await control.step(() => shaped(plan.slice(offset, query.limit + 1), pageAsText).collect());
+    control.hold(estimatedBytes(collected));
+  }
+  const more = collected.height > query.limit;
+  const frame = more ? collected.head(query.limit) : collected;
+  return {
+    frame: slice || pageAsText ? markTemporalAsText(frame) : frame,
+    nextOffset: more ? query.offset + query.limit : null,
+    bytesScanned: scanned.reduce((sum, f) => sum + f.bytes, 0),
+    slice,
+  };
 }

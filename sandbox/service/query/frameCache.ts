@@ -193,9 +193,15 @@ export class FrameCache {
  * ```
  */
 export function estimatedBytes(frame: pl.DataFrame): number {
-  const rowBytes = frame.dtypes.reduce((sum, dtype) => sum + (dtype.equals(pl.String) ? 16 : 8), 0);
-  return Math.max(1, frame.height * rowBytes);
+  let bytes = estimates.get(frame);
+  if (bytes === undefined) {
+    // A native call a column: remembered, since a cached frame is weighed again at each use.
+    const rowBytes = frame.dtypes.reduce((sum, dtype) => sum + (dtype.equals(pl.String) ? 16 : 8), 0);
+    estimates.set(frame, (bytes = Math.max(1, frame.height * rowBytes)));
+  }
+  return bytes;
 }
+const estimates = new WeakMap<pl.DataFrame, number>();
 
 const shared = new FrameCache(FRAME_CACHE_BYTES);
 

@@ -1,7 +1,7 @@
 /**
  * A data request as a checked DataQuery. The values of parameters are validated by the
  * route's zod schema (api/params.ts, api/routes.ts); what a schema of named parameters cannot
- * say is checked here, before it: reserved parameters given twice, names that are not
+ * say is checked here, before it: parameters given twice, names that are not
  * columns of the dataset (422 naming them), operators a column does not support, and the
  * column lists of `columns` and `sort`. Reserved parameters are `sort`, `columns`, `offset`,
  * `limit`, `response_format` and the dataset's variant parameter; every other parameter is a
@@ -63,8 +63,8 @@ function reservedOf(dataset: Dataset): Set<string> {
 
 /**
  * Checks the names in a request's query string: throws 422 naming unknown columns (which
- * outranks every other problem), and returns the other problems with names (a reserved
- * parameter given twice, an operator the column does not support), which the app reports
+ * outranks every other problem), and returns the other problems with names (a parameter
+ * given twice, an operator the column does not support), which the app reports
  * together with the value problems the route's schema finds (see inQueryOrder).
  *
  * @example
@@ -81,7 +81,12 @@ export function checkParameterNames(dataset: Dataset, params: URLSearchParams): 
   const counts = new Map<string, number>();
   for (const key of params.keys()) counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const [key, n] of counts) {
-    if (reserved.has(key) && n > 1) issues.push({ type: "value_error", loc: ["query", key], msg: `Parameter '${key}' is given ${n} times; give it once`, input: params.getAll(key) });
+    if (n === 1) continue;
+    // A filter given twice is refused as a reserved parameter is: merging repetitions would make
+    // work of a long query string (thousands of `Ticker.in=AAPL`) and their meaning (all must
+    // hold) is rarely what was meant; one parameter per filter bounds the filters of a query.
+    const hint = reserved.has(key) ? "" : " (several values go in one 'in' list, ranges in 'ge' and 'le')";
+    issues.push({ type: "value_error", loc: ["query", key], msg: `Parameter '${key}' is given ${n} times; give it once${hint}`, input: params.getAll(key) });
   }
   for (const [name, rawValue] of params) {
     if (name === "columns" || name === "sort") {

@@ -80,6 +80,20 @@ export function markTemporalAsText(frame: pl.DataFrame): pl.DataFrame {
 }
 
 /**
+ * The first `rows` rows of a page, its temporal columns still known as text when they were.
+ *
+ * @example
+ * ```ts
+ * renderPage(firstRowsOf(frame, 100), dataset, "json", pagination);
+ * ```
+ */
+export function firstRowsOf(frame: pl.DataFrame, rows: number): pl.DataFrame {
+  if (rows >= frame.height) return frame;
+  const head = frame.head(rows);
+  return temporalText.has(frame) ? markTemporalAsText(head) : head;
+}
+
+/**
  * How a page is written as CSV: the CSV writer formats dates, and date-times of one precision,
  * itself (the same bytes as the text of `temporalAsText`, for less CPU than making that
  * text first); date-times of another precision in the same page become text, as do lists.

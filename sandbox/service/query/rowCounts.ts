@@ -6,6 +6,7 @@
  * one pass over the data, not one pass per page.
  */
 import pl from "nodejs-polars";
+import type { QueryControl } from "./control.ts";
 import { fileScan } from "./fileScans.ts";
 import type { MarketFile } from "./marketFiles.ts";
 
@@ -26,11 +27,12 @@ async function countRows(file: MarketFile, predicate: pl.Expr | null): Promise<n
 /**
  * The files that hold rows `offset` to `offset + rows - 1` of a query in the default order,
  * and the offset of the first of them within those files. A page then plans a scan of a
- * hundred files rather than thousands.
+ * hundred files rather than thousands. Each batch of files counted is a step of the query
+ * under `control` (control.ts), when given.
  *
  * @example
  * ```ts
- * const { files: window, offset: local } = await pageFiles(files, key, predicate, 500_000, 10_001);
+ * const { files: window, offset: local } = await pageFiles(files, key, predicate, 500_000, 10_001, control);
  * ```
  */
 export async function pageFiles(
@@ -39,13 +41,15 @@ export async function pageFiles(
   predicate: pl.Expr | null,
   offset: number,
   rows: number,
+  control?: QueryControl,
 ): Promise<{ files: MarketFile[]; offset: number }> {
   let before = 0, first = -1, covered = 0;
   for (let i = 0; i < files.length; i += BATCH) {
     const batch = files.slice(i, i + BATCH);
     const missing = batch.filter((f) => !counts.has(countKey(f, predicateKey)));
     // Files are counted a batch at a time, concurrently on the engine's threads.
-    const found = await Promise.all(missing.map((f) => countRows(f, predicate)));
+    const count = () => Promise.all(missing.map((f) => countRows(f, predicate)));
+    const found = missing.length === 0 ? [] : control ? await control.step(count) : await count();
     if (counts.size + missing.length > MAX_ENTRIES) counts.clear();
     missing.forEach((f, k) => counts.set(countKey(f, predicateKey), found[k]));
     for (const [k, f] of batch.entries()) {

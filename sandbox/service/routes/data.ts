@@ -1,28 +1,34 @@
 /**
  * GET /api/v1/data/{asset_class}/{dataset}[/{path parameters}]: one page of a dataset, one
  * route per dataset (described in api/routes.ts, which validates its parameters). Order of
- * checks: dataset and entitlement (404/403), parameter names (422), parameter values (422,
- * from the route's schema), the access rule's window and universe (422/403), quotas (429),
- * execution (504 past the budget). Usage is counted when the answer is committed, just
- * before it is sent: a refused or failed request (4xx, 5xx, a connection dropped by fault
+ * checks: dataset and entitlement (404/403), the request target's length (422,
+ * query/limits.ts), parameter names (422), parameter values (422, from the route's schema),
+ * the access rule's window and universe (422/403), quotas (429), execution (504 past the
+ * budget or the memory ceiling; stopped when the client goes away).
+ * Usage is counted when the answer is committed, just before it is sent, and a page that does
+ * not fit in what is left of the monthly returned-bytes quota is cut to the rows that do (429
+ * when none does): a refused or failed request (4xx, 5xx, a connection dropped by fault
  * injection) spends nothing. HEAD answers the headers a GET would (status, content type,
  * quota headers) without running the query, and spends nothing.
  */
 import { Buffer } from "node:buffer";
+import type { DatabaseSync } from "node:sqlite";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Dataset } from "../../market/catalog.ts";
 import { dataRoute } from "../api/routes.ts";
 import type { Env, Market } from "../context.ts";
 import { entitledDataset } from "../entitlements.ts";
-import { datasetNotFound, HttpError } from "../errors.ts";
+import { datasetNotFound, HttpError, validationError } from "../errors.ts";
 import { applyAccessRule } from "../query/entitlement.ts";
-import { answerPage } from "../query/answer.ts";
+import { type AnsweredPage, answerPage, pageWithin } from "../query/answer.ts";
+import { QueryControl } from "../query/control.ts";
+import { requestTargetIssue } from "../query/limits.ts";
 import { checkParameterNames, toDataQuery } from "../query/parse.ts";
 import { CONTENT_TYPES } from "../query/render.ts";
 import type { FilterValue } from "../query/values.ts";
 import { getAccessRules } from "../state/accounts.ts";
-import { admitRequest, checkQuota, commitRequest, releaseRequest } from "../state/usage.ts";
+import { type Admission, admitRequest, checkQuota, commitRequest, releaseRequest, returnedBytesLeft, returnedBytesRefusal } from "../state/usage.ts";
 
 /** The raw query string's parameters, each occurrence kept. */
 export function queryParams(url: string): URLSearchParams {
@@ -65,6 +71,8 @@ const entitledNames = (dataset: Dataset): MiddlewareHandler<Env> => async (c, ne
   entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), dataset.textId, c.get("settings"));
   // An encoded '/' in a path value (`..%2F..%2Feq-taq`) makes more segments than the dataset has: not its path.
   if (dataset.pathParams.some((p) => c.req.param(p.name)?.includes("/"))) throw datasetNotFound(dataset.textId);
+  const tooLong = requestTargetIssue(c.req.url);
+  if (tooLong) throw validationError(tooLong);
   c.set("nameIssues", checkParameterNames(dataset, queryParams(c.req.url)));
   await next();
 };
@@ -87,9 +95,11 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
     });
   }
   const admission = admitRequest(db, identity.team_id, now());
-  let page;
+  let page, quota;
   try {
-    page = await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, settings.queryBudgetMs);
+    // The request's signal is aborted when its client goes away: the query stops then too.
+    const control = new QueryControl(settings.queryBudgetMs, settings.queryMemoryMb * 2 ** 20, () => c.req.raw.signal);
+    ({ page, quota } = commitWithinQuota(db, admission, await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, control), now));
   } catch (e) {
     releaseRequest(db, admission);
     throw e;
@@ -99,7 +109,7 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
     "X-Pagination-Offset": String(query.offset),
     "X-Pagination-Limit": String(query.limit),
     "X-Pagination-Next-Offset": page.nextOffset === null ? "" : String(page.nextOffset),
-    ...commitRequest(db, admission, page.bytesScanned, page.rendered.byteLength, now()),
+    ...quota,
     ...page.rendered.headers,
   };
   if (page.nextOffset !== null) headers.Link = nextLink(c.req.url, page.nextOffset);
@@ -108,6 +118,25 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   headers["X-Request-ID"] = c.get("requestId");
   const body = answerBody(page.rendered, headers);
   return new Response(body, { status: 200, headers: Object.entries(headers) });
+}
+
+/** Tries of fitting a page to the returned-bytes quota while other answers are counted meanwhile. */
+const FIT_TRIES = 3;
+
+/**
+ * Counts the answer of `admission` with `page`, or with the first rows of it that fit in what
+ * is left of the monthly returned-bytes quota (the client asks for the rest from the page's
+ * next offset): no page is served past the quota. 429 when not even one row fits.
+ */
+function commitWithinQuota(db: DatabaseSync, admission: Admission, page: AnsweredPage, now: () => Date): { page: AnsweredPage; quota: Record<string, string> } {
+  for (let attempt = 0; attempt < FIT_TRIES; attempt++) {
+    // What was left at admission first, which asks the state nothing more; the commit checks again.
+    const fitted = pageWithin(page, attempt === 0 ? admission.returnedLeftAtAdmission : returnedBytesLeft(db, admission));
+    if (fitted === undefined) break;
+    const quota = commitRequest(db, admission, fitted.bytesScanned, fitted.rendered.byteLength, now());
+    if (quota !== undefined) return { page: fitted, quota };
+  }
+  throw returnedBytesRefusal(db, admission, page.rows === 0 ? page.rendered.byteLength : page.firstRows(1).rendered.byteLength, now());
 }
 
 /** Any other data path: 404 (after entitlement, so an unentitled dataset is never described). */

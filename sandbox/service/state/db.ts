@@ -1,6 +1,7 @@
 /**
  * The sandbox's state in SQLite (`node:sqlite`): teams and their quotas, identities, hashed
- * API keys, data access rules, usage counters and settings. One file, WAL mode, so counters
+ * API keys, data access rules, usage counters, settings, and the invalid keys each address
+ * presented. One file, WAL mode, so counters
  * survive a restart and the admin command can change things while the service runs.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
@@ -52,6 +53,10 @@ CREATE TABLE IF NOT EXISTS usage (
   PRIMARY KEY (team_id, period)
 );
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Invalid keys presented per client address, as a token bucket (state/keyGuesses.ts).
+CREATE TABLE IF NOT EXISTS key_guesses (address TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_ms INTEGER NOT NULL);
+-- Keys that authenticated from an address: they are not slowed when others guess from there.
+CREATE TABLE IF NOT EXISTS known_keys (address TEXT NOT NULL, key_id INTEGER NOT NULL, PRIMARY KEY (address, key_id));
 `;
 
 /**

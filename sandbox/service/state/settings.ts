@@ -1,6 +1,6 @@
 /**
- * Runtime settings (maintenance, the 403/404 choice for unentitled datasets, the query budget,
- * trusted proxies, fault injection) in two layers: saved ones, kept in the state database by
+ * Runtime settings (maintenance, the 403/404 choice for unentitled datasets, the query budget
+ * and memory ceiling, trusted proxies, fault injection) in two layers: saved ones, kept in the state database by
  * `sandbox-admin set` (a running service sees them at its next request, and they outlive a
  * restart), and the command line's, which apply to that run only and win over saved ones.
  */
@@ -18,8 +18,10 @@ export interface FaultSettings {
 export interface Settings {
   maintenance: boolean;
   unentitledStatus: 403 | 404;
-  /** Milliseconds a data query may take before it is abandoned and answered 504. */
+  /** Milliseconds a data query may take before it is stopped and answered 504. */
   queryBudgetMs: number;
+  /** Megabytes a data query's frames may hold (estimated) before it is stopped and answered 504. */
+  queryMemoryMb: number;
   /** CIDRs whose `X-Forwarded-For` header is believed. */
   trustedProxies: string[];
   faults: FaultSettings | null;
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maintenance: false,
   unentitledStatus: 404,
   queryBudgetMs: 30_000,
+  queryMemoryMb: 256,
   trustedProxies: [],
   faults: null,
 };
@@ -56,6 +59,8 @@ export function showSetting(key: keyof Settings, settings: Settings): string {
       return String(settings.unentitledStatus);
     case "queryBudgetMs":
       return String(settings.queryBudgetMs);
+    case "queryMemoryMb":
+      return String(settings.queryMemoryMb);
     case "trustedProxies":
       return settings.trustedProxies.join(",") || "none";
     case "faults": {

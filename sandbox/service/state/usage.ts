@@ -3,7 +3,9 @@
  * by one transaction that checks every quota against the counted requests plus those in
  * flight and takes a place in flight (so at a limit of L exactly L of N concurrent requests
  * get through, whichever worker serves them); once its answer is ready, one transaction counts
- * the request and its bytes and frees the place. A request that fails (4xx after admission,
+ * the request and its bytes and frees the place, if the answer's bytes fit in what is left of
+ * the monthly returned-bytes quota (the route shortens a page that does not: see
+ * query/answer.ts's pageWithin). A request that fails (4xx after admission,
  * 5xx, a budget timeout) frees its place without counting. Places left by a killed process
  * are freed at start (`clearInFlight`).
  */
@@ -56,6 +58,8 @@ export interface Admission {
   limits: QuotaLimits;
   /** Requests of this minute, counted or in flight, this one included. */
   minuteTaken: number;
+  /** Bytes the team could still be returned this month when the request was admitted (others' answers may take some meanwhile). */
+  returnedLeftAtAdmission: number;
 }
 
 /** Where a team stands against its limits, from the counted requests plus those in flight. */
@@ -114,7 +118,14 @@ export function admitRequest(db: DatabaseSync, teamId: number, now = new Date())
     const current = standing(db, teamId, now);
     refuseWhenExhausted(current, now);
     const take = statement(db, "INSERT INTO usage (team_id, period, in_flight) VALUES (?, ?, 1) ON CONFLICT (team_id, period) DO UPDATE SET in_flight = in_flight + 1");
-    const admission = { teamId, minute: minutePeriod(now), month: monthPeriod(now), limits: current.limits, minuteTaken: current.usage.per_minute_requests + 1 };
+    const admission = {
+      teamId,
+      minute: minutePeriod(now),
+      month: monthPeriod(now),
+      limits: current.limits,
+      minuteTaken: current.usage.per_minute_requests + 1,
+      returnedLeftAtAdmission: Math.max(0, current.limits.monthly_data_returned - current.usage.monthly_data_returned),
+    };
     take.run(teamId, admission.minute);
     take.run(teamId, admission.month);
     return admission;
@@ -138,14 +149,42 @@ export function releaseRequest(db: DatabaseSync, admission: Admission): void {
 }
 
 /**
- * Counts an answered request and its bytes and frees its place, in one transaction. Returns
- * the headers that tell the client where it stands (see quotaHeaders).
+ * Bytes the team may still be returned this month: its limit less the bytes of the answers
+ * counted so far.
+ *
+ * @example
+ * ```ts
+ * const page = pageWithin(answer, returnedBytesLeft(db, admission));
+ * ```
  */
-export function commitRequest(db: DatabaseSync, admission: Admission, scanned: number, returned: number, now = new Date()): Record<string, string> {
+export function returnedBytesLeft(db: DatabaseSync, admission: Admission): number {
+  return Math.max(0, admission.limits.monthly_data_returned - counters(db, admission.teamId, admission.month).data_returned);
+}
+
+/**
+ * The 429 of a page that does not fit in the monthly returned-bytes quota, not even its first
+ * row (`needed` bytes of body), with the headers of where the team stands.
+ */
+export function returnedBytesRefusal(db: DatabaseSync, admission: Admission, needed: number, now = new Date()): HttpError {
+  const { limits, usage } = standing(db, admission.teamId, now);
+  const used = usage.monthly_data_returned;
+  const message = `Monthly data returned limit exceeded: ${used}/${limits.monthly_data_returned} bytes; the next page needs ${needed} bytes even cut to its first row.`;
+  return new HttpError(429, message, { "Retry-After": String(secondsToResets(now).month), ...quotaHeaders(limits, usage, Math.max(0, limits.per_minute_requests - admission.minuteTaken), now) });
+}
+
+/**
+ * Counts an answered request and its bytes and frees its place, in one transaction, unless
+ * its `returned` bytes no longer fit in the monthly returned-bytes quota (others' answers
+ * counted meanwhile): then nothing is counted and undefined is returned, for the caller to fit
+ * the page again. Returns the headers that tell the client where it stands (see quotaHeaders).
+ */
+export function commitRequest(db: DatabaseSync, admission: Admission, scanned: number, returned: number, now = new Date()): Record<string, string> | undefined {
   return transaction(db, () => {
+    // The month's row first, and only if the bytes still fit: nothing else is written when not.
+    const counted = statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1), data_scanned = data_scanned + ?, data_returned = data_returned + ? WHERE team_id = ? AND period = ? AND data_returned + ? <= ?")
+      .run(scanned, returned, admission.teamId, admission.month, returned, admission.limits.monthly_data_returned);
+    if (counted.changes === 0) return undefined;
     statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1) WHERE team_id = ? AND period = ?").run(admission.teamId, admission.minute);
-    statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1), data_scanned = data_scanned + ?, data_returned = data_returned + ? WHERE team_id = ? AND period = ?")
-      .run(scanned, returned, admission.teamId, admission.month);
     const month = counters(db, admission.teamId, admission.month);
     const usage = { per_minute_requests: admission.minuteTaken, monthly_requests: month.requests + month.in_flight, monthly_data_scanned: month.data_scanned, monthly_data_returned: month.data_returned };
     return quotaHeaders(admission.limits, usage, Math.max(0, admission.limits.per_minute_requests - admission.minuteTaken), now);

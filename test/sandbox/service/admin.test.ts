@@ -185,6 +185,7 @@ describe("the admin command against a running sandbox", () => {
 
   it("shows and changes the other settings", async () => {
     await json("set", "query-budget-ms", "12345");
+    await json("set", "query-memory-mb", "64");
     await json("set", "trusted-proxies", "127.0.0.1/32,::1/128");
     await json("set", "faults", "7,0,0,0,0");
     try {
@@ -192,18 +193,21 @@ describe("the admin command against a running sandbox", () => {
         maintenance: false,
         unentitledStatus: 404,
         queryBudgetMs: 12345,
+        queryMemoryMb: 64,
         trustedProxies: ["127.0.0.1/32", "::1/128"],
         faults: { seed: 7, rate503: 0, rate504: 0, rate429: 0, rateDrop: 0 },
       });
       const text = await run("settings");
       expect(text.stdout).toMatch(/^trusted-proxies\s+127\.0\.0\.1\/32,::1\/128$/m);
       expect(text.stdout).toMatch(/^faults\s+7,0,0,0,0$/m);
+      expect(text.stdout).toMatch(/^query-memory-mb\s+64$/m);
     } finally {
       await json("set", "query-budget-ms", "30000");
+      await json("set", "query-memory-mb", "256");
       await json("set", "trusted-proxies", "none");
       await json("set", "faults", "off");
     }
-    expect(await json("settings")).toMatchObject({ queryBudgetMs: 30000, trustedProxies: [], faults: null });
+    expect(await json("settings")).toMatchObject({ queryBudgetMs: 30000, queryMemoryMb: 256, trustedProxies: [], faults: null });
   });
 
   it("reports the same usage and limits as the quotas endpoint", async () => {
@@ -236,10 +240,11 @@ describe("the admin command against a running sandbox", () => {
       [["set", "unentitled-status", "401"], "Setting unentitled-status cannot be '401': use 403 or 404"],
       [["set", "query-budget-ms", "-5"], "Unknown option '-5'"],
       [["set", "query-budget-ms", "0"], "Setting query-budget-ms cannot be '0'"],
+      [["set", "query-memory-mb", "lots"], "Setting query-memory-mb cannot be 'lots': use a positive whole number of megabytes"],
       [["set", "trusted-proxies", "127.0.0.1/32,10.0.0.0/"], "Setting trusted-proxies cannot be '10.0.0.0/'"],
       [["set", "faults", "1,0.5,0.6,0,0"], "Setting faults cannot be '1,0.5,0.6,0,0'"],
       [["set", "faults", "on"], "Setting faults cannot be 'on'"],
-      [["set", "colour", "blue"], "Unknown setting 'colour': known settings are maintenance, unentitled-status, query-budget-ms, trusted-proxies, faults"],
+      [["set", "colour", "blue"], "Unknown setting 'colour': known settings are maintenance, unentitled-status, query-budget-ms, query-memory-mb, trusted-proxies, faults"],
       [["identities", "create", "--team", "1", "--name", "X", "--subnet", "10.0.0.0/33"], "--subnet '10.0.0.0/33' is not a CIDR block"],
       [["identities", "create", "--team", "1", "--name", "X", "--datasets", "eq-foo"], "--datasets 'eq-foo' is not a dataset"],
       [["teams", "create", "--name", "T", "--per-minute", "ten", "--monthly", "5"], "--per-minute 'ten' is not a non-negative integer"],

@@ -25,6 +25,10 @@ const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Sett
     key: "queryBudgetMs",
     parse: (v) => (/^[0-9]{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : bad("query-budget-ms", v, "a positive whole number of milliseconds")),
   },
+  "query-memory-mb": {
+    key: "queryMemoryMb",
+    parse: (v) => (/^[0-9]{1,6}$/.test(v) && Number(v) > 0 ? Number(v) : bad("query-memory-mb", v, "a positive whole number of megabytes")),
+  },
   "trusted-proxies": {
     key: "trustedProxies",
     parse: (v) => {

@@ -47,10 +47,10 @@ export interface AppSandboxOptions {
 
 /** Opens the app in-process and loads its contract check. */
 export async function openAppSandbox(options: AppSandboxOptions = {}): Promise<AppSandbox> {
-  // A query past its budget is abandoned, not stopped: Polars finishes it on its own threads,
-  // and one still running when its test file ends brings the test process down. On a busy
-  // machine a whole-dataset scan can pass the service's 30 s, so in-process the budget is
-  // generous unless a test sets it (tiny budgets are tested on spawned sandboxes).
+  // A query past its budget stops at its next step, but the step under way finishes on Polars'
+  // threads, and one still running when its test file ends brings the test process down. On a
+  // busy machine a whole-dataset scan can pass the service's 30 s, so in-process the budget is
+  // generous unless a test sets it (boundedQueries.test.ts sets a tiny one).
   const settings = { queryBudgetMs: 600_000, ...options.settings };
   const sb = openInProcessSandbox({ ...options, settings, marketDir: options.marketDir ?? inject("tinyMarketDir") });
   const contract = await ContractCheck.load(sb.baseUrl, true, sb.fetch);

@@ -18,6 +18,8 @@ import { ContractCheck } from "./contractCheck.ts";
 
 export interface TestSandbox {
   baseUrl: string;
+  /** The process id (its memory and CPU can be read in /proc). */
+  pid: number;
   statePath: string;
   /** GET a path (with query) with an optional API key and extra headers. */
   get: (path: string, key?: string, headers?: Record<string, string>) => Promise<Response>;
@@ -61,6 +63,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
   const pending: Promise<void>[] = [];
   return {
     baseUrl,
+    pid: sb.pid,
     statePath,
     get: async (path, key, headers = {}) => {
       const response = await fetch(`${baseUrl}${path}`, { headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } });
