@@ -99,7 +99,7 @@ export function layers(root = repoRoot): string[][] {
 
 /** The README's list of layers, top first: each may import from its own layer and those below it. */
 export function layerList(root = repoRoot): string {
-  return layers(root).toReversed().map((layer) => `- ${layer.map((p) => `\`${p}\``).join(", ")}`).join("\n");
+  return [...layers(root)].reverse().map((layer) => `- ${layer.map((p) => `\`${p}\``).join(", ")}`).join("\n");
 }
 
 /** Both generated blocks as the code states them now. */
