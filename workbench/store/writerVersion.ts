@@ -11,7 +11,7 @@ let version: string | undefined;
  *
  * @example
  * ```ts
- * writerVersion(); // "0.1.0"
+ * writerVersion(); // "0.2.0"
  * ```
  */
 export function writerVersion(): string {
