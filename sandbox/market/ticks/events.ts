@@ -42,11 +42,6 @@ const EX_DIVIDENDS: Readonly<Record<number, readonly string[]>> = {
   100012: ["2023-05-18", "2023-08-17", "2023-11-16"], // CVX
 };
 
-/** The earnings report landing on `date` for a security, if any. */
-export function earningsOn(asid: number, date: string): Earnings | undefined {
-  return EARNINGS[asid]?.find((e) => e.date === date);
-}
-
 /**
  * The day the market reacts to a report: the report day before the open, the next trading
  * day after the close.

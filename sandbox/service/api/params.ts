@@ -28,7 +28,7 @@ export function fastApiIssues(error: z.ZodError, where: "query" | "path"): Valid
 }
 
 /** JSON schema of a column's values, as a parameter or record field documents them. */
-export const JSON_TYPES: Record<ColumnType, Record<string, unknown>> = {
+const JSON_TYPES: Record<ColumnType, Record<string, unknown>> = {
   date: { type: "string", format: "date" },
   datetime_ns: { type: "string", format: "date-time", description: "New York time with offset, nanoseconds" },
   datetime_ms: { type: "string", format: "date-time", description: "New York time with offset, milliseconds" },

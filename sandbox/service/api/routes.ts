@@ -57,7 +57,7 @@ export const METHOD_NOT_ALLOWED = {
 };
 
 /** The quota headers of every data answer (a 429 too). */
-export const QUOTA_HEADERS = z.object({
+const QUOTA_HEADERS = z.object({
   "RateLimit-Limit": header("Requests allowed in the per-minute window (always the per-minute quota)"),
   "RateLimit-Remaining": header("Requests left in the per-minute window"),
   "RateLimit-Reset": header("Seconds until the per-minute window resets"),
@@ -94,11 +94,6 @@ export const META_ROUTES = {
   }),
   columns: createRoute({ method: "get", path: "/api/v1/meta/datasets/{id}/columns", tags: ["meta"], security, request: { params: idParam }, responses: { ...ok("Column schema", ColumnList), ...ERRORS } }),
 };
-
-/** Query parameters that are not column filters. */
-export function reservedParams(dataset: Dataset): string[] {
-  return ["sort", "columns", "offset", "limit", "response_format", ...(dataset.variant ? [dataset.variant.param] : [])];
-}
 
 /** The query parameters of a dataset's data route: paging, format, variant, and every filter its columns support. */
 function dataQuery(dataset: Dataset) {

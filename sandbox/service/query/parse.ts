@@ -13,8 +13,8 @@ import { operatorsOf } from "../api/params.ts";
 import { unknownColumnsError, type ValidationIssue } from "../errors.ts";
 import type { FilterValue } from "./values.ts";
 
-export const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
-export type Operator = (typeof OPERATORS)[number];
+const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
+type Operator = (typeof OPERATORS)[number];
 export const FORMATS = ["json", "csv", "csv_gzip"] as const;
 export type ResponseFormat = (typeof FORMATS)[number];
 
