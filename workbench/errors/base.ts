@@ -5,7 +5,7 @@
  * `resume()` continues from where it stopped.
  */
 import type pl from "nodejs-polars";
-import { withoutCredentials } from "../runtime/credentials.ts";
+import { withoutCredentials } from "./credentials.ts";
 
 /** What an error knows about the answer that caused it (each field as on `WorkbenchError`). */
 export interface ErrorContext {

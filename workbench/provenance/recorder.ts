@@ -10,7 +10,7 @@
  */
 import type { CallInfo, CallListener, CallObserver } from "../events/callEvents.ts";
 import { envVar } from "../runtime/env.ts";
-import { withoutCredentials } from "../runtime/credentials.ts";
+import { withoutCredentials } from "../errors/credentials.ts";
 import { appendLine, PRIVATE_FILE } from "../runtime/files.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";

@@ -1,13 +1,13 @@
 /**
  * Scheduled events of the securities: earnings reports of the common stocks (and the ADR) on
  * their 2023-24 dates, and quarterly ex-dividend days whose drop is the quarter's share of the
- * continuous dividend yield the option model uses (options/rates.ts), so the two agree. Also the
+ * continuous dividend yield the option model uses (dividends.ts), so the two agree. Also the
  * calendar's quiet and busy days (early closes, the holiday week, quadruple witching).
  * An event outside a profile's range simply does not happen in it.
  */
 import { isTradingDay, type TradingDay } from "../../../calendar/calendar.ts";
 import { addDays } from "../../../calendar/nyTime.ts";
-import { dividendYield } from "../options/rates.ts";
+import { dividendYield } from "./dividends.ts";
 
 /** An earnings report: the date it lands and whether before the open or after the close. */
 export interface Earnings {

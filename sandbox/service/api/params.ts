@@ -86,12 +86,6 @@ export function columnListQuery(description: string, prefix = "") {
   return z.string().optional().meta({ type: "string", minLength: 1, pattern: `^${item}(,${item})*$`, description });
 }
 
-/** Operators a column's type supports: like/ilike on text only, equality (containment) only on lists. */
-export function operatorsOf(type: ColumnType): readonly string[] {
-  if (type === "list_string") return ["eq"];
-  return type === "string" ? ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] : ["eq", "gt", "ge", "lt", "le", "in"];
-}
-
 /**
  * A filter parameter `Column` or `Column.op`: each occurrence's value parsed by the column's
  * type (`in` takes a comma-separated list of at most MAX_IN_VALUES values; like/ilike a `*`

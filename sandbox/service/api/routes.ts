@@ -21,7 +21,8 @@ import {
 import type { Dataset } from "../../market/catalog.ts";
 import { MAX_IN_VALUES, MAX_PATTERN_LENGTH, MAX_REQUEST_TARGET_BYTES } from "../query/limits.ts";
 import { DEFAULT_LIMIT, FORMATS, MAX_LIMIT } from "../query/parse.ts";
-import { columnListQuery, enumQuery, filterQuery, integerQuery, operatorsOf, presentKeysOnly } from "./params.ts";
+import { operatorsOf } from "../query/operators.ts";
+import { columnListQuery, enumQuery, filterQuery, integerQuery, presentKeysOnly } from "./params.ts";
 
 const error = (description: string) => ({ description, content: { "application/json": { schema: HTTPError } } });
 

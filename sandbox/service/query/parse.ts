@@ -9,7 +9,7 @@
  */
 import type { Column } from "../../market/schema.ts";
 import type { Dataset } from "../../market/catalog.ts";
-import { operatorsOf } from "../api/params.ts";
+import { operatorsOf } from "./operators.ts";
 import { unknownColumnsError, type ValidationIssue } from "../errors.ts";
 import type { FilterValue } from "./values.ts";
 
