@@ -46,6 +46,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-folder-cycle",
+      comment: "Folders may not import each other in a circle either, even when no module does (kernel-helpers' rich/ picks among display/, charts/ and entitlements/, which never import it; the market's options/ use ticks/, never the reverse).",
+      severity: "error",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "workbench-not-sandbox",
       comment: "The workbench talks to any Datasets Service over HTTP: it never imports the sandbox's code.",
       severity: "error",

@@ -20,7 +20,8 @@ import { parseArgs } from "node:util";
 import pl from "nodejs-polars";
 import type { OptionTerms } from "../sandbox/market/options/contract.ts";
 import { priceExpiry } from "../sandbox/market/options/pricing.ts";
-import { dividendYield, RISK_FREE_RATE } from "../sandbox/market/options/rates.ts";
+import { RISK_FREE_RATE } from "../sandbox/market/options/rates.ts";
+import { dividendYield } from "../sandbox/market/ticks/dividends.ts";
 import { modelSolve } from "../sandbox/market/options/valuation.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 

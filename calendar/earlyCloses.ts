@@ -9,14 +9,14 @@
 import { FRI, nthWeekday, THU, WED, weekday, ymd } from "./dates.ts";
 
 /** 13:00, the early close since 1993, in minutes after New York midnight. */
-export const ONE_PM = 780;
+const ONE_PM = 780;
 /** 14:00, the early close until 1992. */
-export const TWO_PM = 840;
+const TWO_PM = 840;
 /** 16:00, the regular close. */
 export const FOUR_PM = 960;
 
 /** Early closes no yearly rule gives: the Friday after a Thursday Christmas in two years only. */
-export const ONE_OFF_EARLY_CLOSES: Readonly<Record<string, number>> = {
+const ONE_OFF_EARLY_CLOSES: Readonly<Record<string, number>> = {
   "1997-12-26": ONE_PM,
   "2003-12-26": ONE_PM,
 };

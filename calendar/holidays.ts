@@ -12,7 +12,7 @@ import { epochDay } from "./nyTime.ts";
  * the NYSE's history of closings; the one before, Hurricane Gloria on 1985-09-27, is outside
  * the calendar's coverage.
  */
-export const ONE_OFF_CLOSURES: Readonly<Record<string, string>> = {
+const ONE_OFF_CLOSURES: Readonly<Record<string, string>> = {
   "1994-04-27": "National Day of Mourning for Richard Nixon",
   "2001-09-11": "September 11 attacks", "2001-09-12": "September 11 attacks",
   "2001-09-13": "September 11 attacks", "2001-09-14": "September 11 attacks",

@@ -8,7 +8,7 @@ import type { ColumnType } from "./meta.ts";
 import { WireDate, WireDateTime, WireInteger } from "./wire.ts";
 
 /** The `pagination` member of a JSON page. */
-export const Pagination = z.object({
+const Pagination = z.object({
   offset: WireInteger.meta({ description: "Records skipped" }),
   limit: WireInteger.meta({ description: "Records asked for" }),
   next_offset: WireInteger.nullable().meta({ description: "Offset of the next page; null on the last page" }),
@@ -80,4 +80,3 @@ export function dataEnvelope<T extends z.ZodType>(record?: T) {
 /** The envelope with records unchecked: what the workbench validates on every JSON page. */
 export const DataEnvelope = dataEnvelope().meta({ id: "DataEnvelope", description: "One page: data (records) and pagination" });
 
-export type Pagination = z.infer<typeof Pagination>;

@@ -10,7 +10,7 @@ export const HTTPError = z.object({
 }).meta({ id: "HTTPError", description: "An error answer: the detail says what failed" });
 
 /** One entry of a 422 detail list, as FastAPI writes it. */
-export const ValidationIssue = z.object({
+const ValidationIssue = z.object({
   type: z.string().meta({ description: "pydantic's error type, e.g. int_parsing, less_than_equal, value_error" }),
   loc: z.array(z.union([z.string(), z.number().int()])).meta({ description: "Where: e.g. ['query', 'limit']" }),
   msg: z.string().meta({ description: "Human-readable message" }),
@@ -24,5 +24,4 @@ export const HTTPValidationError = z.object({
 }).meta({ id: "HTTPValidationError", description: "422: the request does not validate; detail lists why" });
 
 export type HTTPError = z.infer<typeof HTTPError>;
-export type ValidationIssue = z.infer<typeof ValidationIssue>;
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { installDisplay } from "./display/install.ts";
+import { installDisplay } from "./rich/install.ts";
 import { inKernel } from "./display/jupyter.ts";
 import { installEditor } from "./editor/service.ts";
 import { listenForInterrupts } from "./kernel/interrupts.ts";
@@ -26,16 +26,16 @@ if (inKernel()) {
 // (notebook.ts exports them once: they are the workbench's own).
 export type { AccessRule, Entitlements, Holding, Identity, ProgressEvent, ProgressListener, Quotas, Verdict, WorkbenchError } from "../workbench/mod.ts";
 
-export { installDisplay, show } from "./display/install.ts";
-export { richBundle } from "./display/richBundle.ts";
+export { installDisplay, show } from "./rich/install.ts";
+export { richBundle } from "./rich/richBundle.ts";
 export { formatBytes } from "./display/bytes.ts";
 export { describe } from "./frames/describe.ts";
 export { type FrameDisplayOptions, frameBundle } from "./display/frameHtml.ts";
 export { type Displayable, displayable, inKernel, JUPYTER_DISPLAY, type MediaBundle, showBundle } from "./display/jupyter.ts";
 export { progressBar, type ProgressBarOptions } from "./progress/progressBar.ts";
 export { type SharedListener } from "./progress/combine.ts";
-export { progressBundle, progressLine, type RichProgressEvent } from "./progress/view.ts";
-export { entitlementCard, entitlementCardBundle, explain } from "./entitlements/card.ts";
+export type { RichProgressEvent } from "./progress/view.ts";
+export { entitlementCard, explain } from "./entitlements/card.ts";
 export { type Chart, type ChartText, type DisplayableChart, Plot, renderChart } from "./charts/render.ts";
 export { type PlotOverrides } from "./charts/overrides.ts";
 export { type FacetY } from "./charts/panelScales.ts";

@@ -26,7 +26,7 @@ import { dataEndpoint } from "./query/endpoints.ts";
 import { estimateArgs } from "./query/estimateArgs.ts";
 import { type PathArg, planCall } from "./query/plan.ts";
 import type { SymbolQuery, Symbols } from "./query/symbols.ts";
-import { withoutCredentials } from "./runtime/credentials.ts";
+import { withoutCredentials } from "./errors/credentials.ts";
 import { envVar } from "./runtime/env.ts";
 import { localSecret } from "./runtime/localSecret.ts";
 import { ServiceFacts } from "./service/facts.ts";

@@ -28,13 +28,13 @@ export { type DataQuery, type PathArg } from "./query/plan.ts";
 export { type AccessRule, AccountApi, type Identity, type Quotas, type QuotaValues } from "./api/account.ts";
 export { DataApi, type SymbolQuery, type Symbols } from "./api/data.ts";
 export { MetaApi } from "./api/meta.ts";
-export { type RawResponse, Transport, type TransportOptions, type TransportSettings } from "./http/transport.ts";
+export type { RawResponse, Transport, TransportOptions, TransportSettings } from "./http/transport.ts";
 export type { Waits } from "./runtime/timers.ts";
 export { type DisplayKind, displayKindOf } from "./display/kind.ts";
 export { type Estimate } from "./guard/estimate.ts";
 export { type EstimateOptions } from "./guard/estimateCall.ts";
 export { type DownloadOptions, type DownloadResult, type LakeQuery } from "./store/download.ts";
-export { type CacheCheck, type CacheEntry, type CacheOrigin, FrameCache, NoCache } from "./store/cache.ts";
+export type { CacheCheck, CacheEntry, CacheOrigin, FrameCache, NoCache } from "./store/cache.ts";
 export { type CheckedEntry } from "./store/cacheEntries.ts";
 export { Entitlements, type Holding, type Verdict } from "./api/entitlements.ts";
 export type { WorkbenchSummary } from "./api/summary.ts";
@@ -42,7 +42,28 @@ export { type DatasetStatus } from "./api/meta.ts";
 export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/frames.ts";
 export { QueryError, WorkbenchError } from "./errors/base.ts";
-export * from "./errors/http.ts";
+export {
+  AccountDeactivatedError,
+  ConflictError,
+  ContractError,
+  GatewayTimeoutError,
+  InvalidApiKeyError,
+  IpNotAllowedError,
+  KeyExpiredError,
+  NetworkError,
+  NotEntitledError,
+  NotFoundError,
+  NotTheServiceError,
+  QuotaExceededError,
+  type QuotaName,
+  ServiceUnavailableError,
+  ServiceUnreachableError,
+  UnauthenticatedError,
+  UnknownDatasetError,
+  UnknownTickerError,
+  ValidationError,
+  type ValidationIssue,
+} from "./errors/http.ts";
 export { FolderInUseError, LakeDamagedError, LakeManifestError, type LockHolder, StorageError } from "./errors/storage.ts";
 export { InterruptedError, type InterruptedProgress, lastInterrupted } from "./errors/interrupted.ts";
 export { interruptCalls } from "./runtime/interrupts.ts";

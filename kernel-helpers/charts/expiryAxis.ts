@@ -7,7 +7,7 @@
 import { DEFAULT_WIDTH } from "./render.ts";
 
 /** Tenors in calendar days that may carry a tick: days, weeks, months, years. */
-export const TENORS = [0, 1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365, 540, 730, 1095, 1460, 1825, 2555, 3650];
+const TENORS = [0, 1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60, 90, 120, 180, 270, 365, 540, 730, 1095, 1460, 1825, 2555, 3650];
 
 /** Least distance between two tick labels, in pixels. */
 const MIN_GAP_PX = 36;

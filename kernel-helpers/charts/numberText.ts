@@ -8,7 +8,7 @@ import pl from "nodejs-polars";
 import { columnTexts } from "../display/cellText.ts";
 
 /** From this magnitude on, tick labels are compact (250K, 1.5M, 180M). */
-export const COMPACT_FROM = 100_000;
+const COMPACT_FROM = 100_000;
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 2 });
 

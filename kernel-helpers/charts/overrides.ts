@@ -21,7 +21,7 @@ export type PlotOverrides = Partial<Omit<Plot.PlotOptions, "fx" | "fy">> & {
 const SCALES = ["x", "y", "fx", "fy", "color", "r", "opacity", "symbol", "length", "facet"] as const;
 
 /** Every top-level option of Plot.plot() (Plot 0.6: PlotOptions, ScaleDefaults, InsetOptions). */
-export const PLOT_OPTIONS: readonly string[] = [
+const PLOT_OPTIONS: readonly string[] = [
   "marks", "width", "height", "aspectRatio", "margin", "marginTop", "marginRight", "marginBottom", "marginLeft",
   "inset", "insetTop", "insetRight", "insetBottom", "insetLeft", "style", "className", "title", "subtitle", "caption",
   "figure", "ariaLabel", "ariaDescription", "document", "clip", "projection", "facet", ...SCALES,

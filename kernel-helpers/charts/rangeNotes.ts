@@ -20,7 +20,7 @@ const plural = (n: number, noun: string) => `${n.toLocaleString("en-US")} ${noun
  * outsideNote([185, 192, 201], [180, 190], "y"); // "2 of 3 points lie outside the y domain 180 to 190 (2 above) and are not drawn"
  * ```
  */
-export function outsideNote(values: readonly unknown[], domain: unknown, axis: string, format: (v: number) => string = text): string | undefined {
+function outsideNote(values: readonly unknown[], domain: unknown, axis: string, format: (v: number) => string = text): string | undefined {
   const asNumber = (v: unknown) => (v instanceof Date ? v.getTime() : v);
   if (!Array.isArray(domain) || domain.length !== 2) return undefined;
   const ends = domain.map(asNumber);
@@ -49,7 +49,7 @@ const SQUEEZED = 0.2;
  * // "One point stretches the y axis: 2,000 (11-03); the other 3 run 171 to 180: { y: { domain: [170, 180] } } shows them"
  * ```
  */
-export function stretchNote(values: readonly unknown[], axis: string, where: (i: number) => string = () => ""): string | undefined {
+function stretchNote(values: readonly unknown[], axis: string, where: (i: number) => string = () => ""): string | undefined {
   const points = values.map((v, i) => ({ v, i })).filter((p): p is { v: number; i: number } => finite(p.v)).sort((a, b) => a.v - b.v);
   if (points.length < 8) return undefined;
   const full = points.at(-1)!.v - points[0].v;

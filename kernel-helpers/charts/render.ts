@@ -15,7 +15,7 @@ export type { Chart, ChartText };
 
 let jsdom: Document | undefined;
 /** One jsdom document for every chart, made on first use (jsdom takes a while to load). */
-export function chartDocument(): Document {
+function chartDocument(): Document {
   if (!jsdom) {
     const { JSDOM } = createRequire(import.meta.url)("jsdom") as typeof import("jsdom");
     jsdom = new JSDOM("").window.document;

@@ -11,7 +11,7 @@ import { dayOf, sessionsBetween } from "./session.ts";
 import { tradingDayAxis } from "./tradingDayAxis.ts";
 
 /** One day's regular session on the axis. */
-export interface SessionSpan {
+interface SessionSpan {
   date: string;
   /** Where its regular session opens and closes on the axis. */
   x1: number;

@@ -12,7 +12,7 @@ type Row = [label: string, value: string];
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** A titled key-value card (HTML and text). */
-export function card(title: string, rows: Row[], extraHtml = "", tone: "info" | "error" = "info"): MediaBundle {
+function card(title: string, rows: Row[], extraHtml = "", tone: "info" | "error" = "info"): MediaBundle {
   const border = tone === "error" ? "#d9534f" : "#9ecae1";
   const html = `<div style="font:13px sans-serif;border-left:4px solid ${border};padding:4px 10px;margin:2px 0;max-width:760px"><div style="font-weight:bold;margin-bottom:3px">${escapeHtml(title)}</div><table style="border-collapse:collapse">${rows.map(([k, v]) => `<tr><td style="color:#666;padding:1px 12px 1px 0;vertical-align:top">${escapeHtml(k)}</td><td style="padding:1px 0">${escapeHtml(v)}</td></tr>`).join("")}</table>${extraHtml}</div>`;
   const width = Math.max(0, ...rows.map(([k]) => k.length));

@@ -26,7 +26,7 @@ const groupThousands = (digits: string) => digits.replace(/^(-?\d+)/, (int) => i
 const SIGNIFICANT = { Float64: 15, Float32: 7 } as Record<string, number>;
 
 /** Most decimals a float column shows. */
-export const MAX_DECIMALS = 6;
+const MAX_DECIMALS = 6;
 
 /** Decimals `x` needs (0-6), once rounded to the significant digits its type carries. */
 function decimalsNeeded(x: number, significant: number): number {

@@ -11,7 +11,7 @@ const SHORT: Record<string, string> = {
 };
 
 /** The dtype's time unit and zone, when it has them (nodejs-polars keeps them on the instance). */
-export interface TemporalType {
+interface TemporalType {
   timeUnit?: string;
   timeZone?: string;
 }

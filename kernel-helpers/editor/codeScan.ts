@@ -6,7 +6,7 @@
  */
 
 /** One step of a member chain: `.name`, or `.name(…)` when `call`. */
-export interface Step {
+interface Step {
   name: string;
   call: boolean;
 }

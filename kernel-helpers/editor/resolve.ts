@@ -85,6 +85,19 @@ export function typeOfValue(value: unknown): string | undefined {
 /** The workbench's exported classes by their prototype. */
 const CLASSES = new Map<unknown, string>(Object.entries(workbench).flatMap(([name, v]) => (typeof v === "function" && v.prototype ? [[v.prototype, name] as const] : [])));
 
+/**
+ * The index type of a workbench object whose class the public modules export as a type only
+ * (`wb.cache`, `wb.transport`): its class's name, when the index documents a type of that name.
+ */
+function indexedClassOf(index: DocIndex, value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  for (let proto = Object.getPrototypeOf(value); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const name = Object.hasOwn(proto, "constructor") ? (proto.constructor as { name?: unknown }).name : undefined;
+    if (typeof name === "string" && Object.hasOwn(index.types, name)) return name;
+  }
+  return undefined;
+}
+
 /** Polars' frames: their properties are read only through the index (their Proxy reads any name as a column). */
 const isFrame = (r: Resolved) => r.type === "DataFrame";
 
@@ -123,12 +136,12 @@ function dataProperty(value: unknown, name: string): { found: boolean; value?: u
 export function resolveChain(index: DocIndex, chain: Chain): Resolved | undefined {
   const root = globalValue(chain.root);
   if (!root.found) return undefined;
-  let r: Resolved = { value: root.value, hasValue: true, type: typeOfValue(root.value) };
+  let r: Resolved = { value: root.value, hasValue: true, type: typeOfValue(root.value) ?? indexedClassOf(index, root.value) };
   for (const step of chain.steps) {
     if (!step.call && r.hasValue && !isFrame(r)) {
       const prop = dataProperty(r.value, step.name);
       if (prop.found) {
-        r = { value: prop.value, hasValue: true, type: typeOfValue(prop.value) ?? memberOf(index, r, step.name)?.returns };
+        r = { value: prop.value, hasValue: true, type: typeOfValue(prop.value) ?? indexedClassOf(index, prop.value) ?? memberOf(index, r, step.name)?.returns };
         continue;
       }
     }

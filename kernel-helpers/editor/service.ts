@@ -11,10 +11,10 @@ import { docIndex } from "./indexFile.ts";
 import { inspect, type InspectReply } from "./inspect.ts";
 
 /** The MIME type of the editor's answer, which the relay reads and never shows. */
-export const EDITOR_MIME = "application/vnd.market-workbench.editor+json";
+const EDITOR_MIME = "application/vnd.market-workbench.editor+json";
 
 /** What the relay asks. */
-export interface EditorRequest {
+interface EditorRequest {
   kind: "complete" | "inspect";
   code: string;
   /** The cursor, in code points (as the Jupyter protocol counts). */
@@ -31,7 +31,7 @@ const KEY = Symbol.for("market-workbench.editor");
  * const reply = await answerEditor({ kind: "complete", code: "wb.", cursor: 3 }, Deno.execPath());
  * ```
  */
-export async function answerEditor(request: EditorRequest, deno: string): Promise<CompleteReply | InspectReply | undefined> {
+async function answerEditor(request: EditorRequest, deno: string): Promise<CompleteReply | InspectReply | undefined> {
   const index = await docIndex(deno);
   return request.kind === "complete" ? complete(index, request.code, request.cursor) : inspect(index, request.code, request.cursor);
 }

@@ -34,7 +34,7 @@ export interface DocParam {
 }
 
 /** The last segment of a qualified type name: `pl.DataFrame` -> `DataFrame`. */
-export const baseName = (name: string) => name.split(".").at(-1)!;
+const baseName = (name: string) => name.split(".").at(-1)!;
 
 const MAX = 120;
 

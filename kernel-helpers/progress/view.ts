@@ -16,7 +16,7 @@ export type RichProgressEvent = ProgressEvent;
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** Percent done (0-100), when the total is known. */
-export function percentOf(e: RichProgressEvent): number | undefined {
+function percentOf(e: RichProgressEvent): number | undefined {
   if (e.done && !e.stopped) return 100;
   if (e.percent !== undefined) return Math.max(0, Math.min(100, e.percent));
   if (e.expectedRows) return Math.min(100, (100 * e.rows) / e.expectedRows);
@@ -46,7 +46,7 @@ function parts(e: RichProgressEvent, percent: number | undefined): string[] {
 }
 
 /** The status line (also the plain-text part of the notebook bar). */
-export function progressText(e: RichProgressEvent): string {
+function progressText(e: RichProgressEvent): string {
   if (!e.done && !e.waiting && e.pages === 0 && e.rows === 0) {
     return `${e.dataset}: starting${e.tickers ? `, ${e.tickers.total} tickers` : ""}, waiting for the first page`;
   }

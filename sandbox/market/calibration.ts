@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 /** Windows in minutes after New York midnight, for a day closing at 16:00. */
-export const WINDOWS = [
+const WINDOWS = [
   { window: "pre-market", from: 240, to: 570 },
   { window: "09:30-09:59", from: 570, to: 600 },
   { window: "12:00-13:59", from: 720, to: 840 },

@@ -9,7 +9,7 @@ import { OCC_EQ_SPEC_SETTL_COLUMNS, OPT_GREEKS_DAILY_COLUMNS, OPT_OPEN_INTEREST_
 import { EQ_LOOKUP_FILES_COLUMNS } from "./columns/reference.ts";
 
 /** Values a dataset's files are split by, in folder order (hive style `name=value`). */
-export interface Partitioning {
+interface Partitioning {
   /** Partition names, outermost first; the last one names the file itself. */
   keys: string[];
 }

@@ -7,7 +7,7 @@
 import type { TradingDay } from "../../calendar/calendar.ts";
 
 /** `newShares` for `oldShares`: 3-for-2 is {3, 2}, a 1-for-4 reverse split {1, 4}. */
-export interface Split {
+interface Split {
   kind: "split";
   asid: number;
   /** First trading day at the new share count. */
@@ -27,7 +27,7 @@ export interface Merger {
   cashPerShare: number;
 }
 
-export interface TickerChange {
+interface TickerChange {
   kind: "ticker-change";
   asid: number;
   /** First trading day under the new ticker. */

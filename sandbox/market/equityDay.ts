@@ -19,7 +19,7 @@ import { MINUTES_PER_DAY } from "./ticks/intraday.ts";
 import type { DayPath } from "./ticks/pricePath.ts";
 
 /** A security trading on the day, under the ticker it has that day, with its price path. */
-export interface TradingSecurity {
+interface TradingSecurity {
   security: Security;
   id: SecurityDay;
   path: DayPath;
@@ -37,7 +37,7 @@ export interface EquityDayInput {
 }
 
 /** An underlying's close NBBO after each minute bar (the option market reads its mids). */
-export interface CloseQuote {
+interface CloseQuote {
   asid: number;
   bid: Float64Array;
   ask: Float64Array;

@@ -15,7 +15,7 @@ import type { Column } from "./schema.ts";
  * A string column given as small codes into a table of labels (event types, exchanges, the
  * tickers of a day): Polars looks the labels up, so no string per row crosses from JavaScript.
  */
-export interface CodedStrings {
+interface CodedStrings {
   codes: Uint8Array | Int32Array;
   labels: readonly string[];
 }
@@ -25,7 +25,7 @@ export interface CodedStrings {
  * no column of copies is built in JavaScript and copied again into Polars. A date is given as
  * its epoch day, an int64 as a number.
  */
-export interface ConstantValue {
+interface ConstantValue {
   constant: number | string;
 }
 
@@ -33,7 +33,7 @@ export interface ConstantValue {
  * Date-times as whole-number offsets (exact as doubles: below 2^53) from one epoch value in the
  * column's unit: Polars adds them up in int64, so no BigInt64Array is built in JavaScript.
  */
-export interface OffsetTimes {
+interface OffsetTimes {
   base: bigint;
   offsets: Float64Array;
 }

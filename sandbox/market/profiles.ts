@@ -15,7 +15,7 @@ export interface Profile {
 
 const ALL_TICKERS = SECURITIES.map((s) => s.ticker);
 
-export const PROFILES: Record<Profile["name"], Profile> = {
+const PROFILES: Record<Profile["name"], Profile> = {
   // Holds Thanksgiving (2023-11-23) and the early close after it (2023-11-24).
   tiny: { name: "tiny", start: "2023-11-20", end: "2023-11-28", tickers: ALL_TICKERS, eventScale: 1 },
   demo: { name: "demo", start: "2023-11-01", end: "2024-01-31", tickers: ALL_TICKERS, eventScale: 1 },

@@ -4,7 +4,7 @@
  * the right scale (price, daily volume, spread, off-exchange share).
  */
 
-export type SecurityKind = "common" | "etf" | "adr" | "preferred" | "warrant";
+type SecurityKind = "common" | "etf" | "adr" | "preferred" | "warrant";
 
 export interface Security {
   /** Persistent security identifier; also the SecId of the lookup files. */

@@ -22,11 +22,11 @@
 const M_TRIM_THRESHOLD = -1, M_MMAP_THRESHOLD = -3, M_ARENA_MAX = -8;
 
 /** Arenas the process may create: enough for the workers not to queue on one lock. */
-export const ARENAS = 2;
+const ARENAS = 2;
 /** Allocations from this size up are mapped on their own and unmapped when freed. */
-export const MMAP_THRESHOLD_BYTES = 64 * 2 ** 20;
+const MMAP_THRESHOLD_BYTES = 64 * 2 ** 20;
 /** Free memory at an arena's top beyond this goes back to the system. */
-export const TRIM_THRESHOLD_BYTES = 4 * 1024 * 1024;
+const TRIM_THRESHOLD_BYTES = 4 * 1024 * 1024;
 
 /**
  * Tunes glibc's allocator for a long-running process that frees large buffers; returns a

@@ -45,7 +45,7 @@ export interface SandboxOptions {
 export const CLIENT_TIMEOUT_MS = 30_000;
 
 /** What a stop did: whether every answer in progress finished, and how many were cut at the deadline. */
-export interface StopReport {
+interface StopReport {
   finished: boolean;
   cut: number;
   /** Connections closed for their silence while the sandbox ran. */

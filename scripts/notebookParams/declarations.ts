@@ -3,7 +3,7 @@
  * with an optional type annotation), one per statement. Other statements are ignored.
  */
 
-export type Kind = "number" | "string" | "boolean" | "array" | "json";
+type Kind = "number" | "string" | "boolean" | "array" | "json";
 
 export interface Declaration {
   name: string;
@@ -50,7 +50,7 @@ function kindOf(value: unknown): Kind {
 }
 
 /** Splits source into top-level statements: at `;`, or at a line end that continues nothing. */
-export function statements(source: string): Statement[] {
+function statements(source: string): Statement[] {
   const out: Statement[] = [];
   const chars = source.split(""); // the source with comments blanked out
   let depth = 0;

@@ -7,8 +7,8 @@
  */
 import type { ProvenanceManifest } from "../../workbench/provenance/manifest.ts";
 
-export const PROVENANCE_MIME = "application/vnd.market-workbench.provenance+json";
-export const PROVENANCE_TAG = "provenance-collect";
+const PROVENANCE_MIME = "application/vnd.market-workbench.provenance+json";
+const PROVENANCE_TAG = "provenance-collect";
 
 // deno-lint-ignore no-explicit-any
 type Notebook = { cells: any[]; nbformat: number; nbformat_minor: number };

@@ -4,6 +4,9 @@
  * members along chains and of column names, Shift+Tab help, from the help index that
  * `deno doc` builds from the TypeScript sources. Globals stand for a notebook's earlier cells.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { complete } from "../../kernel-helpers/editor/complete.ts";
@@ -16,16 +19,19 @@ import { connect } from "../../workbench/mod.ts";
 
 let index: DocIndex;
 const globals = globalThis as Record<string, unknown>;
+const cacheDir = mkdtempSync(join(tmpdir(), "editor-cache-"));
 beforeAll(async () => {
   index = await docIndex(denoPath());
   globals.wb = await connect({ baseUrl: "http://127.0.0.1:9", apiKey: "not-sent" }); // sends nothing until a call
+  globals.cached = await connect({ baseUrl: "http://127.0.0.1:9", apiKey: "not-sent", cache: cacheDir });
   globals.daily = pl.DataFrame({ TradeDate: [new Date("2023-11-20")], Ticker: ["AAPL"], ClosePrice: [191.45] });
   globals.pl = pl;
   globals.cfg = { alpha: 1, beta: "x" };
   Object.defineProperty(globalThis, "sneaky", { get: () => { throw new Error("a getter ran"); }, configurable: true });
 }, 60_000);
 afterAll(() => {
-  for (const name of ["wb", "daily", "pl", "cfg", "sneaky"]) delete globals[name];
+  for (const name of ["wb", "cached", "daily", "pl", "cfg", "sneaky"]) delete globals[name];
+  rmSync(cacheDir, { recursive: true, force: true });
 });
 
 const matches = (code: string, cursor = [...code].length) => complete(index, code, cursor)?.matches;
@@ -58,6 +64,11 @@ describe("completion", () => {
     expect(matches("wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "summary", "entitlements", "estimate", "download", "scan"]);
     expect(matches("wb.data.o")).toEqual(["optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl"]);
     expect(matches("wb.meta.")).toEqual(["datasets", "status", "availability", "columns", "schema"]);
+  });
+
+  it("completes workbench objects whose classes the public modules export as types only, by their class", () => {
+    expect(matches("cached.cache.")).toEqual(["enabled", "hits", "misses", "getOrFetch", "verify"]);
+    expect(matches("wb.cache.")).toEqual(["enabled", "dir", "hits", "misses", "verify"]);
   });
 
   it("follows a frame through calls by their declared return types, never running them", () => {

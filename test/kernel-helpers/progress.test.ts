@@ -6,7 +6,8 @@
  */
 import { JSDOM } from "jsdom";
 import { describe, expect, it, vi } from "vitest";
-import { progressBar, progressBundle, progressLine, type RichProgressEvent } from "../../kernel-helpers/mod.ts";
+import { progressBar, type RichProgressEvent } from "../../kernel-helpers/mod.ts";
+import { progressBundle, progressLine } from "../../kernel-helpers/progress/view.ts";
 
 const event = (over: Partial<RichProgressEvent> = {}): RichProgressEvent => ({
   dataset: "eq-taq-1min", rows: 2_500, pages: 3, bytes: 3 * 2 ** 20, elapsedSeconds: 2, rowsPerSecond: 1_250, done: false, ...over,

@@ -4,7 +4,7 @@
  * and `may()` says when an entitled read would find no row and why.
  */
 import { describe, expect, it } from "vitest";
-import { entitlementCardBundle } from "../../kernel-helpers/mod.ts";
+import { entitlementCardBundle } from "../../kernel-helpers/entitlements/card.ts";
 import { connect } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { connect, InvalidApiKeyError, Transport, WorkbenchError } from "../../workbench/mod.ts";
+import { Transport } from "../../workbench/http/transport.ts";
+import { connect, InvalidApiKeyError, WorkbenchError } from "../../workbench/mod.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 
 const KEY = "demo-full-access";

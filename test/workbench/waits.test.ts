@@ -6,7 +6,8 @@
  * the outcome under faults (faults504, resilience, pageHashes) inject waits that return at once.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GatewayTimeoutError, Transport } from "../../workbench/mod.ts";
+import { Transport } from "../../workbench/http/transport.ts";
+import { GatewayTimeoutError } from "../../workbench/mod.ts";
 import { Pager, type Send } from "../../workbench/fetch/pager.ts";
 import type { PreparedRequest } from "../../workbench/query/prepare.ts";
 import { backoffDelay, realWaits, retryDelay } from "../../workbench/runtime/timers.ts";

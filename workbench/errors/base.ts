@@ -5,7 +5,7 @@
  * `resume()` continues from where it stopped.
  */
 import type pl from "nodejs-polars";
-import { withoutCredentials } from "../runtime/credentials.ts";
+import { withoutCredentials } from "./credentials.ts";
 
 /** What an error knows about the answer that caused it (each field as on `WorkbenchError`). */
 export interface ErrorContext {
@@ -24,7 +24,7 @@ export interface ErrorContext {
  * workbench error then shows its message and hint, not the workbench's internal frames.
  * `MARKETDATA_DEBUG=1` in the kernel's environment keeps the full stacks.
  */
-export const SHORT_STACKS = Symbol.for("market-workbench.shortStacks");
+const SHORT_STACKS = Symbol.for("market-workbench.shortStacks");
 
 /**
  * The root of every error the workbench throws: `status`, `detail`, `requestId` and `url` when

@@ -4,7 +4,7 @@
  */
 
 /** Levenshtein distance with adjacent transpositions counted as one edit ("APPL" -> "AAPL" is 1). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {

@@ -13,7 +13,7 @@
 import { PAGES_IN_FLIGHT } from "../query/prepare.ts";
 
 /** Requests in flight for a call of several units, by default. */
-export const CALL_IN_FLIGHT = 8;
+const CALL_IN_FLIGHT = 8;
 
 /**
  * Units run at once and pages in flight per unit for a call of `units` units.

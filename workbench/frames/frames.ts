@@ -139,7 +139,7 @@ function buildCast(column: ColumnInfo, arrived: DataType): pl.Expr {
 }
 
 /** Types a frame by the schema, in the schema's column order (only the columns present). */
-export function typeFrame(frame: pl.DataFrame, columns: readonly ColumnInfo[]): pl.DataFrame {
+function typeFrame(frame: pl.DataFrame, columns: readonly ColumnInfo[]): pl.DataFrame {
   // Names and types are read once: each `frame.columns` or `getColumn` crosses into Polars.
   const [names, dtypes] = [frame.columns, frame.dtypes];
   const arrived = new Map(names.map((name, i) => [name, dtypes[i]]));

@@ -137,7 +137,7 @@ function daysWithin(asked: { listed?: string[]; low: string; high: string }, fro
  * The ticker-days over a dataset's dates, from the lookup files: each ticker's trading days
  * under its name within [first, last].
  */
-export function tickerDaysOf(book: TickerBook, first: string, last: string): number {
+function tickerDaysOf(book: TickerBook, first: string, last: string): number {
   const all = { low: first, high: last };
   return book.tickers.reduce((n, t) => n + book.spans(t).reduce((m, s) => m + daysWithin(all, s.from, s.to), 0), 0);
 }

@@ -58,12 +58,6 @@ export function holdingOf(status: DatasetStatus, book: TickerBook | undefined, r
   return holding;
 }
 
-/** "2023-11-01 to 2024-01-31", or "no date" for an empty dataset. */
-export function heldDates(holding: Holding): string {
-  if (holding.unread !== undefined) return `not known (${holding.unread})`;
-  return holding.first && holding.last ? `${holding.first} to ${holding.last}` : "no date (it is empty)";
-}
-
 /** The part of an access rule `missingData` reads: its date window. */
 export interface Window {
   start_date: string;

@@ -63,12 +63,12 @@ export interface FirstAnswer {
 }
 
 /** The first answer as its headers describe it. */
-export function firstAnswer(headers: Headers): FirstAnswer {
+function firstAnswer(headers: Headers): FirstAnswer {
   const num = (h: string) => (headers.get(h) === null || headers.get(h) === "" ? undefined : Number(headers.get(h)));
   return { next: headerNextOffset(headers), limit: num("X-Pagination-Limit"), contentLength: num("Content-Length") };
 }
 
-export const remainingQuotas = (q: Quotas): QuotaValues =>
+const remainingQuotas = (q: Quotas): QuotaValues =>
   Object.fromEntries(Object.entries(q.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - (q.quotas_usage as unknown as Record<string, number>)[k])])) as unknown as QuotaValues;
 
 /**

@@ -182,26 +182,6 @@ function checkInBook(book: TickerBook, dataset: string, tickers: readonly string
 }
 
 /**
- * Refuses tickers that cannot be right, before sending: lowercase ones (with the right
- * spelling), for every dataset; and for equity datasets, tickers the lookup files do not know
- * (with the nearest known ones) and tickers asked for wholly after they stopped (a rename
- * names the new ticker). Loads the lookup files (one request, once per session) if needed.
- * `from` is the first date asked for, when known.
- *
- * @example
- * ```ts
- * await resolveTickers(wb.data.tickers, "eq-taq-1min", ["SPY", "APPL"]);
- * // UnknownTickerError: eq-taq-1min: unknown ticker APPL (did you mean 'AAPL'?); known tickers are AAPL, CVX, ...
- * ```
- */
-export async function resolveTickers(source: TickerSource, dataset: string, tickers: readonly string[], range: { from?: string } = {}): Promise<void> {
-  checkCase(dataset, tickers);
-  if (!EQUITY_TICKER_DATASETS.includes(dataset)) return;
-  const book = await tickerBook(source);
-  if (book) checkInBook(book, dataset, tickers, range.from);
-}
-
-/**
  * The pre-send check of a single call: case always; the lookup files only once this session
  * has loaded them (so a correct call never pays a request for them). A ticker the book has
  * not judged yet is judged from the answer (explainAbsentTickers).

@@ -5,7 +5,7 @@
  */
 
 /** The header the sandbox (and a service that follows its OpenAPI description) sends. */
-export const QUOTA_WARNING_HEADER = "X-Quota-Warning";
+const QUOTA_WARNING_HEADER = "X-Quota-Warning";
 
 export class QuotaWarnings {
   /** The latest warning text, e.g. "monthly requests 95% used (19 of 20); resets ...". */

@@ -6,7 +6,7 @@
  * `JSON.stringify`).
  */
 import { createHmac } from "node:crypto";
-import { credentialsOf, redactor, withoutCredentials } from "../runtime/credentials.ts";
+import { credentialsOf, redactor, withoutCredentials } from "../errors/credentials.ts";
 
 /**
  * The secrets of one transport.

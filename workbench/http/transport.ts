@@ -74,8 +74,7 @@ export interface RawResponse {
  *
  * @example
  * ```ts
- * const transport = new Transport({ baseUrl: "http://127.0.0.1:8000", apiKey: "demo-key" });
- * const answer = await transport.get("/api/v1/account/my");
+ * const answer = await wb.transport.get("/api/v1/account/my");
  * JSON.parse(new TextDecoder().decode(answer.body)).name;
  * ```
  */

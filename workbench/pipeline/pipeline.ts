@@ -2,7 +2,7 @@
  * One pipeline for every data call: plan (arguments to units, query/plan.ts) -> prepare (typed
  * conditions checked against the schema, the rules and the service's facts) -> guard (quota,
  * tickers) -> fetch units (pager, retries, the rate window, the cache) -> sink. A frame is one
- * sink (frameSink.ts), lake partitions another (store/lakeSink.ts). Progress, provenance and any
+ * sink (frameSink.ts), lake partitions another (store/download.ts). Progress, provenance and any
  * other observer hear the call's event stream; the pipeline knows none of them. A call cut short
  * is resumed here and only here. Every call takes the session's interrupt and its own `signal`
  * (runtime/interrupts.ts): when either fires, its requests and waits are aborted and the call
@@ -31,7 +31,7 @@ import { contiguousFrames, fetchedFrames, interruptedError, isFrame, type Units 
 import { callAbort, type CallAbort, untilAborted } from "../runtime/interrupts.ts";
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
-export interface UnitCache {
+interface UnitCache {
   getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame>;
 }
 

@@ -17,7 +17,7 @@ export const outcome = (r: { rows: number; error?: CallFailure }) => (r.error ? 
 export const sameFailure = (a?: CallFailure, b?: CallFailure) => Boolean(a && b && a.name === b.name && a.message === b.message);
 
 /** The hash scheme as a line says it (a version 1 manifest names none: SHA-256 canonical). */
-export const schemeText = (h?: HashSchemeRecord) => (h ? `${h.scheme} under nodejs-polars ${h.nodejsPolars}` : "sha256 canonical (manifest version 1)");
+const schemeText = (h?: HashSchemeRecord) => (h ? `${h.scheme} under nodejs-polars ${h.nodejsPolars}` : "sha256 canonical (manifest version 1)");
 
 /** The two runs' hash schemes, or undefined when their hashes can be compared. */
 export function schemeClash(hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord }): string | undefined {

@@ -10,7 +10,7 @@
  */
 import type { CallInfo, CallListener, CallObserver } from "../events/callEvents.ts";
 import { envVar } from "../runtime/env.ts";
-import { withoutCredentials } from "../runtime/credentials.ts";
+import { withoutCredentials } from "../errors/credentials.ts";
 import { appendLine, PRIVATE_FILE } from "../runtime/files.ts";
 import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
@@ -19,13 +19,12 @@ import { hashScheme } from "./frameHash.ts";
 import { type CallRecord, type DownloadRecord, type HashSchemeRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, statusAtCall, type StatusRead } from "./manifest.ts";
 
 export { CallTap } from "./callTap.ts";
-export { DownloadTap } from "./downloadTap.ts";
 
 /** Where every recorder of the process (the kernel) is listed, for the notebook runner. */
-export const REGISTRY = Symbol.for("market-workbench.provenance");
+const REGISTRY = Symbol.for("market-workbench.provenance");
 
 /** What the registry holds: anything that can give its manifest. */
-export interface ManifestSource {
+interface ManifestSource {
   manifest(): ProvenanceManifest;
 }
 
@@ -35,7 +34,7 @@ function registry(): ManifestSource[] {
 }
 
 /** One line of the journal (`MARKETDATA_PROVENANCE_JOURNAL`): a call or a download of one recorder. */
-export interface JournalLine {
+interface JournalLine {
   recorder: string;
   service: string;
   hash: HashSchemeRecord;

@@ -10,7 +10,7 @@ import { didYouMean } from "../errors/nearest.ts";
 import { OPERATORS, type Query } from "./query.ts";
 
 /** The options a data call takes (a call adding options adds their names here). */
-export const QUERY_OPTIONS: string[] = ["filters", "columns", "sort", "maxRows", "aggregation", "format", "pageSize", "concurrency", "onProgress", "signal", "start", "end", "force"];
+const QUERY_OPTIONS: string[] = ["filters", "columns", "sort", "maxRows", "aggregation", "format", "pageSize", "concurrency", "onProgress", "signal", "start", "end", "force"];
 
 /** A value as a message shows it: `null`, `true (boolean)`, `{} (object)`, `'x'`. */
 export function describeValue(value: unknown): string {

@@ -21,7 +21,7 @@ const YES_NO: Allowed[] = [{ value: "Y", means: "yes" }, { value: "N", means: "n
 const LIST_STATUS: Allowed[] = [{ value: "L", means: "listed" }, { value: "D", means: "delisted" }];
 
 /** The closed value lists of the spec (datasets-service.md), by dataset and column. */
-export const VALUE_DOMAINS: Readonly<Record<string, Readonly<Record<string, readonly Allowed[]>>>> = {
+const VALUE_DOMAINS: Readonly<Record<string, Readonly<Record<string, readonly Allowed[]>>>> = {
   "opt-greeks-daily": { CallPut: CALL_PUT, OptionStyle: STYLE },
   "opt-open-interest": { CallPut: CALL_PUT },
   "opt-sec-master": { OptionStyle: STYLE, IsWeekly: YES_NO, OptionListStatus: LIST_STATUS, GreeksCoverage: YES_NO },

@@ -60,7 +60,7 @@ const hasRange = (r: DateRange) => r.start !== undefined || r.end !== undefined;
  * The query with the range added as a filter on the dataset's trade-date column. A filter on
  * that column that sets the same bound (or lists dates) conflicts with the range: refused.
  */
-export function withRange(endpoint: DataEndpoint, query: Query, range: DateRange): Query {
+function withRange(endpoint: DataEndpoint, query: Query, range: DateRange): Query {
   if (!hasRange(range)) return query;
   const column = endpoint.dateColumn;
   if (!column) throw new QueryError(`${endpoint.dataset} has no trade-date column: start/end do not apply (drop them, or filter another column)`);
@@ -89,7 +89,7 @@ const asList = (arg: PathArg): DateLike[] => (arg === null || arg === undefined 
  * // [["2023-11-21","AAPL"], ["2023-11-22","AAPL"], ["2023-11-21","MSFT"], ["2023-11-22","MSFT"]]
  * ```
  */
-export function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: DateRange): string[][] {
+function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: DateRange): string[][] {
   if (pathArgs.length > endpoint.pathParams.length) {
     throw new QueryError(`${endpoint.dataset} takes ${endpoint.pathParams.length} path value(s) (${endpoint.pathParams.join(", ") || "none"}), got ${pathArgs.length}`);
   }

@@ -23,7 +23,7 @@ import { QueryError } from "../errors/base.ts";
 import { isoDate } from "./securities.ts";
 
 /** Event kinds of `DayTicks.kind`. */
-export const EVENT = { OTHER: 0, BID: 1, ASK: 2, TRADE: 3, CANCEL: 4 } as const;
+const EVENT = { OTHER: 0, BID: 1, ASK: 2, TRADE: 3, CANCEL: 4 } as const;
 
 /** The ticks of one day as typed arrays, times in nanoseconds after New York midnight. */
 export interface DayTicks {
@@ -78,7 +78,7 @@ export function dayTicks(ticks: pl.DataFrame): DayTicks {
 }
 
 /** Indexes of the day's trades that no TRADE CANCEL removed, in feed order. */
-export function liveTrades(t: DayTicks): Int32Array {
+function liveTrades(t: DayTicks): Int32Array {
   const trades: number[] = [];
   const cancelled = new Uint8Array(t.kind.length);
   for (let i = 0; i < t.kind.length; i++) {
@@ -231,7 +231,7 @@ export function signedColumns(t: DayTicks, s: SignedDay, keep?: Int32Array): Tra
 }
 
 /** The signed trades of `signDay` as a frame (the columns `signTrades` documents). */
-export function signedFrame(ticks: pl.DataFrame, t: DayTicks, s: SignedDay): pl.DataFrame {
+function signedFrame(ticks: pl.DataFrame, t: DayTicks, s: SignedDay): pl.DataFrame {
   return tradeFrame(ticks, s.rows, signedColumns(t, s));
 }
 

@@ -42,7 +42,7 @@ const NEEDED = ["TradeDate", "Ticker", "CallPut", "Strike", "ExpirationDate", "U
 const DAY_MS = 86_400_000;
 
 /** Calendar days from one ISO date to another. */
-export const daysFrom = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+const daysFrom = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /**
  * The chains of a greeks frame, ordered by trade date, root and expiry. Throws naming the

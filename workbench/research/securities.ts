@@ -24,7 +24,7 @@ export interface TickerSpan {
 export const isoDate = (d: unknown): string => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10));
 
 /** The day after an ISO date. */
-export const nextDay = (iso: string): string => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const nextDay = (iso: string): string => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Every ticker span of every security in a lookup frame (`wb.data.eqLookupFiles()`), ordered by

@@ -22,7 +22,7 @@ const NS_PER_MINUTE = 60e9;
 /** Condition codes of auction prints: O and Q opening, 6 and M closing. */
 const AUCTION = "[OQ6M]";
 /** Why a trade is not measured, by code: no usable midpoint (`leeReady.ts`), an auction print, unsigned. */
-export const EXCLUDED = [...NO_MID, "auction", "unsigned"] as const;
+const EXCLUDED = [...NO_MID, "auction", "unsigned"] as const;
 const [AUCTION_CODE, UNSIGNED_CODE] = [EXCLUDED.indexOf("auction"), EXCLUDED.indexOf("unsigned")];
 /** The FINRA trade reporting facilities' exchange code in TAQ. */
 export const TRF_EXCHANGE = "D";

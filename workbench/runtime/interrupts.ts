@@ -10,7 +10,7 @@
  */
 
 /** Why a call's signal fired: the session's interrupt, or the caller's own signal. */
-export type AbortCause = { by: "interrupt" } | { by: "signal"; reason: unknown };
+type AbortCause = { by: "interrupt" } | { by: "signal"; reason: unknown };
 
 interface Interrupts {
   controller: AbortController;

@@ -19,7 +19,7 @@ import process from "node:process";
  * missingBinaryMessage("nodejs-polars-linux-x64-gnu", "0.26.1", "20.20.2");
  * ```
  */
-export function missingBinaryMessage(binary: string, version: string, node: string | undefined): string {
+function missingBinaryMessage(binary: string, version: string, node: string | undefined): string {
   const major = node === undefined ? undefined : Number(node.split(".")[0]);
   const why = major !== undefined && major < 22
     ? `npm skips it on Node ${node}, as its package declares Node >= 22. Install it by name in your project: \`npm install ${binary}@${version}\` (npm warns about the engine; the binary works on Node 20), or use Node 22 or later`

@@ -23,7 +23,7 @@ export const ROOT_COLUMNS = ["OptionTicker", "UnderTicker", "UnderSecId", "Optio
 import type { Query } from "../query/query.ts";
 
 /** A data access rule, as the contract describes it. */
-export type AccessRule = contract.MetaDatasetAccessRuleOut;
+type AccessRule = contract.MetaDatasetAccessRuleOut;
 
 /** Datasets whose tickers are equity tickers (the lookup files' tickers); option datasets use roots. */
 export const EQUITY_TICKER_DATASETS: readonly string[] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"];

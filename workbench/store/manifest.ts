@@ -23,7 +23,7 @@ export const FORMAT = "market-workbench-lake/3";
 /** Formats 1 (a file a partition) and 2 (files of several days) kept their manifest inside the table; read as they are, upgraded by a download. */
 const LEGACY_FORMATS = ["market-workbench-lake/1", "market-workbench-lake/2"];
 /** The manifest's JSON Schema, as a path inside the package (`workbench/store/lake-manifest.schema.json`). */
-export const MANIFEST_SCHEMA = "market-workbench/workbench/store/lake-manifest.schema.json";
+const MANIFEST_SCHEMA = "market-workbench/workbench/store/lake-manifest.schema.json";
 
 export type { FileRecord, PartitionRecordOnDisk, TimeUnit } from "./lakeRecords.ts";
 

@@ -17,10 +17,10 @@ import { normalCdf, normalPdf } from "./normal.ts";
 import { sinCos } from "./trig.ts";
 
 /** Gauss-Legendre points of the premium integral (more than the boundary's: the spot may sit near the boundary, where the integrand is steep). */
-export const PREMIUM_POINTS = 32;
+const PREMIUM_POINTS = 32;
 
 /** Premium of an American option and its Delta and Gamma (per $). */
-export interface Premium {
+interface Premium {
   /** American minus European value. */
   premium: number;
   /** The premium's Delta (per $ of spot). */
@@ -109,7 +109,7 @@ function boundaryAtZ(b: PutBoundary, z: number): number {
  * bsmPrice(put, 0.2) + americanPremium(put, 0.2).premium; // 6.0904 (QuantLib: 6.09037)
  * ```
  */
-export function americanPremium(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): Premium {
+function americanPremium(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): Premium {
   const solved = premiumSolve(t, vol, settings, start);
   if (solved.exercised) return { premium: NaN, delta: NaN, gamma: NaN, theta: 0, exercised: true, boundary: solved.put.x };
   return { ...premiumGreeks(t, vol, solved), premium: solved.premium, exercised: false, boundary: solved.put.x };

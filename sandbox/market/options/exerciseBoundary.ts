@@ -31,9 +31,9 @@ export interface BoundarySettings {
 /** The market's boundary solve. */
 export const MARKET_BOUNDARY: Readonly<BoundarySettings> = { nodes: 5, points: 6, tolerance: 1e-11, maxIterations: 40 };
 /** Evaluations of the step when solving a bump of a converged boundary (see putBoundary). */
-export const BUMP_STEPS = 1;
+const BUMP_STEPS = 1;
 /** Volatilities are solved from the anchor at the nearest multiple of this. */
-export const ANCHOR_VOL_STEP = 0.02;
+const ANCHOR_VOL_STEP = 0.02;
 
 /** A put's exercise boundary: evaluate it anywhere in [0, T] with {@link boundaryAt}. */
 export interface PutBoundary {

@@ -9,8 +9,8 @@
 import { bsmPrice, bsmValuation } from "./bsm.ts";
 import { intrinsicValue, type OptionTerms } from "./contract.ts";
 
-export const VOL_MIN = 0.005;
-export const VOL_MAX = 5;
+const VOL_MIN = 0.005;
+const VOL_MAX = 5;
 
 export interface SolveOptions {
   /** Where to start; defaults to 0.3. */

@@ -34,7 +34,7 @@ const ADJUSTED_DECAY = 0.03;
  * [172.5, 173, 175, 150, 200].map(roundness); // [0.04, 0.1, 1, 2, 3]
  * ```
  */
-export function roundness(strike: number): number {
+function roundness(strike: number): number {
   const unit = strike >= 25 ? 5 : 1;
   const cents = Math.round(strike * 100);
   if (cents % (unit * 100) !== 0) return Number.isInteger(strike) ? 0.1 : 0.04;

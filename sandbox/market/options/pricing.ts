@@ -15,7 +15,7 @@ import { bsmImpliedVol, priceBounds, solveImpliedVol } from "./impliedVol.ts";
 import { MARKET_BOUNDARY } from "./exerciseBoundary.ts";
 import { type ModelResult, modelSolve, modelValuation } from "./valuation.ts";
 
-export type Convergence = "computed" | "interpolated" | "not converged";
+type Convergence = "computed" | "interpolated" | "not converged";
 
 /** A 1-point volatility move must change the price by at least this much for the mid to pin the volatility. */
 export const MIN_VEGA_PER_POINT = 0.001;

@@ -39,7 +39,7 @@ export interface Quote {
  * optionTick("penny", 3.2); // 0.05
  * ```
  */
-export function optionTick(cls: TickClass, price: number): number {
+function optionTick(cls: TickClass, price: number): number {
   if (cls === "penny-all") return 0.01;
   if (cls === "penny") return price < 3 ? 0.01 : 0.05;
   return price < 3 ? 0.05 : 0.1;

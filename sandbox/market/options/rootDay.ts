@@ -14,7 +14,8 @@ import { nextOpenInterest, seasonedOpenInterest, targetOpenInterest } from "./op
 import { type PricingInput, priceExpiry } from "./pricing.ts";
 import type { Row } from "../frames.ts";
 import { quoteAround, quoteTimes, type SpreadClass } from "./quotes.ts";
-import { dividendYield, RISK_FREE_RATE } from "./rates.ts";
+import { dividendYield } from "../ticks/dividends.ts";
+import { RISK_FREE_RATE } from "./rates.ts";
 import type { OptionRoot } from "./roots.ts";
 import { strikesToList } from "./strikes.ts";
 import { atmVol, surfaceVol, type VolLevel, withEventVariance } from "./volSurface.ts";

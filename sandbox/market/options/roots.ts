@@ -15,7 +15,7 @@ import type { CorporateAction, Merger } from "../corporateActions.ts";
 import type { Security } from "../securities.ts";
 import type { ExpirySchedule } from "./expiries.ts";
 
-export type RootKind = "standard" | "adjusted" | "index";
+type RootKind = "standard" | "adjusted" | "index";
 /** Quote increments: all pennies (SPY, QQQ); penny class (0.01 under $3, 0.05 above); nickel class (0.05, 0.10). */
 export type TickClass = "penny-all" | "penny" | "nickel";
 
@@ -54,9 +54,9 @@ export interface OptionRoot {
 }
 
 /** SecId of the S&P 500 index level the index root settles on. */
-export const INDEX_SEC_ID = 100100;
+const INDEX_SEC_ID = 100100;
 /** The index level is this many SPY shares' worth, so 100 index units deliver the value of 1000 SPY. */
-export const INDEX_PER_SPY = 10;
+const INDEX_PER_SPY = 10;
 
 const SCHEDULES: Readonly<Record<number, ExpirySchedule>> = {
   1: { weeklyDays: 35, monthlies: 3, quarterlyDays: 366 },
@@ -145,7 +145,7 @@ export function planRoots(securities: readonly Security[], actions: readonly Cor
  * mergerDeliverable(hesIntoCvx); // { shares: [{ asid: 100012, units: 102 }], cash: 450 }
  * ```
  */
-export function mergerDeliverable(a: Merger): OptionRoot["deliverable"] {
+function mergerDeliverable(a: Merger): OptionRoot["deliverable"] {
   return { shares: [{ asid: a.acquirerAsid, units: Math.floor(100 * a.shareRatio + 1e-9) }], cash: Math.round(100 * a.cashPerShare * 100) / 100 };
 }
 

@@ -11,7 +11,7 @@ import type { Row } from "../frames.ts";
 import type { RootHistory } from "./optionsMarket.ts";
 import type { OptionRoot } from "./roots.ts";
 
-export const IN_USE = "29991231";
+const IN_USE = "29991231";
 const COVERAGE_START = "2012-01-03";
 /** Underlyings that listed after the coverage start (the first trading day of Block, Inc.). */
 const LISTED_SINCE: Readonly<Record<number, string>> = { 100013: "2015-11-19" };

@@ -14,11 +14,11 @@ import { type BoundarySettings, type BoundaryStart, MARKET_BOUNDARY } from "./ex
 import { premiumBound } from "./premiumBound.ts";
 
 /** A premium bound below this is taken as no premium (far below a quote's tick or any target). */
-export const NEGLIGIBLE_PREMIUM = 1e-7;
+const NEGLIGIBLE_PREMIUM = 1e-7;
 /** Volatility bump of the premium's forward difference for Vega (the boundary is solved to 1e-11, far finer). */
-export const VOL_BUMP = 1e-5;
+const VOL_BUMP = 1e-5;
 /** Rate bump of the premium's forward difference for Rho. */
-export const RATE_BUMP = 1e-6;
+const RATE_BUMP = 1e-6;
 
 /** A model solve: price, Delta, Gamma, Theta, and for an American contract valued off its exercise boundary, the premium and the boundary. */
 export interface ModelResult extends FdResult {

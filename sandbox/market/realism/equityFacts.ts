@@ -55,7 +55,7 @@ export function volumeVolatilityCorrelation(days: readonly BarDay[]): number {
 }
 
 /** Log of each day's realized variance from 1-minute mid returns (the first minute left out). */
-export function logRealizedVariance(days: readonly BarDay[]): Float64Array {
+function logRealizedVariance(days: readonly BarDay[]): Float64Array {
   return Float64Array.from(days, (d) => {
     const r = regularReturns(d).subarray(1);
     let s = 0;

@@ -9,7 +9,7 @@ import { type BarDay, type DailyRow, FIRST_MINUTE, OPEN_MINUTE } from "./minuteD
 const byTicker = <T extends { ticker: string }>(rows: readonly T[], ticker: string) => rows.filter((r) => r.ticker === ticker);
 
 /** Close-to-close log returns of a ticker's daily bars, in date order (dividends and splits included as they print). */
-export function dailyReturns(rows: readonly DailyRow[], ticker: string): Float64Array {
+function dailyReturns(rows: readonly DailyRow[], ticker: string): Float64Array {
   const own = byTicker(rows, ticker);
   return Float64Array.from(own.slice(1), (r, i) => Math.log(r.close / own[i].close));
 }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Manifest } from "../manifest.ts";
 
 /** Bar fields the facts need, one value per minute from 04:00 (index 0) to 19:59 (index 959). */
-export const MINUTE_FIELDS = [
+const MINUTE_FIELDS = [
   "CloseBidPrice", "CloseAskPrice", "Volume", "FinraVolume", "TotalTrades", "NBBOQuoteCount", "MinSpread",
   "LastTradePrice", "FirstTradeSize", "LastTradeSize", "HighTradeSize", "LowTradeSize",
 ] as const;

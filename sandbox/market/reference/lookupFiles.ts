@@ -10,7 +10,7 @@ import type { CorporateAction } from "../corporateActions.ts";
 import type { Row } from "../frames.ts";
 import type { Security } from "../securities.ts";
 
-export const STILL_IN_USE = "2999-12-31";
+const STILL_IN_USE = "2999-12-31";
 
 /**
  * Lookup records of the market's securities, in key order (ticker, end date).

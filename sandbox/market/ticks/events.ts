@@ -1,13 +1,13 @@
 /**
  * Scheduled events of the securities: earnings reports of the common stocks (and the ADR) on
  * their 2023-24 dates, and quarterly ex-dividend days whose drop is the quarter's share of the
- * continuous dividend yield the option model uses (options/rates.ts), so the two agree. Also the
+ * continuous dividend yield the option model uses (dividends.ts), so the two agree. Also the
  * calendar's quiet and busy days (early closes, the holiday week, quadruple witching).
  * An event outside a profile's range simply does not happen in it.
  */
 import { isTradingDay, type TradingDay } from "../../../calendar/calendar.ts";
 import { addDays } from "../../../calendar/nyTime.ts";
-import { dividendYield } from "../options/rates.ts";
+import { dividendYield } from "./dividends.ts";
 
 /** An earnings report: the date it lands and whether before the open or after the close. */
 export interface Earnings {
@@ -41,11 +41,6 @@ const EX_DIVIDENDS: Readonly<Record<number, readonly string[]>> = {
   100011: ["2023-06-15", "2023-09-14", "2023-12-14"], // HES
   100012: ["2023-05-18", "2023-08-17", "2023-11-16"], // CVX
 };
-
-/** The earnings report landing on `date` for a security, if any. */
-export function earningsOn(asid: number, date: string): Earnings | undefined {
-  return EARNINGS[asid]?.find((e) => e.date === date);
-}
 
 /**
  * The day the market reacts to a report: the report day before the open, the next trading

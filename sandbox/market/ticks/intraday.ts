@@ -14,7 +14,7 @@ export const FIRST_MINUTE_OF_DAY = 240;
 export const OPEN_MINUTE_OF_DAY = 570;
 
 /** Trade intensity of a minute relative to a regular-hours midday minute. */
-export function tradeActivity(minuteOfDay: number, closeMinuteOfDay: number): number {
+function tradeActivity(minuteOfDay: number, closeMinuteOfDay: number): number {
   if (minuteOfDay < 420) return 0.006;
   if (minuteOfDay < 480) return 0.05;
   if (minuteOfDay < OPEN_MINUTE_OF_DAY) return minuteOfDay < 485 ? 0.14 : 0.08;

@@ -8,9 +8,9 @@
 import { Rng } from "../rng.ts";
 
 /** Day-to-day persistence of log volatility (half-life about 7 trading days). */
-export const DAILY_PERSISTENCE = 0.9;
+const DAILY_PERSISTENCE = 0.9;
 /** Stationary standard deviation of daily log volatility. */
-export const DAILY_LOG_VOL_SD = 0.32;
+const DAILY_LOG_VOL_SD = 0.32;
 /** Correlation of the market's volatility innovation with its return that day (leverage). */
 export const LEVERAGE = -0.6;
 /** Minute-to-minute persistence of intraday log volatility (half-life about 25 minutes). */

@@ -8,7 +8,7 @@ import type { DatabaseSync } from "node:sqlite";
 /** Option values as `node:util` parseArgs hands them over. */
 export type OptionValues = Record<string, string | string[] | boolean | undefined>;
 
-export interface CommandInput {
+interface CommandInput {
   options: OptionValues;
   /** Positional arguments after the command words, one per name in `Command.args`. */
   args: string[];

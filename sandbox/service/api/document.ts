@@ -14,7 +14,7 @@ import { z } from "zod";
 type Json = Record<string, unknown>;
 
 /** An answer as routes.ts describes it. */
-export interface ResponseConfig {
+interface ResponseConfig {
   description: string;
   headers?: z.ZodObject;
   content?: Record<string, { schema: z.ZodType }>;

@@ -28,7 +28,7 @@ export function fastApiIssues(error: z.ZodError, where: "query" | "path"): Valid
 }
 
 /** JSON schema of a column's values, as a parameter or record field documents them. */
-export const JSON_TYPES: Record<ColumnType, Record<string, unknown>> = {
+const JSON_TYPES: Record<ColumnType, Record<string, unknown>> = {
   date: { type: "string", format: "date" },
   datetime_ns: { type: "string", format: "date-time", description: "New York time with offset, nanoseconds" },
   datetime_ms: { type: "string", format: "date-time", description: "New York time with offset, milliseconds" },
@@ -84,12 +84,6 @@ export function enumQuery<T extends string>(name: string, values: readonly T[], 
 export function columnListQuery(description: string, prefix = "") {
   const item = `${prefix}[^,]+`;
   return z.string().optional().meta({ type: "string", minLength: 1, pattern: `^${item}(,${item})*$`, description });
-}
-
-/** Operators a column's type supports: like/ilike on text only, equality (containment) only on lists. */
-export function operatorsOf(type: ColumnType): readonly string[] {
-  if (type === "list_string") return ["eq"];
-  return type === "string" ? ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] : ["eq", "gt", "ge", "lt", "le", "in"];
 }
 
 /**

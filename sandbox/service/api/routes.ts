@@ -21,7 +21,8 @@ import {
 import type { Dataset } from "../../market/catalog.ts";
 import { MAX_IN_VALUES, MAX_PATTERN_LENGTH, MAX_REQUEST_TARGET_BYTES } from "../query/limits.ts";
 import { DEFAULT_LIMIT, FORMATS, MAX_LIMIT } from "../query/parse.ts";
-import { columnListQuery, enumQuery, filterQuery, integerQuery, operatorsOf, presentKeysOnly } from "./params.ts";
+import { operatorsOf } from "../query/operators.ts";
+import { columnListQuery, enumQuery, filterQuery, integerQuery, presentKeysOnly } from "./params.ts";
 
 const error = (description: string) => ({ description, content: { "application/json": { schema: HTTPError } } });
 
@@ -57,7 +58,7 @@ export const METHOD_NOT_ALLOWED = {
 };
 
 /** The quota headers of every data answer (a 429 too). */
-export const QUOTA_HEADERS = z.object({
+const QUOTA_HEADERS = z.object({
   "RateLimit-Limit": header("Requests allowed in the per-minute window (always the per-minute quota)"),
   "RateLimit-Remaining": header("Requests left in the per-minute window"),
   "RateLimit-Reset": header("Seconds until the per-minute window resets"),
@@ -94,11 +95,6 @@ export const META_ROUTES = {
   }),
   columns: createRoute({ method: "get", path: "/api/v1/meta/datasets/{id}/columns", tags: ["meta"], security, request: { params: idParam }, responses: { ...ok("Column schema", ColumnList), ...ERRORS } }),
 };
-
-/** Query parameters that are not column filters. */
-export function reservedParams(dataset: Dataset): string[] {
-  return ["sort", "columns", "offset", "limit", "response_format", ...(dataset.variant ? [dataset.variant.param] : [])];
-}
 
 /** The query parameters of a dataset's data route: paging, format, variant, and every filter its columns support. */
 function dataQuery(dataset: Dataset) {

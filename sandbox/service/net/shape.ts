@@ -37,7 +37,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * const paced = throttleBody(new Response("x".repeat(1_000_000)).body!, 2_000_000); // about 0.5 s
  * ```
  */
-export function throttleBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number): ReadableStream<Uint8Array> {
+function throttleBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const sliceBytes = Math.max(MIN_SLICE, Math.round(bytesPerSecond * SLICE_SECONDS));
   let pending: Uint8Array = new Uint8Array(0);

@@ -12,9 +12,9 @@ import { estimatedBytes } from "./frameCache.ts";
 import type { MarketFile } from "./marketFiles.ts";
 
 /** Files read in one step of a query. */
-export const BATCH_FILES = 16;
+const BATCH_FILES = 16;
 /** Parquet bytes read in one step of a query (a larger file is a batch of its own). */
-export const BATCH_BYTES = 8 * 2 ** 20;
+const BATCH_BYTES = 8 * 2 ** 20;
 
 /**
  * `files` in order, cut into batches of at most `maxFiles` files and `maxBytes` bytes.

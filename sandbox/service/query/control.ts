@@ -10,10 +10,10 @@
 import { gatewayTimeout, HttpError } from "../errors.ts";
 
 /** The status logged for a query whose client went away before its answer (nginx's "client closed request"). */
-export const CLIENT_GONE = 499;
+const CLIENT_GONE = 499;
 
 /** A query stopped because its client went away; the answer reaches nobody. */
-export const clientGone = () => new HttpError(CLIENT_GONE, "Client closed request");
+const clientGone = () => new HttpError(CLIENT_GONE, "Client closed request");
 
 /**
  * The budget, the client and the memory ceiling of one query.

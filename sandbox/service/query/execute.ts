@@ -47,7 +47,7 @@ function emptyFrame(dataset: Dataset): pl.DataFrame {
 }
 
 /** The row filter of a query (its filters and the access rule's), with a key naming it. */
-export function rowPredicate(dataset: Dataset, query: DataQuery, constraints: Constraints): { key: string; predicate: pl.Expr | null } {
+function rowPredicate(dataset: Dataset, query: DataQuery, constraints: Constraints): { key: string; predicate: pl.Expr | null } {
   // pruneFiles kept only files whose partition values the access rule allows, and a file holds
   // only rows of its partition values: a rule on a partition column needs no row filter.
   const partitioned = (column?: string) => column !== undefined && dataset.partitioning.keys.includes(column);

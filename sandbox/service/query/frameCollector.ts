@@ -20,7 +20,7 @@ export const DEFAULT_COLLECT_MB = 4;
 export type Collect = (options: { type: "minor" | "major" }) => unknown;
 
 /** The `gc` function of this isolate, when V8 exposes it. */
-export function exposedCollect(): Collect | undefined {
+function exposedCollect(): Collect | undefined {
   const collect = (globalThis as { gc?: unknown }).gc;
   return typeof collect === "function" ? (collect as Collect) : undefined;
 }

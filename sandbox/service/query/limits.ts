@@ -67,7 +67,7 @@ export function patternIssue(loc: (string | number)[], pattern: string): Validat
  * requestTarget("http://127.0.0.1:8000/api/v1/account/my?x=1"); // "/api/v1/account/my?x=1"
  * ```
  */
-export function requestTarget(url: string): string {
+function requestTarget(url: string): string {
   const path = url.indexOf("/", url.indexOf("//") + 2);
   return path < 0 ? "/" : url.slice(path);
 }

@@ -9,12 +9,12 @@
  */
 import type { Column } from "../../market/schema.ts";
 import type { Dataset } from "../../market/catalog.ts";
-import { operatorsOf } from "../api/params.ts";
+import { operatorsOf } from "./operators.ts";
 import { unknownColumnsError, type ValidationIssue } from "../errors.ts";
 import type { FilterValue } from "./values.ts";
 
-export const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
-export type Operator = (typeof OPERATORS)[number];
+const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
+type Operator = (typeof OPERATORS)[number];
 export const FORMATS = ["json", "csv", "csv_gzip"] as const;
 export type ResponseFormat = (typeof FORMATS)[number];
 

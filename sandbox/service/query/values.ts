@@ -15,7 +15,7 @@ export type Parsed = { ok: true; value: FilterValue } | { ok: false; issue: Vali
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Why a string is not a real YYYY-MM-DD date, or undefined when it is one. */
-export function dateError(text: string): string | undefined {
+function dateError(text: string): string | undefined {
   if (text.length < 10) return "input is too short";
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return "invalid date separator or characters, expected YYYY-MM-DD";
   const [y, m, d] = text.split("-").map(Number);
@@ -29,7 +29,7 @@ export function dateError(text: string): string | undefined {
 const DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Epoch nanoseconds of an ISO 8601 date-time; New York time when no offset is given. */
-export function parseDateTime(text: string): bigint | undefined {
+function parseDateTime(text: string): bigint | undefined {
   const m = DATETIME.exec(text);
   if (!m || dateError(m[1])) return undefined;
   const [hh, mm, ss] = [m[2] ?? "0", m[3] ?? "0", m[4] ?? "0"].map(Number);

@@ -12,9 +12,9 @@ import type { DatabaseSync } from "node:sqlite";
 import { statement, transaction } from "./db.ts";
 
 /** Invalid keys an address may present at once. */
-export const INVALID_KEY_BURST = 20;
+const INVALID_KEY_BURST = 20;
 /** After the burst, one more invalid key each this many milliseconds (20 a minute). */
-export const INVALID_KEY_EVERY_MS = 3000;
+const INVALID_KEY_EVERY_MS = 3000;
 
 interface Bucket {
   tokens: number;

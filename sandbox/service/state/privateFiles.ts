@@ -10,9 +10,9 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** The mode of the state database and its `-wal` and `-shm` files. */
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FILE_MODE = 0o600;
 /** The mode of a folder the sandbox makes for its state. */
-export const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FOLDER_MODE = 0o700;
 
 /** Folders from the first missing ancestor of `folder` down to it, outermost first. */
 function missingFolders(folder: string): string[] {

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { statement } from "./db.ts";
 
-export interface FaultSettings {
+interface FaultSettings {
   seed: number;
   rate503: number;
   rate504: number;
@@ -27,7 +27,7 @@ export interface Settings {
   faults: FaultSettings | null;
 }
 
-export const DEFAULT_SETTINGS: Settings = {
+const DEFAULT_SETTINGS: Settings = {
   maintenance: false,
   unentitledStatus: 404,
   queryBudgetMs: 30_000,

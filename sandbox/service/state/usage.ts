@@ -20,7 +20,7 @@ const minutePeriod = (now: Date) => `minute:${now.toISOString().slice(0, 16)}`;
 const monthPeriod = (now: Date) => `month:${now.toISOString().slice(0, 7)}`;
 
 /** Seconds until the next minute, and until 00:00 UTC on the 1st of next month. */
-export function secondsToResets(now: Date): { minute: number; month: number; monthReset: Date } {
+function secondsToResets(now: Date): { minute: number; month: number; monthReset: Date } {
   const minute = 60 - now.getUTCSeconds() - (now.getUTCMilliseconds() > 0 ? now.getUTCMilliseconds() / 1000 : 0);
   const monthReset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { minute: Math.max(1, Math.ceil(minute)), month: Math.ceil((monthReset.getTime() - now.getTime()) / 1000), monthReset };
@@ -197,7 +197,7 @@ export function clearInFlight(db: DatabaseSync): void {
 }
 
 /** Share of a monthly quota past which answers carry X-Quota-Warning. */
-export const QUOTA_WARNING_SHARE = 0.9;
+const QUOTA_WARNING_SHARE = 0.9;
 
 /**
  * Headers of where a team stands: `RateLimit-Limit`, `RateLimit-Remaining` and
@@ -205,7 +205,7 @@ export const QUOTA_WARNING_SHARE = 0.9;
  * Returned-Bytes}-{Limit,Remaining}` and `X-Quota-Monthly-Reset` (seconds) for the month; and
  * `X-Quota-Warning` once a monthly quota is more than 90% used.
  */
-export function quotaHeaders(limits: QuotaLimits, usage: QuotaUsage, minuteRemaining: number, now = new Date()): Record<string, string> {
+function quotaHeaders(limits: QuotaLimits, usage: QuotaUsage, minuteRemaining: number, now = new Date()): Record<string, string> {
   const resets = secondsToResets(now);
   const monthly = [
     ["Requests", "monthly requests", limits.monthly_requests, usage.monthly_requests],

@@ -8,7 +8,7 @@ import * as k from "../../../kernel-helpers/mod.ts";
 import { tradingSessions } from "../../../workbench/mod.ts";
 
 /** mulberry32: a tiny seeded generator, so the noise is the same on every run. */
-export function seeded(seed: number): () => number {
+function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -116,7 +116,7 @@ export function twoSessions(): pl.DataFrame {
 }
 
 /** Daily bars across a new year (2023-12-27 to 2024-01-05), for year labels. */
-export function acrossNewYear(): pl.DataFrame {
+function acrossNewYear(): pl.DataFrame {
   const days = ["2023-12-27", "2023-12-28", "2023-12-29", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"];
   const daily = dailyBars().head(6);
   const open = [...daily.getColumn("OpenPrice").toArray(), 191] as number[];

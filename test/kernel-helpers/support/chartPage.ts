@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 
-export interface Box {
+interface Box {
   left: number;
   top: number;
   right: number;

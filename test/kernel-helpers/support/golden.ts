@@ -10,9 +10,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const GOLDEN_DIR = fileURLToPath(new URL("../golden", import.meta.url));
+const GOLDEN_DIR = fileURLToPath(new URL("../golden", import.meta.url));
 
-export const goldenPath = (name: string, markup: string, suffix = "") =>
+const goldenPath = (name: string, markup: string, suffix = "") =>
   join(GOLDEN_DIR, `${name}${suffix}.${markup.startsWith("<svg") ? "svg" : "html"}`);
 
 /** `markup` with Plot's counter-numbered ids renumbered from 1 in order of appearance. */

@@ -25,7 +25,7 @@ import { executeNotebook, NotebookError } from "../../../scripts/jupyter.mjs";
 import { injectParameters } from "../../../scripts/notebookParams.ts";
 import { repoRoot } from "../../../scripts/paths.mjs";
 
-export interface Output {
+interface Output {
   output_type: string;
   name?: string;
   text?: string | string[];

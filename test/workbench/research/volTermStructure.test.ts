@@ -4,12 +4,12 @@
  * variance), the calendar-arbitrage check; then a whole greeks frame priced by Black-Scholes-
  * Merton with a known carry and a flat vol, from which the forward, both vols and the notes
  * must come back; and the sandbox's tiny market, whose option model's dividend yields
- * (sandbox/market/options/rates.ts: the test may look, the workbench may not) the carry recovers.
+ * (sandbox/market/ticks/dividends.ts: the test may look, the workbench may not) the carry recovers.
  */
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { atmForwardVol, blackScholesCall, calendarArbitrage, constantMaturityVol, constantMaturityVols, expiryForwards, fiftyDeltaVol, nearestSpotStrikeVol, otmSmile, QueryError, volTermStructure } from "../../../workbench/mod.ts";
-import { dividendYield } from "../../../sandbox/market/options/rates.ts";
+import { dividendYield } from "../../../sandbox/market/ticks/dividends.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 
 const day = (d: string) => new Date(`${d}T00:00:00Z`);

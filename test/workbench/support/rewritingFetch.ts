@@ -12,7 +12,7 @@
  */
 
 /** What to change in the answers of one path prefix. */
-export interface Rewrite {
+interface Rewrite {
   /** Rewrites the parsed JSON body (return the new body). */
   body?: (body: any) => unknown;
   /** Rewrites the response headers in place. */

@@ -13,8 +13,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Rewrites, rewritingFetch } from "./rewritingFetch.ts";
 
-export type { Rewrite } from "./rewritingFetch.ts";
-
 export interface RewritingProxy {
   baseUrl: string;
   /** Requests forwarded so far. */

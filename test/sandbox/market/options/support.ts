@@ -3,7 +3,8 @@ import pl from "nodejs-polars";
 import { join } from "node:path";
 import type { Manifest } from "../../../../sandbox/market/manifest.ts";
 import type { OptionTerms } from "../../../../sandbox/market/options/contract.ts";
-import { dividendYield, RISK_FREE_RATE } from "../../../../sandbox/market/options/rates.ts";
+import { RISK_FREE_RATE } from "../../../../sandbox/market/options/rates.ts";
+import { dividendYield } from "../../../../sandbox/market/ticks/dividends.ts";
 import { tinyMarketDir } from "../support/market.ts";
 
 /** Every row of a dataset, dates as `YYYY-MM-DD` strings. */

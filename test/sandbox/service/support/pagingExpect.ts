@@ -32,7 +32,7 @@ export function mediaType(contentType: string | null): string | undefined {
 }
 
 /** Query parameters of a path as sorted [name, value] pairs (duplicates kept). */
-export function sortedParams(pathAndQuery: string): [string, string][] {
+function sortedParams(pathAndQuery: string): [string, string][] {
   return [...new URL(pathAndQuery, "http://x").searchParams].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : 1));
 }
 

@@ -31,7 +31,7 @@ export interface PageRequest {
   format: Format;
 }
 
-export function queryPath(path: string, params: Record<string, string>): string {
+function queryPath(path: string, params: Record<string, string>): string {
   const query = new URLSearchParams(params).toString();
   return query === "" ? path : `${path}?${query}`;
 }
@@ -43,7 +43,7 @@ export function fetchPage(r: PageRequest, offset?: number): Promise<Page> {
 }
 
 /** Fetches a page by its path and query as given (e.g. a Link target). */
-export async function fetchTarget(r: PageRequest, requested: string): Promise<Page> {
+async function fetchTarget(r: PageRequest, requested: string): Promise<Page> {
   const response = await r.sb.get(requested, KEY);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (response.status !== 200) throw new Error(`GET ${requested} answered ${response.status}: ${new TextDecoder().decode(bytes)}`);
@@ -62,7 +62,7 @@ export async function fetchTarget(r: PageRequest, requested: string): Promise<Pa
 }
 
 /** The target of a `Link: <...>; rel="next"` header, or undefined when there is none. */
-export function nextLinkTarget(link: string | null): string | undefined {
+function nextLinkTarget(link: string | null): string | undefined {
   if (link === null) return undefined;
   const m = /^<([^>]+)>;\s*rel="next"$/.exec(link.trim());
   if (!m) throw new Error(`Link header '${link}' is not a single rel="next" link`);

@@ -24,7 +24,7 @@ export type Format = (typeof FORMATS)[number];
 /** The media type each format is served with (parameters such as charset aside). */
 export const MEDIA_TYPES: Record<Format, string> = { json: "application/json", csv: "text/csv", csv_gzip: "application/gzip" };
 
-export interface Pagination {
+interface Pagination {
   offset: number;
   limit: number;
   next_offset: number | null;
@@ -73,7 +73,7 @@ export function isoDateTime(text: string): { epochNs: bigint; offset: string; di
 const FLOAT_TEXT = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** One cell in canonical form; `where` names it in errors. */
-export function canonicalCell(type: ColumnType, value: unknown, fromCsv: boolean, where: () => string): string | null {
+function canonicalCell(type: ColumnType, value: unknown, fromCsv: boolean, where: () => string): string | null {
   if (value === null) return null;
   const bad = (why: string): never => {
     throw new Error(`${where()}: ${why}: ${JSON.stringify(value)}`);
@@ -108,7 +108,7 @@ export function canonicalCell(type: ColumnType, value: unknown, fromCsv: boolean
   }
 }
 
-export function typesOf(dataset: Dataset, columns: string[]): ColumnType[] {
+function typesOf(dataset: Dataset, columns: string[]): ColumnType[] {
   const types = columnTypes(dataset);
   return columns.map((c) => types.get(c) ?? (() => {
     throw new Error(`Response column '${c}' is not in the catalog of ${dataset.textId}`);
@@ -137,7 +137,7 @@ function lazyRows<T extends Omit<WireTable, "rows">>(table: T, compute: () => st
 }
 
 /** A JSON envelope `{data, pagination}` as a table. */
-export function jsonTable(text: string, dataset: Dataset): WireTable {
+function jsonTable(text: string, dataset: Dataset): WireTable {
   const body = JSON.parse(text) as { data: Record<string, unknown>[]; pagination: Pagination };
   const columns = body.data.length > 0 ? Object.keys(body.data[0]) : [];
   const types = typesOf(dataset, columns);
@@ -158,7 +158,7 @@ function csvRows(frame: pl.DataFrame, dataset: Dataset): string[] {
 }
 
 /** A CSV body as a table, parsed by Polars with every column as text (empty field = null). */
-export function csvTable(body: Uint8Array | string, dataset: Dataset, format: "csv" | "csv_gzip" = "csv"): WireTable {
+function csvTable(body: Uint8Array | string, dataset: Dataset, format: "csv" | "csv_gzip" = "csv"): WireTable {
   const bytes = typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const frame = pl.readCSV(bytes, { inferSchemaLength: 0 });
   const types = typesOf(dataset, frame.columns);

@@ -11,10 +11,10 @@
 import pl from "nodejs-polars";
 
 /** One event: New York time of day, EventType, price, quantity, exchange and condition code. */
-export type Event = [time: string, type: string, price: number, quantity: number, exchange?: string, condition?: string];
+type Event = [time: string, type: string, price: number, quantity: number, exchange?: string, condition?: string];
 
 /** 2023-11-21 (EST, UTC-5): New York `HH:MM:SS.mmm` to a tick row. */
-export function fixture(events: Event[]): pl.DataFrame {
+function fixture(events: Event[]): pl.DataFrame {
   const ms = events.map(([time]) => Date.parse(`2023-11-21T${time}-05:00`));
   return pl.DataFrame([
     pl.Series("TradeDate", events.map(() => new Date("2023-11-21T00:00:00Z")), pl.Date),

@@ -1,7 +1,8 @@
 /**
  * Credentials kept out of text: a user name and password in a URL (`https://me:pw@host/`) are
  * removed wherever a URL is shown, and the key and password a workbench holds are masked in
- * any text that might carry them (a service echoing a header, a proxy's error page).
+ * any text that might carry them (a service echoing a header, a proxy's error page). Here, with
+ * the errors, because every error's message is cleaned with it (errors/base.ts).
  */
 
 /** `scheme://user:password@` in a text: the user information of a URL. */

@@ -9,10 +9,10 @@ import { type CacheCheck, type DatasetStatus, displayKindOf, type DownloadResult
 import { chartFromElement } from "../charts/chartBundle.ts";
 import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";
-import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle, workbenchBundle } from "./cards.ts";
-import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
-import type { MediaBundle } from "./jupyter.ts";
-import { lazyBundle, polarsKind, seriesBundle } from "./polarsValues.ts";
+import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle, workbenchBundle } from "../display/cards.ts";
+import { type FrameDisplayOptions, frameBundle } from "../display/frameHtml.ts";
+import type { MediaBundle } from "../display/jupyter.ts";
+import { lazyBundle, polarsKind, seriesBundle } from "../display/polarsValues.ts";
 
 /**
  * The rich media bundle for `value`, or undefined when it has none.

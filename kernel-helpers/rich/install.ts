@@ -9,8 +9,8 @@
  */
 import { createRequire } from "node:module";
 import type pl from "nodejs-polars";
-import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
-import { inKernel, JUPYTER_DISPLAY, showBundle } from "./jupyter.ts";
+import { type FrameDisplayOptions, frameBundle } from "../display/frameHtml.ts";
+import { inKernel, JUPYTER_DISPLAY, showBundle } from "../display/jupyter.ts";
 
 /** Whether the kernel was started with MARKETDATA_DEBUG=1 (full stacks of workbench errors). */
 function debugStacks(): boolean {

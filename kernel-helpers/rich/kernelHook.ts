@@ -9,8 +9,8 @@
  * `Deno.jupyter.display(value)` is wrapped the same way.
  */
 import { Workbench } from "../../workbench/mod.ts";
-import type { FrameDisplayOptions } from "./frameHtml.ts";
-import type { MediaBundle } from "./jupyter.ts";
+import type { FrameDisplayOptions } from "../display/frameHtml.ts";
+import type { MediaBundle } from "../display/jupyter.ts";
 import { richBundle, richBundleAsync } from "./richBundle.ts";
 
 type Broadcast = (executionCount: number, result: unknown) => Promise<void>;
