@@ -32,6 +32,7 @@ import { type FileRecord, filePathColumns, type Manifest, openManifest, readMani
 import { lakeFolder } from "./lakeFolder.ts";
 import { repairFolder } from "./lakeRebuild.ts";
 import { checkFreeSpace } from "./lakeSpace.ts";
+import { withPartitionColumns } from "./lakeColumns.ts";
 
 export { scanLake } from "./lakeScan.ts";
 import { writeLakeFile } from "./lakeWrite.ts";
@@ -166,7 +167,8 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const layout = byDateWithTickers ? found.layout : lakeLayout(endpoint, tickers.length > 0);
   // The folder's identity: the query without its dates and tickers (but a folder by date holds one ticker set).
   const tickerFilter = layout.length < 2 && tickers.length ? { [endpoint.tickerColumn!]: tickers } : {};
-  const base = { ...rest, filters: { ...rest.filters, ...tickerFilter } };
+  const completed = withPartitionColumns(dataset, rest.columns, layout);
+  const base = { ...rest, ...(completed.columns ? { columns: completed.columns } : {}), filters: { ...rest.filters, ...tickerFilter } };
   const sample = await pipeline.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
   const fingerprint = [...requestParams(sample)].filter(([k]) => layout.length < 2 || !k.startsWith(`${endpoint.tickerColumn}.`)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   try {
@@ -178,7 +180,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   }
   const release = lockFolder(folder.books); // one download at a time in a folder, across processes
   try {
-    const warnings: string[] = [];
+    const warnings: string[] = completed.warning ? [completed.warning] : [];
     const universe = await universeFor(facts, dataset, layout.length === 2 ? tickers : [], days, warnings);
     return { run: await openFolder(universe, warnings), release };
   } catch (error) {
