@@ -109,6 +109,29 @@ describe("filter values on columns with a closed list", () => {
   });
 });
 
+describe("filter values of the service's closed word lists: EventType and ImpliedVolConvergence", () => {
+  it("are refused before any data request, naming every allowed value, where they returned 0 rows that blamed the ticker", async () => {
+    const { wb, data } = await counting();
+    const messages = await Promise.all([
+      refused(() => wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: "trade" } })),
+      refused(() => wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: ["TRADE", "QUOTE_BID"] } })),
+      refused(() => wb.data.optGreeksDaily("SPY", { date: "2023-11-21", filters: { ImpliedVolConvergence: "interpolate" } })),
+    ]).then((errors) => errors.map((e) => e.message));
+    const events = "EventType is TRADE (a trade), QUOTE BID (a bid quote), QUOTE ASK (an ask quote) or TRADE CANCEL (a cancelled trade)";
+    expect(messages).toEqual([
+      `Cannot filter eq-taq.EventType by 'trade': ${events} (did you mean 'TRADE'?)`,
+      `Cannot filter eq-taq.EventType by 'QUOTE_BID': ${events} (did you mean 'QUOTE BID'?)`,
+      "Cannot filter opt-greeks-daily.ImpliedVolConvergence by 'interpolate': ImpliedVolConvergence is computed (by the model), interpolated (from nearby contracts of the expiry) or not converged (no implied volatility) (did you mean 'interpolated'?)",
+    ]);
+    expect(data()).toEqual([]);
+    // The service's own words pass, and its schema says the same words.
+    const trades = await wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: ["TRADE", "QUOTE BID"] }, columns: ["EventType"] });
+    expect((trades.getColumn("EventType").unique().toArray() as string[]).sort()).toEqual(["QUOTE BID", "TRADE"]);
+    const greeks = await wb.data.optGreeksDaily("SPY", { date: "2023-11-21", filters: { ImpliedVolConvergence: ["computed", "interpolated", "not converged"] } });
+    expect(greeks.height).toBe((await wb.data.optGreeksDaily("SPY", { date: "2023-11-21" })).height);
+  });
+});
+
 describe("wb.estimate takes the data functions' arguments", () => {
   const week = { start: "2023-11-20", end: "2023-11-24" } as const;
 
