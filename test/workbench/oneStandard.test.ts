@@ -8,7 +8,7 @@
  */
 import pl from "nodejs-polars";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connect, frameDates, type ProgressEvent, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
+import { connect, frameDates, frameWarnings, type ProgressEvent, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 import { rewritingFetch } from "./support/rewritingFetch.ts";
 
@@ -74,6 +74,29 @@ describe("option roots, checked as tickers are", () => {
     const e = await refused(() => blind.data.optGreeksDaily(["AAPL", "APPL"], { date: "2023-11-21" }));
     expect(e).toBeInstanceOf(UnknownTickerError);
     expect(e.message).toBe("opt-greeks-daily: no row for option root APPL at any date: the service does not know it (this account cannot read opt-sec-master, which would name the nearest option roots)");
+  });
+});
+
+describe("option roots of the reference datasets, checked as the other option datasets check theirs", () => {
+  it("optSecMaster and occEqSpecSettl refuse a root the security master does not know, where they returned an empty frame without a word", async () => {
+    const { wb, data } = await counting();
+    const roots = ((await local.wb.data.optSecMaster()).getColumn("OptionTicker").toArray() as string[]).sort().join(", ");
+    const master = await refused(() => wb.data.optSecMaster("APPL"));
+    expect(master).toBeInstanceOf(UnknownTickerError);
+    expect(master.message).toBe(`opt-sec-master: unknown option root APPL (did you mean 'AAPL'?); known option roots are ${roots}`);
+    const settl = await refused(() => wb.data.occEqSpecSettl(["ODFL1", "SPX"]));
+    expect(settl.message).toBe(`occ-eq-spec-settl: unknown option root SPX (SPX is the underlying of option root SPXW: ask for SPXW); known option roots are ${roots}`);
+    // The security master is loaded now: a misspelt root is refused before its request is sent.
+    const sent = data().length;
+    expect((await refused(() => wb.data.occEqSpecSettl("ODFL2"))).message).toBe(`occ-eq-spec-settl: unknown option root ODFL2 (did you mean 'ODFL' or 'ODFL1'?); known option roots are ${roots}`);
+    expect(data().length).toBe(sent);
+  });
+
+  it("a root that exists but was never adjusted has its empty part said, naming the adjusted roots it became", async () => {
+    const settl = await local.wb.data.occEqSpecSettl(["ODFL", "ODFL1"]);
+    expect(settl.getColumn("OptionTicker").unique().toArray()).toEqual(["ODFL1"]);
+    expect(frameWarnings(settl)).toContain("occ-eq-spec-settl lists adjusted option roots only: ODFL is not one (no row); its contracts were adjusted into ODFL1: ask for ODFL1");
+    expect((await local.wb.data.optSecMaster(["ODFL", "ODFL1"])).height).toBe(2);
   });
 });
 
