@@ -206,7 +206,14 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     const held = Object.keys(manifest.partitions).length;
     const units = lakeUnits(planChunks(layout, universe, new Set(Object.keys(manifest.partitions)), options.chunkDays ?? 20), tickerInPath, TICKERS_PER_REQUEST)
       .flatMap((u) => (endpoint.pathParams.includes("trade_date") ? u.dates.map((d) => ({ ...u, dates: [d] })) : [u]));
-    checkFreeSpace(dir, manifest, units[0] ? Math.max(1, units[0].dates.length) * Math.max(1, units[0].tickers.length) : 0);
+    const partitionsOf = (u: (typeof units)[number]) => Math.max(1, u.dates.length) * Math.max(1, u.tickers.length);
+    checkFreeSpace(dir, manifest, units[0] ? partitionsOf(units[0]) : 0); // before the folder's manifest is rewritten
+    // Partitions of units sent and not yet written: counted as taken when the next unit is judged.
+    let pending = 0;
+    const beforeUnit = (i: number) => {
+      checkFreeSpace(dir, manifest, partitionsOf(units[i]), pending);
+      pending += partitionsOf(units[i]);
+    };
     writeManifest(dir, manifest);
 
     const unitQuery = (u: (typeof units)[number]) => {
@@ -243,6 +250,13 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       emit({ type: "partitions", unit, frame, parts: [...parts, ...dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous });
     };
     const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
+      try {
+        return await writeUnit(i, frame, emit);
+      } finally {
+        pending -= partitionsOf(units[i]);
+      }
+    };
+    const writeUnit = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
       const u = units[i];
       if (layout.length === 0) {
         const file = partitionFile("", {});
@@ -310,6 +324,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       upfront: true,
     }, {
       start: reusing,
+      beforeUnit,
       unit: write,
       result: async () => {
         writeManifest(dir, manifest);
