@@ -93,7 +93,8 @@ const TICKERS_PER_REQUEST = 100;
  * ```
  */
 export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
-  const info = { kind: "download" as const, dataset, pathValues: [], query, dir };
+  // The result's warnings, shared with the call's observers (provenance adds to them).
+  const info = { kind: "download" as const, dataset, pathValues: [], query, dir, warnings: [] as string[] };
   let planned: { run: () => Promise<DownloadResult>; release: () => void };
   try {
     planned = await planDownload(pipeline, facts, dataset, query, dir, options, info);
@@ -180,7 +181,8 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   }
   const release = lockFolder(folder.books); // one download at a time in a folder, across processes
   try {
-    const warnings: string[] = completed.warning ? [completed.warning] : [];
+    const warnings = info.warnings ?? [];
+    if (completed.warning) warnings.push(completed.warning);
     const universe = await universeFor(facts, dataset, layout.length === 2 ? tickers : [], days, warnings);
     return { run: await openFolder(universe, warnings), release };
   } catch (error) {
