@@ -128,6 +128,33 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     expect(local.wb.scan(dir).collectSync().frameEqual(local.wb.scan(join(scratch, "reference")).collectSync(), true)).toBe(true);
   });
 
+  it("a download checks the free space before each request: it stops where the disk fills, and every request it sent has its rows written", async () => {
+    const disk = join(scratch, "chunks-disk");
+    mkdirSync(disk);
+    mount(["-t", "tmpfs", "-o", "size=3000k", "tmpfs"], disk);
+    const dir = join(disk, "lake");
+    const sent: string[] = [];
+    const fetch = (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes("/api/v1/data/us-equity/eq-taq-1min/")) sent.push(url); // the bars' requests (not the lookup files')
+      return local.sb.fetch(input, init);
+    };
+    const wb = await connect({ baseUrl: local.sb.baseUrl, fetch, apiKey: "demo-full-access" });
+    // 32 requests of two or three days (8 in flight): about 0.2 MB each, far more than the disk holds.
+    const universe = { tickers: ["AAPL", "MSFT", "SPY", "QQQ", "JPM", "CVX", "TSM", "SIRI"], start: "2023-11-20", end: "2023-11-28" };
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = await wb.download("eq-taq-1min", universe, dir, { chunkDays: 2 }).then(() => undefined, (e: unknown) => e).finally(() => warn.mockRestore());
+    expect(error).toBeInstanceOf(StorageError);
+    // The check's refusal, not a write that failed after its request was paid for.
+    expect((error as Error).message).toMatch(new RegExp(`^Cannot write into '${dir}': no space left on the device \\(ENOSPC\\): its disk has [\\d.]+ MB free where the next request's \\d+ partition\\(s\\)( and the \\d+ of requests in flight)? need about [\\d.]+ MB; nothing was sent`));
+    const written = lakeFiles(dir);
+    const recorded = new Set([...journalRecords(dir).values()].filter(Boolean));
+    expect([...written.keys()].filter((file) => !recorded.has(file))).toEqual([]);
+    // Each request here is one page of one ticker's days: one file each, none fetched in vain.
+    expect(written.size).toBeGreaterThan(0);
+    expect(sent.length).toBe(written.size);
+  });
+
   it("a cached call into a full tmpfs returns its frame with a warning naming the path and 'no space', leaves no partial file, and caches once there is space", async () => {
     const disk = join(scratch, "cache-disk");
     mkdirSync(disk);

@@ -8,7 +8,7 @@
  */
 import pl from "nodejs-polars";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connect, frameDates, type ProgressEvent, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
+import { connect, frameDates, frameWarnings, type ProgressEvent, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 import { rewritingFetch } from "./support/rewritingFetch.ts";
 
@@ -77,6 +77,29 @@ describe("option roots, checked as tickers are", () => {
   });
 });
 
+describe("option roots of the reference datasets, checked as the other option datasets check theirs", () => {
+  it("optSecMaster and occEqSpecSettl refuse a root the security master does not know, where they returned an empty frame without a word", async () => {
+    const { wb, data } = await counting();
+    const roots = ((await local.wb.data.optSecMaster()).getColumn("OptionTicker").toArray() as string[]).sort().join(", ");
+    const master = await refused(() => wb.data.optSecMaster("APPL"));
+    expect(master).toBeInstanceOf(UnknownTickerError);
+    expect(master.message).toBe(`opt-sec-master: unknown option root APPL (did you mean 'AAPL'?); known option roots are ${roots}`);
+    const settl = await refused(() => wb.data.occEqSpecSettl(["ODFL1", "SPX"]));
+    expect(settl.message).toBe(`occ-eq-spec-settl: unknown option root SPX (SPX is the underlying of option root SPXW: ask for SPXW); known option roots are ${roots}`);
+    // The security master is loaded now: a misspelt root is refused before its request is sent.
+    const sent = data().length;
+    expect((await refused(() => wb.data.occEqSpecSettl("ODFL2"))).message).toBe(`occ-eq-spec-settl: unknown option root ODFL2 (did you mean 'ODFL' or 'ODFL1'?); known option roots are ${roots}`);
+    expect(data().length).toBe(sent);
+  });
+
+  it("a root that exists but was never adjusted has its empty part said, naming the adjusted roots it became", async () => {
+    const settl = await local.wb.data.occEqSpecSettl(["ODFL", "ODFL1"]);
+    expect(settl.getColumn("OptionTicker").unique().toArray()).toEqual(["ODFL1"]);
+    expect(frameWarnings(settl)).toContain("occ-eq-spec-settl lists adjusted option roots only: ODFL is not one (no row); its contracts were adjusted into ODFL1: ask for ODFL1");
+    expect((await local.wb.data.optSecMaster(["ODFL", "ODFL1"])).height).toBe(2);
+  });
+});
+
 describe("filter values on columns with a closed list", () => {
   it("CallPut 'CALL' is refused before any data request, naming C and P, instead of 0 rows that blame the ticker", async () => {
     const { wb, data } = await counting();
@@ -106,6 +129,29 @@ describe("filter values on columns with a closed list", () => {
     // The allowed values pass, and patterns are left to the service.
     expect((await wb.data.optOpenInterest("SPY", { date: "2023-11-21", filters: { CallPut: "P" } })).getColumn("CallPut").unique().toArray()).toEqual(["P"]);
     expect((await wb.data.optSecMaster({ filters: { OptionListStatus: { like: "*" } } })).height).toBeGreaterThan(0);
+  });
+});
+
+describe("filter values of the service's closed word lists: EventType and ImpliedVolConvergence", () => {
+  it("are refused before any data request, naming every allowed value, where they returned 0 rows that blamed the ticker", async () => {
+    const { wb, data } = await counting();
+    const messages = await Promise.all([
+      refused(() => wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: "trade" } })),
+      refused(() => wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: ["TRADE", "QUOTE_BID"] } })),
+      refused(() => wb.data.optGreeksDaily("SPY", { date: "2023-11-21", filters: { ImpliedVolConvergence: "interpolate" } })),
+    ]).then((errors) => errors.map((e) => e.message));
+    const events = "EventType is TRADE (a trade), QUOTE BID (a bid quote), QUOTE ASK (an ask quote) or TRADE CANCEL (a cancelled trade)";
+    expect(messages).toEqual([
+      `Cannot filter eq-taq.EventType by 'trade': ${events} (did you mean 'TRADE'?)`,
+      `Cannot filter eq-taq.EventType by 'QUOTE_BID': ${events} (did you mean 'QUOTE BID'?)`,
+      "Cannot filter opt-greeks-daily.ImpliedVolConvergence by 'interpolate': ImpliedVolConvergence is computed (by the model), interpolated (from nearby contracts of the expiry) or not converged (no implied volatility) (did you mean 'interpolated'?)",
+    ]);
+    expect(data()).toEqual([]);
+    // The service's own words pass, and its schema says the same words.
+    const trades = await wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: ["TRADE", "QUOTE BID"] }, columns: ["EventType"] });
+    expect((trades.getColumn("EventType").unique().toArray() as string[]).sort()).toEqual(["QUOTE BID", "TRADE"]);
+    const greeks = await wb.data.optGreeksDaily("SPY", { date: "2023-11-21", filters: { ImpliedVolConvergence: ["computed", "interpolated", "not converged"] } });
+    expect(greeks.height).toBe((await wb.data.optGreeksDaily("SPY", { date: "2023-11-21" })).height);
   });
 });
 

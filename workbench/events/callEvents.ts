@@ -17,6 +17,11 @@ export interface CallInfo {
   query: unknown;
   /** The lake folder of a download. */
   dir?: string;
+  /**
+   * A download's warnings: the very list its result returns, where an observer adds what the
+   * user must know of the call (its provenance record could not be written).
+   */
+  warnings?: string[];
   /** Set on a call that resumes a failed one: what the failed call's observers returned for it. */
   resumes?: unknown;
 }

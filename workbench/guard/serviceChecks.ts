@@ -11,6 +11,7 @@ import { type PreparedRequest, sentConditions, type TickerAsk } from "../query/p
 import type { TickerSource } from "../service/facts.ts";
 import { checkDates, checkReversed, requestedDates } from "./dateChecks.ts";
 import { checkTickersBeforeSending } from "./tickers.ts";
+import { checkRefRootsBeforeSending } from "./refRoots.ts";
 
 export interface ServiceCheckContext {
   endpoint: DataEndpoint;
@@ -37,6 +38,7 @@ export async function checkWithService(ctx: ServiceCheckContext): Promise<Ticker
   checkReversed(endpoint.dataset, schema, conditions);
   const dates = endpoint.dateColumn ? requestedDates(endpoint.dateColumn, conditions) : undefined;
   if (dates && endpoint.dateColumn) checkDates(endpoint.dataset, endpoint.dateColumn, dates, await ctx.status());
+  checkRefRootsBeforeSending(ctx.tickers, endpoint, request); // opt-sec-master, occ-eq-spec-settl: no ticker column
   if (endpoint.tickerColumn) {
     const tickers = conditions.filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts);
     const from = dates?.exact ? [...dates.exact].sort()[0] : dates?.from;

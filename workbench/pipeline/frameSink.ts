@@ -8,6 +8,7 @@ import { addFrameWarnings } from "../frames/frameWarnings.ts";
 import { emptyFrame, stackFrames } from "../frames/frames.ts";
 import { explainAbsentTickers } from "../guard/tickers.ts";
 import { cutWarnings } from "../guard/tickerSpans.ts";
+import { judgeRefRoots } from "../guard/refRoots.ts";
 import type { CallPlan } from "../query/plan.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { ServiceFacts } from "../service/facts.ts";
@@ -35,6 +36,7 @@ export function frameSink(facts: ServiceFacts, plan: CallPlan): UnitSink<pl.Data
       }
       const unjudged = await explainAbsent(facts, dataset, requests, frames);
       const cuts = await cutWarnings(facts, dataset, requests.map((r) => r.tickers), frames);
+      cuts.push(...await judgeRefRoots(facts, endpoint, requests, frames)); // option roots of the reference datasets
       const frame = stackFrames(frames);
       return addFrameWarnings(frame, [...cuts, ...emptyPartWarnings(endpoint, units, [...frames], base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
     },

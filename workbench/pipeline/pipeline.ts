@@ -40,6 +40,11 @@ export interface UnitSink<T> {
   /** Hears the call start, once its requests are prepared (a lake tells what it already holds). */
   start?(emit: (event: CallEvent) => void): void;
   /**
+   * Hears unit `index` about to be fetched, before any of its requests is sent; throwing stops
+   * the call there, as a failed unit does (a lake checks its disk has room for the unit's files).
+   */
+  beforeUnit?(index: number): void;
+  /**
    * Takes unit `index`'s frame as it completes (a lake writes its partitions here). Returns what
    * the call keeps of it for `result` and `partial`: the frame sink keeps the frame; a lake keeps
    * nothing, since its rows are on disk (a download holds one unit's rows at a time, not all).
@@ -228,6 +233,7 @@ export class Pipeline {
       const running = inFlight(todo.length, given);
       await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
+        sink.beforeUnit?.(i);
         const send: Send = async (path, params, onHeaders) => {
           if (guard) await untilAborted(guard.beforeSend(), signal);
           await window.acquire((seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }), maxWait, signal);

@@ -7,7 +7,7 @@
 import type pl from "nodejs-polars";
 import type { CallEvent } from "../events/callEvents.ts";
 import { failureOf, jsonable } from "./callTap.ts";
-import { defer } from "./deferred.ts";
+import { defer, runDeferred } from "./deferred.ts";
 import type { DownloadRecord, PartitionRecord, StatusAtCall } from "./manifest.ts";
 import { frameHash } from "./frameHash.ts";
 import { canonicalFrameHash } from "./canonicalHash.ts";
@@ -37,7 +37,7 @@ export class DownloadTap {
   constructor(
     private readonly sink: { addDownload(record: DownloadRecord): void; readonly redact: (text: string) => string; readonly canonical?: boolean },
     private readonly seq: number,
-    private readonly run: { dataset: string; query: unknown; dir: string },
+    private readonly run: { dataset: string; query: unknown; dir: string; warnings?: string[] },
     private readonly status: Promise<StatusAtCall>,
   ) {}
 
@@ -133,6 +133,9 @@ export class DownloadTap {
     const seconds = (performance.now() - this.started) / 1000;
     const status = await this.status;
     defer(() => this.record(status, seconds, error));
+    // A download that succeeded is recorded before it returns (its partitions' hashes waiting
+    // are a few at most: deferred.ts), so its result can say when the record was not written.
+    if (error === undefined) runDeferred();
   }
 
   private record(status: StatusAtCall, seconds: number, error?: unknown): void {
@@ -152,6 +155,14 @@ export class DownloadTap {
       seconds,
     };
     if (error !== undefined) record.error = failureOf(error, this.sink.redact);
-    this.sink.addDownload(record);
+    try {
+      this.sink.addDownload(record);
+    } catch (failure) {
+      // Kept in wb.provenance(), lost from the run's journal (a full disk): the result says so.
+      const said = `provenance: this download's record could not be written (${(failure as Error).message}); wb.provenance() holds it, the run's journal does not`;
+      if (!this.run.warnings) throw failure; // told by the deferred task's warning
+      this.run.warnings.push(said);
+      console.warn(`Warning: ${said}`);
+    }
   }
 }

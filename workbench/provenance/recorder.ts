@@ -112,7 +112,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   observe(call: CallInfo): CallListener {
     const status = statusAtCall(this.statusOf, call.dataset);
     if (call.kind === "download") {
-      const tap = new DownloadTap(this, ++this.seq, { dataset: call.dataset, query: call.query, dir: call.dir ?? "" }, status);
+      const tap = new DownloadTap(this, ++this.seq, { dataset: call.dataset, query: call.query, dir: call.dir ?? "", warnings: call.warnings }, status);
       return (event) => tap.hear(event);
     }
     const tap = new CallTap(this, ++this.seq, call.dataset, { pathValues: call.pathValues, query: call.query }, status);

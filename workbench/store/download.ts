@@ -32,6 +32,7 @@ import { type FileRecord, filePathColumns, type Manifest, openManifest, readMani
 import { lakeFolder } from "./lakeFolder.ts";
 import { repairFolder } from "./lakeRebuild.ts";
 import { checkFreeSpace } from "./lakeSpace.ts";
+import { withPartitionColumns } from "./lakeColumns.ts";
 
 export { scanLake } from "./lakeScan.ts";
 import { writeLakeFile } from "./lakeWrite.ts";
@@ -92,7 +93,8 @@ const TICKERS_PER_REQUEST = 100;
  * ```
  */
 export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
-  const info = { kind: "download" as const, dataset, pathValues: [], query, dir };
+  // The result's warnings, shared with the call's observers (provenance adds to them).
+  const info = { kind: "download" as const, dataset, pathValues: [], query, dir, warnings: [] as string[] };
   let planned: { run: () => Promise<DownloadResult>; release: () => void };
   try {
     planned = await planDownload(pipeline, facts, dataset, query, dir, options, info);
@@ -166,7 +168,8 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const layout = byDateWithTickers ? found.layout : lakeLayout(endpoint, tickers.length > 0);
   // The folder's identity: the query without its dates and tickers (but a folder by date holds one ticker set).
   const tickerFilter = layout.length < 2 && tickers.length ? { [endpoint.tickerColumn!]: tickers } : {};
-  const base = { ...rest, filters: { ...rest.filters, ...tickerFilter } };
+  const completed = withPartitionColumns(dataset, rest.columns, layout);
+  const base = { ...rest, ...(completed.columns ? { columns: completed.columns } : {}), filters: { ...rest.filters, ...tickerFilter } };
   const sample = await pipeline.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
   const fingerprint = [...requestParams(sample)].filter(([k]) => layout.length < 2 || !k.startsWith(`${endpoint.tickerColumn}.`)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   try {
@@ -178,7 +181,8 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   }
   const release = lockFolder(folder.books); // one download at a time in a folder, across processes
   try {
-    const warnings: string[] = [];
+    const warnings = info.warnings ?? [];
+    if (completed.warning) warnings.push(completed.warning);
     const universe = await universeFor(facts, dataset, layout.length === 2 ? tickers : [], days, warnings);
     return { run: await openFolder(universe, warnings), release };
   } catch (error) {
@@ -204,7 +208,14 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     const held = Object.keys(manifest.partitions).length;
     const units = lakeUnits(planChunks(layout, universe, new Set(Object.keys(manifest.partitions)), options.chunkDays ?? 20), tickerInPath, TICKERS_PER_REQUEST)
       .flatMap((u) => (endpoint.pathParams.includes("trade_date") ? u.dates.map((d) => ({ ...u, dates: [d] })) : [u]));
-    checkFreeSpace(dir, manifest, units[0] ? Math.max(1, units[0].dates.length) * Math.max(1, units[0].tickers.length) : 0);
+    const partitionsOf = (u: (typeof units)[number]) => Math.max(1, u.dates.length) * Math.max(1, u.tickers.length);
+    checkFreeSpace(dir, manifest, units[0] ? partitionsOf(units[0]) : 0); // before the folder's manifest is rewritten
+    // Partitions of units sent and not yet written: counted as taken when the next unit is judged.
+    let pending = 0;
+    const beforeUnit = (i: number) => {
+      checkFreeSpace(dir, manifest, partitionsOf(units[i]), pending);
+      pending += partitionsOf(units[i]);
+    };
     writeManifest(dir, manifest);
 
     const unitQuery = (u: (typeof units)[number]) => {
@@ -241,6 +252,13 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       emit({ type: "partitions", unit, frame, parts: [...parts, ...dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous });
     };
     const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
+      try {
+        return await writeUnit(i, frame, emit);
+      } finally {
+        pending -= partitionsOf(units[i]);
+      }
+    };
+    const writeUnit = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
       const u = units[i];
       if (layout.length === 0) {
         const file = partitionFile("", {});
@@ -308,6 +326,7 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       upfront: true,
     }, {
       start: reusing,
+      beforeUnit,
       unit: write,
       result: async () => {
         writeManifest(dir, manifest);
