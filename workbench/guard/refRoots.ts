@@ -13,7 +13,7 @@ import type { TickerSource } from "../service/facts.ts";
 import { checkRootsInBook, loadedRootBook, type RootBook, rootBook } from "./optionRoots.ts";
 
 /** Reference datasets whose symbol is an option root in the OptionTicker column. */
-export const REF_ROOT_DATASETS: readonly string[] = ["opt-sec-master", "occ-eq-spec-settl"];
+const REF_ROOT_DATASETS: readonly string[] = ["opt-sec-master", "occ-eq-spec-settl"];
 
 /** The roots a request asks for (its OptionTicker `eq`/`in` filter), in order, once each. */
 function askedRoots(endpoint: DataEndpoint, request: PreparedRequest): string[] {
