@@ -4,11 +4,11 @@
  * the content type of each, and the service's default (the spec: json when a request names none).
  */
 
-/** The formats a data endpoint answers in. */
-export const RESPONSE_FORMATS = ["json", "csv", "csv_gzip"] as const;
+/** One of the data endpoints' answer formats: JSON, CSV, or gzip-compressed CSV. */
+export type ResponseFormat = "json" | "csv" | "csv_gzip";
 
-/** One of the data endpoints' answer formats. */
-export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
+/** The formats a data endpoint answers in, every one. */
+export const RESPONSE_FORMATS = ["json", "csv", "csv_gzip"] as const satisfies readonly ResponseFormat[];
 
 /** What the service answers when a request names no `response_format`. */
 export const SERVICE_DEFAULT_FORMAT: ResponseFormat = "json";

@@ -41,7 +41,7 @@ export type { WorkbenchSummary } from "./api/summary.ts";
 export { type DatasetStatus } from "./api/meta.ts";
 export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/frames.ts";
-export { QueryError, WorkbenchError } from "./errors/base.ts";
+export { type CallState, QueryError, WorkbenchError } from "./errors/base.ts";
 export * from "./errors/http.ts";
 export { FolderInUseError, LakeDamagedError, LakeManifestError, type LockHolder, StorageError } from "./errors/storage.ts";
 export { InterruptedError, type InterruptedProgress, lastInterrupted } from "./errors/interrupted.ts";

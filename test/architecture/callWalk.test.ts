@@ -6,7 +6,10 @@
  * another module (the caller's module follows the call through its awaits). The calls run
  * against the sandbox's app in-process on a fresh workbench, so its free reads are in the walk.
  *
- * `CALL_WALK_OUT=file` writes the walk as text (the note on issue 41 quotes it).
+ * The checks: before its first unit is fetched, a call enters the guard once (its stage:
+ * dates, tickers, quota) and checks its shape once (in plan).
+ *
+ * `CALL_WALK_OUT=file` writes the walk as text (docs/architecture.md says how to read it).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -93,10 +96,18 @@ function describeWalk(title: string): string {
   return lines.join("\n");
 }
 
-/** Entries into a folder from another folder, by the callers' folders. */
-function entriesInto(target: string): { from: string; fn: string }[] {
+/** Entries into a folder from another folder before the call's units are fetched. */
+function beforeFetching(target: string): { from: string; fn: string }[] {
   const folder = (m: string) => m.split("/").slice(0, -1).join("/") || m;
-  return entries.filter((e) => folder(e.to) === target && folder(e.from) !== target).map((e) => ({ from: e.from, fn: `${e.to}.${e.fn}` }));
+  const fetching = entries.findIndex((e) => e.to === "fetch/runUnits");
+  expect(fetching).toBeGreaterThan(0);
+  return entries.slice(0, fetching).filter((e) => folder(e.to) === target && folder(e.from) !== target).map((e) => ({ from: e.from, fn: `${e.to}.${e.fn}` }));
+}
+
+/** The call's one guard stage and its one shape check, before its units are fetched. */
+function expectOneGuardAndShapeCheck(): void {
+  expect(beforeFetching("guard")).toEqual([{ from: "pipeline/pipeline", fn: "guard/guardStage.GuardStage.enter" }]);
+  expect(entries.filter((e) => e.fn === "checkQuery").map((e) => e.from)).toEqual(["query/plan"]);
 }
 
 describe("the walk of a data call", () => {
@@ -122,7 +133,7 @@ describe("the walk of a data call", () => {
     const frame = await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-20", end: "2023-11-24" });
     expect(frame.height).toBe(4);
     walks.push(describeWalk('wb.data.eqDailyOhlc("AAPL", { start: "2023-11-20", end: "2023-11-24" }) on a fresh workbench'));
-    expect(entriesInto("guard").length).toBeGreaterThan(0);
+    expectOneGuardAndShapeCheck();
   });
 
   it("eqTaq1Min of two tickers over a week (a universe)", async () => {
@@ -131,6 +142,6 @@ describe("the walk of a data call", () => {
     const frame = await wb.data.eqTaq1Min(["SPY", "AAPL"], { start: "2023-11-20", end: "2023-11-24" });
     expect(frame.height).toBeGreaterThan(0);
     walks.push(describeWalk('wb.data.eqTaq1Min(["SPY", "AAPL"], { start: "2023-11-20", end: "2023-11-24" }) on a fresh workbench'));
-    expect(entriesInto("guard").length).toBeGreaterThan(0);
+    expectOneGuardAndShapeCheck();
   });
 });

@@ -156,9 +156,7 @@ function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], 
   if (reasons.length === 0) return;
   const message = reasons.length > 1 ? `Refused for ${reasons.length} reasons: ${reasons.join("; ")}` : reasons[0];
   if (tickers.length === 0) throw new QueryError(message);
-  const error = new NotEntitledError(message);
-  error.reasons = reasons;
-  throw error;
+  throw new NotEntitledError(message, { reasons });
 }
 
 /**
