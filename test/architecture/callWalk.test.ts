@@ -14,6 +14,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import process from "node:process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 

@@ -10,8 +10,10 @@
  * early. A failure keeps the contiguous rows fetched so far on the error (`partial`); the
  * pipeline resumes from there (`fetchAll(partial.height, [partial])`).
  *
- * The pager sends through a `Send` function the pipeline gives it (the rate window, the quota
- * guard and the event stream sit there), and derives each page's URL parameters only then.
+ * The pager sends through a `Send` function the send chain gives it (sendChain.ts: the rate
+ * window, the quota gate, the transport and the event stream sit there), and derives each
+ * page's URL parameters only then. It retries nothing itself: the transport's retry policy
+ * owns every retry, a one-row page's 504 included.
  */
 import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
