@@ -22,6 +22,8 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const active = new AsyncLocalStorage<string>();
 /** Entries in order: caller module -> callee module.function. */
 let entries: { from: string; to: string; fn: string }[] = [];
+/** Puts back what `instrument` wrapped: the test files after this one share its modules (vitest's isolate: false). */
+const restores: (() => void)[] = [];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []));
@@ -56,10 +58,13 @@ async function instrument(): Promise<void> {
           const d = Object.getOwnPropertyDescriptor(proto, key)!;
           if (key === "constructor" || typeof d.value !== "function") continue;
           Object.defineProperty(proto, key, { ...d, value: wrap(module, `${name}.${key}`, d.value) });
+          restores.push(() => Object.defineProperty(proto, key, d));
         }
       } else {
         const wrapped = wrap(module, name, value as (...args: never[]) => unknown);
+        const d = Object.getOwnPropertyDescriptor(mod, name)!;
         Object.defineProperty(mod, name, { configurable: true, enumerable: true, get: () => wrapped });
+        restores.push(() => Object.defineProperty(mod, name, d));
       }
     }
   }
@@ -119,6 +124,8 @@ describe("the walk of a data call", () => {
     sb = await openAppSandbox();
   });
   afterAll(async () => {
+    restores.splice(0).reverse().forEach((restore) => restore());
+    entries = [];
     await sb?.stop();
     if (process.env.CALL_WALK_OUT) writeFileSync(process.env.CALL_WALK_OUT, walks.join("\n\n") + "\n");
   });
@@ -144,5 +151,14 @@ describe("the walk of a data call", () => {
     expect(frame.height).toBeGreaterThan(0);
     walks.push(describeWalk('wb.data.eqTaq1Min(["SPY", "AAPL"], { start: "2023-11-20", end: "2023-11-24" }) on a fresh workbench'));
     expectOneGuardAndShapeCheck();
+  });
+
+  it("puts back every module it wrapped (the test files after it share them)", async () => {
+    restores.splice(0).reverse().forEach((restore) => restore());
+    entries = [];
+    const { dataEndpoint } = await import("../../workbench/query/endpoints.ts");
+    const { planCall } = await import("../../workbench/query/plan.ts");
+    planCall(dataEndpoint("eq-daily-ohlc"), [], { start: "2023-11-20", end: "2023-11-24" });
+    expect(entries).toEqual([]);
   });
 });
