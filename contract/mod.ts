@@ -8,3 +8,4 @@ export * from "./errors.ts";
 export * from "./account.ts";
 export * from "./meta.ts";
 export * from "./data.ts";
+export * from "./formats.ts";

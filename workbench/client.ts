@@ -15,8 +15,10 @@ import { didYouMean } from "./errors/nearest.ts";
 import { describeValue } from "./query/checkInput.ts";
 import type { Estimate } from "./guard/estimate.ts";
 import { estimateCall, type EstimateOptions } from "./guard/estimateCall.ts";
+import { GuardStage } from "./guard/guardStage.ts";
 import { QuotaJudge } from "./guard/quotaJudge.ts";
 import type { QuotaGuardOptions } from "./guard/quotaGuard.ts";
+import { SendChain } from "./fetch/sendChain.ts";
 import { RateWindow } from "./http/rateWindow.ts";
 import { Transport, type TransportOptions } from "./http/transport.ts";
 import { Pipeline } from "./pipeline/pipeline.ts";
@@ -103,10 +105,12 @@ export class Workbench {
     // Cached frames are kept apart by service and key under this user's local secret: an entry
     // tells nothing about the key to anyone without that secret.
     const scope = cacheDir ? transport.keyedScope(localSecret()) : "";
-    const window = new RateWindow();
+    // The one send chain: every data request, a call's and the workbench's own reads, goes
+    // through it (rate window, quota gate, transport, events).
+    const chain = new SendChain(transport, new RateWindow());
     // The guard's free reads (quotas, status) use their own transport, so `transport.requestsSent`
     // keeps counting what a call itself sends.
-    const facts = new ServiceFacts(transport, transport.twin(), window);
+    const facts = new ServiceFacts(transport, transport.twin(), (request, options) => chain.read(request, options));
     this.#facts = facts;
     this.account = new AccountApi(facts);
     this.meta = new MetaApi(facts);
@@ -117,7 +121,8 @@ export class Workbench {
     this.cache = cache ?? new NoCache();
     this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, (text) => transport.redact(text), hashes === "canonical");
     this.recording = recording;
-    this.#pipeline = new Pipeline({ transport, facts, window, judge: new QuotaJudge(facts, quotaGuard), quotaGuard, cache, observers: recording ? [this.#recorder] : [] });
+    const guard = new GuardStage(facts, new QuotaJudge(facts, quotaGuard));
+    this.#pipeline = new Pipeline({ facts, chain, guard, cache, observers: recording ? [this.#recorder] : [] });
     this.data = new DataApi(this.#pipeline, facts);
   }
 
@@ -229,7 +234,7 @@ export class Workbench {
       if (value !== undefined && typeof value !== "boolean") throw new QueryError(`lookups is ${describeValue(value)}: give true (count rows with a small read) or false (free metadata only)`);
     }
     const plan = planCall(endpoint, call.pathArgs, call.query);
-    const requests = await Promise.all(plan.units.map((u, i) => this.#pipeline.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
+    const requests = await this.#pipeline.prepareCall(plan);
     return displayAs(await estimateCall(this.#facts, plan.endpoint, requests, plan.units, given as EstimateOptions), "estimate");
   }
 

@@ -41,7 +41,7 @@ export type { WorkbenchSummary } from "./api/summary.ts";
 export { type DatasetStatus } from "./api/meta.ts";
 export { DATA_ENDPOINTS, type DatasetId } from "./query/endpoints.ts";
 export { type ColumnInfo, dtypeOf, NEW_YORK, type WireFormat } from "./frames/frames.ts";
-export { QueryError, WorkbenchError } from "./errors/base.ts";
+export { type CallState, QueryError, WorkbenchError } from "./errors/base.ts";
 export {
   AccountDeactivatedError,
   ConflictError,

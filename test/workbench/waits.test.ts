@@ -8,8 +8,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Transport } from "../../workbench/http/transport.ts";
 import { GatewayTimeoutError } from "../../workbench/mod.ts";
-import { Pager, type Send } from "../../workbench/fetch/pager.ts";
-import type { PreparedRequest } from "../../workbench/query/prepare.ts";
 import { backoffDelay, realWaits, retryDelay } from "../../workbench/runtime/timers.ts";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -96,39 +94,34 @@ describe("the transport's waits", () => {
   });
 });
 
-describe("the pager's waits", () => {
-  // A one-row page: a 504 can halve it no further, so it is retried after the backoff.
-  const request: PreparedRequest = {
-    dataset: "eq-daily-ohlc", pathValues: [], path: "/api/v1/data/eq-daily-ohlc", conditions: [], sort: [], columns: [],
-    format: "json", pageSize: 1, maxRows: Number.POSITIVE_INFINITY, concurrency: 1, concurrencyGiven: true,
-  };
-  const timingOut = () => {
-    const sent: number[] = [];
-    const send: Send = () => {
-      sent.push(Date.now());
-      return Promise.reject(new GatewayTimeoutError("Gateway timeout", { status: 504 }));
-    };
-    return { send, sent };
-  };
+describe("a one-row page's 504", () => {
+  // A one-row page: a 504 can halve it no further, so the transport's retry policy retries it
+  // after the backoff (a larger page's 504 is raised at once: the pager halves it).
+  const gatewayTimeout = () => json(504, { detail: "Gateway timeout" });
+  const page = (limit: number) => new URLSearchParams({ offset: "0", limit: String(limit), response_format: "json" });
 
   it("by default sleeps the backoff before retrying a one-row page's 504", async () => {
     vi.useFakeTimers();
     vi.spyOn(Math, "random").mockReturnValue(0.5); // backoffDelay(0) = 150 ms
-    const service = timingOut();
-    const fetched = new Pager(service.send, request, { retries: 1 }).fetchAll().catch((e) => e);
+    const service = scripted(Array(10).fill(gatewayTimeout));
+    const transport = new Transport({ baseUrl: "http://service.test", apiKey: "k", fetch: service.fetch, retries: 1 });
+    const fetched = transport.get("/api/v1/data/eq-daily-ohlc", page(1)).catch((e) => e);
     await vi.advanceTimersByTimeAsync(140);
-    expect(service.sent).toHaveLength(1);
+    expect(service.at).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(20);
-    expect(service.sent).toHaveLength(2);
+    expect(service.at).toHaveLength(2);
     expect(await fetched).toBeInstanceOf(GatewayTimeoutError);
   });
 
-  it("hands each backoff to injected waits, as often as it retries", async () => {
+  it("hands each backoff to injected waits, as often as it retries; a larger page's 504 is not retried", async () => {
     const waited: number[] = [];
     const waits = { sleep: (ms: number) => (waited.push(ms), Promise.resolve()), backoffDelay: (attempt: number) => 10 + attempt };
-    const service = timingOut();
-    await expect(new Pager(service.send, request, { retries: 3, waits }).fetchAll()).rejects.toBeInstanceOf(GatewayTimeoutError);
-    expect(service.sent).toHaveLength(4);
+    const service = scripted(Array(10).fill(gatewayTimeout));
+    const transport = new Transport({ baseUrl: "http://service.test", apiKey: "k", fetch: service.fetch, retries: 3, waits });
+    await expect(transport.get("/api/v1/data/eq-daily-ohlc", page(1))).rejects.toBeInstanceOf(GatewayTimeoutError);
+    expect(service.at).toHaveLength(4);
     expect(waited).toEqual([10, 11, 12]);
+    await expect(transport.get("/api/v1/data/eq-daily-ohlc", page(2))).rejects.toBeInstanceOf(GatewayTimeoutError);
+    expect(service.at).toHaveLength(5);
   });
 });

@@ -7,8 +7,19 @@
 import type pl from "nodejs-polars";
 import { withoutCredentials } from "./credentials.ts";
 
-/** What an error knows about the answer that caused it (each field as on `WorkbenchError`). */
-export interface ErrorContext {
+/**
+ * What a call cut short keeps (each field as on `WorkbenchError`): given to an error when it is
+ * made, never attached after.
+ */
+export interface CallState {
+  /** Rows fetched before the failure, in order. */
+  partial?: pl.DataFrame;
+  /** Continues the call from the first missing row. */
+  resume?: () => Promise<pl.DataFrame>;
+}
+
+/** What an error knows about the answer that caused it, and what its call keeps (each field as on `WorkbenchError`). */
+export interface ErrorContext extends CallState {
   /** The HTTP status of the answer. */
   status?: number;
   /** The service's `detail`, as it sent it. */
@@ -50,9 +61,11 @@ export class WorkbenchError extends Error {
   /** The URL asked (never with the key: the key travels in a header). */
   readonly url?: string;
   /** Rows fetched before the failure, in order, when the failure interrupted a paged fetch. */
-  partial?: pl.DataFrame;
+  readonly partial?: pl.DataFrame;
   /** Continues the interrupted fetch from the first missing row (same query, same order). */
-  resume?: () => Promise<pl.DataFrame>;
+  readonly resume?: () => Promise<pl.DataFrame>;
+  /** The context it was made with, to make it again with a call's state (`keeping`). */
+  readonly #context: ErrorContext;
 
   /**
    * An error with what is known about its cause.
@@ -68,8 +81,31 @@ export class WorkbenchError extends Error {
     this.detail = context.detail;
     this.requestId = context.requestId;
     this.url = context.url === undefined ? undefined : withoutCredentials(context.url);
+    this.partial = context.partial;
+    this.resume = context.resume;
+    this.#context = context;
     // In a notebook the message says what to do; the workbench's frames only hide it.
     if ((globalThis as Record<symbol, unknown>)[SHORT_STACKS] === true) this.stack = `${this.name}: ${this.message}`;
+  }
+
+  /**
+   * The same failure, made again with what its call keeps (`partial`) and how it goes on
+   * (`resume`): the pager and the pipeline throw this one, so an error is whole when it is
+   * made and never changed after. A class whose constructor takes other arguments than
+   * (message, context) makes itself again in its own `keeping`.
+   *
+   * @example
+   * ```ts
+   * import { NetworkError } from "./workbench/mod.ts";
+   * const dropped = new NetworkError("Connection dropped while reading the answer", { url: "http://127.0.0.1:8000/api/v1/data/eq-daily-ohlc" });
+   * const whole = dropped.keeping({ partial: pl.DataFrame({ Ticker: ["AAPL"] }) });
+   * whole instanceof NetworkError; // true
+   * whole.partial?.height; // 1
+   * ```
+   */
+  keeping(state: CallState): WorkbenchError {
+    const Made = this.constructor as new (message: string, context: ErrorContext) => WorkbenchError;
+    return new Made(this.message, { ...this.#context, ...state });
   }
 }
 

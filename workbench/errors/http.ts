@@ -68,7 +68,18 @@ export class NotEntitledError extends WorkbenchError {
    * reasons `ent.may(...)` lists: a date outside the access window, each ticker outside the
    * universe); the message names them all.
    */
-  reasons?: string[];
+  readonly reasons?: string[];
+
+  /**
+   * A refused read.
+   *
+   * @param message why, naming the dataset and what the identity may read
+   * @param context the answer's context (none when refused before sending), with every reason judged
+   */
+  constructor(message: string, context: ErrorContext & { reasons?: string[] } = {}) {
+    super(message, context);
+    this.reasons = context.reasons;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
  * session's last one stays reachable (`lastInterrupted()`): a notebook cell whose call was
  * stopped keeps no variable of it.
  */
-import { WorkbenchError } from "./base.ts";
+import { type CallState, WorkbenchError } from "./base.ts";
 
 /** How far an interrupted call got. */
 export interface InterruptedProgress {
@@ -78,14 +78,23 @@ export class InterruptedError extends WorkbenchError {
    * The error of a call stopped after `progress`.
    *
    * @param progress how far the call got
+   * @param state the rows it keeps and how it goes on
    */
-  constructor(progress: InterruptedProgress) {
-    super(message(progress));
+  constructor(progress: InterruptedProgress, state: CallState = {}) {
+    super(message(progress), state);
+    this.#progress = progress;
     this.by = progress.by;
     this.rows = progress.rows;
     this.expectedRows = progress.expectedRows;
     this.parts = progress.parts;
     (globalThis as Record<symbol, unknown>)[LAST] = this;
+  }
+
+  readonly #progress: InterruptedProgress;
+
+  /** The same stop, made again with what the call keeps (it becomes `lastInterrupted()`). */
+  override keeping(state: CallState): InterruptedError {
+    return new InterruptedError(this.#progress, { partial: this.partial, resume: this.resume, ...state });
   }
 }
 

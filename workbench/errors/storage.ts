@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, existsSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
-import { WorkbenchError } from "./base.ts";
+import { type CallState, WorkbenchError } from "./base.ts";
 
 /** `path` itself, or the nearest folder above it that exists. */
 function nearestFolder(path: string): string {
@@ -91,12 +91,19 @@ export class StorageError extends WorkbenchError {
    * @param path the file or folder
    * @param cause why, in words
    * @param code the system's error code
+   * @param state what the call it stopped keeps
    */
-  constructor(message: string, path: string, cause: string, code?: string) {
-    super(message);
+  constructor(message: string, path: string, cause: string, code?: string, state: CallState = {}) {
+    super(message, state);
     this.path = path;
     this.cause = cause;
     this.code = code;
+  }
+
+  /** The same failure, made again with what its call keeps. */
+  override keeping(state: CallState): StorageError {
+    const Made = this.constructor as new (message: string, path: string, cause: string, code?: string, state?: CallState) => StorageError;
+    return new Made(this.message, this.path, this.cause, this.code, { partial: this.partial, resume: this.resume, ...state });
   }
 
   /**
@@ -201,5 +208,10 @@ export class FolderInUseError extends StorageError {
     super(`Folder '${folder}' is being written by another download: ${holderText(holder)}${ending}`, folder, "in use by another download");
     this.pid = holder.pid ?? Number.NaN;
     this.holder = holder;
+  }
+
+  /** Refused before any request: it keeps no rows (the same error). */
+  override keeping(_state: CallState): FolderInUseError {
+    return this;
   }
 }

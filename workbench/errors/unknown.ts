@@ -1,5 +1,5 @@
 /** Names the workbench or the service does not know: dataset ids and tickers, with the nearest known ones. */
-import { QueryError, WorkbenchError } from "./base.ts";
+import { type CallState, QueryError, WorkbenchError } from "./base.ts";
 
 /**
  * A dataset id the workbench does not know: names the id, the nearest known ones and all of them.
@@ -25,8 +25,8 @@ export class UnknownDatasetError extends WorkbenchError {
    * @param message the id, the nearest known ones and all of them
    * @param context the id asked for and every known id
    */
-  constructor(message: string, context: { dataset: string; known: readonly string[] }) {
-    super(message);
+  constructor(message: string, context: { dataset: string; known: readonly string[] } & CallState) {
+    super(message, context);
     this.dataset = context.dataset;
     this.known = context.known;
   }
@@ -57,10 +57,16 @@ export class UnknownTickerError extends QueryError {
    * @param message the tickers and their nearest known ones
    * @param tickers the unknown tickers
    * @param suggestions the nearest known tickers of each
+   * @param state what the call it stopped keeps
    */
-  constructor(message: string, tickers: readonly string[], suggestions: Record<string, string[]>) {
-    super(message);
+  constructor(message: string, tickers: readonly string[], suggestions: Record<string, string[]>, state: CallState = {}) {
+    super(message, state);
     this.tickers = tickers;
     this.suggestions = suggestions;
+  }
+
+  /** The same refusal, made again with what its call keeps. */
+  override keeping(state: CallState): UnknownTickerError {
+    return new UnknownTickerError(this.message, this.tickers, this.suggestions as Record<string, string[]>, { partial: this.partial, resume: this.resume, ...state });
   }
 }

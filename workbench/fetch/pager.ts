@@ -10,31 +10,26 @@
  * early. A failure keeps the contiguous rows fetched so far on the error (`partial`); the
  * pipeline resumes from there (`fetchAll(partial.height, [partial])`).
  *
- * The pager sends through a `Send` function the pipeline gives it (the rate window, the quota
- * guard and the event stream sit there), and derives each page's URL parameters only then.
+ * The pager sends through a `Send` function the send chain gives it (sendChain.ts: the rate
+ * window, the quota gate, the transport and the event stream sit there), and derives each
+ * page's URL parameters only then. It retries nothing itself: the transport's retry policy
+ * owns every retry, a one-row page's 504 included.
  */
 import pl from "nodejs-polars";
 import { WorkbenchError } from "../errors/base.ts";
 import { GatewayTimeoutError } from "../errors/http.ts";
 import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames/frames.ts";
-import { checkedNextOffset } from "../http/contractCheck.ts";
+import { checkedNextOffset, headerNextOffset } from "../http/contractCheck.ts";
 import type { RawResponse } from "../http/transport.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
-import { realWaits, type Waits } from "../runtime/timers.ts";
 
 /** Sends one GET and returns the raw answer; `onHeaders` hears a successful answer's headers before its body. */
 export type Send = (path: string, params: URLSearchParams, onHeaders?: (headers: Headers) => void) => Promise<RawResponse>;
 
-/** What a pager is told and tells. */
+/** What a pager tells. */
 export interface PagerOptions {
-  /** Retries of a one-row page's 504 (the transport's retry count). */
-  retries: number;
   /** Hears each page once parsed, with the bytes of its body. */
   onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void;
-  /** How a one-row page's 504 waits before its retry (the transport's `waits`; default the real clock). */
-  waits?: Waits;
-  /** The call's abort signal: a backoff ends at once when it fires (the pages' requests take it through `send`). */
-  signal?: AbortSignal;
 }
 
 export interface Page {
@@ -54,7 +49,7 @@ const GROW_AFTER = 1;
  *
  * @example
  * ```ts
- * const frame = await new Pager(send, request, { retries: 8 }).fetchAll();
+ * const frame = await new Pager(send, request, {}).fetchAll();
  * ```
  */
 export class Pager {
@@ -66,7 +61,7 @@ export class Pager {
   #generation = 0;
   readonly #params: URLSearchParams;
 
-  constructor(private readonly send: Send, private readonly request: PreparedRequest, private readonly options: PagerOptions) {
+  constructor(private readonly send: Send, private readonly request: PreparedRequest, private readonly options: PagerOptions = {}) {
     this.#size = request.pageSize;
     this.#params = requestParams(request);
   }
@@ -74,12 +69,12 @@ export class Pager {
   /**
    * One page at `offset`. After a 504 only the
    * first half of the page is asked again, so the page may come back short (the caller asks
-   * for the rest, as after a capped page), and later pages shrink; a one-row page that gets a 504 is retried
-   * with backoff, as often as the transport retries a 503. `onNext` hears the next page's
+   * for the rest, as after a capped page), and later pages shrink (a one-row page's 504 is
+   * retried by the transport's retry policy: it comes here only once retries ran out). `onNext` hears the next page's
    * offset from the answer's headers (when the service sends X-Pagination-Next-Offset), before
    * the body is read and parsed; a page split after a 504 does not call it.
    */
-  async #page(offset: number, size: number, attempt = 0, onNext?: (next: number | null) => void): Promise<Page> {
+  async #page(offset: number, size: number, onNext?: (next: number | null) => void): Promise<Page> {
     const generation = this.#generation;
     const params = new URLSearchParams(this.#params);
     params.set("offset", String(offset));
@@ -107,12 +102,7 @@ export class Pager {
     } catch (error) {
       if (!(error instanceof GatewayTimeoutError)) throw error;
       this.#calm = 0;
-      if (size <= 1) {
-        if (attempt >= this.options.retries) throw error;
-        const waits = this.options.waits ?? realWaits;
-        await waits.sleep(waits.backoffDelay(attempt), this.options.signal);
-        return this.#page(offset, size, attempt + 1, onNext);
-      }
+      if (size <= 1) throw error;
       // Halve the shared size once per wave: concurrent pages asked at the same size that all
       // time out halve it once, not once each (which collapsed it to one row under scattered 504s).
       if (generation === this.#generation) {
@@ -146,7 +136,7 @@ export class Pager {
     let failure: unknown;
     const inflight = new Set<Promise<void>>();
     const launch = (offset: number, size: number, onNext?: (next: number | null) => void) => {
-      const task = this.#page(offset, size, 0, onNext).then(
+      const task = this.#page(offset, size, onNext).then(
         (p) => {
           pages.set(p.offset, p);
           const reached = p.offset + p.rows;
@@ -186,21 +176,11 @@ export class Pager {
     let frame = ordered.length + prefix.length === 0 ? emptyFrame(this.request.columns) : stackFrames([...prefix, ...ordered.map((p) => p.frame)]);
     if (frame.height > maxRows) frame = frame.head(maxRows);
     if (failure !== undefined) {
-      const error = failure instanceof WorkbenchError ? failure : new WorkbenchError(String(failure));
-      error.partial = frame; // every row from the request's first, in order: it resumes at frame.height
-      throw error;
+      // Every row from the request's first, in order: it resumes at frame.height.
+      throw failure instanceof WorkbenchError ? failure.keeping({ partial: frame }) : new WorkbenchError(String(failure), { partial: frame });
     }
     return frame;
   }
-}
-
-/**
- * The X-Pagination-Next-Offset header, read early (checked against the contract once the page
- * is in): a number, null on the last page (empty), undefined when absent or not digits.
- */
-export function headerNextOffset(headers: Headers): number | null | undefined {
-  const value = headers.get("X-Pagination-Next-Offset");
-  return value === null || !/^\d*$/.test(value) ? undefined : value === "" ? null : Number(value);
 }
 
 /** Pages in offset order, up to the first gap (a page lost to an error) or the end. */

@@ -9,12 +9,13 @@
 import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { type ColumnRecord as ColumnInfo, DataEnvelope, wireDateTimeToEpochNs } from "../../contract/mod.ts";
+import { type ColumnRecord as ColumnInfo, DataEnvelope, type ResponseFormat as WireFormat, wireDateTimeToEpochNs } from "../../contract/mod.ts";
 import { polarsTypeOf, WIRE_TIME_ZONE } from "../../contract/polarsTypes.ts";
 import { checkAnswer } from "../http/contractCheck.ts";
 
-/** The service's answer formats: JSON, CSV, or gzip-compressed CSV; all give the same frame. */
-export type WireFormat = "json" | "csv" | "csv_gzip";
+// The service's answer formats (contract/formats.ts: JSON, CSV, or gzip-compressed CSV; all
+// give the same frame), under the workbench's name.
+export type { WireFormat };
 
 // A column as `/columns` describes it: the contract's column record (documented there),
 // re-exported under the workbench's name.

@@ -6,8 +6,8 @@
  * request with an error giving the figures, unless the call says `force: true`.
  */
 import type { Quotas, QuotaValues } from "../../contract/mod.ts";
-import { WorkbenchError } from "../errors/base.ts";
-import { headerNextOffset } from "../fetch/pager.ts";
+import { type CallState, WorkbenchError } from "../errors/base.ts";
+import { headerNextOffset } from "../http/contractCheck.ts";
 
 /** The quota guard's threshold (`connect({ quotaGuard })`). */
 export interface QuotaGuardOptions {
@@ -47,9 +47,15 @@ export class QuotaGuardError extends WorkbenchError {
    * @param message the projected figures against the quotas left, and how to pass (`force: true`)
    * @param needed what the rest of the call would take
    * @param remaining the quotas left
+   * @param state what the call keeps and how it goes on (`resume()` runs it anyway)
    */
-  constructor(message: string, readonly needed: Projection, readonly remaining: QuotaValues) {
-    super(message);
+  constructor(message: string, readonly needed: Projection, readonly remaining: QuotaValues, state: CallState = {}) {
+    super(message, state);
+  }
+
+  /** The same stop, made again with what its call keeps. */
+  override keeping(state: CallState): QuotaGuardError {
+    return new QuotaGuardError(this.message, this.needed, this.remaining, { partial: this.partial, resume: this.resume, ...state });
   }
 }
 
@@ -111,10 +117,11 @@ export function judge(dataset: string, need: Projection, quotas: Quotas, options
 }
 
 /**
- * Holds every request of a call after the first until the first answer's headers are judged.
- * `check` gets the first answer and throws to stop the call.
+ * The quota guard's gate on a call's first answer (QuotaJudge.gate makes it): holds every
+ * request of the call after the first until the first answer's headers are judged. `check`
+ * gets the first answer and throws to stop the call.
  */
-export class CallGuard {
+export class FirstAnswerGate {
   private sentFirst = false;
   private answered!: (first: FirstAnswer) => void;
   private readonly decision: Promise<void>;

@@ -1,13 +1,14 @@
 /**
- * The quota guard's judgement of a call from free reads (the dataset's status, read once per
- * session, and the remaining quotas, read per call): before sending when every request is
- * known, else on the first answer's headers.
+ * The quota guard: its judgement of a call from free reads (the dataset's status, read once per
+ * session, and the remaining quotas, read per call), in two parts: before sending when every
+ * request is known (`upfront`), else on the first answer's headers (`gate`, which holds the
+ * call's other requests until then).
  */
 import type { DataEndpoint } from "../query/endpoints.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { estimateContext, estimateDownload } from "./estimate.ts";
-import { type FirstAnswer, judge, type Projection, projectRest, type QuotaGuardOptions } from "./quotaGuard.ts";
+import { type FirstAnswer, FirstAnswerGate, judge, type Projection, projectRest, type QuotaGuardOptions } from "./quotaGuard.ts";
 
 /**
  * Judges calls against the quota guard's threshold.
@@ -35,6 +36,16 @@ export class QuotaJudge {
     const verdict = judge(endpoint.dataset, need, quotas, this.options, "before its first request");
     if (verdict) throw verdict;
     return need;
+  }
+
+  /**
+   * The gate of a call judged on its first answer (undefined with the guard off): its requests
+   * after the first wait for the judgement, and get its QuotaGuardError past the threshold;
+   * `expect` hears the totals the call is projected to reach.
+   */
+  gate(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], expect: (rows: number, bytes: number) => void = () => {}): FirstAnswerGate | undefined {
+    if (this.options === false) return undefined;
+    return new FirstAnswerGate((first) => this.firstAnswer(endpoint, requests, units, first, expect));
   }
 
   /**

@@ -59,3 +59,12 @@ export function checkedNextOffset(headers: Headers, endpoint: string, url?: stri
   const value = checked["x-pagination-next-offset"];
   return value === undefined ? undefined : value === "" ? null : Number(value);
 }
+
+/**
+ * The X-Pagination-Next-Offset header, read early (checked against the contract once the page
+ * is in): a number, null on the last page (empty), undefined when absent or not digits.
+ */
+export function headerNextOffset(headers: Headers): number | null | undefined {
+  const value = headers.get("X-Pagination-Next-Offset");
+  return value === null || !/^\d*$/.test(value) ? undefined : value === "" ? null : Number(value);
+}

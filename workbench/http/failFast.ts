@@ -5,6 +5,7 @@
  * content type on a success). These raise at once with the URL and the likely cause; resets,
  * timeouts, 503s and per-minute 429s keep the spec's retries.
  */
+import { mediaTypeOf } from "../../contract/formats.ts";
 
 /** Every message and code along an error's `cause` chain, lower-cased. */
 function causeText(error: unknown): string {
@@ -44,15 +45,12 @@ export function permanentNetworkCause(error: unknown, baseUrl: string): string |
   return undefined;
 }
 
-const CONTENT_TYPES: Record<string, string> = { json: "application/json", csv: "text/csv", csv_gzip: "application/gzip" };
-
 /**
  * The content type a successful answer must have: JSON for account and meta, else the type of
- * the page format asked for.
+ * the page format asked for (the service's default when the request names none).
  */
 export function expectedContentType(path: string, params?: URLSearchParams): string {
-  if (!path.startsWith("/api/v1/data/")) return CONTENT_TYPES.json;
-  return CONTENT_TYPES[params?.get("response_format") ?? "json"] ?? CONTENT_TYPES.json;
+  return mediaTypeOf(path.startsWith("/api/v1/data/") ? params?.get("response_format") : "json");
 }
 
 /** The first characters of a body, for a message. */

@@ -5,6 +5,7 @@
  * RateLimit-Reset headers of each answer. It is the only place the workbench paces requests.
  */
 import { sleep } from "../runtime/timers.ts";
+import { RETRY_DEFAULTS } from "./retryPolicy.ts";
 
 export class RateWindow {
   #remaining = Number.POSITIVE_INFINITY;
@@ -45,7 +46,7 @@ export class RateWindow {
    * await new RateWindow().acquire((seconds) => console.log(`waiting ${seconds} s`));
    * ```
    */
-  async acquire(onWait?: (seconds: number) => void, maxWaitSeconds = 120, signal?: AbortSignal): Promise<void> {
+  async acquire(onWait?: (seconds: number) => void, maxWaitSeconds = RETRY_DEFAULTS.maxWaitSeconds, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     for (;;) {
       const now = Date.now();

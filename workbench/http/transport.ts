@@ -2,12 +2,13 @@
  * The one HTTP layer: base URL, the X-API-KEY header, timeouts, retries by the spec's client
  * rules and the mapping of failures to the workbench's errors. Built on ky.
  *
- * Retry policy: 422 and other 4xx are never retried; 503 and network failures are retried
- * with exponential backoff and full jitter (bounded); a per-minute 429 waits for the reset
- * its Retry-After names and goes on; a monthly 429 (a reset days away) stops at once.
- * 504 is not retried here: the pager halves the page size instead. What no retry can fix
- * raises at once (see failFast.ts): connection refused, a host that does not resolve, and an
- * answer that is not the service (an error without a JSON detail, a success of the wrong
+ Retries: every one is the policy's (retryPolicy.ts), taken in one loop in `get`: 422 and
+ * other 4xx are never retried; 503, network failures and dropped bodies are retried with
+ * exponential backoff and full jitter (bounded); a per-minute 429 waits for the reset its
+ * Retry-After names and goes on; a monthly 429 (a reset days away) stops at once; a 504 is
+ * retried for a one-row page only (the pager halves a larger page instead). What no retry can
+ * fix raises at once (see failFast.ts): connection refused, a host that does not resolve, and
+ * an answer that is not the service (an error without a JSON detail, a success of the wrong
  * content type).
  *
  * Secrets: the key (and a user name and password in the base URL) live in private fields
@@ -24,7 +25,8 @@ import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFas
 import { QuotaWarnings } from "./quotaWarning.ts";
 import { readBody } from "./readBody.ts";
 import { untilAborted } from "../runtime/interrupts.ts";
-import { realWaits, retryDelay, type Waits } from "../runtime/timers.ts";
+import type { Waits } from "../runtime/timers.ts";
+import { RetryPolicy } from "./retryPolicy.ts";
 import { TransportSecrets } from "./secrets.ts";
 
 /** How to reach the service: its address and key, retries and timeouts. */
@@ -90,9 +92,8 @@ export class Transport {
   /** The key and the base URL's user name and password. */
   readonly #secrets: TransportSecrets;
   readonly #http: KyInstance;
-  readonly #retries: number;
-  /** How retries wait (the `waits` option, else the real clock). */
-  readonly #waits: Waits;
+  /** Which failures are tried again, how often and after how long: every retry of every request. */
+  readonly #retry: RetryPolicy;
 
   /**
    * A client for one service and key; sends nothing until the first `get`.
@@ -104,44 +105,26 @@ export class Transport {
     this.#given = { ...options };
     this.#secrets = new TransportSecrets(options.baseUrl, apiKey);
     this.options = Object.freeze({ ...settings, baseUrl: this.#secrets.baseUrl });
-    this.#retries = options.retries ?? 8;
-    this.#waits = options.waits ?? realWaits;
-    const maxWait = options.maxWaitSeconds ?? 120;
+    this.#retry = new RetryPolicy(options);
     this.#http = ky.create({
       prefixUrl: this.options.baseUrl.replace(/\/+$/, ""),
       headers: this.#secrets.headers(),
       timeout: options.timeoutMs ?? 120_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      retry: {
-        limit: this.#retries,
-        statusCodes: [429, 503],
-        // ky waits with its own timer; the wait is taken in beforeRetry instead (Retry-After or
-        // the workbench's backoff, through `waits`), so that a test can make it instant.
-        afterStatusCodes: [],
-        delay: () => 0,
-        retryOnTimeout: true,
-        shouldRetry: ({ error }) => {
-          if ((error as Error)?.name === "AbortError") return false; // a call interrupted: nothing to retry
-          if (!(error instanceof HTTPError) && permanentNetworkCause(error, this.options.baseUrl)) return false;
-          if (error instanceof HTTPError && error.response.status === 429) {
-            const wait = Number(error.response.headers.get("Retry-After") ?? "60");
-            if (!(wait <= maxWait)) return false;
-          }
-          return undefined;
-        },
-      },
+      // Every retry is the policy's (retryPolicy.ts), in get(): ky sends each attempt once.
+      retry: 0,
       hooks: {
         beforeRequest: [() => void this.requestsSent++],
         // Not afterResponse: ky hands that hook a clone of every answer, and teeing the body of a
         // data page cost a tenth of the client's time per page. Answers are observed in get(),
-        // retried ones here, failed ones in toWorkbenchError.
-        beforeRetry: [async ({ options, error, retryCount }) => {
-          if (error instanceof HTTPError) this.quotaWarnings.observe(error.response.headers);
-          // The call's own signal (in the context; ky's signal also fires on its timeouts, which are retried): an interrupted call does not wait.
-          await this.#waits.sleep(retryDelay(this.#waits, retryCount - 1, retryAfter(error)), options.context.signal as AbortSignal | undefined);
-        }],
+        // failed ones there too and in toWorkbenchError.
       },
     });
+  }
+
+  /** The longest wait (seconds) a 429's Retry-After or the per-minute window may name and still be waited out (the retry policy's). */
+  get maxWaitSeconds(): number {
+    return this.#retry.maxWaitSeconds;
   }
 
   /**
@@ -207,15 +190,23 @@ export class Transport {
    */
   async get(path: string, params?: URLSearchParams, onHeaders?: (headers: Headers) => void, signal?: AbortSignal): Promise<RawResponse> {
     const url = `${this.options.baseUrl.replace(/\/+$/, "")}${path}${params && [...params].length ? `?${params}` : ""}`;
-    // The body can fail after the headers arrived (a dropped connection); that is retried here.
+    // One loop for every retry the policy allows: a failed answer, and a body that failed after
+    // its headers arrived (a dropped connection).
     for (let attempt = 0;; attempt++) {
       let response: Response;
       try {
         // Raced as well: a `fetch` handed in (a service in-process) may not honour the signal.
-        response = await untilAborted(this.#http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal, context: { signal } } : {}) }), signal);
+        response = await untilAborted(this.#http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal } : {}) }), signal);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        throw await this.toWorkbenchError(error, url);
+        const wait = this.#retry.afterFailure(error, attempt, this.options.baseUrl, params);
+        if (wait === undefined) throw await this.toWorkbenchError(error, url);
+        if (error instanceof HTTPError) {
+          this.quotaWarnings.observe(error.response.headers);
+          void error.response.body?.cancel().catch(() => {});
+        }
+        await this.#pause(wait, signal);
+        continue;
       }
       this.quotaWarnings.observe(response.headers);
       this.checkContentType(response, path, params, url);
@@ -228,9 +219,20 @@ export class Transport {
           void response.body?.cancel().catch(() => {});
           throw signal.reason;
         }
-        if (attempt >= this.#retries) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
-        await this.#waits.sleep(this.#waits.backoffDelay(attempt), signal);
+        const wait = this.#retry.afterDroppedBody(attempt);
+        if (wait === undefined) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
+        await this.#pause(wait, signal);
       }
+    }
+  }
+
+  /** The policy's wait between attempts; an interrupted call stops waiting at once, with the signal's reason. */
+  async #pause(ms: number, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.#retry.pause(ms, signal);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw error;
     }
   }
 
@@ -293,13 +295,4 @@ export class Transport {
     if (permanent) return new ServiceUnreachableError(`Cannot reach the service at ${url}: ${this.#secrets.redact(permanent)}`, { url });
     return new NetworkError(`No answer from the service (${reason}): GET ${new URL(url).pathname}`, { url });
   }
-}
-
-/**
- * The wait a retried 429 or 503 names: Retry-After, else the per-minute window's reset (what
- * ky honoured before the wait moved into the transport); null for other failures.
- */
-function retryAfter(error: unknown): string | null {
-  if (!(error instanceof HTTPError) || ![429, 503].includes(error.response.status)) return null;
-  return error.response.headers.get("Retry-After") ?? error.response.headers.get("RateLimit-Reset");
 }

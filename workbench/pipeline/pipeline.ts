@@ -1,34 +1,34 @@
 /**
- * One pipeline for every data call: plan (arguments to units, query/plan.ts) -> prepare (typed
- * conditions checked against the schema, the rules and the service's facts) -> guard (quota,
- * tickers) -> fetch units (pager, retries, the rate window, the cache) -> sink. A frame is one
- * sink (frameSink.ts), lake partitions another (store/download.ts). Progress, provenance and any
- * other observer hear the call's event stream; the pipeline knows none of them. A call cut short
- * is resumed here and only here. Every call takes the session's interrupt and its own `signal`
- * (runtime/interrupts.ts): when either fires, its requests and waits are aborted and the call
- * ends with an InterruptedError that keeps what it fetched.
+ * One pipeline for every data call: plan (arguments to units, query/plan.ts, where the call's
+ * shape is checked) -> prepare (each unit's typed conditions checked against the schema and
+ * the access rules: `#units`, the one helper) -> guard (entered once: dates, tickers, then the
+ * quota, up front or on the first answer: guard/guardStage.ts) -> fetch units (the pager over
+ * the workbench's one send chain: rate window, quota gate, transport and its retry policy,
+ * events: fetch/sendChain.ts; the cache) -> sink. A frame is one sink (frameSink.ts), lake
+ * partitions another (store/download.ts). Progress, provenance and any other observer hear the
+ * call's event stream; the pipeline knows none of them. A call cut short is resumed here and
+ * only here, and its error is made with what it keeps (`partial`) and `resume()`. Every call
+ * takes the session's interrupt and its own `signal` (runtime/interrupts.ts): when either
+ * fires, its requests and waits are aborted and the call ends with an InterruptedError that
+ * keeps what it fetched.
  */
 import type pl from "nodejs-polars";
-import { WorkbenchError } from "../errors/base.ts";
+import { type CallState, WorkbenchError } from "../errors/base.ts";
 import { InterruptedError } from "../errors/interrupted.ts";
 import { type CallEvent, CallEvents, type CallInfo, type CallListener, type CallObserver } from "../events/callEvents.ts";
-import { Pager, type Send } from "../fetch/pager.ts";
 import { runUnits } from "../fetch/runUnits.ts";
 import { inFlight } from "../fetch/inFlight.ts";
-import { checkWithService } from "../guard/serviceChecks.ts";
-import { CallGuard, QuotaGuardError, type QuotaGuardOptions } from "../guard/quotaGuard.ts";
-import type { QuotaJudge } from "../guard/quotaJudge.ts";
-import { checkTickersUpfront } from "../guard/tickers.ts";
-import type { RateWindow } from "../http/rateWindow.ts";
-import type { Transport } from "../http/transport.ts";
+import type { SendChain, SendGate } from "../fetch/sendChain.ts";
+import type { GuardStage } from "../guard/guardStage.ts";
+import { QuotaGuardError } from "../guard/quotaGuard.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
-import { dataEndpoint } from "../query/endpoints.ts";
+import { type DataEndpoint, dataEndpoint } from "../query/endpoints.ts";
 import type { CallPlan } from "../query/plan.ts";
 import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { contiguousFrames, fetchedFrames, interruptedError, isFrame, type Units } from "./unitState.ts";
-import { callAbort, type CallAbort, untilAborted } from "../runtime/interrupts.ts";
+import { callAbort, type CallAbort } from "../runtime/interrupts.ts";
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
 interface UnitCache {
@@ -58,11 +58,11 @@ export interface UnitSink<T> {
 
 /** What the pipeline works with: one per workbench. */
 export interface PipelineParts {
-  transport: Transport;
   facts: ServiceFacts;
-  window: RateWindow;
-  judge: QuotaJudge;
-  quotaGuard: QuotaGuardOptions | false;
+  /** The workbench's one send chain (rate window, quota gate, transport, events). */
+  chain: SendChain;
+  /** The guard stage (dates, tickers, quota). */
+  guard: GuardStage;
   cache?: UnitCache;
   /** Observers of every call (the provenance recorder). */
   observers: readonly CallObserver[];
@@ -92,7 +92,7 @@ interface Run {
  *
  * @example
  * ```ts
- * const pipeline = new Pipeline({ transport, facts, window, judge, quotaGuard: {}, observers: [] });
+ * const pipeline = new Pipeline({ facts, chain: new SendChain(transport, window), guard: new GuardStage(facts, new QuotaJudge(facts, {})), observers: [] });
  * const frame = await pipeline.run(call, frameSink);
  * ```
  */
@@ -100,23 +100,45 @@ export class Pipeline {
   constructor(private readonly parts: PipelineParts) {}
 
   /**
-   * Checks one unit and builds its request; sends no data request (the rules, the schema and
-   * the availability are free reads, each once per session).
+   * A download's sample request (store/download.ts fingerprints its folder with it, before its
+   * plan): the query's shape, the unit, and the guard's checks of it; sends no data request.
    */
-  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}, shapeChecked = false): Promise<PreparedRequest> {
+  async prepare(dataset: string, pathValues: readonly (string | Date)[], query: Query = {}): Promise<PreparedRequest> {
     const endpoint = dataEndpoint(dataset);
-    // The call's shape first: a mistake is named before any request, even a free one (a planned
-    // call's was checked once, when it was planned).
-    if (!shapeChecked) query = checkQuery(query);
-    const values = checkPathValues(endpoint, pathValues);
-    // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
-    const facts = this.parts.facts;
-    const rules = await facts.rules();
-    if (!rules.some((r) => r.dataset_text_id === dataset)) return prepareRequest(endpoint, values, query, [], rules);
-    const schema = await facts.schema(dataset);
-    const request = prepareRequest(endpoint, values, query, schema, rules);
-    request.tickers = await checkWithService({ endpoint, request, schema, status: () => facts.availability(dataset), tickers: facts });
+    const [request] = await this.#units(endpoint, [pathValues], [checkQuery(query)]);
+    await this.parts.guard.check(endpoint, [request]);
     return request;
+  }
+
+  /**
+   * Every unit of a planned call, prepared and checked by the guard's free checks (dates,
+   * tickers), without the quota: `wb.estimate`'s requests.
+   */
+  async prepareCall(plan: CallPlan): Promise<PreparedRequest[]> {
+    const requests = await this.#planned(plan);
+    await this.parts.guard.check(plan.endpoint, requests);
+    return requests;
+  }
+
+  /** The requests of a plan's units (its shape was checked when it was planned). */
+  #planned(plan: CallPlan): Promise<PreparedRequest[]> {
+    return this.#units(plan.endpoint, plan.units, plan.units.map((_, i) => plan.unitQueries?.[i] ?? plan.base));
+  }
+
+  /**
+   * The one helper that prepares units: checks each unit's path values and builds its request
+   * against the rules and the schema; sends no data request (the rules and the schema are free
+   * reads, each once per session).
+   */
+  #units(endpoint: DataEndpoint, units: readonly (readonly (string | Date)[])[], queries: readonly Query[]): Promise<PreparedRequest[]> {
+    const facts = this.parts.facts;
+    return Promise.all(units.map(async (unit, i) => {
+      const values = checkPathValues(endpoint, unit);
+      // Rules first: an unentitled dataset is refused here, before its schema is even asked for.
+      const rules = await facts.rules();
+      const entitled = rules.some((r) => r.dataset_text_id === endpoint.dataset);
+      return prepareRequest(endpoint, values, queries[i], entitled ? await facts.schema(endpoint.dataset) : [], rules);
+    }));
   }
 
   /** Tells the observers of a call that failed before it could run (a download whose folder holds another query). */
@@ -139,29 +161,36 @@ export class Pipeline {
     const run: Run = { call, events, abort: callAbort(plan.base.signal) };
     let requests: PreparedRequest[] = [];
     const units: Units = { done: plan.units.map(() => false), kept: plan.units.map(() => undefined), partial: plan.units.map(() => undefined), doneRows: 0 };
+    let fetching = false;
     try {
-      if (plan.units.length > 0) {
-        requests = await Promise.all(plan.units.map((u, i) => this.prepare(plan.endpoint.dataset, u, plan.unitQueries?.[i] ?? plan.base, !plan.unitQueries)));
-      }
-      events.emit({ type: "prepared", requests });
-      sink.start?.((event) => events.emit(event));
-      let force = plan.force;
-      if (call.upfront && plan.units.length > 0) {
-        // Every request is known: judged before any is sent, so none waits behind the first answer.
-        if (!force) run.expectedRows = (await this.parts.judge.upfront(plan.endpoint, requests, plan.units))?.rows;
-        force = true;
-        // A misspelt ticker would cost an empty page each: judged before sending (the lookup files cost one request per session).
-        await checkTickersUpfront(this.parts.facts, plan.endpoint.dataset, requests.map((r) => r.tickers));
-      }
+      const prepared = plan.units.length > 0 ? await this.#planned(plan) : [];
+      const guarded = await this.parts.guard.enter({
+        plan,
+        requests: prepared,
+        upfront: call.upfront,
+        force: plan.force,
+        onChecked: () => {
+          requests = prepared;
+          events.emit({ type: "prepared", requests });
+          sink.start?.((event) => events.emit(event));
+        },
+        onExpected: (rows, bytes) => {
+          run.expectedRows = rows;
+          events.emit({ type: "expected", rows, bytes });
+        },
+      });
+      run.expectedRows = guarded.expectedRows;
       // The checks above send no data request and take no signal: an interrupt during them stops the call here.
       if (run.abort.signal.aborted) throw interruptedError(call, run.abort, run.expectedRows, units);
-      await this.#fetch(run, requests, plan.units.map((_, i) => i), force, units, sink);
+      fetching = true;
+      await this.#fetch(run, requests, plan.units.map((_, i) => i), guarded.gate, units, sink);
+      fetching = false;
       return await this.#finish(requests, units, events, sink);
     } catch (error) {
-      this.#resumable(call, sink, error, observed);
-      events.emit({ type: "failed", requests, error });
+      const whole = this.#resumable(call, sink, error, observed, fetching ? { units, requests } : undefined);
+      events.emit({ type: "failed", requests, error: whole });
       await events.settled();
-      throw error;
+      throw whole;
     } finally {
       run.abort.release();
     }
@@ -175,81 +204,63 @@ export class Pipeline {
     return result;
   }
 
-  /** Gives a failed call what it keeps and how to go on: the one place a call is resumed. */
-  #resumable<T>(call: PipelineCall, sink: UnitSink<T>, error: unknown, observed: readonly unknown[]): void {
-    if (!(error instanceof WorkbenchError)) return;
+  /**
+   * A failed call's error, made again with what the call keeps and how to go on: the one place a
+   * call is resumed. `fetched` is the units' state when the failure came while fetching.
+   */
+  #resumable<T>(call: PipelineCall, sink: UnitSink<T>, error: unknown, observed: readonly unknown[], fetched?: { units: Units; requests: PreparedRequest[] }): unknown {
+    if (!(error instanceof WorkbenchError)) return error;
     if (error instanceof QuotaGuardError) {
       // Going on after the guard stopped the call means running it anyway (a call of its own).
-      if (sink.partial) error.resume = () => this.run({ ...call, plan: { ...call.plan, force: true } }, sink) as Promise<pl.DataFrame>;
-      return;
+      return sink.partial ? error.keeping({ resume: () => this.run({ ...call, plan: { ...call.plan, force: true } }, sink) as Promise<pl.DataFrame> }) : error;
     }
-    const state = (error as { [UNITS]?: { units: Units; requests: PreparedRequest[] } })[UNITS];
-    if (!state || !sink.partial) return;
-    const { units, requests } = state;
+    if (!fetched || !sink.partial) return error;
+    const { units, requests } = fetched;
     // An interrupted call keeps every row it fetched, in the order asked; another failure the
     // contiguous rows from the first (the units done, then the first unfinished one's rows).
-    error.partial = sink.partial(error instanceof InterruptedError ? fetchedFrames(units) : contiguousFrames(units), requests);
-    error.resume = async () => {
-      // The rest, as a call of its own that names the failed one (its record says what it resumes).
-      const events = new CallEvents([...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })), ...(call.listeners ?? [])]);
-      const run: Run = { call, events, abort: callAbort(call.plan.base.signal) };
-      const missing = units.done.flatMap((done, i) => (done ? [] : [i]));
-      try {
-        events.emit({ type: "prepared", requests });
-        await this.#fetch(run, requests, missing, true, units, sink);
-        return (await this.#finish(requests, units, events, sink)) as pl.DataFrame;
-      } catch (again) {
-        this.#resumable(call, sink, again, observed);
-        events.emit({ type: "failed", requests, error: again });
-        await events.settled();
-        throw again;
-      } finally {
-        run.abort.release();
-      }
+    const state: CallState = {
+      partial: sink.partial(error instanceof InterruptedError ? fetchedFrames(units) : contiguousFrames(units), requests),
+      resume: async () => {
+        // The rest, as a call of its own that names the failed one (its record says what it resumes).
+        const events = new CallEvents([...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })), ...(call.listeners ?? [])]);
+        const run: Run = { call, events, abort: callAbort(call.plan.base.signal) };
+        const missing = units.done.flatMap((done, i) => (done ? [] : [i]));
+        let refetching = true;
+        try {
+          events.emit({ type: "prepared", requests });
+          await this.#fetch(run, requests, missing, undefined, units, sink);
+          refetching = false;
+          return (await this.#finish(requests, units, events, sink)) as pl.DataFrame;
+        } catch (again) {
+          const whole = this.#resumable(call, sink, again, observed, refetching ? { units, requests } : undefined);
+          events.emit({ type: "failed", requests, error: whole });
+          await events.settled();
+          throw whole;
+        } finally {
+          run.abort.release();
+        }
+      },
     };
+    return error.keeping(state);
   }
 
   /**
-   * Fetches the units `todo` concurrently within the per-minute window, behind the quota guard
-   * (judged on the first answer unless `force`), each from the cache where it holds it; a unit
-   * cut short before resumes from its rows.
+   * Fetches the units `todo` concurrently through the send chain (the per-minute window, the
+   * quota `gate` of a call judged on its first answer, the transport), each from the cache
+   * where it holds it; a unit cut short before resumes from its rows.
    */
-  async #fetch<T>(run: Run, requests: PreparedRequest[], todo: number[], force: boolean, units: Units, sink: UnitSink<T>): Promise<void> {
+  async #fetch<T>(run: Run, requests: PreparedRequest[], todo: number[], gate: SendGate | undefined, units: Units, sink: UnitSink<T>): Promise<void> {
     if (todo.length === 0) return;
-    const { plan } = run.call;
     const { signal } = run.abort;
-    const { transport, window, judge, quotaGuard, cache } = this.parts;
+    const { chain, cache } = this.parts;
     const emit = (event: CallEvent) => run.events.emit(event);
-    const guard = force || quotaGuard === false
-      ? undefined
-      : new CallGuard((first) => judge.firstAnswer(plan.endpoint, requests, plan.units, first, (rows, bytes) => {
-        run.expectedRows = rows;
-        emit({ type: "expected", rows, bytes });
-      }));
-    const maxWait = transport.options.maxWaitSeconds ?? 120;
-    const retries = transport.options.retries ?? 8;
     try {
       const given = requests[0]?.concurrencyGiven ? requests[0].concurrency : undefined;
       const running = inFlight(todo.length, given);
       await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
         sink.beforeUnit?.(i);
-        const send: Send = async (path, params, onHeaders) => {
-          if (guard) await untilAborted(guard.beforeSend(), signal);
-          await window.acquire((seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }), maxWait, signal);
-          try {
-            const r = await transport.get(path, params, (headers) => {
-              window.observe(headers);
-              guard?.onHeaders(headers);
-              onHeaders?.(headers);
-            }, signal);
-            emit({ type: "answer", unit: i, requestId: r.headers.get("X-Request-ID"), bytes: r.body.byteLength });
-            return r;
-          } finally {
-            guard?.settled();
-          }
-        };
-        const pager = new Pager(send, { ...requests[i], concurrency: running.pages }, { retries, waits: transport.options.waits, signal, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
+        const pager = chain.pager({ ...requests[i], concurrency: running.pages }, { gate, signal, events: { emit, unit: i } });
         const cut = units.partial[i];
         const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
         let fromCache = false;
@@ -267,12 +278,7 @@ export class Pipeline {
         units.doneRows += frame.height;
       });
     } catch (error) {
-      const stopped = signal.aborted && !(error instanceof InterruptedError) ? interruptedError(run.call, run.abort, run.expectedRows, units) : error;
-      if (stopped instanceof WorkbenchError) Object.defineProperty(stopped, UNITS, { value: { units, requests }, configurable: true });
-      throw stopped;
+      throw signal.aborted && !(error instanceof InterruptedError) ? interruptedError(run.call, run.abort, run.expectedRows, units) : error;
     }
   }
 }
-
-/** Where a failed fetch leaves its units' state for the resume (not enumerable: never in a message or a record). */
-const UNITS = Symbol("pipeline.units");

@@ -26,7 +26,7 @@ export const isFrame = (value: unknown): value is pl.DataFrame => typeof (value 
  *
  * @example
  * ```ts
- * error.partial = sink.partial(fetchedFrames(units), requests);
+ * const partial = sink.partial(fetchedFrames(units), requests);
  * ```
  */
 export function fetchedFrames(units: Units): pl.DataFrame[] {
@@ -38,7 +38,7 @@ export function fetchedFrames(units: Units): pl.DataFrame[] {
  *
  * @example
  * ```ts
- * error.partial = sink.partial(contiguousFrames(units), requests);
+ * const partial = sink.partial(contiguousFrames(units), requests);
  * ```
  */
 export function contiguousFrames(units: Units): pl.DataFrame[] {

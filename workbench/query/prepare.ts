@@ -6,7 +6,7 @@
  * limits out of range, and anything outside the identity's data access rules (dataset, date
  * window, ticker universe).
  */
-import { isWireDate, wireDateTimeToEpochNs } from "../../contract/mod.ts";
+import { isWireDate, RESPONSE_FORMATS, wireDateTimeToEpochNs } from "../../contract/mod.ts";
 import { type DataEndpoint, dataPath, PATH_PARAM_COLUMNS } from "./endpoints.ts";
 import { QueryError } from "../errors/base.ts";
 import { NotEntitledError } from "../errors/http.ts";
@@ -17,7 +17,11 @@ import { checkDomain } from "./domains.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
 export const MAX_PAGE_SIZE = 100_000;
-const FORMATS: readonly WireFormat[] = ["csv", "json", "csv_gzip"];
+/**
+ * The format the workbench asks for when a call names none: CSV, which the client parses
+ * fastest (the service's own default, when a request names none, is JSON: contract/formats.ts).
+ */
+export const REQUEST_FORMAT: WireFormat = "csv";
 
 /** One filter condition as the service reads it: a column, an operator, and its values as text. */
 export interface WireCondition {
@@ -152,9 +156,7 @@ function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], 
   if (reasons.length === 0) return;
   const message = reasons.length > 1 ? `Refused for ${reasons.length} reasons: ${reasons.join("; ")}` : reasons[0];
   if (tickers.length === 0) throw new QueryError(message);
-  const error = new NotEntitledError(message);
-  error.reasons = reasons;
-  throw error;
+  throw new NotEntitledError(message, { reasons });
 }
 
 /**
@@ -205,8 +207,8 @@ export function prepareRequest(
     if (!endpoint.variant.values.includes(query.aggregation)) throw new QueryError(`Unknown aggregation '${query.aggregation}' for ${dataset}: use ${endpoint.variant.values.join(" or ")}`);
     variant = [endpoint.variant.param, query.aggregation];
   }
-  const format = query.format ?? "csv";
-  if (!FORMATS.includes(format)) throw new QueryError(`Unknown format '${format}': use ${FORMATS.join(", ")}`);
+  const format = query.format ?? REQUEST_FORMAT;
+  if (!RESPONSE_FORMATS.includes(format)) throw new QueryError(`Unknown format '${format}': use ${RESPONSE_FORMATS.join(", ")}`);
   const pageSize = query.pageSize ?? MAX_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new QueryError(`pageSize ${pageSize} is out of range: use a whole number from 1 to ${MAX_PAGE_SIZE}`);
   const maxRows = query.maxRows ?? Number.POSITIVE_INFINITY;

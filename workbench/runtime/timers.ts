@@ -1,7 +1,6 @@
 /**
- * The one way the workbench waits: `sleep`, the backoff every retry uses (the transport's
- * 503s and dropped bodies, ky's retries, the pager's one-row 504s) and the wait a Retry-After
- * names. `Waits` carries `sleep` and `backoffDelay` to whoever waits, so a test can hand in
+ * The one way the workbench waits: `sleep`, the backoff every retry uses (the retry policy's:
+ * http/retryPolicy.ts) and the wait a Retry-After names. `Waits` carries `sleep` and `backoffDelay` to whoever waits, so a test can hand in
  * waits that return at once and check only the outcome of a fetch under faults.
  */
 

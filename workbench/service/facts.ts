@@ -12,15 +12,20 @@
 import type pl from "nodejs-polars";
 import * as contract from "../../contract/mod.ts";
 import { NotEntitledError } from "../errors/http.ts";
-import { Pager, type PagerOptions, type Send } from "../fetch/pager.ts";
-import type { RateWindow } from "../http/rateWindow.ts";
 import type { Transport } from "../http/transport.ts";
 import { ACCOUNT, DATA_ENDPOINTS, dataEndpoint, META } from "../query/endpoints.ts";
-import { prepareRequest } from "../query/prepare.ts";
+import { type PreparedRequest, prepareRequest } from "../query/prepare.ts";
 
 /** The columns of `opt-sec-master` the option-root checks read (guard/optionRoots.ts builds its book from them). */
 export const ROOT_COLUMNS = ["OptionTicker", "UnderTicker", "UnderSecId", "OptionTradeDates", "OptionListStatus", "GreeksCoverage"] as const;
 import type { Query } from "../query/query.ts";
+
+/**
+ * How the facts read data (the lookup files, a probe, a row count): every row of a prepared
+ * request, paged through the workbench's one send chain (fetch/sendChain.ts, which the
+ * workbench hands in), on `transport` when given; `onPage` hears each page's bytes.
+ */
+export type DataReader = (request: PreparedRequest, options: { transport?: Transport; onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void }) => Promise<pl.DataFrame>;
 
 /** A data access rule, as the contract describes it. */
 type AccessRule = contract.MetaDatasetAccessRuleOut;
@@ -58,7 +63,8 @@ function remembered<T>(cache: Map<string, Promise<T>>, key: string, read: () => 
  *
  * @example
  * ```ts
- * const facts = new ServiceFacts(transport, transport.twin(), new RateWindow());
+ * const chain = new SendChain(transport, new RateWindow());
+ * const facts = new ServiceFacts(transport, transport.twin(), (request, options) => chain.read(request, options));
  * const schema = await facts.schema("eq-daily-ohlc"); // once per session
  * ```
  */
@@ -72,9 +78,9 @@ export class ServiceFacts implements TickerSource {
   /**
    * @param transport what a call's own reads go through (counted in `requestsSent`)
    * @param freeTransport the quota guard's reads of status and quotas
-   * @param window the workbench's per-minute window, which the lookup and probe reads take part in
+   * @param readData how the lookup, probe and count reads page a request (the workbench's send chain)
    */
-  constructor(readonly transport: Transport, readonly freeTransport: Transport, private readonly window: RateWindow) {}
+  constructor(readonly transport: Transport, readonly freeTransport: Transport, private readonly readData: DataReader) {}
 
   /** The identity's data access rules, read once per session unless `refresh`. */
   rules(refresh = false): Promise<contract.MetaDatasetAccessRuleOut[]> {
@@ -185,16 +191,9 @@ export class ServiceFacts implements TickerSource {
   }
 
   /** A read of the workbench's own (not a notebook's call): checked by the rules and schema, paged, not recorded. */
-  async #read(dataset: string, pathValues: string[], query: Query, transport = this.transport, onPage?: PagerOptions["onPage"]): Promise<pl.DataFrame> {
+  async #read(dataset: string, pathValues: string[], query: Query, transport?: Transport, onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void): Promise<pl.DataFrame> {
     const [rules, schema] = await Promise.all([this.rules(), this.schema(dataset)]);
     const request = prepareRequest(dataEndpoint(dataset), pathValues, query, schema, rules);
-    const send: Send = async (path, params, onHeaders) => {
-      await this.window.acquire(undefined, transport.options.maxWaitSeconds ?? 120);
-      return transport.get(path, params, (headers) => {
-        this.window.observe(headers);
-        onHeaders?.(headers);
-      });
-    };
-    return new Pager(send, request, { retries: transport.options.retries ?? 8, waits: transport.options.waits, onPage }).fetchAll();
+    return this.readData(request, { transport, onPage });
   }
 }

@@ -17,6 +17,7 @@ import {
   Identity,
   Quotas,
   recordSchema,
+  SERVICE_DEFAULT_FORMAT,
 } from "../../../contract/mod.ts";
 import type { Dataset } from "../../market/catalog.ts";
 import { MAX_IN_VALUES, MAX_PATTERN_LENGTH, MAX_REQUEST_TARGET_BYTES } from "../query/limits.ts";
@@ -103,7 +104,7 @@ function dataQuery(dataset: Dataset) {
     columns: columnListQuery("Comma-separated columns to return (case-sensitive)"),
     offset: integerQuery("offset", 0, Number.MAX_SAFE_INTEGER, 0, "Records to skip"),
     limit: integerQuery("limit", 0, MAX_LIMIT, DEFAULT_LIMIT, "Records in the page"),
-    response_format: enumQuery("response_format", FORMATS, "json", "json, csv (text/csv) or csv_gzip (application/gzip)"),
+    response_format: enumQuery("response_format", FORMATS, SERVICE_DEFAULT_FORMAT, "json, csv (text/csv) or csv_gzip (application/gzip)"),
   };
   if (dataset.variant) shape[dataset.variant.param] = enumQuery(dataset.variant.param, dataset.variant.values, dataset.variant.values[0], "Aggregation variant");
   for (const column of dataset.columns) {

@@ -12,11 +12,13 @@ import type { Dataset } from "../../market/catalog.ts";
 import { operatorsOf } from "./operators.ts";
 import { unknownColumnsError, type ValidationIssue } from "../errors.ts";
 import type { FilterValue } from "./values.ts";
+import { RESPONSE_FORMATS, type ResponseFormat, SERVICE_DEFAULT_FORMAT } from "../../../contract/formats.ts";
 
 const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike"] as const;
 type Operator = (typeof OPERATORS)[number];
-export const FORMATS = ["json", "csv", "csv_gzip"] as const;
-export type ResponseFormat = (typeof FORMATS)[number];
+/** The answer formats, as the contract describes them (names, content types, the default). */
+export const FORMATS = RESPONSE_FORMATS;
+export type { ResponseFormat };
 
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 100_000;
@@ -140,7 +142,7 @@ export function toDataQuery(dataset: Dataset, query: Record<string, unknown>, pa
   const result: DataQuery = {
     offset: (query.offset as number | undefined) ?? 0,
     limit: (query.limit as number | undefined) ?? DEFAULT_LIMIT,
-    format: (query.response_format as ResponseFormat | undefined) ?? "json",
+    format: (query.response_format as ResponseFormat | undefined) ?? SERVICE_DEFAULT_FORMAT,
     variant: dataset.variant ? (query[dataset.variant.param] as string | undefined) ?? dataset.variant.values[0] : undefined,
     columns: query.columns === undefined ? undefined : nameList("columns", query.columns as string, none),
     sort: query.sort === undefined ? [] : nameList("sort", query.sort as string, none).map(sortItem),

@@ -10,6 +10,7 @@ import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import type { Dataset } from "../../market/catalog.ts";
 import type { ResponseFormat } from "./parse.ts";
+import { RESPONSE_CONTENT_TYPES } from "../../../contract/formats.ts";
 import type { ResultSlice } from "./resultCache.ts";
 import { csvPage, jsonPage, type WrittenResult, writeResult, writtenResult } from "./writtenResults.ts";
 
@@ -126,8 +127,8 @@ function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean, written
   return exprs.length > 0 ? frame.withColumns(...exprs) : frame;
 }
 
-/** The Content-Type of each response format. */
-export const CONTENT_TYPES: Record<ResponseFormat, string> = { json: "application/json", csv: "text/csv; charset=utf-8", csv_gzip: "application/gzip" };
+/** The Content-Type of each response format (the contract's). */
+export const CONTENT_TYPES: Readonly<Record<ResponseFormat, string>> = RESPONSE_CONTENT_TYPES;
 
 /** The whole result of `slice`, written in the format's lines (from `whole` when this worker has not written it yet). */
 export function writtenLines(slice: { key: string; whole?: pl.DataFrame }, dataset: Dataset, json: boolean): WrittenResult | undefined {
