@@ -21,6 +21,7 @@ import type { QuotaJudge } from "../guard/quotaJudge.ts";
 import { checkTickersUpfront } from "../guard/tickers.ts";
 import type { RateWindow } from "../http/rateWindow.ts";
 import type { Transport } from "../http/transport.ts";
+import { callWire, wireChoiceOf } from "../http/wireChoice.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { dataEndpoint } from "../query/endpoints.ts";
 import type { CallPlan } from "../query/plan.ts";
@@ -226,6 +227,8 @@ export class Pipeline {
     try {
       const given = requests[0]?.concurrencyGiven ? requests[0].concurrency : undefined;
       const running = inFlight(todo.length, given);
+      // No format named: the session's choice for this service, said in the call's events (http/wireChoice.ts).
+      const wire = requests[0]?.formatGiven === false ? callWire(wireChoiceOf(transport), ({ format, reason }) => emit({ type: "wire-format", format, reason })) : undefined;
       await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
         const send: Send = async (path, params, onHeaders) => {
@@ -237,13 +240,13 @@ export class Pipeline {
               guard?.onHeaders(headers);
               onHeaders?.(headers);
             }, signal);
-            emit({ type: "answer", unit: i, requestId: r.headers.get("X-Request-ID"), bytes: r.body.byteLength });
+            emit({ type: "answer", unit: i, requestId: r.headers.get("X-Request-ID"), bytes: r.wireBytes ?? r.body.byteLength });
             return r;
           } finally {
             guard?.settled();
           }
         };
-        const pager = new Pager(send, { ...requests[i], concurrency: running.pages }, { retries, waits: transport.options.waits, signal, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
+        const pager = new Pager(wire ? wire.metered(send) : send, { ...requests[i], concurrency: running.pages }, { retries, waits: transport.options.waits, signal, wire, onPage: (offset, frame, bytes) => emit({ type: "page", unit: i, offset, frame, bytes }) });
         const cut = units.partial[i];
         const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
         let fromCache = false;
