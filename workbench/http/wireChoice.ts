@@ -9,7 +9,9 @@
  *
  * The rate is bytes received over the time at least one answer's body was arriving, less the
  * time this thread spent parsing pages (a body waiting behind a parse was not slowed by the
- * line). Pages in CSV measure the line itself. Pages in gzip measure at most the line (they may
+ * line), and only up to the start of the oldest body still arriving: a body in flight shares
+ * the line without its bytes being counted yet, and counting the time without them would
+ * understate the line. Pages in CSV measure the line itself. Pages in gzip measure at most the line (they may
  * be slowed by the service's compressor), so gzip turns back to CSV only when even they arrive
  * faster than the threshold, and a choice never flips back and forth on one line.
  */
@@ -85,6 +87,8 @@ export class WireChoice {
   #decision: WireDecision;
   #transfers: { at: Interval; bytes: number }[] = [];
   #busy: Interval[] = [];
+  /** When each body still arriving began (its answer's headers). */
+  #arriving: number[] = [];
 
   /** @param baseUrl the service's base URL: where it is sets the first choice */
   constructor(baseUrl: string) {
@@ -96,6 +100,19 @@ export class WireChoice {
   /** The format to ask for now, and why. */
   get decision(): WireDecision {
     return this.#decision;
+  }
+
+  /** An answer's body began to arrive at `fromMs` (`performance.now()`); `ended` is called once it has, or failed. */
+  arriving(fromMs: number): { ended: () => void } {
+    this.#arriving.push(fromMs);
+    let open = true;
+    return {
+      ended: () => {
+        if (!open) return;
+        open = false;
+        this.#arriving.splice(this.#arriving.indexOf(fromMs), 1);
+      },
+    };
   }
 
   /** An answer's body of `bytes` (as sent) arrived from `fromMs` to `toMs` (`performance.now()`), asked in `format`. */
@@ -113,11 +130,20 @@ export class WireChoice {
     this.#busy = this.#busy.filter(([, end]) => end >= oldest);
   }
 
-  /** The rate measured in megabytes a second, once there is evidence enough. */
+  /**
+   * The rate measured in megabytes a second, once there is evidence enough: up to the start of
+   * the oldest body still arriving, each body's bytes taken as spread evenly over its time.
+   */
   get measuredMBps(): number | undefined {
-    const bytes = this.#transfers.reduce((sum, t) => sum + t.bytes, 0);
+    const cutoff = Math.min(...this.#arriving);
+    const clipped = this.#transfers.flatMap(({ at: [a, b], bytes }): { at: Interval; bytes: number }[] => {
+      if (a >= cutoff) return [];
+      if (b <= cutoff) return [{ at: [a, b], bytes }];
+      return [{ at: [a, cutoff], bytes: (bytes * (cutoff - a)) / (b - a) }];
+    });
+    const bytes = clipped.reduce((sum, t) => sum + t.bytes, 0);
     if (bytes < EVIDENCE_BYTES) return undefined;
-    const ms = coveredMs(this.#transfers.map((t) => t.at), this.#busy);
+    const ms = coveredMs(clipped.map((t) => t.at), this.#busy);
     return ms <= 0 ? Number.POSITIVE_INFINITY : bytes / ms / 1000;
   }
 
@@ -198,13 +224,21 @@ export function callWire(choice: WireChoice, say: (decision: WireDecision) => vo
     busy: (fromMs, toMs) => choice.busy(fromMs, toMs),
     metered: (send) => async (path, params, onHeaders) => {
       let headersAt: number | undefined;
-      const r = await send(path, params, (headers) => {
-        headersAt = performance.now();
-        onHeaders?.(headers);
-      });
-      const format = params.get("response_format");
-      if (headersAt !== undefined && format) choice.transferred(headersAt, performance.now(), r.wireBytes ?? r.body.byteLength, format);
-      return r;
+      let body: { ended: () => void } | undefined;
+      try {
+        const r = await send(path, params, (headers) => {
+          body?.ended(); // a body retried after a dropped connection: its first try ended
+          headersAt = performance.now();
+          body = choice.arriving(headersAt);
+          onHeaders?.(headers);
+        });
+        body?.ended();
+        const format = params.get("response_format");
+        if (headersAt !== undefined && format) choice.transferred(headersAt, performance.now(), r.wireBytes ?? r.body.byteLength, format);
+        return r;
+      } finally {
+        body?.ended();
+      }
     },
   };
 }
