@@ -17,7 +17,14 @@ export interface AnswerBody {
   decoded: boolean;
 }
 
-/** Whether an answer's content type is a gzip body (a `csv_gzip` page). */
+/**
+ * Whether an answer's content type is a gzip body (a `csv_gzip` page).
+ *
+ * @example
+ * ```ts
+ * isGzipAnswer(new Headers({ "Content-Type": "application/gzip" })); // true
+ * ```
+ */
 export function isGzipAnswer(headers: Headers): boolean {
   return (headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase() === "application/gzip";
 }

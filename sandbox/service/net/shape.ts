@@ -23,7 +23,14 @@ export interface NetworkShape {
   lineMBps?: number;
 }
 
-/** Whether `shape` changes anything: a latency, a per-connection pace or a line. */
+/**
+ * Whether `shape` changes anything: a latency, a per-connection pace or a line.
+ *
+ * @example
+ * ```ts
+ * shapesAnswers({ latencyMs: 0 }); // false: plain loopback
+ * ```
+ */
 export function shapesAnswers(shape: NetworkShape | undefined): shape is NetworkShape {
   return shape !== undefined && (shape.latencyMs > 0 || shape.bandwidthMBps !== undefined || shape.lineMBps !== undefined);
 }
