@@ -11,8 +11,8 @@
  *
  * Arrangements (`--only` picks one):
  * - `line`: the sandbox imitates the line itself (`--line 12.5 --latency 40`);
- * - `netns`: a network namespace of its own whose loopback `tc` caps at 100 Mbit/s (a token
- *   bucket filter), the sandbox adding only `--latency 40`: the kernel shapes the line. The
+ * - `netns`: a network namespace of its own whose loopback (at Ethernet's MTU) `tc` caps at
+ *   100 Mbit/s (a token bucket filter), the sandbox adding only `--latency 40`: the kernel shapes the line. The
  *   benchmark runs itself again inside `unshare -n` (root, or a user namespace, needed);
  * - `loopback`: no line at all; the workbench as called against its own CSV, and against the
  *   universe call of another checkout (`--against DIR`, e.g. the commit before), alternating.
@@ -73,7 +73,9 @@ if (process.argv.includes("--inside-netns")) {
 /** Runs this benchmark again in a network namespace whose loopback is a 100 Mbit/s line. */
 function netns(): boolean {
   const args = ["run", "-A", join(REPO_ROOT, "bench/line.ts"), "--inside-netns", "--rounds", String(ROUNDS), "--formats", FORMATS.join(",")];
-  const command = `ip link set lo up && ${TC} && exec ${[Deno.execPath(), ...args].map((a) => `'${a}'`).join(" ")}`;
+  // Loopback's MTU (64 KiB) is larger than the filter's bucket, which drops a packet larger than
+  // itself: at Ethernet's MTU every packet fits.
+  const command = `ip link set lo mtu 1500 && ip link set lo up && ${TC} && exec ${[Deno.execPath(), ...args].map((a) => `'${a}'`).join(" ")}`;
   const child = spawnSync("unshare", ["-n", "bash", "-c", command], { stdio: "inherit", env: process.env });
   if (child.error || child.status === null) log(`netns: could not run unshare -n (${child.error?.message ?? child.signal}): skipped`);
   return child.status === 0;

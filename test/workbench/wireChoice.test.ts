@@ -24,44 +24,60 @@ describe("WireChoice", () => {
     expect(new WireChoice("https://data.example.com").decision.format).toBe("csv_gzip");
   });
 
-  it("turns to csv_gzip when CSV pages measure a slow line, and stays there", () => {
+  /** An answer asked at `sent`, its headers `wait` ms later, its body taking `ms` more. */
+  const answer = (sent: number, wait: number, ms: number, wire: number, csv = wire) => ({ sent, headers: sent + wait, end: sent + wait + ms, wire, csv });
+
+  it("tries csv_gzip when CSV pages measure a slow line, and keeps it when it delivers more CSV a second", () => {
     const choice = new WireChoice("http://127.0.0.1:8000");
-    choice.transferred(0, 50, 1_000_000, "csv"); // not evidence enough yet
+    choice.transferred(answer(0, 40, 50, 1_000_000), "csv"); // not evidence enough yet
     expect(choice.decision.format).toBe("csv");
-    choice.transferred(0, 800, 9_000_000, "csv"); // 10 MB in 0.8 s: 12.5 MB/s
-    expect(choice.decision).toMatchObject({ format: "csv_gzip", reason: expect.stringContaining("12.5 MB/s") });
-    choice.transferred(1000, 1500, 5_000_000, "csv_gzip"); // compressed bytes at 10 MB/s: still the line
+    choice.transferred(answer(0, 40, 800, 9_000_000), "csv"); // 10 MB in 0.8 s: 12.5 MB/s
+    expect(choice.decision).toMatchObject({ format: "csv_gzip", reason: expect.stringContaining("12.5 MB/s of CSV") });
+    choice.transferred(answer(1000, 40, 200, 2_500_000, 12_000_000), "csv_gzip"); // 12 MB of CSV in 0.24 s
+    expect(choice.decision).toMatchObject({ format: "csv_gzip", reason: expect.stringMatching(/csv_gzip delivered 50\.0 MB\/s of CSV, plain CSV 11\.9 MB\/s/) });
+    choice.transferred(answer(2000, 40, 2000, 2_500_000, 12_000_000), "csv_gzip"); // slower now: decided already
     expect(choice.decision.format).toBe("csv_gzip");
+  });
+
+  it("goes back to CSV when the trial of csv_gzip delivers less: starved cores, not a slow line", () => {
+    const choice = new WireChoice("http://127.0.0.1:8000");
+    choice.transferred(answer(0, 300, 500, 10_000_000), "csv"); // 20 MB/s on the wire, 12.5 MB/s of CSV from asking
+    expect(choice.decision.format).toBe("csv_gzip");
+    choice.transferred(answer(1000, 1500, 100, 2_500_000, 12_000_000), "csv_gzip"); // compressing took 1.5 s
+    expect(choice.decision).toMatchObject({ format: "csv", reason: expect.stringMatching(/^plain CSV: .* csv_gzip delivered 7\.5 MB\/s of CSV, plain CSV 12\.5 MB\/s/) });
+    choice.transferred(answer(2000, 300, 500, 10_000_000), "csv"); // slow again: kept for the session
+    expect(choice.decision.format).toBe("csv");
   });
 
   it("keeps CSV on a fast connection, counting the time spent parsing as this thread's, not the line's", () => {
     const choice = new WireChoice("http://127.0.0.1:8000");
     choice.busy(50, 150); // half of the time below parsing
-    choice.transferred(0, 200, 6_000_000, "csv"); // 30 MB/s of wall time: the line gave 60 MB/s
+    choice.transferred(answer(0, 0, 200, 6_000_000), "csv"); // 30 MB/s of wall time: the line gave 60 MB/s
     expect(choice.decision.format).toBe("csv");
-    expect(choice.measuredMBps).toBeGreaterThan(GZIP_BELOW_MBPS);
+    expect(choice.lineMBps).toBeGreaterThan(GZIP_BELOW_MBPS);
   });
 
-  it("waits for bodies still arriving: they share the line before their bytes are counted", () => {
+  it("waits for answers still under way: they share the line before their bytes are counted", () => {
     const choice = new WireChoice("http://127.0.0.1:8000");
     // Eight pages share a 12.5 MB/s line; one has arrived, seven are under way since the same start.
-    const others = Array.from({ length: 7 }, () => choice.arriving(0));
-    choice.transferred(0, 4000, 6_000_000, "csv"); // alone, this would read 1.5 MB/s
-    expect(choice.measuredMBps).toBeUndefined();
+    const others = Array.from({ length: 7 }, () => choice.asked(0));
+    others.forEach((o) => o.headers(40));
+    choice.transferred(answer(0, 40, 3960, 6_000_000), "csv"); // alone, this would read 1.5 MB/s
+    expect(choice.lineMBps).toBeUndefined();
     expect(choice.decision.format).toBe("csv");
-    // Each of the others arrives in turn (its end, then its bytes, as `callWire` reports them).
+    // Each of the others ends in turn, then its bytes are told, as `callWire` does.
     for (const other of others) {
       other.ended();
-      choice.transferred(0, 4000, 6_000_000, "csv");
+      choice.transferred(answer(0, 40, 3960, 6_000_000), "csv");
     }
-    expect(choice.decision).toMatchObject({ format: "csv_gzip", reason: expect.stringContaining("12.0 MB/s") });
+    expect(choice.decision).toMatchObject({ format: "csv_gzip", reason: expect.stringContaining("12.1 MB/s of CSV") });
   });
 
-  it("turns from csv_gzip back to CSV only when even compressed pages arrive fast", () => {
+  it("tries CSV from csv_gzip only when even compressed pages arrive fast", () => {
     const choice = new WireChoice("https://data.example.com");
-    choice.transferred(0, 100, 3_000_000, "csv_gzip"); // 30 MB/s of gzip: could be the compressor
+    choice.transferred(answer(0, 40, 100, 3_000_000, 14_000_000), "csv_gzip"); // 30 MB/s of gzip: could be the compressor
     expect(choice.decision.format).toBe("csv_gzip");
-    choice.transferred(200, 250, 5_000_000, "csv_gzip");
+    choice.transferred(answer(200, 40, 50, 5_000_000, 23_000_000), "csv_gzip");
     expect(choice.decision.format).toBe("csv");
   });
 });

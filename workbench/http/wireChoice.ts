@@ -7,13 +7,15 @@
  * measure: the line's rate seen by the pages of every call to this service, remembered for the
  * session (one `WireChoice` a transport). A call's `format` option overrides it.
  *
- * The rate is bytes received over the time at least one answer's body was arriving, less the
- * time this thread spent parsing pages (a body waiting behind a parse was not slowed by the
- * line), and only up to the start of the oldest body still arriving: a body in flight shares
- * the line without its bytes being counted yet, and counting the time without them would
- * understate the line. Pages in CSV measure the line itself. Pages in gzip measure at most the line (they may
- * be slowed by the service's compressor), so gzip turns back to CSV only when even they arrive
- * faster than the threshold, and a choice never flips back and forth on one line.
+ * Two measures, each over the time its answers were under way, less the time this thread spent
+ * parsing pages (an answer waiting behind a parse was not slowed by the line), and only up to
+ * the oldest answer still under way (it shares the line before its bytes are counted): the
+ * line's rate, bytes on the wire from each answer's headers to its last byte; and the rate of
+ * CSV a format delivers, from asking to the last byte (the service's writing and compressing
+ * included). A line's rate below the threshold (or, in gzip, above it) puts the other format on
+ * trial, and the format that delivered more CSV a second is kept for the session: where both
+ * ends share starved cores everything looks slow and compressing only adds to it, which the
+ * trial tells apart from a slow line.
  */
 
 /** The formats the workbench chooses between by itself. */
@@ -72,23 +74,62 @@ function coveredMs(intervals: Interval[], minus: Interval[]): number {
   return total;
 }
 
+/** One answer as measured: asked at `sent`, its headers at `headers`, its body done at `end`. */
+interface Sample {
+  sent: number;
+  headers: number;
+  end: number;
+  /** Bytes the wire carried. */
+  wire: number;
+  /** Bytes of CSV they gave (decompressed). */
+  csv: number;
+}
+
 /**
- * The session's wire format for one service, learnt from its pages.
+ * Megabytes a second of `bytes` over the time covered by `[from(s), s.end]` of the samples, less
+ * `busy`, up to `cutoff` (each sample's bytes spread evenly over its time); undefined without
+ * `EVIDENCE_BYTES` of wire bytes.
+ */
+function rate(samples: Sample[], from: (s: Sample) => number, bytes: (s: Sample) => number, busy: Interval[], cutoff: number): number | undefined {
+  const clipped = samples.flatMap((s): { at: Interval; share: number; wire: number }[] => {
+    const a = from(s);
+    if (a >= cutoff) return [];
+    const share = s.end <= cutoff || s.end === a ? 1 : (cutoff - a) / (s.end - a);
+    return [{ at: [a, Math.min(s.end, cutoff)], share: share * bytes(s), wire: share * s.wire }];
+  });
+  if (clipped.reduce((sum, c) => sum + c.wire, 0) < EVIDENCE_BYTES) return undefined;
+  const ms = coveredMs(clipped.map((c) => c.at), busy);
+  return ms <= 0 ? Number.POSITIVE_INFINITY : clipped.reduce((sum, c) => sum + c.share, 0) / ms / 1000;
+}
+
+const shown = (mbps: number) => (mbps === Number.POSITIVE_INFINITY ? "unmeasurably fast" : `${mbps.toFixed(1)} MB/s`);
+
+/**
+ * The session's wire format for one service, learnt from its pages. Two measures: the line's
+ * rate (bytes on the wire over the time bodies were arriving) says when the other format may
+ * pay; a trial of it then decides, by the rate of CSV each format delivered from asking to the
+ * last byte (the service's writing and compressing included), and the faster one is kept for
+ * the session. Where both ends share starved cores, everything looks slow, and compressing
+ * makes it slower: the trial tells that apart from a slow line.
  *
  * @example
  * ```ts
  * const choice = new WireChoice("http://127.0.0.1:8000");
  * choice.decision.format; // "csv": the service is on this machine
- * choice.transferred(0, 800, 10_000_000, "csv"); // 10 MB in 0.8 s: 12.5 MB/s
- * choice.decision.format; // "csv_gzip"
+ * choice.transferred({ sent: 0, headers: 40, end: 840, wire: 10_000_000, csv: 10_000_000 }, "csv"); // 12.5 MB/s
+ * choice.decision.format; // "csv_gzip", on trial
  * ```
  */
 export class WireChoice {
   #decision: WireDecision;
-  #transfers: { at: Interval; bytes: number }[] = [];
+  #samples: Sample[] = [];
   #busy: Interval[] = [];
-  /** When each body still arriving began (its answer's headers). */
-  #arriving: number[] = [];
+  /** Answers under way: when each was asked, and when its headers came (once they did). */
+  #inFlight = new Set<{ sent: number; headers?: number }>();
+  /** On trial: the format tried against, and the rate of CSV it delivered. */
+  #trial?: { against: ChosenFormat; csvMBps: number };
+  /** Decided by a trial: kept for the session. */
+  #settled = false;
 
   /** @param baseUrl the service's base URL: where it is sets the first choice */
   constructor(baseUrl: string) {
@@ -102,67 +143,69 @@ export class WireChoice {
     return this.#decision;
   }
 
-  /** An answer's body began to arrive at `fromMs` (`performance.now()`); `ended` is called once it has, or failed. */
-  arriving(fromMs: number): { ended: () => void } {
-    this.#arriving.push(fromMs);
-    let open = true;
-    return {
-      ended: () => {
-        if (!open) return;
-        open = false;
-        this.#arriving.splice(this.#arriving.indexOf(fromMs), 1);
-      },
-    };
+  /** An answer was asked for at `sentMs` (`performance.now()`); the handle hears its headers, and its end or failure. */
+  asked(sentMs: number): { headers: (atMs: number) => void; ended: () => void } {
+    const entry: { sent: number; headers?: number } = { sent: sentMs };
+    this.#inFlight.add(entry);
+    return { headers: (atMs) => void (entry.headers = atMs), ended: () => void this.#inFlight.delete(entry) };
   }
 
-  /** An answer's body of `bytes` (as sent) arrived from `fromMs` to `toMs` (`performance.now()`), asked in `format`. */
-  transferred(fromMs: number, toMs: number, bytes: number, format: string): void {
-    if (format !== this.#decision.format || !(toMs >= fromMs)) return;
-    this.#transfers.push({ at: [fromMs, toMs], bytes });
-    if (this.#transfers.length > KEPT) this.#transfers.shift();
+  /** An answer asked in `format` was measured (its times from `performance.now()`). */
+  transferred(sample: Sample, format: string): void {
+    if (format !== this.#decision.format || !(sample.end >= sample.headers && sample.headers >= sample.sent)) return;
+    this.#samples.push(sample);
+    if (this.#samples.length > KEPT) this.#samples.shift();
     this.#judge();
   }
 
   /** This thread was busy (parsing a page) from `fromMs` to `toMs`: not the line's time. */
   busy(fromMs: number, toMs: number): void {
     this.#busy.push([fromMs, toMs]);
-    const oldest = this.#transfers[0]?.at[0] ?? toMs;
+    const oldest = this.#samples[0]?.sent ?? fromMs;
     this.#busy = this.#busy.filter(([, end]) => end >= oldest);
   }
 
-  /**
-   * The rate measured in megabytes a second, once there is evidence enough: up to the start of
-   * the oldest body still arriving, each body's bytes taken as spread evenly over its time.
-   */
-  get measuredMBps(): number | undefined {
-    const cutoff = Math.min(...this.#arriving);
-    const clipped = this.#transfers.flatMap(({ at: [a, b], bytes }): { at: Interval; bytes: number }[] => {
-      if (a >= cutoff) return [];
-      if (b <= cutoff) return [{ at: [a, b], bytes }];
-      return [{ at: [a, cutoff], bytes: (bytes * (cutoff - a)) / (b - a) }];
-    });
-    const bytes = clipped.reduce((sum, t) => sum + t.bytes, 0);
-    if (bytes < EVIDENCE_BYTES) return undefined;
-    const ms = coveredMs(clipped.map((t) => t.at), this.#busy);
-    return ms <= 0 ? Number.POSITIVE_INFINITY : bytes / ms / 1000;
+  /** The line's rate in megabytes a second (bytes on the wire), once there is evidence enough. */
+  get lineMBps(): number | undefined {
+    const arriving = [...this.#inFlight].flatMap((e) => (e.headers === undefined ? [] : [e.headers]));
+    return rate(this.#samples, (s) => s.headers, (s) => s.wire, this.#busy, Math.min(...arriving));
+  }
+
+  /** Megabytes of CSV a second the current format delivers, from asking to the last byte. */
+  get csvMBps(): number | undefined {
+    return rate(this.#samples, (s) => s.sent, (s) => s.csv, this.#busy, Math.min(...[...this.#inFlight].map((e) => e.sent)));
   }
 
   #judge(): void {
-    const rate = this.measuredMBps;
-    if (rate === undefined) return;
-    const shown = `${rate === Number.POSITIVE_INFINITY ? "unmeasurably fast" : `${rate.toFixed(1)} MB/s`}`;
-    if (this.#decision.format === "csv" && rate < GZIP_BELOW_MBPS) {
-      this.#switch({ format: "csv_gzip", reason: `the line measured ${shown} of CSV, below ${GZIP_BELOW_MBPS} MB/s: fewer bytes cost less than the CPU to compress them` });
-    } else if (this.#decision.format === "csv_gzip" && rate >= GZIP_BELOW_MBPS) {
-      this.#switch({ format: "csv", reason: `the line measured ${shown} even of compressed bytes, above ${GZIP_BELOW_MBPS} MB/s: plain CSV costs less CPU` });
+    const [line, csv] = [this.lineMBps, this.csvMBps];
+    if (line === undefined || csv === undefined) return;
+    const format = this.#decision.format;
+    const name = (f: ChosenFormat) => (f === "csv" ? "plain CSV" : "csv_gzip");
+    if (this.#trial) {
+      const { against, csvMBps } = this.#trial;
+      const kept = csv >= csvMBps ? format : against;
+      this.#settled = true;
+      this.#trial = undefined;
+      const reason = `${name(kept)}: over this line (${shown(line)} measured) ${name(format)} delivered ${shown(csv)} of CSV, ${name(against)} ${shown(csvMBps)}`;
+      if (kept === format) this.#decision = { format, reason };
+      else this.#switch({ format: kept, reason });
+      return;
+    }
+    if (this.#settled) return;
+    if (format === "csv" && line < GZIP_BELOW_MBPS) {
+      this.#trial = { against: "csv", csvMBps: csv };
+      this.#switch({ format: "csv_gzip", reason: `the line measured ${shown(line)} of CSV, below ${GZIP_BELOW_MBPS} MB/s: trying csv_gzip, fewer bytes for some CPU` });
+    } else if (format === "csv_gzip" && line >= GZIP_BELOW_MBPS) {
+      this.#trial = { against: "csv_gzip", csvMBps: csv };
+      this.#switch({ format: "csv", reason: `the line measured ${shown(line)} even of compressed bytes, above ${GZIP_BELOW_MBPS} MB/s: trying plain CSV, less CPU` });
     } else {
-      this.#decision = { ...this.#decision, reason: `${this.#decision.format === "csv" ? "plain CSV" : "csv_gzip"}: the line measured ${shown} (csv_gzip below ${GZIP_BELOW_MBPS} MB/s)` };
+      this.#decision = { format, reason: `${name(format)}: the line measured ${shown(line)} (csv_gzip below ${GZIP_BELOW_MBPS} MB/s)` };
     }
   }
 
   #switch(decision: WireDecision): void {
     this.#decision = decision;
-    this.#transfers = [];
+    this.#samples = [];
     this.#busy = [];
   }
 }
@@ -223,21 +266,22 @@ export function callWire(choice: WireChoice, say: (decision: WireDecision) => vo
     },
     busy: (fromMs, toMs) => choice.busy(fromMs, toMs),
     metered: (send) => async (path, params, onHeaders) => {
-      let headersAt: number | undefined;
-      let body: { ended: () => void } | undefined;
+      const sent = performance.now();
+      let headers: number | undefined;
+      // A body retried after a dropped connection: measured from its last headers.
+      const answer = choice.asked(sent);
       try {
-        const r = await send(path, params, (headers) => {
-          body?.ended(); // a body retried after a dropped connection: its first try ended
-          headersAt = performance.now();
-          body = choice.arriving(headersAt);
-          onHeaders?.(headers);
+        const r = await send(path, params, (h) => {
+          headers = performance.now();
+          answer.headers(headers);
+          onHeaders?.(h);
         });
-        body?.ended();
+        answer.ended();
         const format = params.get("response_format");
-        if (headersAt !== undefined && format) choice.transferred(headersAt, performance.now(), r.wireBytes ?? r.body.byteLength, format);
+        if (headers !== undefined && format) choice.transferred({ sent, headers, end: performance.now(), wire: r.wireBytes ?? r.body.byteLength, csv: r.body.byteLength }, format);
         return r;
       } finally {
-        body?.ended();
+        answer.ended();
       }
     },
   };
