@@ -36,6 +36,12 @@ export const GZIP_BELOW_MBPS = 40;
 const EVIDENCE_BYTES = 2_000_000;
 /** Answers kept for the measure: the latest ones, in the format asked now. */
 const KEPT = 32;
+/**
+ * Answers a trial waits for: as many as a call of several units keeps in flight, so that the
+ * format on trial is measured with its requests overlapping as the other's were (a few pages
+ * alone, at the end of a call, would understate it).
+ */
+const TRIAL_ANSWERS = 8;
 
 type Interval = [from: number, to: number];
 
@@ -182,6 +188,7 @@ export class WireChoice {
     const format = this.#decision.format;
     const name = (f: ChosenFormat) => (f === "csv" ? "plain CSV" : "csv_gzip");
     if (this.#trial) {
+      if (this.#samples.length < TRIAL_ANSWERS) return;
       const { against, csvMBps } = this.#trial;
       const kept = csv >= csvMBps ? format : against;
       this.#settled = true;
