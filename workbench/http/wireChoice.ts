@@ -13,7 +13,8 @@
  * line's rate, bytes on the wire from each answer's headers to its last byte; and the rate of
  * CSV a format delivers, from asking to the last byte (the service's writing and compressing
  * included). A line's rate below the threshold (or, in gzip, above it) puts the other format on
- * trial, and the format that delivered more CSV a second is kept for the session: where both
+ * trial: it is measured, then the format the session had is measured again (both warm, close
+ * in time), and the one that delivered more CSV a second is kept for the session: where both
  * ends share starved cores everything looks slow and compressing only adds to it, which the
  * trial tells apart from a slow line.
  */
@@ -132,10 +133,16 @@ export class WireChoice {
   #busy: Interval[] = [];
   /** Answers under way: when each was asked, and when its headers came (once they did). */
   #inFlight = new Set<{ sent: number; headers?: number }>();
-  /** On trial: the format tried against, and the rate of CSV it delivered. */
-  #trial?: { against: ChosenFormat; csvMBps: number };
+  /**
+   * On trial: the format the session had (`original`); the other format is measured first, then
+   * the original again (`otherMBps` then holds the other's rate of CSV), so that both are
+   * measured warm and close in time (the session's first call pays for cold caches).
+   */
+  #trial?: { original: ChosenFormat; otherMBps?: number };
   /** Decided by a trial: kept for the session. */
   #settled = false;
+  /** Bumped at each change of format and when a trial settles: what a call says again. */
+  #revision = 0;
 
   /** @param baseUrl the service's base URL: where it is sets the first choice */
   constructor(baseUrl: string) {
@@ -147,6 +154,11 @@ export class WireChoice {
   /** The format to ask for now, and why. */
   get decision(): WireDecision {
     return this.#decision;
+  }
+
+  /** Changes at each change of format and when a trial settles (not when only a measured rate in the reason does). */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** An answer was asked for at `sentMs` (`performance.now()`); the handle hears its headers, and its end or failure. */
@@ -189,21 +201,28 @@ export class WireChoice {
     const name = (f: ChosenFormat) => (f === "csv" ? "plain CSV" : "csv_gzip");
     if (this.#trial) {
       if (this.#samples.length < TRIAL_ANSWERS) return;
-      const { against, csvMBps } = this.#trial;
-      const kept = csv >= csvMBps ? format : against;
+      const { original, otherMBps } = this.#trial;
+      if (otherMBps === undefined) {
+        this.#trial = { original, otherMBps: csv };
+        this.#switch({ format: original, reason: `${name(format)} delivered ${shown(csv)} of CSV over this line (${shown(line)} measured): measuring ${name(original)} again to compare` });
+        return;
+      }
+      const other: ChosenFormat = original === "csv" ? "csv_gzip" : "csv";
+      const kept = csv >= otherMBps ? original : other;
       this.#settled = true;
       this.#trial = undefined;
-      const reason = `${name(kept)}: over this line (${shown(line)} measured) ${name(format)} delivered ${shown(csv)} of CSV, ${name(against)} ${shown(csvMBps)}`;
+      this.#revision++;
+      const reason = `${name(kept)}: over this line ${name(original)} delivered ${shown(csv)} of CSV, ${name(other)} ${shown(otherMBps)}`;
       if (kept === format) this.#decision = { format, reason };
       else this.#switch({ format: kept, reason });
       return;
     }
     if (this.#settled) return;
     if (format === "csv" && line < GZIP_BELOW_MBPS) {
-      this.#trial = { against: "csv", csvMBps: csv };
+      this.#trial = { original: "csv" };
       this.#switch({ format: "csv_gzip", reason: `the line measured ${shown(line)} of CSV, below ${GZIP_BELOW_MBPS} MB/s: trying csv_gzip, fewer bytes for some CPU` });
     } else if (format === "csv_gzip" && line >= GZIP_BELOW_MBPS) {
-      this.#trial = { against: "csv_gzip", csvMBps: csv };
+      this.#trial = { original: "csv_gzip" };
       this.#switch({ format: "csv", reason: `the line measured ${shown(line)} even of compressed bytes, above ${GZIP_BELOW_MBPS} MB/s: trying plain CSV, less CPU` });
     } else {
       this.#decision = { format, reason: `${name(format)}: the line measured ${shown(line)} (csv_gzip below ${GZIP_BELOW_MBPS} MB/s)` };
@@ -212,6 +231,7 @@ export class WireChoice {
 
   #switch(decision: WireDecision): void {
     this.#decision = decision;
+    this.#revision++;
     this.#samples = [];
     this.#busy = [];
   }
@@ -249,7 +269,8 @@ interface Measured {
 
 /**
  * One call's view of the session's choice: pages ask `format()` when they are sent, and the
- * call says (`say`) the format it asks for, when first asked and whenever it changes; `metered`
+ * call says (`say`) the format it asks for, when first asked, whenever it changes and when a
+ * trial settles it; `metered`
  * wraps the call's send so that each answer's transfer is measured.
  *
  * @example
@@ -261,12 +282,12 @@ interface Measured {
 export function callWire(choice: WireChoice, say: (decision: WireDecision) => void): PageWire & {
   metered<P extends URLSearchParams, R extends Measured>(send: (path: string, params: P, onHeaders?: (headers: Headers) => void) => Promise<R>): (path: string, params: P, onHeaders?: (headers: Headers) => void) => Promise<R>;
 } {
-  let said: ChosenFormat | undefined;
+  let said: number | undefined;
   return {
     format() {
       const decision = choice.decision;
-      if (decision.format !== said) {
-        said = decision.format;
+      if (choice.revision !== said) {
+        said = choice.revision;
         say(decision);
       }
       return decision.format;
