@@ -3,9 +3,11 @@
 Every page of eq-taq-1min for each ticker as CSV, `requests` with four pages in flight (one
 Session a thread, connections kept), each page read by `polars.read_csv` typed from the
 dataset's `/columns` (no inference, date-times parsed by the reader), the frames concatenated
-in ticker order. Run by bench/universe.ts as a long-lived child so that interpreter start and
-imports are not timed: it reads one line per round on stdin ("pull") and answers one JSON
-line: seconds, CPU seconds of the process (every thread), rows, bytes.
+in ticker order. Run by bench/universe.ts and bench/line.ts as a long-lived child so that
+interpreter start and imports are not timed: it reads one line per round on stdin ("pull", or
+"pull csv_gzip" to ask for gzip-compressed CSV, which `polars.read_csv` decompresses) and
+answers one JSON line: seconds, CPU seconds of the process (every thread), rows, bytes (as
+received: compressed for csv_gzip).
 
     python3 bench/peers/python_polars.py BASE_URL API_KEY START END TICKER...
 """
@@ -42,11 +44,11 @@ schema = schema_of(columns)
 lists = [c["name"] for c in columns if c["data_type"] == "list_string"]
 
 
-def ticker_frame(ticker: str) -> tuple[pl.DataFrame, int]:
-    """Every page of one ticker, typed, in row order, and the bytes received."""
+def ticker_frame(ticker: str, wire: str = "csv") -> tuple[pl.DataFrame, int]:
+    """Every page of one ticker in format `wire`, typed, in row order, and the bytes received."""
     frames, size, offset = [], 0, 0
     while True:
-        params = {"TradeDate.ge": start, "TradeDate.le": end, "offset": offset, "limit": PAGE, "response_format": "csv"}
+        params = {"TradeDate.ge": start, "TradeDate.le": end, "offset": offset, "limit": PAGE, "response_format": wire}
         r = session().get(f"{base}/api/v1/data/us-equity/{DATASET}/{ticker}", params=params, timeout=120)
         r.raise_for_status()
         size += len(r.content)
@@ -62,15 +64,16 @@ def ticker_frame(ticker: str) -> tuple[pl.DataFrame, int]:
     return pl.concat(frames, rechunk=False) if frames else pl.DataFrame(schema=schema), size
 
 
-def pull() -> dict:
+def pull(wire: str = "csv") -> dict:
     t, cpu = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(CONCURRENCY) as pool:
-        parts = list(pool.map(ticker_frame, tickers))
+        parts = list(pool.map(lambda ticker: ticker_frame(ticker, wire), tickers))
     frame = pl.concat([f for f, _ in parts], rechunk=False)
     return {"seconds": time.perf_counter() - t, "cpuSeconds": time.process_time() - cpu, "rows": frame.height, "bytes": sum(b for _, b in parts)}
 
 
 print(json.dumps({"ready": True, "polars": pl.__version__}), flush=True)
 for line in sys.stdin:
-    if line.strip() == "pull":
-        print(json.dumps(pull()), flush=True)
+    words = line.split()
+    if words[:1] == ["pull"] and words[1:] in ([], ["csv"], ["csv_gzip"]):
+        print(json.dumps(pull(*words[1:])), flush=True)

@@ -19,7 +19,8 @@ export interface PeerPull {
 /** A running peer. */
 export interface PythonPeer {
   polars: string;
-  pull(): Promise<PeerPull>;
+  /** One pull, its pages asked in `format` (plain CSV by default). */
+  pull(format?: "csv" | "csv_gzip"): Promise<PeerPull>;
   stop(): void;
 }
 
@@ -54,8 +55,8 @@ export async function startPythonPeer(baseUrl: string, apiKey: string, start: st
   const ready = await next();
   return {
     polars: String(ready.polars),
-    pull: async () => {
-      child.stdin!.write("pull\n");
+    pull: async (format) => {
+      child.stdin!.write(format ? `pull ${format}\n` : "pull\n");
       return (await next()) as unknown as PeerPull;
     },
     stop: () => {

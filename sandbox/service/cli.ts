@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] [--latency MS] [--bandwidth MBPS] ...`
+ * `npm run sandbox -- [--host ADDR] [--port N] [--profile tiny|demo] [--data <dir>] [--state <file>] [--latency MS] [--bandwidth MBPS] [--line MBPS] ...`
  * Generates the profile's market on first start when it is missing, serves it on 127.0.0.1
  * (or `--host`, e.g. ::1 to try IPv6 clients and allow-lists),
  * prints the demo keys and the settings that are not at their defaults (command-line settings
@@ -43,6 +43,7 @@ function parse() {
         workers: { type: "string" },
         latency: { type: "string" },
         bandwidth: { type: "string" },
+        line: { type: "string" },
         "client-timeout": { type: "string" },
         "shutdown-grace": { type: "string" },
         log: { type: "boolean", default: false },
@@ -58,11 +59,13 @@ const args = parse();
 if (args.help) {
   console.log(`usage: npm run sandbox -- [--host ADDR] [--port N|0] [--profile tiny|demo] [--data <dir>] [--state <file>]
   [--maintenance] [--unentitled-status 403|404] [--query-budget-ms N] [--query-memory-mb N] [--trusted-proxy CIDR]...
-  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--latency MS] [--bandwidth MBPS]
+  [--faults seed,rate503,rate504,rate429,rateDrop] [--workers N] [--latency MS] [--bandwidth MBPS] [--line MBPS]
   [--client-timeout S] [--shutdown-grace S] [--log]
 --workers: threads serving requests on one port, one per core by default (Deno needs --unstable-net to share a port).
 --latency, --bandwidth: a network like a user's: MS milliseconds before each answer's first byte, and each
 answer's body paced at MBPS megabytes (10^6 bytes) a second per connection.
+--line: one line of MBPS megabytes (10^6 bytes) a second shared by every connection, as a user's link is
+(12.5 is 100 Mbit/s): the answers in flight divide it. Combines with --latency (and --bandwidth).
 --client-timeout: a connection that sends no complete request head (from its opening or its previous answer),
 or takes nothing of an answer, for S seconds is closed (default 30).
 --shutdown-grace: on SIGINT or SIGTERM, answers in progress may finish for S seconds (default 10); then those
@@ -82,6 +85,8 @@ const latencyMs = args.latency === undefined ? 0 : Number(args.latency);
 if (!(args.latency === undefined || (/^\d+(\.\d+)?$/.test(args.latency) && latencyMs <= 60_000))) fail(`--latency '${args.latency}' is not a number of milliseconds from 0 to 60000`);
 const bandwidthMBps = args.bandwidth === undefined ? undefined : Number(args.bandwidth);
 if (!(args.bandwidth === undefined || (/^\d+(\.\d+)?$/.test(args.bandwidth) && bandwidthMBps! > 0))) fail(`--bandwidth '${args.bandwidth}' is not a positive number of megabytes a second`);
+const lineMBps = args.line === undefined ? undefined : Number(args.line);
+if (!(args.line === undefined || (/^\d+(\.\d+)?$/.test(args.line) && lineMBps! > 0))) fail(`--line '${args.line}' is not a positive number of megabytes a second (12.5 is 100 Mbit/s)`);
 /** A number of seconds from a flag, as milliseconds: more than 0, at most an hour. */
 function seconds(flag: string, text: string | undefined, fallbackMs: number): number {
   if (text === undefined) return fallbackMs;
@@ -148,7 +153,7 @@ const sandbox = await startSandbox({
   settings,
   workers,
   log: args.log,
-  network: { latencyMs, bandwidthMBps },
+  network: { latencyMs, bandwidthMBps, lineMBps },
   clientTimeoutMs,
 });
 // `ready` is the last line on stdout: a parent that stops reading once it sees it (the

@@ -17,6 +17,7 @@ import { readSettings, type Settings, settingsReport } from "./state/settings.ts
 import { clearInFlight } from "./state/usage.ts";
 import type { ActivityReport } from "./net/activity.ts";
 import { startIdleCloser } from "./net/idleCloser.ts";
+import { SharedLine } from "./net/line.ts";
 import { type NetworkShape, networkReport } from "./net/shape.ts";
 import type { WorkerOptions } from "./worker.ts";
 
@@ -32,7 +33,7 @@ export interface SandboxOptions {
   workers?: number;
   /** Write an access-log line per request to stderr. */
   log?: boolean;
-  /** The network to imitate (--latency, --bandwidth); plain loopback when absent. */
+  /** The network to imitate (--latency, --bandwidth, --line); plain loopback when absent. */
   network?: NetworkShape;
   /**
    * Milliseconds a connection may stay without a complete request (from its opening or its
@@ -193,7 +194,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const count = shared ? wanted : 1;
   const caches = shareCaches(count);
   const clientTimeoutMs = options.clientTimeoutMs ?? CLIENT_TIMEOUT_MS;
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, network: options.network, clientTimeoutMs, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4) };
+  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, network: options.network, clientTimeoutMs, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4), lineClock: SharedLine.clock() };
   const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
   const first = await startWorker({ ...base, index: 1, port: options.port }, peers[0]);

@@ -25,7 +25,8 @@ import { shareFaultArrivals } from "./middleware/faults.ts";
 import { adoptWrittenResult, shareWrittenResults, type WrittenMessage } from "./query/writtenResults.ts";
 import { ConnectionActivity, connectionKey } from "./net/activity.ts";
 import { cutAll, guardBody } from "./net/bodyGuard.ts";
-import { type NetworkShape, shapeAnswer } from "./net/shape.ts";
+import { SharedLine } from "./net/line.ts";
+import { type NetworkShape, shapeAnswer, shapesAnswers } from "./net/shape.ts";
 import { openState, shareWriteLock } from "./state/db.ts";
 import type { Settings } from "./state/settings.ts";
 
@@ -44,8 +45,10 @@ export interface WorkerOptions {
   faultArrivals: SharedArrayBuffer;
   /** The state's in-process write lock every worker shares (state/db.ts). */
   stateLock: SharedArrayBuffer;
-  /** The network answers go through (--latency, --bandwidth); loopback as it is when absent. */
+  /** The network answers go through (--latency, --bandwidth, --line); loopback as it is when absent. */
   network?: NetworkShape;
+  /** The clock of the line every worker shares (--line; net/line.ts). */
+  lineClock: SharedArrayBuffer;
   /** Milliseconds a client may take nothing of an answer before its connection is closed (bodyGuard.ts). */
   clientTimeoutMs: number;
 }
@@ -91,7 +94,8 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
     log: options.log ? (line) => console.error(`${line} worker=${options.index}`) : () => {},
   });
   const worker = String(options.index);
-  const network = options.network && (options.network.latencyMs > 0 || options.network.bandwidthMBps !== undefined) ? options.network : undefined;
+  const network = shapesAnswers(options.network) ? options.network : undefined;
+  const line = network?.lineMBps === undefined ? undefined : new SharedLine(options.lineClock, network.lineMBps);
   const server = Deno.serve(
     {
       hostname: options.hostname,
@@ -114,7 +118,7 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
         response.headers.set("Cache-Control", "no-transform");
         return response;
       };
-      const response = network ? shapeAnswer(request.method, answer, network) : answer();
+      const response = network ? shapeAnswer(request.method, answer, network, line) : answer();
       return response.then((r) => guarded(r, options.clientTimeoutMs));
     },
   );

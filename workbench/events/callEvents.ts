@@ -43,6 +43,8 @@ export type CallEvent =
   | { type: "page"; unit: number; offset: number; frame: pl.DataFrame; bytes: number }
   /** The totals the call is expected to reach, once projected from the first answer. */
   | { type: "expected"; rows: number; bytes: number }
+  /** The call asks its pages in `format` from now on, for `reason` (chosen by the workbench: the call named no format). */
+  | { type: "wire-format"; format: "csv" | "csv_gzip"; reason: string }
   /** The call waits `seconds` for `reason` (the per-minute quota). */
   | { type: "waiting"; seconds: number; reason: string }
   /** Unit `unit` is complete (`fromCache`: read from the on-disk cache, nothing sent). */

@@ -35,6 +35,7 @@ export function progressListener(dataset: string, onProgress: ProgressListener, 
     if (event.type === "page") progress.page(event.unit, event.frame.height, event.bytes);
     else if (event.type === "unit-done") progress.unitDone(event.unit, event.frame.height);
     else if (event.type === "waiting") progress.wait(event.seconds, event.reason);
+    else if (event.type === "wire-format") progress.wireFormat(event.format, event.reason);
     else if (event.type === "expected") progress.expect(event.rows, event.bytes);
     else if (event.type === "ended") progress.finish();
     else if (event.type === "failed") progress.stop(event.error instanceof InterruptedError ? "interrupted" : "failed");

@@ -21,6 +21,7 @@ import { GatewayTimeoutError } from "../errors/http.ts";
 import { emptyFrame, jsonNextOffset, pageToFrame, stackFrames } from "../frames/frames.ts";
 import { checkedNextOffset, headerNextOffset } from "../http/contractCheck.ts";
 import type { RawResponse } from "../http/transport.ts";
+import type { PageWire } from "../http/wireChoice.ts";
 import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 
 /** Sends one GET and returns the raw answer; `onHeaders` hears a successful answer's headers before its body. */
@@ -30,6 +31,8 @@ export type Send = (path: string, params: URLSearchParams, onHeaders?: (headers:
 export interface PagerOptions {
   /** Hears each page once parsed, with the bytes of its body. */
   onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void;
+  /** The wire format chosen for each page when the call names none (http/wireChoice.ts); hears each page's parse time. */
+  wire?: PageWire;
 }
 
 export interface Page {
@@ -79,20 +82,23 @@ export class Pager {
     const params = new URLSearchParams(this.#params);
     params.set("offset", String(offset));
     params.set("limit", String(size));
-    params.set("response_format", this.request.format);
+    const format = this.options.wire?.format() ?? this.request.format;
+    params.set("response_format", format);
     try {
       const r = await this.send(this.request.path, params, (headers) => {
         const next = headerNextOffset(headers);
         if (next !== undefined) onNext?.(next);
       });
       const endpoint = `GET ${this.request.path}`;
-      const frame = pageToFrame(r.body, this.request.format, this.request.columns, undefined, endpoint);
+      const parsing = performance.now();
+      const frame = pageToFrame(r.body, r.decoded ? "csv" : format, this.request.columns, undefined, endpoint);
+      this.options.wire?.busy(parsing, performance.now());
       const fromHeader = checkedNextOffset(r.headers, endpoint, r.url);
-      const fromBody = this.request.format === "json" ? jsonNextOffset(r.body) : undefined;
+      const fromBody = format === "json" ? jsonNextOffset(r.body) : undefined;
       // null means "no next page", so a known answer is told from an absent one by undefined.
       const rows = frame.height;
       const next = fromBody !== undefined ? fromBody : fromHeader !== undefined ? fromHeader : rows === size ? offset + size : null;
-      this.options.onPage?.(offset, frame, r.body.byteLength);
+      this.options.onPage?.(offset, frame, r.wireBytes ?? r.body.byteLength);
       if (++this.#calm >= GROW_AFTER && this.#size < this.request.pageSize) {
         this.#size = Math.min(this.request.pageSize, this.#size * 2);
         this.#calm = 0;

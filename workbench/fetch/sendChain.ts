@@ -9,6 +9,7 @@ import type pl from "nodejs-polars";
 import type { CallEvent } from "../events/callEvents.ts";
 import type { RateWindow } from "../http/rateWindow.ts";
 import type { Transport } from "../http/transport.ts";
+import { type callWire, type WireChoice, wireChoiceOf } from "../http/wireChoice.ts";
 import type { PreparedRequest } from "../query/prepare.ts";
 import { untilAborted } from "../runtime/interrupts.ts";
 import { Pager, type PagerOptions, type Send } from "./pager.ts";
@@ -35,6 +36,8 @@ export interface SendOptions {
   events?: { emit: (event: CallEvent) => void; unit: number };
   /** Hears each page once parsed, with its body's bytes. */
   onPage?: PagerOptions["onPage"];
+  /** The call's wire-format choice when it names no format (http/wireChoice.ts): each answer metered, each page's format asked. */
+  wire?: ReturnType<typeof callWire>;
 }
 
 /**
@@ -48,6 +51,11 @@ export interface SendOptions {
  */
 export class SendChain {
   constructor(private readonly transport: Transport, private readonly window: RateWindow) {}
+
+  /** The session's wire-format choice for this chain's service (http/wireChoice.ts). */
+  get wireChoice(): WireChoice {
+    return wireChoiceOf(this.transport);
+  }
 
   /** Sends one GET through the chain. */
   send(options: SendOptions = {}): Send {
@@ -63,7 +71,7 @@ export class SendChain {
           gate?.onHeaders(headers);
           onHeaders?.(headers);
         }, signal);
-        if (events) events.emit({ type: "answer", unit: events.unit, requestId: r.headers.get("X-Request-ID"), bytes: r.body.byteLength });
+        if (events) events.emit({ type: "answer", unit: events.unit, requestId: r.headers.get("X-Request-ID"), bytes: r.wireBytes ?? r.body.byteLength });
         return r;
       } finally {
         gate?.settled();
@@ -80,7 +88,8 @@ export class SendChain {
         onPage?.(offset, frame, bytes);
       }
       : onPage;
-    return new Pager(this.send(options), request, { onPage: pages });
+    const send = this.send(options);
+    return new Pager(options.wire ? options.wire.metered(send) : send, request, { onPage: pages, wire: options.wire });
   }
 
   /** Every row of `request`, paged through the chain. */

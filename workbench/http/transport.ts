@@ -23,7 +23,7 @@ import { NetworkError, NotTheServiceError, ServiceUnreachableError } from "../er
 import { checkAnswer } from "./contractCheck.ts";
 import { bodyStart, expectedContentType, permanentNetworkCause } from "./failFast.ts";
 import { QuotaWarnings } from "./quotaWarning.ts";
-import { readBody } from "./readBody.ts";
+import { readAnswerBody } from "./answerBody.ts";
 import { untilAborted } from "../runtime/interrupts.ts";
 import type { Waits } from "../runtime/timers.ts";
 import { RetryPolicy } from "./retryPolicy.ts";
@@ -63,8 +63,12 @@ export interface RawResponse {
   status: number;
   /** The answer's headers. */
   headers: Headers;
-  /** The body, as received (still gzip-compressed for `csv_gzip`). */
+  /** The body: as received, or for a gzip answer (`csv_gzip`) decompressed as it streamed in (`decoded`). */
   body: Uint8Array;
+  /** Bytes the wire carried (a gzip answer's compressed bytes); `body.byteLength` when absent. */
+  wireBytes?: number;
+  /** True when `body` is a gzip answer's decompressed content (answerBody.ts). */
+  decoded?: boolean;
   /** The URL asked. */
   url: string;
 }
@@ -212,8 +216,8 @@ export class Transport {
       this.checkContentType(response, path, params, url);
       onHeaders?.(response.headers);
       try {
-        const body = await untilAborted(readBody(response), signal);
-        return { status: response.status, headers: response.headers, body, url };
+        const { body, wireBytes, decoded } = await untilAborted(readAnswerBody(response), signal);
+        return { status: response.status, headers: response.headers, body, wireBytes, decoded, url };
       } catch (error) {
         if (signal?.aborted) {
           void response.body?.cancel().catch(() => {});

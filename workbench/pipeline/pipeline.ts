@@ -21,6 +21,7 @@ import { inFlight } from "../fetch/inFlight.ts";
 import type { SendChain, SendGate } from "../fetch/sendChain.ts";
 import type { GuardStage } from "../guard/guardStage.ts";
 import { QuotaGuardError } from "../guard/quotaGuard.ts";
+import { callWire } from "../http/wireChoice.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { type DataEndpoint, dataEndpoint } from "../query/endpoints.ts";
 import type { CallPlan } from "../query/plan.ts";
@@ -257,10 +258,12 @@ export class Pipeline {
     try {
       const given = requests[0]?.concurrencyGiven ? requests[0].concurrency : undefined;
       const running = inFlight(todo.length, given);
+      // No format named: the session's choice for this service, said in the call's events (http/wireChoice.ts).
+      const wire = requests[0]?.formatGiven === false ? callWire(chain.wireChoice, ({ format, reason }) => emit({ type: "wire-format", format, reason })) : undefined;
       await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
         sink.beforeUnit?.(i);
-        const pager = chain.pager({ ...requests[i], concurrency: running.pages }, { gate, signal, events: { emit, unit: i } });
+        const pager = chain.pager({ ...requests[i], concurrency: running.pages }, { gate, signal, wire, events: { emit, unit: i } });
         const cut = units.partial[i];
         const fetch = () => (cut ? pager.fetchAll(cut.height, cut.height ? [cut] : []) : pager.fetchAll());
         let fromCache = false;

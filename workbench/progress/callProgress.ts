@@ -31,6 +31,7 @@ export class CallProgress {
   private expectedRows?: number;
   private expectedBytes?: number;
   private waiting?: { seconds: number; reason: string };
+  private wire?: { format: "csv" | "csv_gzip"; reason: string };
   private readonly started = performance.now();
 
   constructor(private readonly dataset: string, private readonly units: number, private readonly listener?: ProgressListener) {
@@ -83,6 +84,12 @@ export class CallProgress {
     this.waiting = undefined;
   }
 
+  /** The call asks its pages in `format` (chosen by the workbench), for `reason`. */
+  wireFormat(format: "csv" | "csv_gzip", reason: string): void {
+    this.wire = { format, reason };
+    this.emit(false);
+  }
+
   finish(): void {
     this.emit(true);
   }
@@ -114,6 +121,7 @@ export class CallProgress {
       percent: share !== undefined ? Math.round(share * 1000) / 10 : undefined,
       tickers: this.tickerCounts(),
       waiting: this.waiting,
+      ...(this.wire ? { wireFormat: this.wire } : {}),
       done,
       ...(stopped ? { stopped } : {}),
     };

@@ -29,6 +29,11 @@ export interface ProgressEvent {
    * the call asks for, in one shared event stream; absent for a call of one ticker.
    */
   tickers?: { done: number; total: number };
+  /**
+   * The wire format the call asks its pages in, when the workbench chose it (the call named no
+   * `format`), and why: e.g. `{ format: "csv_gzip", reason: "the line measured 11.8 MB/s ..." }`.
+   */
+  wireFormat?: { format: "csv" | "csv_gzip"; reason: string };
   /** Present while the call waits, e.g. `{ seconds: 42, reason: "per-minute quota" }`. */
   waiting?: { seconds: number; reason: string };
   /** 0-100 when the total is known. */

@@ -57,7 +57,10 @@ export interface PreparedRequest {
   variant?: [string, string];
   /** The columns the frame will have, in order. */
   columns: ColumnInfo[];
+  /** The wire format: the caller's `format`, else CSV, which the call may change per page (`formatGiven` false: http/wireChoice.ts). */
   format: WireFormat;
+  /** Whether the caller gave `format` (else the call chooses it from the line it measures). */
+  formatGiven?: boolean;
   pageSize: number;
   maxRows: number;
   /** Pages in flight after the first (the caller's `concurrency`, else 4). */
@@ -217,5 +220,5 @@ export function prepareRequest(
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
   if (rules) checkEntitlement(endpoint, rules, checked);
   const values = pathValues.map(String);
-  return { dataset, pathValues: values, path: dataPath(endpoint, values), conditions: wireConditions, chosenColumns: query.columns ? [...query.columns] : undefined, sort, variant, columns, format, pageSize, maxRows, concurrency, concurrencyGiven: query.concurrency !== undefined };
+  return { dataset, pathValues: values, path: dataPath(endpoint, values), conditions: wireConditions, chosenColumns: query.columns ? [...query.columns] : undefined, sort, variant, columns, format, pageSize, maxRows, concurrency, concurrencyGiven: query.concurrency !== undefined, formatGiven: query.format !== undefined };
 }

@@ -29,7 +29,11 @@ export interface Query {
   maxRows?: number;
   /** `aggregation_logic` of eq-taq-1min: `core` (default) or `no_finra_trf`. */
   aggregation?: string;
-  /** Wire format; CSV (the default) is the fastest. All give identical frames. */
+  /**
+   * Wire format; all give identical frames. Without it the call chooses plain CSV where the
+   * connection is fast and `csv_gzip` where bytes cost more than CPU, from what its pages
+   * measure (http/wireChoice.ts), and says which in its progress (`wireFormat`).
+   */
   format?: WireFormat;
   /** Rows per request (1 to 100000; default 100000). */
   pageSize?: number;

@@ -15,6 +15,7 @@ const refusals: [string[], string][] = [
   [["--trusted-proxy", "10.0.0.300/8"], "--trusted-proxy '10.0.0.300/8' is not a CIDR block"],
   [["--latency", "70000"], "--latency '70000' is not a number of milliseconds from 0 to 60000"],
   [["--bandwidth", "0"], "--bandwidth '0' is not a positive number of megabytes a second"],
+  [["--line", "100mbit"], "--line '100mbit' is not a positive number of megabytes a second (12.5 is 100 Mbit/s)"],
 ];
 
 describe("sandbox CLI refusals", () => {

@@ -66,3 +66,28 @@ describe("the sandbox imitating a network (--latency, --bandwidth)", () => {
     expect((await r.arrayBuffer()).byteLength).toBe(0);
   });
 });
+
+describe("the sandbox imitating a shared line (--line)", () => {
+  const LINE_MBPS = 2;
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    // Two workers: the line is one for every connection of every worker.
+    sb = await startSandbox({ args: ["--line", String(LINE_MBPS), "--workers", "2"] });
+  });
+  afterAll(() => sb.stop());
+
+  it("says so at start", () => {
+    expect(sb.stdout).toContain(`one line of ${LINE_MBPS} MB/s shared by every connection (--latency, --line)`);
+  });
+
+  it("makes two downloads at once take the line's time for both, not each its own", async () => {
+    const page = (ticker: string) => sb.get(`/api/v1/data/us-equity/eq-taq-1min/${ticker}?limit=100000&response_format=csv`, "demo-full-access", { "Accept-Encoding": "identity" });
+    const started = performance.now();
+    const bodies = await Promise.all(["AAPL", "MSFT"].map(async (t) => new Uint8Array(await (await page(t)).arrayBuffer())));
+    const together = performance.now() - started;
+    const bytes = bodies[0].length + bodies[1].length;
+    expect(Math.min(...bodies.map((b) => b.length))).toBeGreaterThan(250_000);
+    // Each alone on its own connection would take its own bytes' time; together, the sum's.
+    expect(together).toBeGreaterThanOrEqual((bytes / (LINE_MBPS * 1e6)) * 1000 - CLOCK_SLACK_MS);
+  });
+});

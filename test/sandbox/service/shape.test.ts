@@ -4,6 +4,7 @@
  * fails mid-way (a dropped connection injected by --faults) still fails for the client.
  */
 import { describe, expect, it } from "vitest";
+import { SharedLine } from "../../../sandbox/service/net/line.ts";
 import { networkReport, shapeAnswer } from "../../../sandbox/service/net/shape.ts";
 
 const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 251);
@@ -39,7 +40,36 @@ describe("shapeAnswer", () => {
     await expect(r.arrayBuffer()).rejects.toThrow();
   });
 
+  it("shares one line between answers sent together: together they take the line's time for both", async () => {
+    // Two 200 kB answers on a 1 MB/s line: 0.4 s for the two, where each alone would take 0.2 s.
+    const clock = SharedLine.clock();
+    const big = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 13) % 251);
+    const download = async (line: SharedLine) => {
+      const r = await shapeAnswer("GET", async () => new Response(big), { latencyMs: 0, lineMBps: 1 }, line);
+      const body = new Uint8Array(await r.arrayBuffer());
+      return { body, at: performance.now() };
+    };
+    const started = performance.now();
+    // Two SharedLine objects over one clock, as two workers of one sandbox hold them.
+    const [a, b] = await Promise.all([download(new SharedLine(clock, 1)), download(new SharedLine(clock, 1))]);
+    const together = (Math.max(a.at, b.at) - started) / 1000;
+    expect(together).toBeGreaterThanOrEqual(0.4 - 0.01);
+    expect(together).toBeLessThan(0.4 + 0.3);
+    // Interleaved, not one after the other: the first done finishes after most of the line's time.
+    expect((Math.min(a.at, b.at) - started) / 1000).toBeGreaterThan(0.3);
+    expect(Buffer.from(a.body).equals(Buffer.from(big)) && Buffer.from(b.body).equals(Buffer.from(big))).toBe(true);
+    // Alone on a fresh line, one answer takes its own share only.
+    const alone = performance.now();
+    await download(new SharedLine(SharedLine.clock(), 1));
+    expect((performance.now() - alone) / 1000).toBeLessThan(0.2 + 0.15);
+  });
+
+  it("refuses a line of no speed", () => {
+    expect(() => new SharedLine(SharedLine.clock(), 0)).toThrow(/carries nothing/);
+  });
+
   it("names the network at start, and nothing for plain loopback", () => {
+    expect(networkReport({ latencyMs: 40, lineMBps: 12.5 })).toBe("network: 40 ms before each answer's first byte, one line of 12.5 MB/s shared by every connection (--latency, --line)");
     expect(networkReport({ latencyMs: 40, bandwidthMBps: 20 })).toBe("network: 40 ms before each answer's first byte, 20 MB/s per connection (--latency, --bandwidth)");
     expect(networkReport({ latencyMs: 0 })).toBeUndefined();
   });
