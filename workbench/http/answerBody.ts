@@ -25,7 +25,7 @@ export interface AnswerBody {
  * isGzipAnswer(new Headers({ "Content-Type": "application/gzip" })); // true
  * ```
  */
-export function isGzipAnswer(headers: Headers): boolean {
+function isGzipAnswer(headers: Headers): boolean {
   return (headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase() === "application/gzip";
 }
 

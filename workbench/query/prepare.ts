@@ -21,7 +21,7 @@ export const MAX_PAGE_SIZE = 100_000;
  * The format the workbench asks for when a call names none: CSV, which the client parses
  * fastest (the service's own default, when a request names none, is JSON: contract/formats.ts).
  */
-export const REQUEST_FORMAT: WireFormat = "csv";
+const REQUEST_FORMAT: WireFormat = "csv";
 
 /** One filter condition as the service reads it: a column, an operator, and its values as text. */
 export interface WireCondition {

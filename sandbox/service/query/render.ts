@@ -176,7 +176,7 @@ const bytesOf = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset
  * times the CPU of level 2 for a few percent fewer bytes. Level 1 of Deno's zlib is a quick mode
  * of its own that gives up about a third of the ratio, more than it saves.
  */
-export const GZIP_LEVEL = 2;
+const GZIP_LEVEL = 2;
 
 function csvBody(csv: Pick<Rendered, "chunks" | "byteLength">, dataset: Dataset, format: ResponseFormat): Rendered {
   if (format === "csv") return { ...csv, contentType: CONTENT_TYPES.csv, headers: {} };
