@@ -84,10 +84,12 @@ export class CallProgress {
     this.waiting = undefined;
   }
 
-  /** The call asks its pages in `format` (chosen by the workbench), for `reason`. */
+  /**
+   * The call asks its pages in `format` (chosen by the workbench), for `reason`: said with the
+   * next page's progress, not as an update of its own (a bar would redraw with nothing new).
+   */
   wireFormat(format: "csv" | "csv_gzip", reason: string): void {
     this.wire = { format, reason };
-    this.emit(false);
   }
 
   finish(): void {
