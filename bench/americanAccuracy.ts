@@ -23,6 +23,7 @@ import { priceExpiry } from "../sandbox/market/options/pricing.ts";
 import { dividendYield, RISK_FREE_RATE } from "../sandbox/market/options/rates.ts";
 import { modelSolve } from "../sandbox/market/options/valuation.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import process from "node:process";
 
 const { values } = parseArgs({
   options: {

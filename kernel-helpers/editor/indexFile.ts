@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DOC_INDEX_VERSION, type DocIndex, type DocNode, indexFromDocs } from "./docIndex.ts";
+import process from "node:process";
 
 /** The repository this module is in. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -41,6 +41,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import process from "node:process";
 
 const RECIPES = join(process.cwd(), "recipes");
 /** Recipes still being rewritten (branch `options`): expected to break the rules until then. */

@@ -14,6 +14,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connect, InvalidApiKeyError, Transport, WorkbenchError } from "../../workbench/mod.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
+import { Buffer } from "node:buffer";
 
 const KEY = "demo-full-access";
 const PASSWORD = `pw-${randomBytes(6).toString("hex")}`;
