@@ -124,7 +124,7 @@ export function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], 
  *
  * @example
  * ```ts
- * unitTickers(planCall(dataEndpoint("eq-taq-1min"), [["SPY", "QQQ"]], { date: "2023-11-21" })); // [["SPY"], ["QQQ"]]
+ * unitTickers(planCall(dataEndpoint("eq-taq-1min"), [["SPY", "QQQ"]], { start: "2023-11-21", end: "2023-11-21" })); // [["SPY"], ["QQQ"]]
  * ```
  */
 export function unitTickers(plan: CallPlan): string[][] {

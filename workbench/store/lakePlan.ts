@@ -44,8 +44,8 @@ export function lakeLayout(endpoint: DataEndpoint, withTickers = false): string[
  *
  * @example
  * ```ts
- * lakeTimeUnits(dataEndpoint("eq-taq-1min"), columns); // { BarDateTime: "us" }
- * lakeTimeUnits(dataEndpoint("eq-taq"), columns);      // { EventDateTime: "ns" }
+ * lakeTimeUnits(dataEndpoint("eq-taq-1min"), [{ name: "BarDateTime", data_type: "datetime_ns" }]); // { BarDateTime: "us" }
+ * lakeTimeUnits(dataEndpoint("eq-taq"), [{ name: "EventDateTime", data_type: "datetime_ns" }]);     // { EventDateTime: "ns" }
  * ```
  */
 export function lakeTimeUnits(endpoint: DataEndpoint, columns: readonly ColumnInfo[]): Record<string, TimeUnit> {
