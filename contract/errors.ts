@@ -5,12 +5,18 @@
 import { z } from "zod";
 
 /** Any error but 422: one sentence of detail. */
-export const HTTPError = z.object({
+export const HTTPError: z.ZodObject<{ detail: z.ZodString }> = z.object({
   detail: z.string().meta({ description: "What failed, e.g. 'Invalid API key'" }),
 }).meta({ id: "HTTPError", description: "An error answer: the detail says what failed" });
 
 /** One entry of a 422 detail list, as FastAPI writes it. */
-export const ValidationIssue = z.object({
+export const ValidationIssue: z.ZodObject<{
+  type: z.ZodString;
+  loc: z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodNumber]>>;
+  msg: z.ZodString;
+  input: z.ZodUnknown;
+  ctx: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
+}> = z.object({
   type: z.string().meta({ description: "pydantic's error type, e.g. int_parsing, less_than_equal, value_error" }),
   loc: z.array(z.union([z.string(), z.number().int()])).meta({ description: "Where: e.g. ['query', 'limit']" }),
   msg: z.string().meta({ description: "Human-readable message" }),
@@ -19,10 +25,13 @@ export const ValidationIssue = z.object({
 }).meta({ id: "ValidationError", description: "One validation failure (FastAPI/pydantic v2 shape)" });
 
 /** The 422 body. */
-export const HTTPValidationError = z.object({
+export const HTTPValidationError: z.ZodObject<{ detail: z.ZodArray<typeof ValidationIssue> }> = z.object({
   detail: z.array(ValidationIssue),
 }).meta({ id: "HTTPValidationError", description: "422: the request does not validate; detail lists why" });
 
+/** Any error body but 422: `{ detail: "What failed" }`. */
 export type HTTPError = z.infer<typeof HTTPError>;
+/** One entry of a 422 body's `detail`: `type`, `loc` (where), `msg`, `input` and maybe `ctx`. */
 export type ValidationIssue = z.infer<typeof ValidationIssue>;
+/** The 422 body: `{ detail: ValidationIssue[] }`. */
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;
