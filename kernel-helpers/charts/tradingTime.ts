@@ -12,10 +12,13 @@ import { tradingDayAxis } from "./tradingDayAxis.ts";
 
 /** One day's regular session on the axis. */
 export interface SessionSpan {
+  /** The session's date, `YYYY-MM-DD`. */
   date: string;
   /** Where its regular session opens and closes on the axis. */
   x1: number;
+  /** Where it closes on the axis. */
   x2: number;
+  /** Whether the session closes early (13:00). */
   earlyClose: boolean;
 }
 

@@ -12,7 +12,9 @@ const SHORT: Record<string, string> = {
 
 /** The dtype's time unit and zone, when it has them (nodejs-polars keeps them on the instance). */
 export interface TemporalType {
+  /** The time unit: `ms`, `us` or `ns`. */
   timeUnit?: string;
+  /** The time zone, e.g. `America/New_York`. */
   timeZone?: string;
 }
 

@@ -15,7 +15,9 @@ export const EDITOR_MIME = "application/vnd.market-workbench.editor+json";
 
 /** What the relay asks. */
 export interface EditorRequest {
+  /** A completion or a help request. */
   kind: "complete" | "inspect";
+  /** The cell's code. */
   code: string;
   /** The cursor, in code points (as the Jupyter protocol counts). */
   cursor: number;

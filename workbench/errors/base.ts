@@ -24,7 +24,7 @@ export interface ErrorContext {
  * workbench error then shows its message and hint, not the workbench's internal frames.
  * `MARKETDATA_DEBUG=1` in the kernel's environment keeps the full stacks.
  */
-export const SHORT_STACKS = Symbol.for("market-workbench.shortStacks");
+export const SHORT_STACKS: unique symbol = Symbol.for("market-workbench.shortStacks");
 
 /**
  * The root of every error the workbench throws: `status`, `detail`, `requestId` and `url` when

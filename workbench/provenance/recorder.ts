@@ -22,7 +22,7 @@ export { CallTap } from "./callTap.ts";
 export { DownloadTap } from "./downloadTap.ts";
 
 /** Where every recorder of the process (the kernel) is listed, for the notebook runner. */
-export const REGISTRY = Symbol.for("market-workbench.provenance");
+export const REGISTRY: unique symbol = Symbol.for("market-workbench.provenance");
 
 /** What the registry holds: anything that can give its manifest. */
 export interface ManifestSource {
