@@ -26,6 +26,7 @@ export const REGISTRY: unique symbol = Symbol.for("market-workbench.provenance")
 
 /** What the registry holds: anything that can give its manifest. */
 export interface ManifestSource {
+  /** The manifest of what it recorded. */
   manifest(): ProvenanceManifest;
 }
 
@@ -36,10 +37,15 @@ function registry(): ManifestSource[] {
 
 /** One line of the journal (`MARKETDATA_PROVENANCE_JOURNAL`): a call or a download of one recorder. */
 export interface JournalLine {
+  /** The recorder's id. */
   recorder: string;
+  /** The service's base URL. */
   service: string;
+  /** How the hashes of the records were computed. */
   hash: HashSchemeRecord;
+  /** A data call's record. */
   call?: CallRecord;
+  /** A download's record. */
   download?: DownloadRecord;
 }
 
@@ -95,6 +101,8 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   private readonly id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
   /**
+   * A recorder of the calls of one workbench.
+   *
    * @param baseUrl the service's address (written without any user name or password)
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
    * @param redact masks what is never written (the API key, a URL's password) in an error's message
@@ -136,6 +144,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
     this.write({ download: record });
   }
 
+  /** Appends a record to the journal, when one is set. */
   private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
     if (!this.journal) return;
     const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: this.hashRecord(), ...line };

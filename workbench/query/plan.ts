@@ -23,12 +23,15 @@ export interface DataQuery extends Query {
 
 /** A data call planned: its units (one path-value list per request) and the query each is asked with. */
 export interface CallPlan {
+  /** The endpoint called. */
   endpoint: DataEndpoint;
   /** One path-value list per single request, in the order asked. */
   units: string[][];
   /** The query of every unit: the call's, with the range as a trade-date filter. */
   base: Query;
+  /** The call's `start`/`end`. */
   range: DateRange;
+  /** Whether `force` was given: a query larger than the quota guard allows goes ahead. */
   force: boolean;
   /** A query per unit where units differ by more than their path values (a download's date chunks). */
   unitQueries?: Query[];

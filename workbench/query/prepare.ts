@@ -16,19 +16,25 @@ import { didYouMean } from "../errors/nearest.ts";
 import { checkDomain } from "./domains.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
+/** The largest page the service sends (its `limit`'s maximum). */
 export const MAX_PAGE_SIZE = 100_000;
 const FORMATS: readonly WireFormat[] = ["csv", "json", "csv_gzip"];
 
 /** One filter condition as the service reads it: a column, an operator, and its values as text. */
 export interface WireCondition {
+  /** The column filtered. */
   column: string;
+  /** The operator: `eq`, `in`, `ge`, ... */
   op: string;
+  /** The values, as text in the URL. */
   texts: string[];
 }
 
 /** The tickers a call asked for, and the first date it asked for (judged from the answer when absent from it). */
 export interface TickerAsk {
+  /** The tickers asked for. */
   asked: string[];
+  /** The first date asked for, `YYYY-MM-DD`. */
   from?: string;
   /** The last date asked for, when known. */
   to?: string;
@@ -39,9 +45,11 @@ export const PAGES_IN_FLIGHT = 4;
 
 /** A checked request of one unit: what to ask, typed; its URL parameters are derived only when it is sent. */
 export interface PreparedRequest {
+  /** The dataset's text id. */
   dataset: string;
   /** The path values (ticker, trade date), checked, in URL order. */
   pathValues: string[];
+  /** The request's path, path values in place. */
   path: string;
   /** The filter conditions, in the order written (path values are not among them). */
   conditions: WireCondition[];
@@ -53,8 +61,11 @@ export interface PreparedRequest {
   variant?: [string, string];
   /** The columns the frame will have, in order. */
   columns: ColumnInfo[];
+  /** The wire format asked for. */
   format: WireFormat;
+  /** Records per page asked for. */
   pageSize: number;
+  /** The most rows to fetch (the call's `maxRows`; Infinity: all). */
   maxRows: number;
   /** Pages in flight after the first (the caller's `concurrency`, else 4). */
   concurrency: number;
