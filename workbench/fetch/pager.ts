@@ -37,8 +37,11 @@ export interface PagerOptions {
   signal?: AbortSignal;
 }
 
+/** One page of a unit: where it starts and its rows. */
 export interface Page {
+  /** The offset of its first row in the unit. */
   offset: number;
+  /** Its rows, parsed. */
   frame: pl.DataFrame;
   /** The frame's height, read once (each read of a frame's property crosses into Polars). */
   rows: number;
@@ -66,6 +69,7 @@ export class Pager {
   #generation = 0;
   readonly #params: URLSearchParams;
 
+  /** Pages `request` through `send`, as `options` say. */
   constructor(private readonly send: Send, private readonly request: PreparedRequest, private readonly options: PagerOptions) {
     this.#size = request.pageSize;
     this.#params = requestParams(request);

@@ -66,7 +66,9 @@ export function heldDates(holding: Holding): string {
 
 /** The part of an access rule `missingData` reads: its date window. */
 export interface Window {
+  /** The rule's first date, `YYYY-MM-DD`. */
   start_date: string;
+  /** Its last date; null: no end. */
   end_date: string | null;
 }
 

@@ -59,6 +59,7 @@ export interface FirstAnswer {
   next: number | null | undefined;
   /** Rows asked for (X-Pagination-Limit). */
   limit?: number;
+  /** The answer's size in bytes (Content-Length), when sent. */
   contentLength?: number;
 }
 
@@ -68,6 +69,7 @@ export function firstAnswer(headers: Headers): FirstAnswer {
   return { next: headerNextOffset(headers), limit: num("X-Pagination-Limit"), contentLength: num("Content-Length") };
 }
 
+/** What is left of each quota: its limit less its usage, never below 0. */
 export const remainingQuotas = (q: Quotas): QuotaValues =>
   Object.fromEntries(Object.entries(q.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - (q.quotas_usage as unknown as Record<string, number>)[k])])) as unknown as QuotaValues;
 
@@ -119,6 +121,7 @@ export class CallGuard {
   private answered!: (first: FirstAnswer) => void;
   private readonly decision: Promise<void>;
 
+  /** Runs `check` on the call's first answer; the call's other requests wait for its verdict. */
   constructor(check: (first: FirstAnswer) => Promise<void>) {
     const first = new Promise<FirstAnswer>((resolve) => (this.answered = resolve));
     this.decision = first.then(check);

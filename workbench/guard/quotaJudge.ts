@@ -19,6 +19,7 @@ import { type FirstAnswer, judge, type Projection, projectRest, type QuotaGuardO
  * ```
  */
 export class QuotaJudge {
+  /** Judges calls against the quotas `facts` reads, as `options` say (false: no judging). */
   constructor(private readonly facts: ServiceFacts, private readonly options: QuotaGuardOptions | false) {}
 
   /**

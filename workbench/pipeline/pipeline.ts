@@ -32,6 +32,7 @@ import { callAbort, type CallAbort, untilAborted } from "../runtime/interrupts.t
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
 export interface UnitCache {
+  /** The unit's frame from the cache, else `fetch`ed and kept; `onHit` hears a cache hit. */
   getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame>;
 }
 
@@ -53,11 +54,17 @@ export interface UnitSink<T> {
 
 /** What the pipeline works with: one per workbench. */
 export interface PipelineParts {
+  /** Sends the requests. */
   transport: Transport;
+  /** What the service says about itself (status, tickers, quotas). */
   facts: ServiceFacts;
+  /** The per-minute request window. */
   window: RateWindow;
+  /** Judges calls against the quotas up front. */
   judge: QuotaJudge;
+  /** The quota guard's options; false: off. */
   quotaGuard: QuotaGuardOptions | false;
+  /** The on-disk cache of unit results, when one is on. */
   cache?: UnitCache;
   /** Observers of every call (the provenance recorder). */
   observers: readonly CallObserver[];
@@ -65,7 +72,9 @@ export interface PipelineParts {
 
 /** One call through the pipeline: its plan, what its observers are told, and its own listeners. */
 export interface PipelineCall {
+  /** The call's plan. */
   plan: CallPlan;
+  /** What the call's observers are told about it. */
   info: Omit<CallInfo, "resumes">;
   /** Listeners of this call only (its progress). */
   listeners?: readonly CallListener[];
@@ -92,6 +101,7 @@ interface Run {
  * ```
  */
 export class Pipeline {
+  /** A pipeline over `parts`. */
   constructor(private readonly parts: PipelineParts) {}
 
   /**
