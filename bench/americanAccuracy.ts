@@ -24,6 +24,7 @@ import { RISK_FREE_RATE } from "../sandbox/market/options/rates.ts";
 import { dividendYield } from "../sandbox/market/ticks/dividends.ts";
 import { modelSolve } from "../sandbox/market/options/valuation.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import process from "node:process";
 
 const { values } = parseArgs({
   options: {

@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { intradayProfile, readGeneratedBars, readSampleBars } from "../sandbox/market/calibration.ts";
 import type { Manifest } from "../sandbox/market/manifest.ts";
 import { REPO_ROOT, SAMPLE_CSV } from "./support/paths.ts";
+import process from "node:process";
 
 // A worktree sits one folder deeper than the main checkout, so the sample may be one level further up.
 const defaultSample = [SAMPLE_CSV, join(REPO_ROOT, "..", "..", "shared", "data", basename(SAMPLE_CSV))].find(existsSync) ?? SAMPLE_CSV;

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./support/paths.ts";
 import { loadAverages } from "./support/stats.ts";
+import process from "node:process";
 
 const TARGET_SECONDS: Record<string, number> = { tiny: 15, demo: 60 };
 const TARGET_PEAK_MB = 2560;

@@ -17,6 +17,7 @@ import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "./support/paths.ts";
 import { loadAverages } from "./support/stats.ts";
+import process from "node:process";
 
 const { values } = parseArgs({
   options: {

@@ -26,6 +26,7 @@ import { sandbox } from "../sandbox/launcher/mod.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { wideFrame } from "./support/wideFrame.ts";
 import { median } from "./support/stats.ts";
+import process from "node:process";
 
 const FIRST_FRAME_TARGET_S = 1.5;
 const WIDE_DISPLAY_TARGET_MS = 200;

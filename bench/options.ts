@@ -24,6 +24,7 @@ import { generateMarket, type Progress } from "../sandbox/market/generate.ts";
 import { profileByName } from "../sandbox/market/profiles.ts";
 import { Rng } from "../sandbox/market/rng.ts";
 import { REPO_ROOT } from "./support/paths.ts";
+import process from "node:process";
 
 const TARGET_SECONDS: Record<string, number> = { tiny: 15, demo: 90 };
 const TARGET_PEAK_MB = 2560;

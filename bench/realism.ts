@@ -27,6 +27,7 @@ import { quantile, sd } from "../sandbox/market/realism/stats.ts";
 import { tradeSpreads, weightedSpreads } from "../workbench/research/spreads.ts";
 import pl from "nodejs-polars";
 import { REPO_ROOT, SAMPLE_CSV } from "./support/paths.ts";
+import process from "node:process";
 
 // A worktree sits one folder deeper than the main checkout, so the sample may be one level further up.
 const defaultSample = [SAMPLE_CSV, join(REPO_ROOT, "..", "..", "shared", "data", basename(SAMPLE_CSV))].find(existsSync) ?? SAMPLE_CSV;

@@ -16,6 +16,7 @@ import { run } from "../scripts/run.mjs";
 import { sandbox } from "../sandbox/launcher/mod.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { median } from "./support/stats.ts";
+import process from "node:process";
 
 const TARGET = 1.5;
 const { values } = parseArgs({ options: { recipes: { type: "string" }, rounds: { type: "string", default: "3" } } });

@@ -22,6 +22,7 @@ import { ensureDemoMarket } from "./support/sandboxMarkets.ts";
 import { startSandboxProcess } from "./support/sandboxServer.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { ensureLongMarket } from "./support/workbenchMarket.ts";
+import process from "node:process";
 
 const log = (line: string) => console.error(`bench: ${line}`);
 const demoDir = join(REPO_ROOT, "data", "demo");

@@ -17,7 +17,11 @@ const Pagination = z.object({
 const digits = z.string().regex(/^\d+$/, { message: "Expected a whole number" });
 
 /** The pagination headers the sandbox sends (a real service may send none: each is optional). */
-export const PaginationHeaders = z.object({
+export const PaginationHeaders: z.ZodObject<{
+  "x-pagination-offset": z.ZodOptional<z.ZodString>;
+  "x-pagination-limit": z.ZodOptional<z.ZodString>;
+  "x-pagination-next-offset": z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodLiteral<"">]>>;
+}> = z.object({
   "x-pagination-offset": digits.optional(),
   "x-pagination-limit": digits.optional(),
   "x-pagination-next-offset": z.union([digits, z.literal("")]).optional().meta({ description: "Empty on the last page" }),
@@ -25,8 +29,11 @@ export const PaginationHeaders = z.object({
 
 /** A column as recordSchema needs it (the `/columns` record has these fields). */
 export interface RecordColumn {
+  /** The column's name, as records carry it. */
   name: string;
+  /** Its type: the schema its values must fit. */
   data_type: ColumnType;
+  /** What it holds, carried into the schema's metadata. */
   description?: string;
   /** Absent means the column may be null. */
   nullable?: boolean;
@@ -52,7 +59,7 @@ const VALUE_SCHEMAS: Record<ColumnType, () => z.ZodType> = {
  * Bar.parse({ Ticker: "AAPL", Volume: null }); // ok: Volume's nullable is absent, so it may be null
  * ```
  */
-export function recordSchema(columns: readonly RecordColumn[], id?: string) {
+export function recordSchema(columns: readonly RecordColumn[], id?: string): z.ZodObject<Record<string, z.ZodType>, z.core.$strict> {
   const shape = Object.fromEntries(columns.map((c) => {
     const value = VALUE_SCHEMAS[c.data_type]();
     const field = c.nullable === false ? value : value.nullable();
@@ -62,6 +69,9 @@ export function recordSchema(columns: readonly RecordColumn[], id?: string) {
   return id ? schema.meta({ id, description: `One record of ${id}` }) : schema;
 }
 
+/** A JSON page's schema: its records (checked by `T`, or any object) and its pagination. */
+export type DataEnvelopeSchema<T extends z.ZodType = z.ZodType> = z.ZodObject<{ data: z.ZodArray<T | z.ZodRecord<z.ZodString, z.ZodUnknown>>; pagination: typeof Pagination }>;
+
 /**
  * The JSON page envelope around a record schema (default: records not checked field by field).
  *
@@ -70,7 +80,7 @@ export function recordSchema(columns: readonly RecordColumn[], id?: string) {
  * dataEnvelope(recordSchema(columns)).parse(JSON.parse(body));
  * ```
  */
-export function dataEnvelope<T extends z.ZodType>(record?: T) {
+export function dataEnvelope<T extends z.ZodType>(record?: T): DataEnvelopeSchema<T> {
   return z.object({
     data: z.array(record ?? z.record(z.string(), z.unknown())),
     pagination: Pagination,
@@ -78,5 +88,5 @@ export function dataEnvelope<T extends z.ZodType>(record?: T) {
 }
 
 /** The envelope with records unchecked: what the workbench validates on every JSON page. */
-export const DataEnvelope = dataEnvelope().meta({ id: "DataEnvelope", description: "One page: data (records) and pagination" });
+export const DataEnvelope: DataEnvelopeSchema = dataEnvelope().meta({ id: "DataEnvelope", description: "One page: data (records) and pagination" });
 

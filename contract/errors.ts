@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** Any error but 422: one sentence of detail. */
-export const HTTPError = z.object({
+export const HTTPError: z.ZodObject<{ detail: z.ZodString }> = z.object({
   detail: z.string().meta({ description: "What failed, e.g. 'Invalid API key'" }),
 }).meta({ id: "HTTPError", description: "An error answer: the detail says what failed" });
 
@@ -19,9 +19,10 @@ const ValidationIssue = z.object({
 }).meta({ id: "ValidationError", description: "One validation failure (FastAPI/pydantic v2 shape)" });
 
 /** The 422 body. */
-export const HTTPValidationError = z.object({
+export const HTTPValidationError: z.ZodObject<{ detail: z.ZodArray<typeof ValidationIssue> }> = z.object({
   detail: z.array(ValidationIssue),
 }).meta({ id: "HTTPValidationError", description: "422: the request does not validate; detail lists why" });
 
+/** Any error body but 422: `{ detail: "What failed" }`. */
 export type HTTPError = z.infer<typeof HTTPError>;
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;

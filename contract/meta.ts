@@ -3,7 +3,7 @@ import { z } from "zod";
 import { WireDate, WireDateTime, WireInteger } from "./wire.ts";
 
 /** One entry of GET /api/v1/meta/datasets. */
-export const DatasetRecord = z.object({
+export const DatasetRecord: z.ZodObject<{ dataset_id: z.ZodString; dataset_text_id: z.ZodString; dataset_name: z.ZodString; data_group: z.ZodString; vendor: z.ZodString }> = z.object({
   dataset_id: z.string(),
   dataset_text_id: z.string().meta({ description: "The id used in URLs, e.g. eq-taq-1min" }),
   dataset_name: z.string(),
@@ -12,7 +12,7 @@ export const DatasetRecord = z.object({
 }).meta({ id: "Dataset", description: "A dataset this identity may reach" });
 
 /** GET /api/v1/meta/datasets. */
-export const DatasetList = z.array(DatasetRecord).meta({ id: "DatasetList", description: "Datasets this identity may reach" });
+export const DatasetList: z.ZodArray<typeof DatasetRecord> = z.array(DatasetRecord).meta({ id: "DatasetList", description: "Datasets this identity may reach" });
 
 /**
  * GET /api/v1/meta/datasets/{id}/status. Fields beyond these are allowed (a service may add some).
@@ -54,8 +54,9 @@ export const ColumnRecord = z.object({
 }).meta({ id: "Column", description: "One column of a dataset's schema" });
 
 /** GET /api/v1/meta/datasets/{id}/columns. */
-export const ColumnList = z.array(ColumnRecord).meta({ id: "ColumnList", description: "A dataset's column schema" });
+export const ColumnList: z.ZodArray<typeof ColumnRecord> = z.array(ColumnRecord).meta({ id: "ColumnList", description: "A dataset's column schema" });
 
+/** One dataset this identity may reach: `dataset_id`, `dataset_text_id` (the id in URLs), `dataset_name`, `data_group`, `vendor`. */
 export type DatasetRecord = z.infer<typeof DatasetRecord>;
 /**
  * A dataset's availability (GET /api/v1/meta/datasets/{id}/status): `dataset_id`,
@@ -65,6 +66,7 @@ export type DatasetRecord = z.infer<typeof DatasetRecord>;
  * ["core", "no_finra_trf"] }`). A service may add fields.
  */
 export type DatasetStatus = z.infer<typeof DatasetStatus>;
+/** A column type the service reports: `date`, `datetime_ns`, `datetime_ms`, `int64`, `float64`, `string` or `list_string`. */
 export type ColumnType = z.infer<typeof ColumnType>;
 /**
  * One column of a dataset's schema (GET /api/v1/meta/datasets/{id}/columns): `name`

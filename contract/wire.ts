@@ -50,11 +50,11 @@ function offsetOf(text: string): number {
 }
 
 /** A calendar date, `YYYY-MM-DD`. */
-export const WireDate = z.string().refine(isWireDate, { message: "Expected a real date as YYYY-MM-DD" })
+export const WireDate: z.ZodString = z.string().refine(isWireDate, { message: "Expected a real date as YYYY-MM-DD" })
   .meta({ id: "WireDate", description: "A calendar date, YYYY-MM-DD", format: "date" });
 
 /** A date-time: offset, `Z` or naive (New York time), up to nanoseconds. */
-export const WireDateTime = z.string().refine((s) => wireDateTimeToEpochNs(s) !== undefined, {
+export const WireDateTime: z.ZodString = z.string().refine((s) => wireDateTimeToEpochNs(s) !== undefined, {
   message: "Expected an ISO 8601 date-time (offset, Z, or naive New York time; up to 9 fractional digits)",
 }).meta({
   id: "WireDateTime",
@@ -67,5 +67,5 @@ export const WireDateTime = z.string().refine((s) => wireDateTimeToEpochNs(s) !=
  * not `z.int()` (which stops at 2^53); data pages keep such values exact (the workbench reads
  * them as Int64 from the page's bytes).
  */
-export const WireInteger = z.number().refine(Number.isInteger, { message: "Expected an integer" })
+export const WireInteger: z.ZodNumber = z.number().refine(Number.isInteger, { message: "Expected an integer" })
   .meta({ id: "WireInteger", description: "An integer (int64; may exceed 2^53)", type: "integer", format: "int64" });

@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { cacheDir, repoRoot } from "./paths.mjs";
+import process from "node:process";
 
 const dist = join(repoRoot, "dist");
 const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { jupyterConfigDir, jupyterEnv, jupyterPython, repoRoot } from "./paths.mjs";
 import { CommandError } from "./run.mjs";
+import process from "node:process";
 
 // scripts/jupyter-run/execute.py executes the notebook with nbclient (what `jupyter nbconvert
 // --execute` uses), run by jupyter's own Python, and writes its HTML report in that same process

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { jupyterEnv, labJupyter, labVenv, repoRoot } from "./paths.mjs";
+import process from "node:process";
 
 const args = process.argv.slice(2);
 // Jupyter takes its root folder once only: the caller's, when given, replaces notebooks/.

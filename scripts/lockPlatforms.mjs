@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./paths.mjs";
+import process from "node:process";
 
 const OSES = ["darwin", "linux", "win32", "android", "freebsd", "openbsd", "openharmony"];
 const CPUS = ["arm64", "x64", "arm", "ia32", "loong64", "ppc64", "riscv64", "s390x"];

@@ -4,6 +4,7 @@
 // node_modules exists.
 import { spawn } from "node:child_process";
 import { repoRoot } from "./paths.mjs";
+import process from "node:process";
 
 const FETCH = /^npm http fetch /;
 

@@ -3,6 +3,7 @@
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import process from "node:process";
 
 /** Absolute path of the repository root. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");

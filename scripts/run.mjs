@@ -1,6 +1,7 @@
 // Child processes for the scripts: one way to run a command and one error shape when it fails.
 import { spawn } from "node:child_process";
 import { repoRoot } from "./paths.mjs";
+import process from "node:process";
 
 /** A command exited non-zero, could not start, or ran out of time. */
 export class CommandError extends Error {

@@ -16,6 +16,7 @@ import { jupyterLab } from "./labInstall.mjs";
 import { KERNEL_V8_FLAGS, kernelSpec } from "./kernelSettings.mjs";
 import { npmWithProgress } from "./npmProgress.mjs";
 import { CommandError, run, runOrThrow } from "./run.mjs";
+import process from "node:process";
 
 const modules = join(repoRoot, "node_modules");
 const npmFlags = ["--no-audit", "--no-fund"];

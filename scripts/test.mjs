@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot, testNodePath } from "./paths.mjs";
+import process from "node:process";
 
 const node = testNodePath();
 const vitest = join(repoRoot, "node_modules", "vitest", "vitest.mjs");

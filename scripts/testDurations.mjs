@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./paths.mjs";
+import process from "node:process";
 
 const cacheDir = join(repoRoot, "node_modules", ".vite", "vitest");
 const records = existsSync(cacheDir) ? readdirSync(cacheDir).map((d) => join(cacheDir, d, "results.json")).filter(existsSync) : [];

@@ -14,6 +14,7 @@ import type { TestProject } from "vitest/node";
 import { generateMarket } from "../sandbox/market/generate.ts";
 import { profileByName } from "../sandbox/market/profiles.ts";
 import { generateTinyMarket, type MarketRun } from "./sandbox/market/support/marketCli.ts";
+import process from "node:process";
 
 export const TEST_SEED = 42;
 

@@ -4,6 +4,7 @@
  * (/proc/self/task), since Polars works on threads of its own the profiler does not see.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import process from "node:process";
 
 /** A stage and how a stack frame is told to belong to it (the innermost match wins). */
 export const STAGES: [string, (fn: string, url: string) => boolean][] = [

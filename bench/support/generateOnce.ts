@@ -11,6 +11,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { generateMarketInParallel } from "../../sandbox/market/generate.ts";
 import { profileByName } from "../../sandbox/market/profiles.ts";
+import process from "node:process";
 
 const [name, out, workers, scale] = process.argv.slice(2);
 const peakRssMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;

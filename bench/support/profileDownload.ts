@@ -20,6 +20,7 @@ import { REPO_ROOT } from "./paths.ts";
 import { ensureDemoMarket } from "./sandboxMarkets.ts";
 import { startSandboxProcess } from "./sandboxServer.ts";
 import { split, STAGES, threadSeconds } from "./cpuSplit.ts";
+import process from "node:process";
 
 /** The lake sink's own stages, ahead of the pull's (the innermost frame that names one wins). */
 const LAKE_STAGES: typeof STAGES = [

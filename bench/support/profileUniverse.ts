@@ -19,6 +19,7 @@ import { REPO_ROOT } from "./paths.ts";
 import { ensureDemoMarket } from "./sandboxMarkets.ts";
 import { startSandboxProcess } from "./sandboxServer.ts";
 import { split, threadSeconds } from "./cpuSplit.ts";
+import process from "node:process";
 
 const rounds = Number(Deno.args[0] ?? 3);
 const outFile = Deno.args[1];

@@ -18,6 +18,7 @@ import { tradingDays } from "../../calendar/calendar.ts";
 import { generateMarket } from "../../sandbox/market/generate.ts";
 import { GENERATOR_VERSION, type Manifest } from "../../sandbox/market/manifest.ts";
 import { profileByName } from "../../sandbox/market/profiles.ts";
+import process from "node:process";
 
 export const SEED = 42;
 

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { tradingDays } from "../../calendar/calendar.ts";
 import type { Manifest } from "../../sandbox/market/manifest.ts";
+import process from "node:process";
 
 export const TICKER = "AAPL";
 const DAY_NS = 86_400_000_000_000n;

@@ -37,6 +37,7 @@ export interface PanelYInput {
   format?: (v: number) => string;
   /** The caller's Plot options (a y domain or a log type keeps one shared scale). */
   overrides: PlotOverrides;
+  /** The helper's name, for the messages of a bad option (`timeSeriesChart`). */
   helper: string;
 }
 

@@ -71,6 +71,7 @@ function stretchNote(values: readonly unknown[], axis: string, where: (i: number
 
 /** What `valueNotes` reads: the records, the value fields on y, the caller's options, and how a record is named. */
 export interface ValueNotesInput {
+  /** The records drawn. */
   data: readonly Record<string, unknown>[];
   /** The fields drawn on y (a candle's open, high, low and close). */
   fields: readonly string[];

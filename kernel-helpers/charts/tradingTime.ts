@@ -15,7 +15,9 @@ interface SessionSpan {
   date: string;
   /** Where its regular session opens and closes on the axis. */
   x1: number;
+  /** Where it closes on the axis. */
   x2: number;
+  /** Whether the session closes early (13:00). */
   earlyClose: boolean;
 }
 

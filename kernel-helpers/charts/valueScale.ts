@@ -22,8 +22,11 @@ export function valueScale(label: string, more: ScaleOptions = {}, panelHeight =
 
 /** Round ticks over a range: their step (1, 2 or 5 times a power of ten), the ticks, and the domain they end. */
 export interface NiceTicks {
+  /** The distance between two ticks. */
   step: number;
+  /** The ticks, ascending. */
   ticks: number[];
+  /** The domain the ticks span: from the first tick to the last. */
   domain: [number, number];
 }
 

@@ -7,7 +7,8 @@ import { formatBytes } from "./bytes.ts";
 import { escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
 
-type Row = [label: string, value: string];
+/** One line of a card: its label and its value. */
+export type CardRow = [label: string, value: string];
 
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
@@ -27,12 +28,19 @@ const HOW_COUNTED: Record<Estimate["basis"], string> = {
   "symbol-rows": "counted by symbol",
 };
 
-/** @example `estimateBundle(await wb.estimate("eq-taq-1min", query, ["AAPL"]))` */
+/**
+ * The card of an estimate: rows, requests and bytes, and how the rows were counted.
+ *
+ * @example
+ * ```ts
+ * estimateBundle(await wb.estimate("eq-taq-1min", { start: "2023-11-20", end: "2023-11-24" }, ["AAPL"]));
+ * ```
+ */
 export function estimateBundle(e: Estimate): MediaBundle {
   return card(`Estimate: ${e.dataset}`, [
     ["rows (about)", `${n(e.rows)}, ${HOW_COUNTED[e.basis]}${e.countedDays ? ` (${n(e.countedDays.counted)} of ${n(e.countedDays.asked)} days read)` : ""}`],
-    ...(e.lookupRequests > 0 ? [["counting cost", `${n(e.lookupRequests)} request${e.lookupRequests === 1 ? "" : "s"}, ${formatBytes(e.lookupBytes)}`] as Row] : []),
-    ...(e.lookupFailure ? [["not counted", e.lookupFailure] as Row] : []),
+    ...(e.lookupRequests > 0 ? [["counting cost", `${n(e.lookupRequests)} request${e.lookupRequests === 1 ? "" : "s"}, ${formatBytes(e.lookupBytes)}`] as CardRow] : []),
+    ...(e.lookupFailure ? [["not counted", e.lookupFailure] as CardRow] : []),
     ["requests", n(e.requests)],
     ["data", formatBytes(e.bytes)],
     ["time at the per-minute quota", `${e.minutesAtRateLimit < 1 ? "under a minute" : `${e.minutesAtRateLimit.toFixed(1)} min`}`],
@@ -42,13 +50,27 @@ export function estimateBundle(e: Estimate): MediaBundle {
   ]);
 }
 
-/** @example `statusBundle(await wb.meta.status("eq-taq-1min"))` */
+/**
+ * The card of a dataset's status: its first and last dates, rows and last update.
+ *
+ * @example
+ * ```ts
+ * statusBundle(await wb.meta.status("eq-taq-1min"));
+ * ```
+ */
 export function statusBundle(s: DatasetStatus): MediaBundle {
-  const rows: Row[] = Object.entries(s).map(([k, v]) => [k.replace(/_/g, " "), typeof v === "number" ? n(v) : v === null ? "none" : String(v)]);
+  const rows: CardRow[] = Object.entries(s).map(([k, v]) => [k.replace(/_/g, " "), typeof v === "number" ? n(v) : v === null ? "none" : String(v)]);
   return card("Dataset status", rows);
 }
 
-/** @example `downloadBundle(await wb.download("eq-taq-1min", query, "downloads/aapl"))` */
+/**
+ * The card of a finished download: its folder, partitions, rows and how to read it back.
+ *
+ * @example
+ * ```ts
+ * downloadBundle(await wb.download("eq-daily-ohlc", { start: "2023-11-20", end: "2023-11-24" }, "downloads/daily"));
+ * ```
+ */
 export function downloadBundle(d: DownloadResult): MediaBundle {
   return card(`Download of ${d.dataset} ${d.resumed ? "resumed and " : ""}complete`, [
     ["folder", d.dir],
@@ -58,9 +80,16 @@ export function downloadBundle(d: DownloadResult): MediaBundle {
   ]);
 }
 
-/** @example `cacheCheckBundle(await wb.cache!.verify())` */
+/**
+ * The card of a cache check: the entries read and those found damaged.
+ *
+ * @example
+ * ```ts
+ * cacheCheckBundle(await wb.cache!.verify());
+ * ```
+ */
 export function cacheCheckBundle(c: CacheCheck): MediaBundle {
-  const rows: Row[] = [["folder", c.dir], ["service", c.service], ["fresh", `${n(c.fresh.length)} cached frames`]];
+  const rows: CardRow[] = [["folder", c.dir], ["service", c.service], ["fresh", `${n(c.fresh.length)} cached frames`]];
   for (const e of c.stale) rows.push([`stale: ${e.dataset}`, `${e.path} (${n(e.rows ?? 0)} rows, fetched ${e.fetchedAt}): ${e.reason}`]);
   for (const e of c.unknown) rows.push([`unknown: ${e.dataset}`, `${e.file}: ${e.reason}`]);
   if (c.removed > 0) rows.push(["removed", `${n(c.removed)} stale frames deleted`]);
@@ -75,9 +104,16 @@ function usage(s: WorkbenchSummary, quota: "monthly_requests" | "monthly_data_re
   return quota === "monthly_requests" ? `${n(used)} of ${n(limit)} requests` : `${formatBytes(used)} of ${formatBytes(limit)} returned`;
 }
 
-/** @example `workbenchBundle(await wb.summary())`: what `wb` shows as a cell's value (never the key). */
+/**
+ * What `wb` shows as a cell's value: the service, the identity, the quotas (never the key).
+ *
+ * @example
+ * ```ts
+ * workbenchBundle(await wb.summary());
+ * ```
+ */
 export function workbenchBundle(s: WorkbenchSummary): MediaBundle {
-  const rows: Row[] = [["service", s.service]];
+  const rows: CardRow[] = [["service", s.service]];
   if (s.identity) rows.push(["identity", `${s.identity.name} (id ${s.identity.id})`]);
   if (s.datasets) rows.push(["datasets", s.datasets.length === 0 ? "none readable" : `${s.datasets.length} readable: ${s.datasets.slice(0, 6).join(", ")}${s.datasets.length > 6 ? ", …" : ""}`]);
   if (s.quotas) rows.push(["this month", `${usage(s, "monthly_requests")}; ${usage(s, "monthly_data_returned")}`]);
@@ -98,9 +134,20 @@ function detailLines(detail: unknown): string[] {
   });
 }
 
-/** @example `try { await wb.data.eqTaq1Min("AAPL") } catch (e) { errorBundle(e) }` */
+/**
+ * The card of a workbench error: its class, message and detail.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wb.data.eqTaq1Min("AAPL");
+ * } catch (e) {
+ *   if (e instanceof WorkbenchError) errorBundle(e);
+ * }
+ * ```
+ */
 export function errorBundle(e: WorkbenchError): MediaBundle {
-  const rows: Row[] = [["message", e.message]];
+  const rows: CardRow[] = [["message", e.message]];
   if (e.status !== undefined) rows.push(["status", String(e.status)]);
   if (e.url) rows.push(["request", e.url]);
   if (e.requestId) rows.push(["request id", e.requestId]);

@@ -9,7 +9,9 @@ import pl from "nodejs-polars";
 
 /** One column's display text (null for a null cell) and how it aligns. */
 export interface ColumnText {
+  /** Each cell's text, null for a null cell. */
   values: (string | null)[];
+  /** Numbers align right, text left. */
   align: "left" | "right";
 }
 

@@ -13,6 +13,7 @@ const SHORT: Record<string, string> = {
 /** The dtype's time unit and zone, when it has them (nodejs-polars keeps them on the instance). */
 interface TemporalType {
   timeUnit?: string;
+  /** The time zone, e.g. `America/New_York`. */
   timeZone?: string;
 }
 

@@ -24,12 +24,26 @@ export const polarsKind = (value: unknown) => {
   return t === "DataFrame" || t === "Series" || t === "LazyDataFrame" ? t : undefined;
 };
 
-/** @example `seriesBundle(df.getColumn("Price"))` */
+/**
+ * What a Series shows as a cell's value: a one-column table with its dtype.
+ *
+ * @example
+ * ```ts
+ * seriesBundle(df.getColumn("Price"));
+ * ```
+ */
 export function seriesBundle(series: pl.Series, options: FrameDisplayOptions = {}): MediaBundle {
   return frameBundle(pl.DataFrame([series]), { ...options, kind: "Series" });
 }
 
-/** @example `lazyBundle(wb.scan("downloads/aapl"))` */
+/**
+ * What a LazyFrame shows as a cell's value: its columns and dtypes, and its plan (nothing is collected).
+ *
+ * @example
+ * ```ts
+ * lazyBundle(wb.scan("downloads/aapl"));
+ * ```
+ */
 export function lazyBundle(lf: pl.LazyDataFrame): MediaBundle {
   let schema: [string, string][] = [];
   try {

@@ -8,12 +8,15 @@
 /** One step of a member chain: `.name`, or `.name(…)` when `call`. */
 interface Step {
   name: string;
+  /** Whether the member is called: `.name(…)`. */
   call: boolean;
 }
 
 /** A member chain: the identifier it starts from and the steps after it. */
 export interface Chain {
+  /** The identifier the chain starts from. */
   root: string;
+  /** The members after it, in order. */
   steps: Step[];
   /** Where the chain starts in the code (UTF-16 index). */
   start: number;
@@ -26,6 +29,7 @@ export class CodeScan {
   /** For each cursor position (before index i): the opening quote of the string literal it is inside, or -1. */
   readonly #stringStart: Int32Array;
 
+  /** Scans `code` once; the questions after it are lookups. */
   constructor(readonly code: string) {
     this.#kind = new Uint8Array(code.length + 1);
     this.#stringStart = new Int32Array(code.length + 2).fill(-1);

@@ -12,10 +12,15 @@ import { frameColumns, globalValue, memberOf, type Resolved, resolveChain } from
 
 /** A Jupyter `complete_reply`'s content. */
 export interface CompleteReply {
+  /** Always `ok`: a cell that does not parse still completes. */
   status: "ok";
+  /** The completions, best first. */
   matches: string[];
+  /** Where the text they replace starts (code points). */
   cursor_start: number;
+  /** Where it ends (code points). */
   cursor_end: number;
+  /** Each match's kind and signature, as JupyterLab shows them beside the list. */
   metadata: { _jupyter_types_experimental: { start: number; end: number; text: string; type: string; signature: string }[] };
 }
 

@@ -13,7 +13,9 @@ import { type DocParam, type DocType, paramText, returnedName, typeText } from "
 
 /** One member of a type, one exported function, or one member of Polars' `pl` namespace. */
 export interface MemberDoc {
+  /** The member's name. */
   name: string;
+  /** What it is. */
   kind: "method" | "property" | "function" | "class" | "variable";
   /** One per overload: `name(params): Return`, or `name: Type` for a property. */
   signatures: string[];
@@ -29,17 +31,23 @@ export interface MemberDoc {
 
 /** A class or interface: its JSDoc and its public members, its own first, in declaration order. */
 export interface TypeDoc {
+  /** The type's name. */
   name: string;
+  /** The JSDoc text, without its tags. */
   doc?: string;
+  /** The code of its `@example` blocks. */
   examples?: string[];
+  /** Its public members, its own first, in declaration order. */
   members: MemberDoc[];
 }
 
 /** The index: types by name, the notebook module's exports, Polars' `pl` namespace. */
 export interface DocIndex {
+  /** The index's format: an index of another version is built again. */
   version: number;
   /** The source files read (absolute paths) and their modification times, to tell a stale index. */
   sources: Record<string, number>;
+  /** Classes and interfaces by name. */
   types: Record<string, TypeDoc>;
   /** What notebook.ts exports that is not a type: `connect`, `timeSeriesChart`, ... */
   exports: Record<string, MemberDoc>;
@@ -50,34 +58,57 @@ export interface DocIndex {
 /** Bumped when the index's shape changes: an index of another version is rebuilt. */
 export const DOC_INDEX_VERSION = 1;
 
-interface JsDoc {
+/** A JSDoc comment as `deno doc --json` gives it. */
+export interface JsDoc {
+  /** Its text, without the tags. */
   doc?: string;
+  /** Its tags (`@example`, `@deprecated`, ...), each with its text. */
   tags?: { kind: string; doc?: string }[];
 }
 
-interface DocMember {
+/** A class's or an interface's member as `deno doc --json` gives it (the fields read here). */
+export interface DocMember {
+  /** The member's name. */
   name: string;
+  /** `method`, `getter`, `setter`, or absent for a property. */
   kind?: string;
+  /** Its JSDoc, when it has one. */
   jsDoc?: JsDoc;
+  /** `private` or `protected` members are left out. */
   accessibility?: string | null;
+  /** Static members are left out. */
   isStatic?: boolean;
+  /** A property's type. */
   tsType?: DocType | null;
+  /** An interface method's parameters. */
   params?: DocParam[];
+  /** An interface method's return type. */
   returnType?: DocType | null;
+  /** A class method's parameters and return type. */
   functionDef?: { params: DocParam[]; returnType?: DocType | null };
+  /** Where it is declared. */
   location?: { filename: string; line: number };
 }
 
 /** A node of `deno doc --json` (the fields read here). */
 export interface DocNode {
+  /** The symbol's name. */
   name: string;
+  /** `function`, `class`, `interface`, `variable`, ... */
   kind: string;
+  /** `export` for what the module exports. */
   declarationKind?: string;
+  /** Its JSDoc, when it has one. */
   jsDoc?: JsDoc;
+  /** Where it is declared. */
   location: { filename: string; line: number };
+  /** A function's parameters and return type. */
   functionDef?: { params: DocParam[]; returnType?: DocType | null };
+  /** A variable's type. */
   variableDef?: { tsType?: DocType | null };
+  /** A class's base and members. */
   classDef?: { extends?: string | null; properties: DocMember[]; methods: DocMember[] };
+  /** An interface's bases, type parameters and members. */
   interfaceDef?: { extends: DocType[]; typeParams: { name: string }[]; properties: DocMember[]; methods: DocMember[] };
 }
 

@@ -9,12 +9,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DOC_INDEX_VERSION, type DocIndex, type DocNode, indexFromDocs } from "./docIndex.ts";
+import process from "node:process";
 
 /** The repository this module is in. */
-export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Where the index is kept. */
-export const INDEX_FILE = join(REPO_ROOT, ".cache", "editor", "doc-index.json");
+export const INDEX_FILE: string = join(REPO_ROOT, ".cache", "editor", "doc-index.json");
 
 /** Polars' declaration files read: its frames, series, expressions, lazy frames, their traits and namespaces, and `pl.` functions. */
 const POLARS_FILES = ["dataframe.d.ts", "series/index.d.ts", "lazy/expr/index.d.ts", "lazy/dataframe.d.ts", "shared_traits.d.ts", "groupby.d.ts",

@@ -13,9 +13,13 @@ import { frameColumns, globalValue, memberOf, resolveChain, typeOfValue } from "
 
 /** A Jupyter `inspect_reply`'s content. */
 export interface InspectReply {
+  /** Always `ok`. */
   status: "ok";
+  /** Whether there is help for what is under the cursor. */
   found: boolean;
+  /** The help, as text and HTML. */
   data: MediaBundle;
+  /** Nothing: the protocol requires the field. */
   metadata: Record<string, never>;
 }
 

@@ -15,6 +15,7 @@ import type { DocIndex, MemberDoc } from "./docIndex.ts";
 export interface Resolved {
   /** The value itself, when it could be read without running code. */
   value?: unknown;
+  /** Whether `value` holds the value (it may be undefined itself). */
   hasValue: boolean;
   /** Its type's name in the index (`DataFrame`, `Workbench`), or `pl` for Polars' namespace. */
   type?: string;

@@ -16,6 +16,7 @@ const EDITOR_MIME = "application/vnd.market-workbench.editor+json";
 /** What the relay asks. */
 interface EditorRequest {
   kind: "complete" | "inspect";
+  /** The cell's code. */
   code: string;
   /** The cursor, in code points (as the Jupyter protocol counts). */
   cursor: number;

@@ -6,30 +6,51 @@
 
 /** A type as `deno doc --json` describes it (the fields this module reads). */
 export interface DocType {
+  /** The type as written, when deno doc gives it. */
   repr?: string;
+  /** Which of the fields below describes it. */
   kind?: string;
+  /** A keyword type: `string`, `number`, `void`, ... */
   keyword?: string;
+  /** A named type and its type arguments. */
   typeRef?: { typeName: string; typeParams?: DocType[] | null };
+  /** The members of a union. */
   union?: DocType[];
+  /** The members of an intersection. */
   intersection?: DocType[];
+  /** The element type of an array. */
   array?: DocType;
+  /** The element types of a tuple. */
   tuple?: DocType[];
+  /** A literal type's value. */
   literal?: { kind: string; string?: string; number?: number; boolean?: boolean };
+  /** `keyof T`, `readonly T[]`: the operator and its operand. */
   typeOperator?: { operator: string; tsType: DocType };
+  /** A type in parentheses. */
   parenthesized?: DocType;
+  /** A function type's parameters and return type. */
   fnOrConstructor?: { params: DocParam[]; tsType: DocType };
+  /** An object type's properties (and methods). */
   typeLiteral?: { properties?: { name: string; optional?: boolean; tsType?: DocType }[]; methods?: unknown[] };
+  /** `T[K]`: the object type and the index type. */
   indexedAccess?: { objType: DocType; indexType: DocType };
+  /** `typeof x`: the name it queries. */
   typeQuery?: string | { exprName?: string };
 }
 
 /** A parameter as `deno doc --json` describes it. */
 export interface DocParam {
+  /** `identifier`, `rest`, `assign`, `object` or `array`. */
   kind: string;
+  /** Its name, for an identifier. */
   name?: string;
+  /** Whether it may be left out. */
   optional?: boolean;
+  /** Its type. */
   tsType?: DocType | null;
+  /** The parameter a default value is assigned to (`assign`). */
   left?: DocParam;
+  /** The parameter a rest collects into (`rest`). */
   arg?: DocParam;
 }
 

@@ -14,7 +14,7 @@ import type { RichProgressEvent } from "./view.ts";
  * combine("AAPL", event); // the combined event
  * ```
  */
-export function combiner(label: string, parts: number, expectedRows?: number) {
+export function combiner(label: string, parts: number, expectedRows?: number): (key: string, event: RichProgressEvent) => RichProgressEvent {
   const latest = new Map<string, RichProgressEvent>();
   const started = performance.now();
   return (key: string, event: RichProgressEvent): RichProgressEvent => {

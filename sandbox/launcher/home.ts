@@ -32,10 +32,10 @@ export interface SandboxHome {
 }
 
 /** This module runs from the repository's sources (a checkout), not from the built package. */
-export const FROM_SOURCES = import.meta.url.endsWith(".ts");
+export const FROM_SOURCES: boolean = import.meta.url.endsWith(".ts");
 
 /** The checkout's root, when running from the sources. */
-export const CHECKOUT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CHECKOUT_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** The per-user cache folder of this platform, for the installed package. */
 function userCache(): string {

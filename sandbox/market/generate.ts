@@ -24,6 +24,7 @@ import type { Profile } from "./profiles.ts";
 import { lookupRows } from "./reference/lookupFiles.ts";
 import { type Security, securityByTicker } from "./securities.ts";
 import { buildPricePaths } from "./ticks/pricePath.ts";
+import process from "node:process";
 
 export interface Progress {
   day: number;

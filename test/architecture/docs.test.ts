@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PUBLIC_MODULES } from "../../scripts/exampleTypes.ts";
 import { denoPath, repoRoot } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
+import process from "node:process";
 
 const scratch = mkdtempSync(join(tmpdir(), "docs-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

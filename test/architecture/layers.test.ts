@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import process from "node:process";
 
 const root = join(import.meta.dirname, "..", "..");
 const depcruise = join(root, "node_modules", "dependency-cruiser", "bin", "dependency-cruise.mjs");

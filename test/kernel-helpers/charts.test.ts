@@ -8,6 +8,7 @@ import * as k from "../../kernel-helpers/mod.ts";
 import { chartCases, dailyBars } from "./support/chartFrames.ts";
 import { expectGolden, withPlotIdsInOrder } from "./support/golden.ts";
 import { parse } from "./support/parseChart.ts";
+import process from "node:process";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const cases = chartCases();

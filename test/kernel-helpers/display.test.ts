@@ -105,7 +105,7 @@ describe("frameBundle", () => {
     const classes = [...table(html).querySelector("tbody tr")!.children].map((td) => td.className);
     expect(classes).toEqual(["wb-r", "wb-r", "wb-l", "wb-r", "wb-r", "wb-l"]);
     expect(html).toMatch(/td\.wb-l\{text-align:left\}/);
-    expect(String(frameBundle(trades())["text/plain"]).split("\n")[3]).toMatch(/^2023-11-21\s+2023-11-21 09:30  AAPL     /);
+    expect(String(frameBundle(trades())["text/plain"]).split("\n")[3]).toMatch(/^2023-11-21\s+2023-11-21 09:30 {2}AAPL {5}/);
   });
 
   it("marks nulls, escapes HTML in values and names, and shows list columns as arrays", () => {

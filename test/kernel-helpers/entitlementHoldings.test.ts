@@ -17,6 +17,7 @@ import { type AccessRule, Entitlements, type Holding } from "../../workbench/mod
 import { TickerBook } from "../../workbench/guard/tickers.ts";
 import { fileBrowser } from "../scripts/support/chromium.ts";
 import { decodePng } from "../scripts/support/png.ts";
+import process from "node:process";
 
 const DISPLAY = Symbol.for("Jupyter.display");
 const browser = fileBrowser();

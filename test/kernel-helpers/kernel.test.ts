@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { errorOutputs, executeNotebook, makeNotebook, NotebookError } from "../../scripts/jupyter.mjs";
+import process from "node:process";
 
 interface Output {
   output_type: string;
@@ -190,7 +191,7 @@ it("a Series shows as a one-column table and a LazyFrame as its schema and plan 
 
 it("an estimate, a dataset status, the entitlements and a download result render as cards", () => {
   const estimate = received(10);
-  expect(estimate.text).toMatch(/^Estimate: eq-taq-1min\n  rows \(about\) +[\d,]+, scaled from the dataset.s status\n  requests +\d+\n  data +[\d.,]+ (B|KiB|MiB)\n/);
+  expect(estimate.text).toMatch(/^Estimate: eq-taq-1min\n {2}rows \(about\) +[\d,]+, scaled from the dataset.s status\n {2}requests +\d+\n {2}data +[\d.,]+ (B|KiB|MiB)\n/);
   expect(estimate.doc.querySelectorAll("tr").length).toBe(7);
   const status = received(11);
   expect(status.text).toMatch(/^Dataset status\n/);
@@ -199,12 +200,12 @@ it("an estimate, a dataset status, the entitlements and a download result render
   expect(ent.text).toContain("eq-taq-1min");
   expect(ent.doc.querySelectorAll("svg.wb-icon").length).toBeGreaterThan(0);
   const download = received(13);
-  expect(download.text).toMatch(/^Download of eq-daily-ohlc complete\n  folder +.*daily\n  partitions +[\d,]+ by TradeDate; [\d,]+ fetched by this call\n  rows written +[\d,]+\n  read it with +wb.scan\(/);
+  expect(download.text).toMatch(/^Download of eq-daily-ohlc complete\n {2}folder +.*daily\n {2}partitions +[\d,]+ by TradeDate; [\d,]+ fetched by this call\n {2}rows written +[\d,]+\n {2}read it with +wb.scan\(/);
 });
 
 it("an error shows its class, message and detail", () => {
   const error = received(14);
-  expect(error.text).toMatch(/^QueryError\n  message +.*2023-13-45/);
+  expect(error.text).toMatch(/^QueryError\n {2}message +.*2023-13-45/);
   expect(error.doc.querySelector("div")!.getAttribute("style")).toContain("#d9534f");
 });
 

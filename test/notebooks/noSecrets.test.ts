@@ -17,6 +17,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { executeNotebook, makeNotebook, NotebookError } from "../../scripts/jupyter.mjs";
 import { adminJson } from "../sandbox/service/support/admin.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import process from "node:process";
 
 interface Output {
   output_type: string;

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { denoPath } from "../../scripts/paths.mjs";
+import process from "node:process";
 
 const ROOT = process.cwd();
 const OUT = join(ROOT, "out");

@@ -21,6 +21,7 @@ import { jupyterEnv, jupyterPython } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
 import { connect, DataApi } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
+import process from "node:process";
 
 interface Result {
   op: string;

@@ -21,6 +21,7 @@ import { run } from "../../scripts/run.mjs";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { fileBrowser } from "./support/chromium.ts";
 import { freePort, labUnavailable } from "./support/jupyterServer.ts";
+import process from "node:process";
 
 const unavailable = await labUnavailable();
 if (unavailable) console.warn(`Skipping the JupyterLab browser test: JupyterLab cannot be installed.\n${unavailable}`);

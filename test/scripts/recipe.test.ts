@@ -23,6 +23,7 @@ import type { CallRecord, RunManifest } from "../../workbench/mod.ts";
 import { fileBrowser } from "./support/chromium.ts";
 import { fileSandbox } from "./support/fileSandbox.ts";
 import { decodePng } from "./support/png.ts";
+import process from "node:process";
 
 const FIXTURE = "test/scripts/fixtures/tiny-recipe.ipynb";
 /** A test that runs the notebook waits as long as the run may take (its own timeout, 180 s) and a little more. */

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DayProgress, GenerationFailed, generateWatched } from "../../scripts/watchedGeneration.ts";
+import process from "node:process";
 
 const dir = mkdtempSync(join(tmpdir(), "watched-generation-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import process from "node:process";
 
 const repo = join(import.meta.dirname, "..", "..");
 const scratch = mkdtempSync(join(tmpdir(), "lockfile-"));

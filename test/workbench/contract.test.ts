@@ -10,7 +10,7 @@ import { connect, ContractError } from "../../workbench/mod.ts";
 import { pageToFrame } from "../../workbench/frames/frames.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
-import { type Rewrites, rewritingFetch } from "./support/rewritingFetch.ts";
+import { type JsonBody, type Rewrites, rewritingFetch } from "./support/rewritingFetch.ts";
 
 const KEY = "demo-full-access";
 let sb: AppSandbox;
@@ -52,12 +52,12 @@ describe("account and meta answers that drift from the contract", () => {
   });
 
   it("an access rule with an impossible end date stops a data call before any data request", async () => {
-    const error = await through({ "/api/v1/account/my/data-access-rules": (b) => b.map((r: any) => ({ ...r, end_date: "2024-02-30" })) }, (wb) => wb.data.eqDailyOhlc({ maxRows: 1 }));
+    const error = await through({ "/api/v1/account/my/data-access-rules": (b) => b.map((r: JsonBody) => ({ ...r, end_date: "2024-02-30" })) }, (wb) => wb.data.eqDailyOhlc({ maxRows: 1 }));
     expectContractError(error, "GET /api/v1/account/my/data-access-rules", "0.end_date", "2024-02-30");
   });
 
   it("a column type the contract does not know is named with its position in the list", async () => {
-    const error = await through({ "/api/v1/meta/datasets/eq-daily-ohlc/columns": (b) => b.map((c: any, i: number) => (i === 2 ? { ...c, data_type: "decimal" } : c)) }, (wb) => wb.meta.columns("eq-daily-ohlc"));
+    const error = await through({ "/api/v1/meta/datasets/eq-daily-ohlc/columns": (b) => b.map((c: JsonBody, i: number) => (i === 2 ? { ...c, data_type: "decimal" } : c)) }, (wb) => wb.meta.columns("eq-daily-ohlc"));
     expectContractError(error, "GET /api/v1/meta/datasets/eq-daily-ohlc/columns", "2.data_type", "decimal");
   });
 
@@ -90,7 +90,7 @@ describe("data pages that drift from the contract", () => {
 
 describe("date-times in every form a service may send", () => {
   /** Rewrites every BarDateTime of a JSON page (sent as `-05:00` on these November days). */
-  const rewriteTimes = (to: (t: string) => string) => ({ "/api/v1/data/us-equity/eq-taq-1min/": (b: any) => ({ ...b, data: b.data.map((r: any) => ({ ...r, BarDateTime: to(r.BarDateTime) })) }) });
+  const rewriteTimes = (to: (t: string) => string) => ({ "/api/v1/data/us-equity/eq-taq-1min/": (b: JsonBody) => ({ ...b, data: b.data.map((r: JsonBody) => ({ ...r, BarDateTime: to(r.BarDateTime) })) }) });
   const asUtc = (t: string) => new Date(t.replace(/(\.\d{3})\d+/, "$1")).toISOString().replace(".000Z", "Z");
   const query = { format: "json" as const, filters: { TradeDate: "2023-11-21" }, columns: ["BarDateTime", "Volume"], maxRows: 50 };
 

@@ -14,6 +14,7 @@ import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandb
 import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
 import { denoPath } from "../../scripts/paths.mjs";
+import process from "node:process";
 
 let sb: TestSandbox;
 let scratch: string;

@@ -14,6 +14,7 @@ import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandb
 import { expectSameFrame } from "./support/frames.ts";
 import { journalPartitions } from "./support/lakeBooks.ts";
 import { denoPath } from "../../scripts/paths.mjs";
+import process from "node:process";
 
 const sortRows = (f: pl.DataFrame) => f.sort(["Ticker", "BarDateTime"]);
 

@@ -8,7 +8,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountDeactivatedError, connect, GatewayTimeoutError, InvalidApiKeyError, IpNotAllowedError, KeyExpiredError, NetworkError, NotEntitledError,
-  NotFoundError, QueryError, QuotaExceededError, ServiceUnavailableError, UnauthenticatedError, ValidationError, type Workbench, WorkbenchError,
+  NotFoundError, QueryError, QuotaExceededError, ServiceUnavailableError, UnauthenticatedError, ValidationError, WorkbenchError,
 } from "../../workbench/mod.ts";
 import { ACCOUNT } from "../../workbench/query/endpoints.ts";
 import { Transport } from "../../workbench/http/transport.ts";

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, NetworkError, NotTheServiceError, ServiceUnreachableError, type Workbench } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { startRewritingProxy } from "./support/rewritingProxy.ts";
+import { Buffer } from "node:buffer";
 
 let sb: TestSandbox;
 beforeAll(async () => (sb = await startSandbox()));

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { denoPath } from "../../scripts/paths.mjs";
+import process from "node:process";
 
 const SCRIPT = "test/workbench/support/fileModes.ts";
 const RUNTIMES = {

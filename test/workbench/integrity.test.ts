@@ -16,6 +16,7 @@ import { connect, FolderInUseError, LakeDamagedError, StorageError } from "../..
 import { lockFolder, writeAtomically, writeAtomicallyAsync } from "../../workbench/runtime/files.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 import { lakeBooks } from "./support/lakeBooks.ts";
+import { setImmediate } from "node:timers";
 
 const local = withFullAccess();
 const scratch = mkdtempSync(join(tmpdir(), "integrity-"));
@@ -198,9 +199,10 @@ describe("storage errors", () => {
     const dir = join(scratch, "full-async");
     mkdirSync(dir);
     const file = join(dir, "part.parquet");
-    const error = await writeAtomicallyAsync(file, async (tmp) => {
+    const error = await writeAtomicallyAsync(file, (tmp) => {
       writeFileSync(tmp, "half");
-      throw new Error(POLARS_DISK_FULL);
+      // Rejected, not thrown: as Polars' asynchronous writers fail.
+      return Promise.reject(new Error(POLARS_DISK_FULL));
     }).then(() => undefined, (e: unknown) => e);
     expectDiskFullError(error, file, dir);
   });

@@ -18,6 +18,7 @@ import { LakeDamagedError, LakeManifestError } from "../../workbench/mod.ts";
 import { denoPath } from "../../scripts/paths.mjs";
 import { withFullAccess } from "./support/fullAccess.ts";
 import { lakeBooks } from "./support/lakeBooks.ts";
+import process from "node:process";
 
 const local = withFullAccess();
 const scratch = mkdtempSync(join(tmpdir(), "lake-content-"));

@@ -5,7 +5,7 @@
  * recorded (a sink writing behind the fetching must settle its writes before failing).
  */
 import pl from "nodejs-polars";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

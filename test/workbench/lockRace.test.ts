@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FolderInUseError } from "../../workbench/mod.ts";
 import { lockFolder } from "../../workbench/runtime/files.ts";
 import { denoPath } from "../../scripts/paths.mjs";
+import process from "node:process";
 
 const CONTENDERS = 4;
 const TRIALS = 50;

@@ -11,6 +11,7 @@ import { connect } from "../../workbench/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 import { marketFrame } from "./support/market.ts";
+import { Buffer } from "node:buffer";
 
 // ODFL's ticks of one day (6,680 rows with seed 42 today; TICK_ROWS reads them from the files).
 const DAY = "2023-11-21", TICKER = "ODFL";

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Transport } from "../../workbench/http/transport.ts";
 import { connect, InvalidApiKeyError, WorkbenchError } from "../../workbench/mod.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
+import { Buffer } from "node:buffer";
 
 const KEY = "demo-full-access";
 const PASSWORD = `pw-${randomBytes(6).toString("hex")}`;

@@ -10,6 +10,7 @@ import type { PreparedRequest } from "../query/prepare.ts";
 export interface CallInfo {
   /** `call`: a data call returning a frame; `download`: a `wb.download` into a lake folder. */
   kind: "call" | "download";
+  /** The dataset's text id, e.g. `eq-taq-1min`. */
   dataset: string;
   /** The path values the call was given (before planning). */
   pathValues: unknown;
@@ -30,6 +31,7 @@ export interface CallInfo {
 export interface WrittenPartition {
   /** The partition's path in the lake; absent for rows of a date not asked for (not written). */
   path?: string;
+  /** The rows, when the sink keeps them. */
   frame?: pl.DataFrame;
 }
 
@@ -68,6 +70,7 @@ export type CallListener = (event: CallEvent) => void | Promise<void>;
  * What `observe` returns is kept with the call, so a resumed call can name what it resumes.
  */
 export interface CallObserver {
+  /** The listener for `call`, or undefined when this observer has nothing to do with it. */
   observe(call: CallInfo): CallListener | undefined;
 }
 
@@ -84,6 +87,7 @@ export class CallEvents {
   readonly #listeners: CallListener[];
   readonly #pending: Promise<void>[] = [];
 
+  /** Events go to each of `listeners` in order; undefined ones are skipped. */
   constructor(listeners: readonly (CallListener | undefined)[]) {
     this.#listeners = listeners.filter((l): l is CallListener => l !== undefined);
   }

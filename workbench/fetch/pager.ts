@@ -35,8 +35,11 @@ export interface PagerOptions {
   wire?: PageWire;
 }
 
+/** One page of a unit: where it starts and its rows. */
 export interface Page {
+  /** The offset of its first row in the unit. */
   offset: number;
+  /** Its rows, parsed. */
   frame: pl.DataFrame;
   /** The frame's height, read once (each read of a frame's property crosses into Polars). */
   rows: number;

@@ -12,7 +12,7 @@ import type { ColumnInfo } from "../frames/frames.ts";
 import type { WireCondition } from "../query/prepare.ts";
 
 /** One filter condition with its values as sent. */
-type SentCondition = WireCondition;
+export type SentCondition = WireCondition;
 
 /** The dates a call asks for on its trade-date column: a list of exact dates, or bounds. */
 export interface RequestedDates {
@@ -20,6 +20,7 @@ export interface RequestedDates {
   exact?: string[];
   /** Inclusive bounds, when the call gives them. */
   from?: string;
+  /** See `from`. */
   to?: string;
 }
 
@@ -105,7 +106,9 @@ export function requestedDates(column: string, conditions: readonly SentConditio
 
 /** Availability as `/status` reports it. */
 export interface Availability {
+  /** The dataset's first date, `YYYY-MM-DD`; null when it is empty. */
   first_available_date: string | null;
+  /** Its last date; null when it is empty. */
   last_available_date: string | null;
 }
 

@@ -60,7 +60,9 @@ export function holdingOf(status: DatasetStatus, book: TickerBook | undefined, r
 
 /** The part of an access rule `missingData` reads: its date window. */
 export interface Window {
+  /** The rule's first date, `YYYY-MM-DD`. */
   start_date: string;
+  /** Its last date; null: no end. */
   end_date: string | null;
 }
 

@@ -40,6 +40,7 @@ const day = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6
 export class RootBook {
   private readonly byRoot = new Map<string, Root>();
 
+  /** The option roots, as the lookup files list them. */
   constructor(roots: readonly Root[]) {
     for (const r of roots) this.byRoot.set(r.root, r);
   }
@@ -75,6 +76,7 @@ export class RootBook {
     return [...this.byRoot.keys()].sort();
   }
 
+  /** Whether `root` is a known option root. */
   has(root: string): boolean {
     return this.byRoot.has(root);
   }

@@ -65,6 +65,7 @@ export interface FirstAnswer {
   next: number | null | undefined;
   /** Rows asked for (X-Pagination-Limit). */
   limit?: number;
+  /** The answer's size in bytes (Content-Length), when sent. */
   contentLength?: number;
 }
 
@@ -126,6 +127,7 @@ export class FirstAnswerGate {
   private answered!: (first: FirstAnswer) => void;
   private readonly decision: Promise<void>;
 
+  /** Runs `check` on the call's first answer; the call's other requests wait for its verdict. */
   constructor(check: (first: FirstAnswer) => Promise<void>) {
     const first = new Promise<FirstAnswer>((resolve) => (this.answered = resolve));
     this.decision = first.then(check);

@@ -20,6 +20,7 @@ import { type FirstAnswer, FirstAnswerGate, judge, type Projection, projectRest,
  * ```
  */
 export class QuotaJudge {
+  /** Judges calls against the quotas `facts` reads, as `options` say (false: no judging). */
   constructor(private readonly facts: ServiceFacts, private readonly options: QuotaGuardOptions | false) {}
 
   /**

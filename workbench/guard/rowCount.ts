@@ -50,6 +50,7 @@ export type CountRead = (dataset: string, pathValues: string[], query: Query) =>
 
 /** The rows of each request of a call, counted. */
 export interface RowCount {
+  /** How the rows were counted. */
   basis: CountBasis;
   /** Rows of each request, in the order given. */
   rows: number[];

@@ -13,13 +13,17 @@ import { checkDates, checkReversed, requestedDates } from "./dateChecks.ts";
 import { checkTickersBeforeSending } from "./tickers.ts";
 import { checkRefRootsBeforeSending } from "./refRoots.ts";
 
+/** What a request's checks against the service read: the endpoint, the request, the dataset's status and tickers. */
 export interface ServiceCheckContext {
+  /** The endpoint called. */
   endpoint: DataEndpoint;
+  /** The request checked. */
   request: PreparedRequest;
   /** The dataset's full column schema. */
   schema: readonly ColumnInfo[];
   /** The dataset's availability (GET /meta/datasets/{id}/status, free). */
   status: () => Promise<DatasetStatus>;
+  /** Where tickers are resolved. */
   tickers: TickerSource;
 }
 

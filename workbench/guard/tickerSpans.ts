@@ -13,9 +13,13 @@ import { loadedTickerBook, type TickerBook, tickerBook } from "./tickers.ts";
 
 /** The part of a range a ticker maps to a security: from `since` and up to `until` (undefined: the range's own bound), and why. */
 export interface TickerCut {
+  /** The ticker asked for. */
   ticker: string;
+  /** From this date, `YYYY-MM-DD`. */
   since?: string;
+  /** Up to this date, `YYYY-MM-DD`. */
   until?: string;
+  /** Why the range is cut, in words. */
   why: string[];
 }
 

@@ -27,6 +27,7 @@ export class TickerBook {
   private readonly byTicker = new Map<string, Mapping[]>();
   private readonly bySecId = new Map<string, Mapping[]>();
 
+  /** The lookup rows, one per ticker and span. */
   constructor(rows: readonly Mapping[]) {
     for (const m of rows) {
       this.byTicker.set(m.ticker, [...(this.byTicker.get(m.ticker) ?? []), m]);
@@ -42,10 +43,12 @@ export class TickerBook {
     return new TickerBook(tickers.map((ticker, i) => ({ ticker, endDate: String(ends[i]), secId: String(ids[i]) })));
   }
 
+  /** Every ticker the lookup knows. */
   get tickers(): string[] {
     return [...this.byTicker.keys()];
   }
 
+  /** Whether `ticker` is known, at any date. */
   has(ticker: string): boolean {
     return this.byTicker.has(ticker);
   }

@@ -7,11 +7,13 @@
 /** The header the sandbox (and a service that follows its OpenAPI description) sends. */
 const QUOTA_WARNING_HEADER = "X-Quota-Warning";
 
+/** The quota warnings of one workbench: each printed once, the latest kept. */
 export class QuotaWarnings {
   /** The latest warning text, e.g. "monthly requests 95% used (19 of 20); resets ...". */
   latest: string | undefined;
   private readonly warned = new Set<string>();
 
+  /** Prints with `warn` (default: `console.warn`). */
   constructor(private readonly warn: (text: string) => void = (text) => console.warn(text)) {}
 
   /** Reads one answer's headers; warns the first time each quota is reported. */

@@ -7,6 +7,7 @@
 import { sleep } from "../runtime/timers.ts";
 import { RETRY_DEFAULTS } from "./retryPolicy.ts";
 
+/** The per-minute request window of one workbench (see the module's doc). */
 export class RateWindow {
   #remaining = Number.POSITIVE_INFINITY;
   #limit = Number.POSITIVE_INFINITY;

@@ -26,6 +26,8 @@ export class TransportSecrets {
   readonly #redact: (text: string) => string;
 
   /**
+   * The secrets of one base URL and API key.
+   *
    * @param baseUrl the base URL as given (a user name and password in it are kept here)
    * @param apiKey the API key
    */

@@ -71,7 +71,9 @@ export interface PipelineParts {
 
 /** One call through the pipeline: its plan, what its observers are told, and its own listeners. */
 export interface PipelineCall {
+  /** The call's plan. */
   plan: CallPlan;
+  /** What the call's observers are told about it. */
   info: Omit<CallInfo, "resumes">;
   /** Listeners of this call only (its progress). */
   listeners?: readonly CallListener[];
@@ -98,6 +100,7 @@ interface Run {
  * ```
  */
 export class Pipeline {
+  /** A pipeline over `parts`. */
   constructor(private readonly parts: PipelineParts) {}
 
   /**

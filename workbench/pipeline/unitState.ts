@@ -11,8 +11,11 @@ import type { CallAbort } from "../runtime/interrupts.ts";
 
 /** The state of a call's units: which are done, what the sink kept of them, and rows of units cut short. */
 export interface Units {
+  /** Whether each unit is done. */
   done: boolean[];
+  /** What the sink kept of each unit. */
   kept: (pl.DataFrame | undefined)[];
+  /** The rows of units cut short, kept for the error's `partial`. */
   partial: (pl.DataFrame | undefined)[];
   /** Rows of the units done (a download keeps none of them in `kept`: they are on disk). */
   doneRows: number;

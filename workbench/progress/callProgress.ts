@@ -34,6 +34,7 @@ export class CallProgress {
   private wire?: { format: "csv" | "csv_gzip"; reason: string };
   private readonly started = performance.now();
 
+  /** Progress of a call of `units` units of `dataset`, told to `listener` (none: counted, not told). */
   constructor(private readonly dataset: string, private readonly units: number, private readonly listener?: ProgressListener) {
     this.counts = Array.from({ length: units }, () => ({ rows: 0, pages: 0, bytes: 0 }));
   }
@@ -101,6 +102,7 @@ export class CallProgress {
     this.emit(true, reason);
   }
 
+  /** Tells the listener where the call stands. */
   private emit(done: boolean, stopped?: "interrupted" | "failed"): void {
     if (!this.listener) return;
     const sum = this.counts.reduce((a, c) => ({ rows: a.rows + c.rows, pages: a.pages + c.pages, bytes: a.bytes + c.bytes }), { rows: 0, pages: 0, bytes: 0 });

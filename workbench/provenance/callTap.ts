@@ -49,6 +49,7 @@ export function failureOf(error: unknown, redact: (text: string) => string): Cal
 
 /** Where a finished or failed call's record goes. */
 export interface CallSink {
+  /** Keeps a call's record. */
   add(record: CallRecord): void;
   /** Masks the key and a URL's password in an error's message. */
   readonly redact: (text: string) => string;
@@ -73,6 +74,7 @@ export class CallTap {
   private units = 0;
   private cached = false;
 
+  /** Records call number `seq` of `dataset` into `sink`; `status` is the dataset's status when the call began. */
   constructor(
     private readonly sink: CallSink,
     readonly seq: number,
@@ -107,6 +109,7 @@ export class CallTap {
     this.hashes.unitDone(unit, frame);
   }
 
+  /** What a record holds whatever the call's end: its arguments, requests, status and times. */
   private async base(requests: readonly PreparedRequest[]): Promise<Omit<CallRecord, "rows" | "columns">> {
     return {
       seq: this.seq,

@@ -27,8 +27,11 @@ export function schemeClash(hashes: { before?: HashSchemeRecord; after?: HashSch
 
 /** How a comparison tells one kind of record: its size, why two differ, and the words when the same. */
 export interface RecordWords<T> {
+  /** The record's size in words (rows, files). */
   size: (record: T) => string;
+  /** Why `after` differs from `before`, or undefined when they agree. */
   difference: (before: T, after: T) => string | undefined;
+  /** The words that say two records agree. */
   same: (before: T, after: T) => string;
 }
 

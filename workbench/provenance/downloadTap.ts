@@ -34,6 +34,7 @@ export class DownloadTap {
   private readonly kept: PartitionRecord[] = [];
   private reused = 0;
 
+  /** Records download number `seq` of `run` into `sink`; `status` is the dataset's status when it began. */
   constructor(
     private readonly sink: { addDownload(record: DownloadRecord): void; readonly redact: (text: string) => string; readonly canonical?: boolean },
     private readonly seq: number,
@@ -138,6 +139,7 @@ export class DownloadTap {
     if (error === undefined) runDeferred();
   }
 
+  /** Queues the download's record, its error's message redacted. */
   private record(status: StatusAtCall, seconds: number, error?: unknown): void {
     const record: DownloadRecord = {
       seq: this.seq,

@@ -20,16 +20,19 @@ import { rowHashBytes } from "./rowHashes.ts";
  * the returned frame cannot reach it, and is let go once hashed.
  */
 export class LazyRowHashes {
+  /** How many rows it hashes. */
   readonly rows: number;
   private frame?: pl.DataFrame;
   private bytes?: Uint8Array;
 
+  /** Hashes `frame`'s rows in a deferred task (a clone is kept until then). */
   constructor(frame: pl.DataFrame) {
     this.rows = frame.height;
     this.frame = frame.clone();
     defer(() => void this.value());
   }
 
+  /** The rows' hashes, 8 bytes each, computed now if the task has not run yet. */
   value(): Uint8Array {
     if (this.bytes === undefined) {
       this.bytes = rowHashBytes(this.frame!);
@@ -46,6 +49,7 @@ const unitBytes = (u: UnitHashes): Uint8Array =>
   "frame" in u ? u.frame.value() : Buffer.concat(u.pages.map((p) => p.value())).subarray(0, u.rows * 8);
 const unitRows = (u: UnitHashes) => ("frame" in u ? u.frame.rows : u.rows);
 
+/** The row hashes of a call's units, from their pages as they arrive, or from a unit's frame. */
 export class PageHashes {
   private readonly pages = new Map<number, Map<number, LazyRowHashes>>();
   private readonly units = new Map<number, UnitHashes>();

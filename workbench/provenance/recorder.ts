@@ -36,9 +36,13 @@ function registry(): ManifestSource[] {
 /** One line of the journal (`MARKETDATA_PROVENANCE_JOURNAL`): a call or a download of one recorder. */
 interface JournalLine {
   recorder: string;
+  /** The service's base URL. */
   service: string;
+  /** How the hashes of the records were computed. */
   hash: HashSchemeRecord;
+  /** A data call's record. */
   call?: CallRecord;
+  /** A download's record. */
   download?: DownloadRecord;
 }
 
@@ -94,6 +98,8 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   private readonly id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
   /**
+   * A recorder of the calls of one workbench.
+   *
    * @param baseUrl the service's address (written without any user name or password)
    * @param statusOf the dataset's status as the workbench caches it (free; read once per dataset)
    * @param redact masks what is never written (the API key, a URL's password) in an error's message
@@ -135,6 +141,7 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
     this.write({ download: record });
   }
 
+  /** Appends a record to the journal, when one is set. */
   private write(line: { call?: CallRecord; download?: DownloadRecord }): void {
     if (!this.journal) return;
     const entry: JournalLine = { recorder: this.id, service: publicBaseUrl(this.baseUrl), hash: this.hashRecord(), ...line };

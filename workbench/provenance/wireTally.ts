@@ -14,8 +14,11 @@
  * ```
  */
 export class WireTally {
+  /** The request ids of the answers, in order. */
   readonly requestIds: string[] = [];
+  /** The pages received. */
   pages = 0;
+  /** Their bytes, as received. */
   bytes = 0;
 
   /** One answered request: its request id (when the service sent one) and body bytes. */

@@ -9,7 +9,9 @@ export type DateLike = string | Date;
 
 /** A `start`/`end` range as dates, both inclusive. */
 export interface DateRange {
+  /** The first date, `YYYY-MM-DD`; absent: from the dataset's first. */
   start?: string;
+  /** The last date, `YYYY-MM-DD`; absent: to the dataset's last. */
   end?: string;
 }
 

@@ -12,8 +12,10 @@ import { QueryError } from "../errors/base.ts";
 import { nearestNames } from "../errors/nearest.ts";
 
 /** One allowed value and what it means. */
-interface Allowed {
+export interface Allowed {
+  /** The value as the service writes it, e.g. `C`. */
   value: string;
+  /** What it means, e.g. `call`. */
   means: string;
 }
 

@@ -6,20 +6,25 @@ import { QueryError } from "../errors/base.ts";
 import { UnknownDatasetError } from "../errors/unknown.ts";
 import { didYouMean } from "../errors/nearest.ts";
 
+/** The account endpoints' paths. */
 export const ACCOUNT = {
   identity: "/api/v1/account/my",
   quotas: "/api/v1/account/my/quotas",
   dataAccessRules: "/api/v1/account/my/data-access-rules",
 } as const;
 
+/** The metadata endpoints' paths. */
 export const META = {
   datasets: "/api/v1/meta/datasets",
   status: (id: string) => `/api/v1/meta/datasets/${encodeURIComponent(id)}/status`,
   columns: (id: string) => `/api/v1/meta/datasets/${encodeURIComponent(id)}/columns`,
 } as const;
 
+/** A data endpoint: its dataset, path parameters, variant, and the columns that carry dates and tickers. */
 export interface DataEndpoint {
+  /** The dataset's text id, e.g. `eq-taq-1min`. */
   dataset: string;
+  /** Its asset class in the URL: `us-equity` or `us-option`. */
   assetClass: string;
   /** Path parameters in URL order. */
   pathParams: readonly string[];

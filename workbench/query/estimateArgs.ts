@@ -11,7 +11,9 @@ import { symbolCall } from "./symbols.ts";
 
 /** An estimate's arguments in the form `wb.data.get` takes, and the estimate's own options as given. */
 export interface EstimateCall {
+  /** The path values (a ticker, a date), as a data call takes them. */
   pathArgs: PathArg[];
+  /** The data call's query. */
   query: DataQuery;
   /** The estimate's options (`{ lookups }`), unchecked. */
   options: unknown;

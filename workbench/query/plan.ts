@@ -23,12 +23,15 @@ export interface DataQuery extends Query {
 
 /** A data call planned: its units (one path-value list per request) and the query each is asked with. */
 export interface CallPlan {
+  /** The endpoint called. */
   endpoint: DataEndpoint;
   /** One path-value list per single request, in the order asked. */
   units: string[][];
   /** The query of every unit: the call's, with the range as a trade-date filter. */
   base: Query;
+  /** The call's `start`/`end`. */
   range: DateRange;
+  /** Whether `force` was given: a query larger than the quota guard allows goes ahead. */
   force: boolean;
   /** A query per unit where units differ by more than their path values (a download's date chunks). */
   unitQueries?: Query[];
@@ -124,7 +127,7 @@ function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: 
  *
  * @example
  * ```ts
- * unitTickers(planCall(dataEndpoint("eq-taq-1min"), [["SPY", "QQQ"]], { date: "2023-11-21" })); // [["SPY"], ["QQQ"]]
+ * unitTickers(planCall(dataEndpoint("eq-taq-1min"), [["SPY", "QQQ"]], { start: "2023-11-21", end: "2023-11-21" })); // [["SPY"], ["QQQ"]]
  * ```
  */
 export function unitTickers(plan: CallPlan): string[][] {

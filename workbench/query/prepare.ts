@@ -16,6 +16,7 @@ import { didYouMean } from "../errors/nearest.ts";
 import { checkDomain } from "./domains.ts";
 import { conditions, OPERATORS, type Query, sortList, wireValue } from "./query.ts";
 
+/** The largest page the service sends (its `limit`'s maximum). */
 export const MAX_PAGE_SIZE = 100_000;
 /**
  * The format the workbench asks for when a call names none: CSV, which the client parses
@@ -25,14 +26,19 @@ const REQUEST_FORMAT: WireFormat = "csv";
 
 /** One filter condition as the service reads it: a column, an operator, and its values as text. */
 export interface WireCondition {
+  /** The column filtered. */
   column: string;
+  /** The operator: `eq`, `in`, `ge`, ... */
   op: string;
+  /** The values, as text in the URL. */
   texts: string[];
 }
 
 /** The tickers a call asked for, and the first date it asked for (judged from the answer when absent from it). */
 export interface TickerAsk {
+  /** The tickers asked for. */
   asked: string[];
+  /** The first date asked for, `YYYY-MM-DD`. */
   from?: string;
   /** The last date asked for, when known. */
   to?: string;
@@ -43,9 +49,11 @@ export const PAGES_IN_FLIGHT = 4;
 
 /** A checked request of one unit: what to ask, typed; its URL parameters are derived only when it is sent. */
 export interface PreparedRequest {
+  /** The dataset's text id. */
   dataset: string;
   /** The path values (ticker, trade date), checked, in URL order. */
   pathValues: string[];
+  /** The request's path, path values in place. */
   path: string;
   /** The filter conditions, in the order written (path values are not among them). */
   conditions: WireCondition[];
@@ -62,6 +70,7 @@ export interface PreparedRequest {
   /** Whether the caller gave `format` (else the call chooses it from the line it measures). */
   formatGiven?: boolean;
   pageSize: number;
+  /** The most rows to fetch (the call's `maxRows`; Infinity: all). */
   maxRows: number;
   /** Pages in flight after the first (the caller's `concurrency`, else 4). */
   concurrency: number;

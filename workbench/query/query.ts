@@ -56,8 +56,11 @@ export interface Query {
 
 /** One filter condition, flattened. */
 export interface Condition {
+  /** The column filtered. */
   column: string;
+  /** The operator: `eq`, `in`, `ge`, ... */
   op: string;
+  /** The values, as given. */
   values: FilterValue[];
 }
 

@@ -30,7 +30,7 @@ export interface OptionTerms {
  *
  * @example
  * ```ts
- * blackScholesCall({ spot: 42, strike: 40, years: 0.5, rate: 0.1, dividendYield: 0 }, 0.2); // 4.759422392871532 (Hull's example: 4.76)
+ * blackScholesCall({ spot: 42, strike: 40, years: 0.5, rate: 0.1, dividendYield: 0 }, 0.2); // 4.759422392872 (Hull's example: 4.76)
  * ```
  */
 export function blackScholesCall(t: OptionTerms, vol: number): number {

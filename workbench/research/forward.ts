@@ -32,7 +32,7 @@ export interface ParityPair {
  *
  * @example
  * ```ts
- * parityForward([{ strike: 95, call: 7.1, put: 1.1 }, { strike: 100, call: 3.6, put: 2.4 }], 0.25, 0.05); // { forward: 101.2150943..., strike: 100 }
+ * parityForward([{ strike: 95, call: 7.1, put: 1.1 }, { strike: 100, call: 3.6, put: 2.4 }], 0.25, 0.05); // { forward: 101.2150941..., strike: 100 }
  * ```
  */
 export function parityForward(pairs: ParityPair[], years: number, rate: number): { forward: number; strike: number } | null {

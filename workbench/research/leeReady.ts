@@ -27,12 +27,17 @@ const EVENT = { OTHER: 0, BID: 1, ASK: 2, TRADE: 3, CANCEL: 4 } as const;
 
 /** The ticks of one day as typed arrays, times in nanoseconds after New York midnight. */
 export interface DayTicks {
+  /** The trade date, `YYYY-MM-DD`. */
   date: string;
+  /** The ticker. */
   ticker: string;
+  /** Each row's time, nanoseconds after New York midnight. */
   nsOfDay: Float64Array;
   /** `EVENT` code of each row. */
   kind: Int8Array;
+  /** Each row's price in dollars (NaN when absent). */
   price: Float64Array;
+  /** Each row's size in shares (NaN when absent). */
   quantity: Float64Array;
   /** Exchange and ConditionCode of a row ("" when absent), read only where a cancel needs them. */
   venueCondition: (i: number) => string;
@@ -105,12 +110,19 @@ export const NO_MID = ["", "no quote", "locked", "crossed"] as const;
  * for the tick test, 0 for neither; `noMid` indexes `NO_MID`.
  */
 export interface SignedDay {
+  /** The trade's row in the day's ticks. */
   rows: Int32Array;
+  /** The NBBO bid in force (NaN: missing). */
   bid: Float64Array;
+  /** The NBBO ask in force (NaN: missing). */
   ask: Float64Array;
+  /** Their midpoint (NaN: missing). */
   mid: Float64Array;
+  /** The trade's sign: +1 buyer-initiated, -1 seller-initiated, 0 unsigned. */
   sign: Int8Array;
+  /** The rule that signed it: 1 the quote rule, 2 the tick test, 0 neither. */
   by: Uint8Array;
+  /** Why there is no midpoint: an index into `NO_MID` (0: there is one). */
   noMid: Uint8Array;
 }
 
@@ -237,7 +249,9 @@ function signedFrame(ticks: pl.DataFrame, t: DayTicks, s: SignedDay): pl.DataFra
 
 /** The usable NBBO midpoint after each quote event (locked and crossed books skipped), by time. */
 export interface MidTimeline {
+  /** When each midpoint starts, nanoseconds after New York midnight. */
   nsOfDay: Float64Array;
+  /** The midpoint, in dollars. */
   mid: Float64Array;
 }
 

@@ -105,7 +105,7 @@ function seeded(seed: number): () => number {
  *
  * @example
  * ```ts
- * medianWithError([1, 2, 3, 4]); // { median: 2.5, standardError: ≈0.6, n: 4 }
+ * medianWithError([1, 2, 3, 4]); // { median: 2.5, standardError: ≈0.76, n: 4 }
  * ```
  */
 export function medianWithError(values: number[], resamples = 2000, seed = 1): MedianEstimate {

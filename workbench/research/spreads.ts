@@ -100,21 +100,29 @@ export const VENUES = ["", "exchange", "TRF"] as const;
  * sums without building one.
  */
 export interface DayMeasures {
+  /** The day's ticks. */
   ticks: DayTicks;
+  /** Its trades, signed. */
   signed: SignedDay;
   /** Positions in `signed` of the regular-hours trades. */
   keep: Int32Array;
   /** Index into `EXCLUDED` (0: measured). */
   excluded: Uint8Array;
+  /** The trade's minute after midnight, New York time. */
   minute: Int32Array;
   /** Index into `VENUES`. */
   venue: Uint8Array;
+  /** The trade's value in dollars. */
   dollars: Float64Array;
+  /** The quoted spread in basis points of the midpoint. */
   quotedBps: Float64Array;
   /** Dollars per share. */
   effective: Float64Array;
+  /** The realized spread, dollars per share, at the first horizon. */
   realized: Float64Array;
+  /** The price impact, dollars per share, at the first horizon. */
   impact: Float64Array;
+  /** The realized spread and price impact in basis points at each horizon of the decay. */
   decay: { seconds: number; realizedBps: Float64Array; impactBps: Float64Array }[];
 }
 

@@ -35,6 +35,7 @@ export const EQUITY_TICKER_DATASETS: readonly string[] = ["eq-taq-1min", "eq-dai
 
 /** Where ticker checks resolve tickers: the identity's rules, the lookup files, a one-row probe. */
 export interface TickerSource {
+  /** The identity's access rules. */
   rules(): Promise<readonly AccessRule[]>;
   /** Every row of `eq-lookup-files` (spends one request). */
   lookup(): Promise<pl.DataFrame>;
@@ -76,6 +77,8 @@ export class ServiceFacts implements TickerSource {
   #datasets?: Promise<contract.DatasetRecord[]>;
 
   /**
+   * The facts of one workbench's service.
+   *
    * @param transport what a call's own reads go through (counted in `requestsSent`)
    * @param freeTransport the quota guard's reads of status and quotas
    * @param readData how the lookup, probe and count reads page a request (the workbench's send chain)

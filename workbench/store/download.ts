@@ -184,13 +184,13 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     const warnings = info.warnings ?? [];
     if (completed.warning) warnings.push(completed.warning);
     const universe = await universeFor(facts, dataset, layout.length === 2 ? tickers : [], days, warnings);
-    return { run: await openFolder(universe, warnings), release };
+    return { run: openFolder(universe, warnings), release };
   } catch (error) {
     release();
     throw error;
   }
 
-  async function openFolder(universe: LakeUniverse, warnings: string[]): Promise<() => Promise<DownloadResult>> {
+  function openFolder(universe: LakeUniverse, warnings: string[]): () => Promise<DownloadResult> {
     const fresh = { dataset, layout, fileColumns: fileColumns(endpoint, layout), query: fingerprint, columns: sample.columns, timeUnits: lakeTimeUnits(endpoint, sample.columns) };
     const dead = removeDeadWrites(dir);
     if (dead.length) warnings.push(`Removed ${dead.length} temporary file(s) of downloads that died in '${dir}' (${dead.slice(0, 3).join(", ")}${dead.length > 3 ? ", ..." : ""})`);
@@ -328,10 +328,10 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       start: reusing,
       beforeUnit,
       unit: write,
-      result: async () => {
+      result: () => {
         writeManifest(dir, manifest);
         const fetched = units.reduce((n, u) => n + Math.max(1, u.dates.length) * Math.max(1, u.tickers.length), 0);
-        return { dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0, warnings };
+        return Promise.resolve({ dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0, warnings });
       },
     });
   }

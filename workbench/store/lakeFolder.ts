@@ -24,6 +24,7 @@ export interface LakeFolder {
   tmp: string;
   /** Where formats 1 and 2 kept the manifest and the journal: inside the table. */
   legacyManifest: string;
+  /** Where formats 1 and 2 kept the journal: inside the table. */
   legacyJournal: string;
 }
 

@@ -44,8 +44,8 @@ export function lakeLayout(endpoint: DataEndpoint, withTickers = false): string[
  *
  * @example
  * ```ts
- * lakeTimeUnits(dataEndpoint("eq-taq-1min"), columns); // { BarDateTime: "us" }
- * lakeTimeUnits(dataEndpoint("eq-taq"), columns);      // { EventDateTime: "ns" }
+ * lakeTimeUnits(dataEndpoint("eq-taq-1min"), [{ name: "BarDateTime", data_type: "datetime_ns" }]); // { BarDateTime: "us" }
+ * lakeTimeUnits(dataEndpoint("eq-taq"), [{ name: "EventDateTime", data_type: "datetime_ns" }]);     // { EventDateTime: "ns" }
  * ```
  */
 export function lakeTimeUnits(endpoint: DataEndpoint, columns: readonly ColumnInfo[]): Record<string, TimeUnit> {
@@ -136,6 +136,7 @@ export function wantedPartitions(layout: readonly string[], universe: LakeUniver
 
 /** A piece of work: one ticker (or none) over consecutive trading days, fetched as one request. */
 export interface LakeChunk {
+  /** The ticker in the request's path, absent for a dataset fetched by date. */
   ticker?: string;
   /** Trading days, consecutive in the calendar, ascending; [] for an undated dataset. */
   dates: string[];
@@ -173,7 +174,9 @@ export function planChunks(layout: readonly string[], universe: LakeUniverse, re
 
 /** One request of a download: its tickers (one in the path, or several as a filter; none by trade date) over its days. */
 export interface LakeUnit {
+  /** Its tickers: one in the path, several as a filter, none for the whole market. */
   tickers: string[];
+  /** Its trading days, ascending; [] for an undated dataset. */
   dates: string[];
 }
 

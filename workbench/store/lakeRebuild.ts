@@ -17,7 +17,7 @@ import { partitionFile, partitionPath } from "./lakePlan.ts";
 import { FORMAT, type FileRecord, isLegacy, type Manifest, manifestError, readManifest, type TimeUnit } from "./manifest.ts";
 
 /** What a download knows of the folder it writes: the manifest it would start. */
-type Fresh = Omit<Manifest, "format" | "partitions" | "files">;
+export type Fresh = Omit<Manifest, "format" | "partitions" | "files">;
 
 /** The Parquet data files of a table (relative paths): what an engine reading the folder reads. */
 const dataFiles = (dir: string) => filesUnder(dir, (name) => name.endsWith(".parquet") && !name.startsWith("."));

@@ -9,8 +9,11 @@ export type TimeUnit = "ms" | "us" | "ns";
 
 /** A data file of the folder: its size, rows and the SHA-256 of its bytes (hex), as written. */
 export interface FileRecord {
+  /** Its size in bytes. */
   bytes: number;
+  /** Its rows. */
   rows: number;
+  /** The SHA-256 of its bytes, hex. */
   sha256: string;
 }
 
@@ -20,7 +23,9 @@ export interface FileRecord {
  * formats 1 and 2 also recorded the file's size here.
  */
 export interface PartitionRecordOnDisk {
+  /** The partition's rows. */
   rows: number;
+  /** The file holding them, relative to the folder. */
   file?: string;
   /** Formats 1 and 2: the size of the partition's file (format 3 records it with the file). */
   bytes?: number;

@@ -27,12 +27,15 @@ const MANIFEST_SCHEMA = "market-workbench/workbench/store/lake-manifest.schema.j
 
 export type { FileRecord, PartitionRecordOnDisk, TimeUnit } from "./lakeRecords.ts";
 
+/** The folder's manifest (`_manifest.json`): what the folder holds and how it was written. */
 export interface Manifest {
   /** The JSON Schema of this manifest (format 3 on). */
   $schema?: string;
+  /** The manifest's format: `3` today; 1 and 2 are still read. */
   format: string;
   /** The workbench that last wrote the folder (format 3 on). */
   writer?: { name: string; version: string };
+  /** The dataset the folder holds, e.g. `eq-daily-ohlc`. */
   dataset: string;
   /** Partition columns, outermost first (e.g. Ticker, TradeDate); [] for one file. */
   layout: string[];
@@ -40,6 +43,7 @@ export interface Manifest {
   fileColumns?: string[];
   /** What the folder holds besides tickers and dates: filters, columns, variant (sorted). */
   query: [string, string][];
+  /** The columns of the dataset, as `/columns` gave them. */
   columns: ColumnInfo[];
   /** The unit each date-time column is stored in (format 3 on; before, the dataset's own). */
   timeUnits?: Record<string, TimeUnit>;

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import process from "node:process";
 
 const GOLDEN_DIR = fileURLToPath(new URL("../golden", import.meta.url));
 

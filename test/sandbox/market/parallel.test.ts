@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { fingerprint } from "./support/fingerprint.ts";
 import { denoPath } from "../../../scripts/paths.mjs";
+import process from "node:process";
 
 const deno = denoPath();
 

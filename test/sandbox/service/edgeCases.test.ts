@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DATASETS } from "../../../sandbox/market/catalog.ts";
 import { rawRequest } from "./support/fuzzRawGet.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { Buffer } from "node:buffer";
 
 const FULL = "demo-full-access";
 /** A path of each dataset with its path parameters filled in. */

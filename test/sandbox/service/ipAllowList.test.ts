@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin } from "./support/admin.ts";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
 import { denoPath } from "../../../scripts/paths.mjs";
+import process from "node:process";
 
 const PATHS = ["/api/v1/account/my", "/api/v1/data/us-equity/eq-daily-ohlc?Ticker=AAPL&limit=1"];
 const FORBIDDEN = { detail: "Forbidden: IP address not allowed" };

@@ -14,6 +14,8 @@ import { DATASETS } from "../../../sandbox/market/catalog.ts";
 import { ContractCheck } from "./support/contractCheck.ts";
 import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 
+/** A node of the OpenAPI document: untyped on purpose, as the tests walk it freely. */
+// deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
 
 describe("/openapi.json", () => {

@@ -15,6 +15,7 @@ import { KEY } from "./support/pagingWalk.ts";
 import { FORMATS, MEDIA_TYPES, wireTable } from "./support/pagingWire.ts";
 import { readDataset } from "./support/polarsExpected.ts";
 import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
+import { Buffer } from "node:buffer";
 
 const dir = inject("tinyMarketDir");
 const [minute, daily, ticks] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"].map(datasetByTextId);

@@ -19,7 +19,7 @@ import { cutAll, guardBody } from "../../../sandbox/service/net/bodyGuard.ts";
 const TICKS = () => indexDatasetFiles(inject("tinyMarketDir"), datasetByTextId("eq-taq"));
 const fakeFiles = (sizes: number[]): MarketFile[] => sizes.map((bytes, i) => ({ path: `f${i}`, bytes, partition: {} }));
 const read = (batch: MarketFile[]) => pl.concat(batch.map(fileScan), { how: "vertical" }).select("Ticker", "EventDateTime", "EventType", "Price", "Quantity");
-const statusOf = async (p: Promise<unknown>) => p.then(() => 200, (e) => (e instanceof HttpError ? e.status : 0));
+const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e) => (e instanceof HttpError ? e.status : 0));
 
 describe("a query's steps", () => {
   it("cut files into batches of at most 16 files and 8 MiB, a larger file alone", () => {

@@ -6,13 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { SharedLine } from "../../../sandbox/service/net/line.ts";
 import { networkReport, shapeAnswer } from "../../../sandbox/service/net/shape.ts";
+import { Buffer } from "node:buffer";
 
 const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 251);
 
 describe("shapeAnswer", () => {
   it("keeps the bytes, status and headers, adding the length, at no more than the bandwidth", async () => {
     const started = performance.now();
-    const r = await shapeAnswer("GET", async () => new Response(bytes, { status: 206, headers: { "X-Page": "1" } }), { latencyMs: 20, bandwidthMBps: 1 });
+    const r = await shapeAnswer("GET", () => Promise.resolve(new Response(bytes, { status: 206, headers: { "X-Page": "1" } })), { latencyMs: 20, bandwidthMBps: 1 });
     const body = new Uint8Array(await r.arrayBuffer());
     expect(performance.now() - started).toBeGreaterThanOrEqual(20 + 100 - 2);
     expect(r.status).toBe(206);
@@ -24,7 +25,7 @@ describe("shapeAnswer", () => {
   it("only delays a HEAD answer", async () => {
     const original = new Response(null, { headers: { "Content-Length": "123" } });
     const started = performance.now();
-    const r = await shapeAnswer("HEAD", async () => original, { latencyMs: 30, bandwidthMBps: 1 });
+    const r = await shapeAnswer("HEAD", () => Promise.resolve(original), { latencyMs: 30, bandwidthMBps: 1 });
     expect(performance.now() - started).toBeGreaterThanOrEqual(30 - 2);
     expect(r).toBe(original);
   });
@@ -36,7 +37,7 @@ describe("shapeAnswer", () => {
         controller.error(new Error("connection dropped by fault injection"));
       },
     });
-    const r = await shapeAnswer("GET", async () => new Response(failing, { headers: { "Content-Length": "1000000" } }), { latencyMs: 0, bandwidthMBps: 50 });
+    const r = await shapeAnswer("GET", () => Promise.resolve(new Response(failing, { headers: { "Content-Length": "1000000" } })), { latencyMs: 0, bandwidthMBps: 50 });
     await expect(r.arrayBuffer()).rejects.toThrow();
   });
 

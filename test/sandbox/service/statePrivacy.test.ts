@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSandbox, type TestSandbox } from "./support/sandbox.ts";
+import process from "node:process";
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 

@@ -23,7 +23,8 @@ const why = probe.error ? "no python3" : probe.status !== 0 ? "python3 lacks pol
 /** The documented Python, from docs/provenance.md, then a call of it on each file given. */
 function pythonHashes(files: string[]): string[] {
   const doc = readFileSync("docs/provenance.md", "utf8");
-  const code = /<!-- canonical-hash\.py[^>]*-->\n```python\n([\s\S]*?)\n```/.exec(doc)?.[1];
+  // A blank line may follow the marker (deno fmt writes one before a fence).
+  const code = /<!-- canonical-hash\.py[^>]*-->\s*```python\n([\s\S]*?)\n```/.exec(doc)?.[1];
   if (!code) throw new Error("docs/provenance.md has no canonical-hash.py block");
   const script = join(scratch, "canonical.py");
   writeFileSync(script, `${code}\nimport sys\nfor f in sys.argv[1:]: print(canonical_hash(pl.read_parquet(f)))\n`);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { connect, frameWarnings } from "../../../workbench/mod.ts";
 import { withFullAccess } from "../support/fullAccess.ts";
+import process from "node:process";
 
 const local = withFullAccess();
 const scratch = mkdtempSync(join(tmpdir(), "provenance-unwritten-"));

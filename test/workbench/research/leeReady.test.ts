@@ -11,6 +11,7 @@ import { barImbalance, QueryError, signTrades, spreadsByTimeOfDay, tradeSpreads,
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 import { TICKS } from "./support/tickFixture.ts";
 import { denoPath } from "../../../scripts/paths.mjs";
+import process from "node:process";
 
 describe("Lee-Ready on a hand-built day", () => {
   it("signs each trade by the quote rule or the tick test and marks locked and crossed quotes", () => {

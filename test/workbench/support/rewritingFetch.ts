@@ -11,16 +11,20 @@
  * ```
  */
 
+/** A parsed JSON body: untyped on purpose, for a rewrite to change freely. */
+// deno-lint-ignore no-explicit-any
+export type JsonBody = any;
+
 /** What to change in the answers of one path prefix. */
 interface Rewrite {
   /** Rewrites the parsed JSON body (return the new body). */
-  body?: (body: any) => unknown;
+  body?: (body: JsonBody) => unknown;
   /** Rewrites the response headers in place. */
   headers?: (headers: Headers) => void;
 }
 
 /** Path prefix → its rewrite (a function rewrites the body). */
-export type Rewrites = Record<string, Rewrite | ((body: any) => unknown)>;
+export type Rewrites = Record<string, Rewrite | ((body: JsonBody) => unknown)>;
 
 /** A fetch function, as `connect({ fetch })` takes it. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -10,6 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { denoPath } from "../../../scripts/paths.mjs";
+import process from "node:process";
 
 const DENO = denoPath();
 const SCRIPT = join(process.cwd(), "test/workbench/support/stateEdit.ts");

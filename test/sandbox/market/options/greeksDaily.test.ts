@@ -3,7 +3,7 @@ import { bsmPrice, bsmValuation } from "../../../../sandbox/market/options/bsm.t
 import { intrinsicValue } from "../../../../sandbox/market/options/contract.ts";
 import { MIN_VEGA_PER_POINT, PRICE_TOLERANCE } from "../../../../sandbox/market/options/pricing.ts";
 import { modelSolve, modelValuation } from "../../../../sandbox/market/options/valuation.ts";
-import { readRecords, secMasterByTicker, spread, termsOf } from "./support.ts";
+import { readRecords, type Row, secMasterByTicker, spread, termsOf } from "./support.ts";
 
 /**
  * The rows a check fails on, each with what it found, for one `expect` over all of them: an
@@ -17,7 +17,7 @@ class Violations {
   }
 }
 
-const labelOf = (r: Record<string, any>) => `${r.TradeDate} ${r.Ticker} ${r.CallPut} ${r.Strike} ${r.ExpirationDate}`;
+const labelOf = (r: Row) => `${r.TradeDate} ${r.Ticker} ${r.CallPut} ${r.Strike} ${r.ExpirationDate}`;
 /** A number, as the matchers these checks replace require (a null fails them too). */
 const isNum = (x: unknown): x is number => typeof x === "number";
 /** `toBeCloseTo(expected, digits)`'s test. */
@@ -121,14 +121,14 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
   });
 
   it("interpolates a volatility between the computed strikes either side of it, or takes the out-of-the-money twin's", () => {
-    const byGroup = new Map<string, Record<string, any>[]>();
+    const byGroup = new Map<string, Row[]>();
     for (const r of rows) {
       const key = `${r.TradeDate}|${r.Ticker}|${r.ExpirationDate}|${r.CallPut}`;
       push(byGroup, key, r);
     }
     // Each contract by its key, the first row of a key as a search from the start would find it.
-    const contractKey = (r: Record<string, any>, callPut: string) => `${r.TradeDate}|${r.Ticker}|${r.ExpirationDate}|${r.Strike}|${callPut}`;
-    const contracts = new Map<string, Record<string, any>>();
+    const contractKey = (r: Row, callPut: string) => `${r.TradeDate}|${r.Ticker}|${r.ExpirationDate}|${r.Strike}|${callPut}`;
+    const contracts = new Map<string, Row>();
     for (const r of rows) if (!contracts.has(contractKey(r, r.CallPut))) contracts.set(contractKey(r, r.CallPut), r);
     let checked = 0;
     for (const group of byGroup.values()) {
@@ -167,7 +167,7 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
   });
 
   it("shows put skew and an upward-sloping term structure, as equity options usually do", () => {
-    const groups = new Map<string, Record<string, any>[]>();
+    const groups = new Map<string, Row[]>();
     for (const r of computed.filter((x) => x.CallPut === "P" && x.OptionStyle === "A" && !/\d$/.test(x.Ticker))) {
       const key = `${r.TradeDate}|${r.Ticker}`;
       push(groups, key, r);
@@ -175,8 +175,8 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     let skewed = 0, skewChecks = 0, contango = 0, termChecks = 0;
     for (const puts of groups.values()) {
       const spot = puts[0].UnderLastMidPrice as number;
-      const nearest = (rows: Record<string, any>[], strike: number) => rows.reduce((a, b) => (Math.abs(b.Strike - strike) < Math.abs(a.Strike - strike) ? b : a));
-      const byExpiry = new Map<string, Record<string, any>[]>();
+      const nearest = (rows: Row[], strike: number) => rows.reduce((a, b) => (Math.abs(b.Strike - strike) < Math.abs(a.Strike - strike) ? b : a));
+      const byExpiry = new Map<string, Row[]>();
       for (const r of puts) push(byExpiry, r.ExpirationDate, r);
       const atm = [...byExpiry.entries()].filter(([, rows]) => rows[0].DaysToMaturity >= 7).map(([, rows]) => nearest(rows, spot));
       if (atm.length >= 2) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readManifest } from "../support/market.ts";
-import { readRecords, successions, wallClock } from "./support.ts";
+import { readRecords, type Row, successions, wallClock } from "./support.ts";
 
-const contractKey = (r: Record<string, any>) => `${r.ExpirationDate}|${r.Strike}|${r.CallPut}`;
+const contractKey = (r: Row) => `${r.ExpirationDate}|${r.Strike}|${r.CallPut}`;
 
 describe("opt-open-interest", () => {
   const rows = readRecords("opt-open-interest");

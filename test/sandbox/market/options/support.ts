@@ -7,20 +7,24 @@ import { RISK_FREE_RATE } from "../../../../sandbox/market/options/rates.ts";
 import { dividendYield } from "../../../../sandbox/market/ticks/dividends.ts";
 import { tinyMarketDir } from "../support/market.ts";
 
+/** One dataset row, column name → value: untyped on purpose, as tests read columns of every type. */
+// deno-lint-ignore no-explicit-any
+export type Row = Record<string, any>;
+
 /** Every row of a dataset, dates as `YYYY-MM-DD` strings. */
-export function readRecords(textId: string, dir = tinyMarketDir()): Record<string, any>[] {
+export function readRecords(textId: string, dir = tinyMarketDir()): Row[] {
   const frame = pl.scanParquet(join(dir, textId, "*.parquet")).collectSync();
   const dates = frame.columns.filter((c) => frame.getColumn(c).dtype.equals(pl.Date));
   return frame.withColumns(...dates.map((c) => pl.col(c).cast(pl.Utf8))).toRecords();
 }
 
 /** The security master by option root ticker. */
-export function secMasterByTicker(dir = tinyMarketDir()): Map<string, Record<string, any>> {
+export function secMasterByTicker(dir = tinyMarketDir()): Map<string, Row> {
   return new Map(readRecords("opt-sec-master", dir).map((r) => [r.OptionTicker as string, r]));
 }
 
 /** The terms of an opt-greeks-daily row, with the rate and the dividend yield of its underlying. */
-export function termsOf(row: Record<string, any>, master: Map<string, Record<string, any>>): OptionTerms {
+export function termsOf(row: Row, master: Map<string, Row>): OptionTerms {
   return {
     call: row.CallPut === "C",
     american: row.OptionStyle === "A",

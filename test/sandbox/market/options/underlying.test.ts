@@ -2,7 +2,7 @@ import pl from "nodejs-polars";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readManifest, tinyMarketDir } from "../support/market.ts";
-import { readRecords, secMasterByTicker } from "./support.ts";
+import { readRecords, type Row, secMasterByTicker } from "./support.ts";
 
 /** Close-NBBO mid of every minute bar, keyed by `date|ticker|epoch ns of the bar`. */
 function barMids(): Map<string, number> {
@@ -19,7 +19,7 @@ describe("option analytics read their underlying from the equity data", () => {
   const roots = pl.scanParquet(join(tinyMarketDir(), "opt-greeks-daily/*.parquet"))
     .select(pl.col("TradeDate").cast(pl.Utf8), "Ticker", "UnderLastMidPrice", pl.col("UnderLastMidTime").cast(pl.Int64).alias("ns"),
       pl.col("UnderLastMidTime").dt.hour().cast(pl.Int32).mul(60).add(pl.col("UnderLastMidTime").dt.minute().cast(pl.Int32)).alias("minute"))
-    .unique().sort(["TradeDate", "Ticker"]).collectSync().toRecords() as Record<string, any>[];
+    .unique().sort(["TradeDate", "Ticker"]).collectSync().toRecords() as Row[];
 
   it("takes UnderLastMidPrice from the underlying's close NBBO mid of the bar at UnderLastMidTime", () => {
     const mids = barMids();

@@ -13,6 +13,7 @@
  */
 import { execFile } from "node:child_process";
 import { denoPath } from "../../../../scripts/paths.mjs";
+import process from "node:process";
 
 export interface MarketRun {
   /** The CLI's arguments. */

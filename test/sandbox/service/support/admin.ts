@@ -13,6 +13,7 @@
 import { execFile } from "node:child_process";
 import { runAdmin } from "../../../../sandbox/service/admin/run.ts";
 import { denoPath } from "../../../../scripts/paths.mjs";
+import process from "node:process";
 
 const DENO = denoPath();
 

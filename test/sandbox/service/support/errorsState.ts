@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { denoPath } from "../../../../scripts/paths.mjs";
+import process from "node:process";
 
 const DENO = denoPath();
 const module = (file: string) => pathToFileURL(join(process.cwd(), "sandbox/service/state", file)).href;

@@ -11,6 +11,7 @@
  */
 import { Agent, request } from "node:http";
 import { ContractCheck } from "./contractCheck.ts";
+import { Buffer } from "node:buffer";
 
 export interface RawResponse {
   status: number;

@@ -44,7 +44,7 @@ async function adminHere<T>(statePath: string, use: (admin: Admin) => Promise<T>
   const { findCommand } = await import("../../../../sandbox/service/admin/commands/index.ts");
   const db = openState(statePath);
   try {
-    return await use(async <A>(words: string[], options: Record<string, string>) => {
+    return await use(<A>(words: string[], options: Record<string, string>) => {
       const command = findCommand(words);
       if (!command) throw new Error(`No admin command '${words.join(" ")}'`);
       return command.run(db, { options, args: [], now: new Date() }).json as A;

@@ -11,6 +11,7 @@
  * ```
  */
 import net from "node:net";
+import { Buffer } from "node:buffer";
 
 /** A socket with what it received and when the server closed it. */
 export interface RawSocket {
