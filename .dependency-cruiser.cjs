@@ -47,7 +47,8 @@ module.exports = {
     },
     {
       name: "no-folder-cycle",
-      comment: "Folders may not import each other in a circle either, even when no module does (kernel-helpers' rich/ picks among display/, charts/ and entitlements/, which never import it; the market's options/ use ticks/, never the reverse).",
+      comment:
+        "Folders may not import each other in a circle either, even when no module does (kernel-helpers' rich/ picks among display/, charts/ and entitlements/, which never import it; the market's options/ use ticks/, never the reverse).",
       severity: "error",
       scope: "folder",
       from: {},
@@ -76,7 +77,8 @@ module.exports = {
     },
     {
       name: "launcher-not-service",
-      comment: "The sandbox's launcher runs the service's command: it never loads the service or the market generator into the process that starts it (a notebook kernel, a test, the command line).",
+      comment:
+        "The sandbox's launcher runs the service's command: it never loads the service or the market generator into the process that starts it (a notebook kernel, a test, the command line).",
       severity: "error",
       from: { path: "^sandbox/launcher/" },
       to: { path: "^sandbox/(service|market)/" },

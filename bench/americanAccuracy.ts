@@ -68,10 +68,18 @@ if (!existsSync(join(dir, "manifest.json"))) {
 }
 
 const rows = readRows();
-console.log(`market ${dir}, ${values.recompute ? "our values recomputed by the current code" : "our values as served"}: ${rows.length} computed American rows of ${values.tickers} on ${chosenDays().join(", ")}`);
+console.log(
+  `market ${dir}, ${
+    values.recompute ? "our values recomputed by the current code" : "our values as served"
+  }: ${rows.length} computed American rows of ${values.tickers} on ${chosenDays().join(", ")}`,
+);
 const t0 = performance.now();
 const reference = runReference(rows);
-console.log(`reference: QuantLib QdFpAmericanEngine (accurate scheme), Greeks by central differences, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `reference: QuantLib QdFpAmericanEngine (accurate scheme), Greeks by central differences, ${
+    ((performance.now() - t0) / 1000).toFixed(1)
+  } s`,
+);
 report(rows, reference.rows);
 
 function chosenDays(): string[] {
@@ -89,15 +97,28 @@ function readRows(): Row[] {
   const master = pl.readParquet(join(dir, "opt-sec-master", readdirSync(join(dir, "opt-sec-master"))[0])).toRecords();
   const underOf = new Map(master.map((r) => [r.OptionTicker as string, r.UnderSecId as number]));
   const frames = days.map((d) => pl.readParquet(join(dir, "opt-greeks-daily", `TradeDate=${d}.parquet`)));
-  const records = pl.concat(frames).filter(pl.col("ImpliedVolConvergence").eq(pl.lit("computed")).and(pl.col("OptionStyle").eq(pl.lit("A"))).and(pl.col("Ticker").isIn(tickers))).toRecords();
+  const records = pl.concat(frames).filter(
+    pl.col("ImpliedVolConvergence").eq(pl.lit("computed")).and(pl.col("OptionStyle").eq(pl.lit("A"))).and(pl.col("Ticker").isIn(tickers)),
+  ).toRecords();
   return records.map((r) => {
     const terms: OptionTerms = {
-      call: r.CallPut === "C", american: true, spot: r.UnderLastMidPrice as number, strike: r.Strike as number,
-      years: r.YearsToMaturity as number, rate: RISK_FREE_RATE, dividendYield: dividendYield(underOf.get(r.Ticker as string)!),
+      call: r.CallPut === "C",
+      american: true,
+      spot: r.UnderLastMidPrice as number,
+      strike: r.Strike as number,
+      years: r.YearsToMaturity as number,
+      rate: RISK_FREE_RATE,
+      dividendYield: dividendYield(underOf.get(r.Ticker as string)!),
     };
     const label = `${r.Ticker} ${isoDate(r.TradeDate)} ${r.CallPut}${r.Strike} ${isoDate(r.ExpirationDate)}`;
     const served: Values = { iv: r.MidImpliedVol, price: r.MidTheoPrice, delta: r.MidDelta, vega: r.MidVega, rho: r.MidRho } as Values;
-    return { label, terms, days: r.DaysToMaturity as number, mid: r.LastMidPrice as number, ours: values.recompute ? recompute(terms, r.LastMidPrice as number, r.MidImpliedVol as number) : served };
+    return {
+      label,
+      terms,
+      days: r.DaysToMaturity as number,
+      mid: r.LastMidPrice as number,
+      ours: values.recompute ? recompute(terms, r.LastMidPrice as number, r.MidImpliedVol as number) : served,
+    };
   });
 }
 
@@ -118,10 +139,23 @@ function recompute(terms: OptionTerms, mid: number, servedVol: number): Values {
 
 function runReference(rows: readonly Row[]): { rows: Values[]; checks: { accurate: number; precise: number; fd: number }[] } {
   const input = JSON.stringify({
-    rows: rows.map((r) => ({ call: r.terms.call, spot: r.terms.spot, strike: r.terms.strike, days: r.days, rate: r.terms.rate, q: r.terms.dividendYield, mid: r.mid, vol: r.ours.iv })),
+    rows: rows.map((r) => ({
+      call: r.terms.call,
+      spot: r.terms.spot,
+      strike: r.terms.strike,
+      days: r.days,
+      rate: r.terms.rate,
+      q: r.terms.dividendYield,
+      mid: r.mid,
+      vol: r.ours.iv,
+    })),
     check: 0,
   });
-  const out = execFileSync(python!, [join(REPO_ROOT, "bench/support/americanReference.py")], { input, encoding: "utf8", maxBuffer: 1 << 28 });
+  const out = execFileSync(python!, [join(REPO_ROOT, "bench/support/americanReference.py")], {
+    input,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   return JSON.parse(out);
 }
 
@@ -129,18 +163,41 @@ function report(rows: readonly Row[], ref: readonly Values[]): void {
   const worst = Number(values.worst);
   console.log("\nmeasure            target          rows  beyond  worst error  worst row");
   for (const m of MEASURES) {
-    const errors = rows.map((r, k) => ({ k, error: r.ours[m.key] - ref[k][m.key], allowed: m.allowed(ref[k][m.key]) })).filter((e) => Number.isFinite(e.error));
+    const errors = rows.map((r, k) => ({ k, error: r.ours[m.key] - ref[k][m.key], allowed: m.allowed(ref[k][m.key]) })).filter((e) =>
+      Number.isFinite(e.error)
+    );
     const beyond = errors.filter((e) => Math.abs(e.error) > e.allowed).length;
     const top = errors.sort((a, b) => Math.abs(b.error) / b.allowed - Math.abs(a.error) / a.allowed)[0];
-    console.log([m.label.padEnd(17), m.target.padEnd(14), String(errors.length).padStart(5), String(beyond).padStart(7), top.error.toExponential(2).padStart(12), ` ${rows[top.k].label}`].join(" "));
+    console.log(
+      [
+        m.label.padEnd(17),
+        m.target.padEnd(14),
+        String(errors.length).padStart(5),
+        String(beyond).padStart(7),
+        top.error.toExponential(2).padStart(12),
+        ` ${rows[top.k].label}`,
+      ].join(" "),
+    );
   }
   for (const m of MEASURES) {
-    const ranked = rows.map((r, k) => ({ r, k, ratio: Math.abs(r.ours[m.key] - ref[k][m.key]) / m.allowed(ref[k][m.key]) })).sort((a, b) => b.ratio - a.ratio).slice(0, worst);
+    const ranked = rows.map((r, k) => ({ r, k, ratio: Math.abs(r.ours[m.key] - ref[k][m.key]) / m.allowed(ref[k][m.key]) })).sort((a, b) =>
+      b.ratio - a.ratio
+    ).slice(0, worst);
     console.log(`\nworst ${m.label} (error / allowance):  row, years, ours, reference, ratio`);
-    for (const { r, k, ratio } of ranked) console.log(`  ${r.label.padEnd(34)} ${r.terms.years.toFixed(4)}  ${r.ours[m.key].toFixed(6).padStart(12)} ${ref[k][m.key].toFixed(6).padStart(12)}  ${ratio.toFixed(2)}`);
+    for (const { r, k, ratio } of ranked) {
+      console.log(
+        `  ${r.label.padEnd(34)} ${r.terms.years.toFixed(4)}  ${r.ours[m.key].toFixed(6).padStart(12)} ${
+          ref[k][m.key].toFixed(6).padStart(12)
+        }  ${ratio.toFixed(2)}`,
+      );
+    }
   }
   if (values.csv) {
     const header = ["row", "years", "mid", ...MEASURES.flatMap((m) => [`${m.key}_ours`, `${m.key}_ref`])].join(",");
-    writeFileSync(values.csv, [header, ...rows.map((r, k) => [r.label, r.terms.years, r.mid, ...MEASURES.flatMap((m) => [r.ours[m.key], ref[k][m.key]])].join(","))].join("\n") + "\n");
+    writeFileSync(
+      values.csv,
+      [header, ...rows.map((r, k) => [r.label, r.terms.years, r.mid, ...MEASURES.flatMap((m) => [r.ours[m.key], ref[k][m.key]])].join(","))]
+        .join("\n") + "\n",
+    );
   }
 }

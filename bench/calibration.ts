@@ -17,7 +17,11 @@ import process from "node:process";
 // A worktree sits one folder deeper than the main checkout, so the sample may be one level further up.
 const defaultSample = [SAMPLE_CSV, join(REPO_ROOT, "..", "..", "shared", "data", basename(SAMPLE_CSV))].find(existsSync) ?? SAMPLE_CSV;
 const { values } = parseArgs({
-  options: { market: { type: "string", default: "data/demo" }, ticker: { type: "string", default: "AAPL" }, sample: { type: "string", default: defaultSample } },
+  options: {
+    market: { type: "string", default: "data/demo" },
+    ticker: { type: "string", default: "AAPL" },
+    sample: { type: "string", default: defaultSample },
+  },
 });
 if (!existsSync(join(values.market!, "manifest.json"))) {
   console.error(`calibration: no market at ${values.market}; run 'npm run market -- --profile demo --out ${values.market}' first`);
@@ -27,13 +31,21 @@ const manifest: Manifest = JSON.parse(readFileSync(join(values.market!, "manifes
 const security = manifest.securities.find((s) => s.ticker === values.ticker);
 if (!security) throw new Error(`Ticker '${values.ticker}' is not in the market at ${values.market}`);
 const fullDays = manifest.tradingDays.filter((d) => !d.earlyClose).map((d) => d.date);
-const generated = intradayProfile(readGeneratedBars(values.market!, values.ticker!, fullDays), 1 / (security.printScale * manifest.eventScale));
+const generated = intradayProfile(
+  readGeneratedBars(values.market!, values.ticker!, fullDays),
+  1 / (security.printScale * manifest.eventScale),
+);
 const sample = intradayProfile(readSampleBars(values.sample!));
-const rename = (df: pl.DataFrame, suffix: string) => df.rename(Object.fromEntries(df.columns.filter((c) => c !== "Window").map((c) => [c, `${c}${suffix}`])));
+const rename = (df: pl.DataFrame, suffix: string) =>
+  df.rename(Object.fromEntries(df.columns.filter((c) => c !== "Window").map((c) => [c, `${c}${suffix}`])));
 pl.Config.setTblWidthChars(200);
 pl.Config.setTblCols(20);
 console.log(`calibration: ${values.ticker} over ${fullDays.length} full days of ${values.market} (gen) vs AAPL 2020-01-28 sample`);
-console.log(rename(generated, "_gen").join(rename(sample, "_sample"), { on: "Window" }).select(
-  "Window",
-  ...["VolumePerMin", "TradesPerMin", "QuotesPerMin", "SpreadBps", "FinraShare"].flatMap((c) => [pl.col(`${c}_gen`).round(2), pl.col(`${c}_sample`).round(2)]),
-).toString());
+console.log(
+  rename(generated, "_gen").join(rename(sample, "_sample"), { on: "Window" }).select(
+    "Window",
+    ...["VolumePerMin", "TradesPerMin", "QuotesPerMin", "SpreadBps", "FinraShare"].flatMap((
+      c,
+    ) => [pl.col(`${c}_gen`).round(2), pl.col(`${c}_sample`).round(2)]),
+  ).toString(),
+);

@@ -22,7 +22,9 @@ const rounds = Number(Deno.args[0] ?? 5);
 const scratch = mkdtempSync(join(tmpdir(), "bench-download-reuse-"));
 const market = join(scratch, "tiny");
 const manifest = generateMarket({ profile: profileByName("tiny"), seed: SEED, outDir: market });
-const tickers: string[] = (JSON.parse(readFileSync(join(market, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
+const tickers: string[] = (JSON.parse(readFileSync(join(market, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) =>
+  s.ticker
+);
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
 const loadAtStart = loadavg()[0];
 const sandbox = await startSandboxProcess(market);
@@ -50,10 +52,22 @@ try {
     }
   }
   const fmt = (s: number) => `${s.toFixed(3)} s`;
-  console.log(`download-reuse benchmark: ${tickers.length} tickers x ${days.length} days of eq-taq-1min, ${first.partitions} partitions, ${first.rows.toLocaleString("en-US")} rows; load ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`);
+  console.log(
+    `download-reuse benchmark: ${tickers.length} tickers x ${days.length} days of eq-taq-1min, ${first.partitions} partitions, ${
+      first.rows.toLocaleString("en-US")
+    } rows; load ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`,
+  );
   console.log(`first download (every partition fetched, recording on): ${fmt(fetchS)}`);
-  console.log(`re-run, every partition reused, best of ${rounds}: recording off ${fmt(best.off)}, on ${fmt(best.on)} (${hashed} partitions read back and hashed)`);
-  console.log(`hashing the reused partitions: +${fmt(best.on - best.off)}, ${((best.on - best.off) / fetchS * 100).toFixed(1)}% of the first download's time`);
+  console.log(
+    `re-run, every partition reused, best of ${rounds}: recording off ${fmt(best.off)}, on ${
+      fmt(best.on)
+    } (${hashed} partitions read back and hashed)`,
+  );
+  console.log(
+    `hashing the reused partitions: +${fmt(best.on - best.off)}, ${
+      ((best.on - best.off) / fetchS * 100).toFixed(1)
+    }% of the first download's time`,
+  );
 } finally {
   await sandbox.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -20,7 +20,9 @@ const TARGET_SECONDS: Record<string, number> = { tiny: 15, demo: 60 };
 const TARGET_PEAK_MB = 2560;
 const CORES = navigator.hardwareConcurrency;
 
-const { values } = parseArgs({ options: { profiles: { type: "string", default: "tiny,demo" }, rounds: { type: "string", default: "1" }, scale: { type: "string" } } });
+const { values } = parseArgs({
+  options: { profiles: { type: "string", default: "tiny,demo" }, rounds: { type: "string", default: "1" }, scale: { type: "string" } },
+});
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds '${values.rounds}' is not a whole number of 1 or more`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -86,6 +88,8 @@ try {
 }
 console.log("profile  run        days       ticks  gen (s)  cpu (s)  wall (s)  target  peak MB  io base (s)  speedup  verdict");
 for (const r of rows) console.log(r);
-console.log(`medians of ${rounds} round(s), 1 thread and ${CORES} workers alternating; speedup = 1-thread gen / workers gen; peak memory target <= ${TARGET_PEAK_MB} MB; 'io base' rewrites the same ticks with Polars alone; cpu = every thread's CPU seconds (wall on a machine this busy stretches, cpu much less)`);
+console.log(
+  `medians of ${rounds} round(s), 1 thread and ${CORES} workers alternating; speedup = 1-thread gen / workers gen; peak memory target <= ${TARGET_PEAK_MB} MB; 'io base' rewrites the same ticks with Polars alone; cpu = every thread's CPU seconds (wall on a machine this busy stretches, cpu much less)`,
+);
 console.log(`load average (1, 5, 15 min) at start: ${startLoad}; at end: ${loadAverages()}`);
 if (failed) process.exitCode = 1;

@@ -55,7 +55,13 @@ function rowDifferences(a: string, b: string): string {
     const ra = fa.toRecords(), rb = fb.toRecords();
     for (let i = 0; i < ra.length && lines.length < 6; i++) {
       const cols = Object.keys(ra[i]).filter((k) => String(ra[i][k]) !== String(rb[i][k]));
-      if (cols.length) lines.push(`    row ${i}: ${cols.map((k) => `${k} ${ra[i][k]} -> ${rb[i][k]}`).join(", ")}${"Ticker" in ra[i] ? ` (Ticker ${ra[i].Ticker})` : ""}`);
+      if (cols.length) {
+        lines.push(
+          `    row ${i}: ${cols.map((k) => `${k} ${ra[i][k]} -> ${rb[i][k]}`).join(", ")}${
+            "Ticker" in ra[i] ? ` (Ticker ${ra[i].Ticker})` : ""
+          }`,
+        );
+      }
     }
     return lines.join("\n");
   } catch (e) {
@@ -67,7 +73,19 @@ function generate(out: string): number {
   const t0 = performance.now();
   execFileSync(
     process.execPath,
-    ["run", "-A", join(REPO_ROOT, "sandbox/market/cli.ts"), "--profile", values.profile!, "--seed", "42", "--out", out, "--workers", values.workers!],
+    [
+      "run",
+      "-A",
+      join(REPO_ROOT, "sandbox/market/cli.ts"),
+      "--profile",
+      values.profile!,
+      "--seed",
+      "42",
+      "--out",
+      out,
+      "--workers",
+      values.workers!,
+    ],
     { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
   );
   return (performance.now() - t0) / 1000;
@@ -100,5 +118,9 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`${differing} of ${values.reference ? runs : runs - 1} run(s) differed from the reference; load average at start ${startLoad}, at end ${loadAverages()}`);
+console.log(
+  `${differing} of ${
+    values.reference ? runs : runs - 1
+  } run(s) differed from the reference; load average at start ${startLoad}, at end ${loadAverages()}`,
+);
 if (differing) process.exitCode = 1;

@@ -35,7 +35,9 @@ import { residentMb } from "./support/sandboxMemory.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 import { loadAverages, median } from "./support/stats.ts";
 
-const { values } = parseArgs({ options: { root: { type: "string" }, against: { type: "string" }, only: { type: "string" }, cap: { type: "string", default: "60" } } });
+const { values } = parseArgs({
+  options: { root: { type: "string" }, against: { type: "string" }, only: { type: "string" }, cap: { type: "string", default: "60" } },
+});
 const CAP_MS = Number(values.cap) * 1000;
 /** A sandbox past this much resident memory is killed: the machine is shared. */
 const KILL_AT_MB = 4000;
@@ -47,7 +49,10 @@ const DAILY = "/api/v1/data/us-equity/eq-daily-ohlc";
 const BIG_PAGE = "/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000";
 /** Every option of every day (62 files, 31 MB of Parquet, 530,000 rows): sorted, the heaviest query one request can ask. */
 const OPTIONS = "/api/v1/data/us-equity-opt/opt-greeks-daily?sort=-MidVega";
-const checkouts = [[values.root ?? "this", values.root ?? REPO_ROOT], ...(values.against ? [[values.against, values.against]] : [])] as const;
+const checkouts = [
+  [values.root ?? "this", values.root ?? REPO_ROOT],
+  ...(values.against ? [[values.against, values.against]] : []),
+] as const;
 const only = values.only?.split(",");
 const log = (line: string) => console.log(line);
 /** Whether a checkout's sandbox has the per-query memory ceiling (a checkout before it refuses the option). */
@@ -121,9 +126,13 @@ async function heavy(root: string, path: string, capMs = CAP_MS, args: string[] 
     try {
       const response = await fetch(`${sb.baseUrl}${path}`, { headers: { "X-API-KEY": KEY }, signal: AbortSignal.timeout(capMs) });
       const body = await response.text();
-      outcome = `${response.status} after ${fmtMs(performance.now() - started)}${response.status === 422 ? ` (${JSON.parse(body).detail[0].msg.slice(0, 90)})` : ""}`;
+      outcome = `${response.status} after ${fmtMs(performance.now() - started)}${
+        response.status === 422 ? ` (${JSON.parse(body).detail[0].msg.slice(0, 90)})` : ""
+      }`;
     } catch {
-      outcome = killed ? `killed at ${KILL_AT_MB} MB after ${fmtMs(performance.now() - started)}` : `no answer in ${fmtMs(capMs)} (the client gave up)`;
+      outcome = killed
+        ? `killed at ${KILL_AT_MB} MB after ${fmtMs(performance.now() - started)}`
+        : `no answer in ${fmtMs(capMs)} (the client gave up)`;
     }
     // Work that goes on after the answer (or after the client gave up) shows as CPU spent.
     let after = NaN;
@@ -135,7 +144,9 @@ async function heavy(root: string, path: string, capMs = CAP_MS, args: string[] 
     clearInterval(sampler);
     const [account, data] = await Promise.all(probes.map((p) => p.stop()));
     const seen = (p: typeof account) => `${p.ms.length}/${p.ms.length + p.timedOut} answered, worst ${fmtMs(p.ms.at(-1))}`;
-    return `${outcome}; peak ${peak.toFixed(0)} MB (${base.toFixed(0)} before); CPU in the ${AFTER_MS / 1000} s after: ${Number.isNaN(after) ? "-" : `${after.toFixed(1)} s`}; others: /account/my ${seen(account)}, data ${seen(data)}`;
+    return `${outcome}; peak ${peak.toFixed(0)} MB (${base.toFixed(0)} before); CPU in the ${AFTER_MS / 1000} s after: ${
+      Number.isNaN(after) ? "-" : `${after.toFixed(1)} s`
+    }; others: /account/my ${seen(account)}, data ${seen(data)}`;
   } finally {
     await sb.kill();
   }
@@ -144,7 +155,11 @@ async function heavy(root: string, path: string, capMs = CAP_MS, args: string[] 
 async function invalidKeys(root: string): Promise<string> {
   const sb = await start(root);
   try {
-    const valid = async (key: string) => (await fetch(`${sb.baseUrl}/api/v1/account/my`, { headers: { "X-API-KEY": key } }).then(async (r) => (await r.arrayBuffer(), r.status)));
+    const valid = async (
+      key: string,
+    ) => (await fetch(`${sb.baseUrl}/api/v1/account/my`, { headers: { "X-API-KEY": key } }).then(async (
+      r,
+    ) => (await r.arrayBuffer(), r.status)));
     // Its owner used this key from the address before the guessing started.
     await valid("demo-full-access");
     const statuses: Record<number, number> = {};
@@ -159,7 +174,11 @@ async function invalidKeys(root: string): Promise<string> {
       }
     }));
     const rate = 3000 / ((performance.now() - started) / 1000);
-    return `3,000 invalid keys at ${rate.toFixed(0)}/s: ${JSON.stringify(statuses)}; then from the same address a valid key used there before: ${await valid("demo-full-access")}, one never used there: ${await valid("demo-restricted")}`;
+    return `3,000 invalid keys at ${rate.toFixed(0)}/s: ${
+      JSON.stringify(statuses)
+    }; then from the same address a valid key used there before: ${await valid("demo-full-access")}, one never used there: ${await valid(
+      "demo-restricted",
+    )}`;
   } finally {
     await sb.kill();
   }
@@ -176,7 +195,9 @@ async function exitAfterTerm(root: string, silent: number, half: number): Promis
     const exited = sb.term().then(() => performance.now() - started);
     const took = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 45_000))]);
     if (took === undefined) await sb.kill();
-    return `${silent} silent + ${half} half-sent: ${took === undefined ? "not exited 45 s after SIGTERM (killed)" : `exited ${fmtMs(took)} after SIGTERM`}`;
+    return `${silent} silent + ${half} half-sent: ${
+      took === undefined ? "not exited 45 s after SIGTERM (killed)" : `exited ${fmtMs(took)} after SIGTERM`
+    }`;
   } finally {
     conns.forEach(forget);
   }
@@ -207,14 +228,18 @@ async function slowReaders(root: string): Promise<string> {
   const pages = [`${BIG_PAGE}&response_format=csv`, BIG_PAGE, BIG_PAGE, BIG_PAGE, BIG_PAGE, BIG_PAGE];
   try {
     for (const round of [...kinds, ...kinds]) {
-      const fast = round === "fast" ? pages.map((p) => fetch(`${sb.baseUrl}${p}`, { headers: { "X-API-KEY": KEY } }).then((r) => r.arrayBuffer())) : [];
+      const fast = round === "fast"
+        ? pages.map((p) => fetch(`${sb.baseUrl}${p}`, { headers: { "X-API-KEY": KEY } }).then((r) => r.arrayBuffer()))
+        : [];
       const slow = round === "slow" ? pages.slice(0, 2).map((p) => slowReader(sb.baseUrl, p, KEY, 100_000)) : [];
       const silent = round === "slow" ? await Promise.all(pages.slice(2).map((p) => sendAndNeverRead(sb.baseUrl, p, KEY))) : [];
       const ms: number[] = [];
       const end = performance.now() + 15_000;
       await Promise.all(Array.from({ length: 8 }, async (_, c) => {
         while (performance.now() < end) {
-          const path = c % 2 === 0 ? "/api/v1/account/my" : `${DAILY}?Ticker=AAPL&TradeDate=2023-11-${String(1 + (c % 28)).padStart(2, "0")}&limit=100`;
+          const path = c % 2 === 0
+            ? "/api/v1/account/my"
+            : `${DAILY}?Ticker=AAPL&TradeDate=2023-11-${String(1 + (c % 28)).padStart(2, "0")}&limit=100`;
           const t0 = performance.now();
           await (await fetch(`${sb.baseUrl}${path}`, { headers: { "X-API-KEY": KEY } })).arrayBuffer();
           ms.push(performance.now() - t0);
@@ -227,7 +252,11 @@ async function slowReaders(root: string): Promise<string> {
       rounds[round].push({ ms: ms.sort((a, b) => a - b), mb });
     }
     const describe = (samples: { ms: number[]; mb: number }[]) =>
-      samples.map(({ ms, mb }) => `median ${fmtMs(median(ms))}, p99 ${fmtMs(ms[Math.floor(ms.length * 0.99)])}, worst ${fmtMs(ms.at(-1))} (${ms.length} requests; ${mb.toFixed(0)} MB resident)`).join("; ");
+      samples.map(({ ms, mb }) =>
+        `median ${fmtMs(median(ms))}, p99 ${fmtMs(ms[Math.floor(ms.length * 0.99)])}, worst ${fmtMs(ms.at(-1))} (${ms.length} requests; ${
+          mb.toFixed(0)
+        } MB resident)`
+      ).join("; ");
     return [
       `others beside nothing: ${describe(rounds.none)}`,
       `    beside 6 large pages read at full speed: ${describe(rounds.fast)}`,
@@ -242,13 +271,26 @@ async function returnedBytesQuota(root: string): Promise<string> {
   const sb = await start(root, ["--workers", "1"]);
   try {
     const admin = (...args: string[]) => JSON.parse(runAdmin(["--state", sb.statePath, "--json", ...args]).stdout);
-    const team = admin("teams", "create", "--name", "bench-returned", "--per-minute", "100", "--monthly", "1000", "--returned-bytes", "1000000");
+    const team = admin(
+      "teams",
+      "create",
+      "--name",
+      "bench-returned",
+      "--per-minute",
+      "100",
+      "--monthly",
+      "1000",
+      "--returned-bytes",
+      "1000000",
+    );
     const identity = admin("identities", "create", "--team", String(team.team_id), "--name", "bench-returned");
     const { key } = admin("keys", "create", "--identity", String(identity.identity_id));
     const ask = async () => {
       const r = await fetch(`${sb.baseUrl}${BIG_PAGE}`, { headers: { "X-API-KEY": key } });
       const bytes = (await r.arrayBuffer()).byteLength;
-      return `${r.status} with ${(bytes / 1e6).toFixed(2)} MB${r.headers.get("X-Pagination-Next-Offset") ? ` (next offset ${r.headers.get("X-Pagination-Next-Offset")})` : ""}`;
+      return `${r.status} with ${(bytes / 1e6).toFixed(2)} MB${
+        r.headers.get("X-Pagination-Next-Offset") ? ` (next offset ${r.headers.get("X-Pagination-Next-Offset")})` : ""
+      }`;
     };
     return `a 1,000,000-byte returned quota, a 100,000-row page asked for: ${await ask()}; asked again: ${await ask()}`;
   } finally {
@@ -258,11 +300,21 @@ async function returnedBytesQuota(root: string): Promise<string> {
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(",");
 const SCENARIOS: [string, string, (root: string) => Promise<string>][] = [
-  ...[250, 500, 1000, 10_000].map((n) => ["in", `DailyVolume.in with ${n} values`, (root: string) => heavy(root, `${DAILY}?DailyVolume.in=${ids(n)}`)] as [string, string, (root: string) => Promise<string>]),
+  ...[250, 500, 1000, 10_000].map((n) =>
+    ["in", `DailyVolume.in with ${n} values`, (root: string) => heavy(root, `${DAILY}?DailyVolume.in=${ids(n)}`)] as [
+      string,
+      string,
+      (root: string) => Promise<string>,
+    ]
+  ),
   ["repeat", "2,000 repetitions of Ticker.in=AAPL", (root) => heavy(root, `${DAILY}?${Array(2000).fill("Ticker.in=AAPL").join("&")}`)],
   ["stop", "every option sorted, the client gone after 1 s", (root) => heavy(root, `${OPTIONS}&limit=100`, 1000)],
   ["stop", "every option sorted, a 1 s budget", (root) => heavy(root, `${OPTIONS}&limit=100`, CAP_MS, ["--query-budget-ms", "1000"])],
-  ["stop", "every option sorted, a page at offset 500,000, a 32 MB ceiling", (root) => heavy(root, `${OPTIONS}&limit=100&offset=500000`, CAP_MS, knowsCeiling(root) ? ["--query-memory-mb", "32"] : [])],
+  [
+    "stop",
+    "every option sorted, a page at offset 500,000, a 32 MB ceiling",
+    (root) => heavy(root, `${OPTIONS}&limit=100&offset=500000`, CAP_MS, knowsCeiling(root) ? ["--query-memory-mb", "32"] : []),
+  ],
   ["keys", "invalid keys", invalidKeys],
   ["sigterm", "SIGTERM, silent clients", (root) => exitAfterTerm(root, 8, 1)],
   ["sigterm", "SIGTERM, one half-sent head", (root) => exitAfterTerm(root, 0, 1)],

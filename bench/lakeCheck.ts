@@ -32,7 +32,9 @@ import { median } from "./support/stats.ts";
 const rounds = Number(Deno.args[0] ?? 7);
 const demoDir = Deno.args[1] ?? join(REPO_ROOT, "data", "demo");
 const manifest = ensureDemoMarket(demoDir, (line) => console.error(`bench: ${line}`));
-const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
+const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) =>
+  s.ticker
+);
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date).slice(0, 20);
 const loadAtStart = loadavg()[0];
 const sandbox = await startSandboxProcess(demoDir);
@@ -72,13 +74,21 @@ try {
   // By size and magic bytes alone: formats 1 and 2, and every folder before content hashes.
   const checkSizes = () => {
     const damage = damageChecker(lake, { files: undefined });
-    for (const [path, record] of records) if (damage(path, { ...record, bytes: manifest.files![record.file!]?.bytes }) !== undefined) throw new Error(`${path} found damaged`);
+    for (const [path, record] of records) {
+      if (damage(path, { ...record, bytes: manifest.files![record.file!]?.bytes }) !== undefined) {
+        throw new Error(`${path} found damaged`);
+      }
+    }
   };
   // A folder of format 1 records no sizes: each file's footer is read for its rows (a file of several days: theirs summed).
   const rowsByFile = new Map<string, number>();
-  for (const [path, record] of records) rowsByFile.set(partitionFile(path, record), (rowsByFile.get(partitionFile(path, record)) ?? 0) + record.rows);
+  for (const [path, record] of records) {
+    rowsByFile.set(partitionFile(path, record), (rowsByFile.get(partitionFile(path, record)) ?? 0) + record.rows);
+  }
   const checkFooters = () => {
-    for (const [file, rows] of rowsByFile) if (partitionDamage(lake, "", { rows, file }) !== undefined) throw new Error(`${file} found damaged`);
+    for (const [file, rows] of rowsByFile) {
+      if (partitionDamage(lake, "", { rows, file }) !== undefined) throw new Error(`${file} found damaged`);
+    }
   };
   const plainScan = () => pl.scanParquet(join(lake, "**", "*.parquet"), { hivePartitioning: true } as never);
   const scan = () => wb.scan(lake);
@@ -86,7 +96,17 @@ try {
     forgetCheckedFiles();
     wb.scan(lake);
   };
-  const times = { baseline: [] as number[], sizes: [] as number[], first: [] as number[], check: [] as number[], footers: [] as number[], rerun: [] as number[], plainScan: [] as number[], scan: [] as number[], scanFirst: [] as number[] };
+  const times = {
+    baseline: [] as number[],
+    sizes: [] as number[],
+    first: [] as number[],
+    check: [] as number[],
+    footers: [] as number[],
+    rerun: [] as number[],
+    plainScan: [] as number[],
+    scan: [] as number[],
+    scanFirst: [] as number[],
+  };
   for (const f of [baseline, checkSizes, checkFirst, check, checkFooters, plainScan, scan]) f(); // warm
   for (let round = 0; round < rounds; round++) {
     times.baseline.push(seconds(baseline, 10));
@@ -100,21 +120,49 @@ try {
     const t = performance.now();
     const again = await wb.download("eq-taq-1min", query, lake);
     times.rerun.push((performance.now() - t) / 1000);
-    if (again.fetched !== 0 || again.warnings.length) throw new Error(`the re-run fetched ${again.fetched} partitions (${again.warnings.join("; ")}); expected every one reused`);
+    if (again.fetched !== 0 || again.warnings.length) {
+      throw new Error(`the re-run fetched ${again.fetched} partitions (${again.warnings.join("; ")}); expected every one reused`);
+    }
   }
   const ms = (s: number) => `${(s * 1000).toFixed(2)} ms`;
   const [b, c, f, r] = [median(times.baseline), median(times.check), median(times.footers), median(times.rerun)];
-  console.log(`lake-check benchmark: ${tickers.length} tickers x ${days.length} days of eq-taq-1min, ${records.length} partitions, ${first.rows.toLocaleString("en-US")} rows; ${cpus()[0]?.model ?? "?"}, ${cpus().length} cores; load ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end; medians of ${rounds} alternating rounds`);
+  console.log(
+    `lake-check benchmark: ${tickers.length} tickers x ${days.length} days of eq-taq-1min, ${records.length} partitions, ${
+      first.rows.toLocaleString("en-US")
+    } rows; ${cpus()[0]?.model ?? "?"}, ${cpus().length} cores; load ${loadAtStart.toFixed(2)} at start, ${
+      loadavg()[0].toFixed(2)
+    } at end; medians of ${rounds} alternating rounds`,
+  );
   console.log(`manifest and journal read + partition listing (needed anyway): ${ms(b)}`);
   const [sz, fc] = [median(times.sizes), median(times.first)];
   const megabytes = Object.values(manifest.files!).reduce((n, f) => n + f.bytes, 0) / 1e6;
-  console.log(`check by size and magic bytes only (formats 1 and 2; every folder before content hashes): ${ms(sz)}, ${(sz / b).toFixed(2)}x the read it follows`);
-  console.log(`first check in a process (SHA-256 of every file, ${Object.keys(manifest.files!).length} files, ${megabytes.toFixed(1)} MB): ${ms(fc)}, ${(fc / b).toFixed(2)}x the read, ${(megabytes / fc / 1000).toFixed(2)} GB/s`);
-  console.log(`next checks in that process (size, modification time, inode): ${ms(c)}, ${(c / b).toFixed(2)}x the read it follows, ${((c / records.length) * 1e6).toFixed(1)} us a partition`);
+  console.log(
+    `check by size and magic bytes only (formats 1 and 2; every folder before content hashes): ${ms(sz)}, ${
+      (sz / b).toFixed(2)
+    }x the read it follows`,
+  );
+  console.log(
+    `first check in a process (SHA-256 of every file, ${Object.keys(manifest.files!).length} files, ${megabytes.toFixed(1)} MB): ${
+      ms(fc)
+    }, ${(fc / b).toFixed(2)}x the read, ${(megabytes / fc / 1000).toFixed(2)} GB/s`,
+  );
+  console.log(
+    `next checks in that process (size, modification time, inode): ${ms(c)}, ${(c / b).toFixed(2)}x the read it follows, ${
+      ((c / records.length) * 1e6).toFixed(1)
+    } us a partition`,
+  );
   console.log(`check without recorded sizes (footer read by Polars): ${ms(f)}, ${(f / b).toFixed(2)}x`);
   const [ps, ws] = [median(times.plainScan), median(times.scan)];
-  console.log(`wb.scan (checks every file, then plans the scan): first in a process ${ms(median(times.scanFirst))}, next ${ms(ws)}, against ${ms(ps)} for pl.scanParquet of the same files unchecked`);
-  console.log(`whole re-run (wb.download, nothing fetched): ${ms(r)}; the check is ${((c / r) * 100).toFixed(1)}% of it, ${((c / firstSeconds) * 100).toFixed(2)}% of the first download (${firstSeconds.toFixed(2)} s)`);
+  console.log(
+    `wb.scan (checks every file, then plans the scan): first in a process ${ms(median(times.scanFirst))}, next ${ms(ws)}, against ${
+      ms(ps)
+    } for pl.scanParquet of the same files unchecked`,
+  );
+  console.log(
+    `whole re-run (wb.download, nothing fetched): ${ms(r)}; the check is ${((c / r) * 100).toFixed(1)}% of it, ${
+      ((c / firstSeconds) * 100).toFixed(2)
+    }% of the first download (${firstSeconds.toFixed(2)} s)`,
+  );
 } finally {
   await sandbox.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -28,10 +28,30 @@ const quiet = console.warn;
 try {
   const wb = await connect({ baseUrl: sandbox.baseUrl, apiKey: "demo-full-access", quotaGuard: false, provenance: false });
   const lakes = [
-    { name: "bars", dataset: "eq-taq-1min", query: { tickers: ["AAPL", "MSFT"], start: "2023-11-13", end: "2023-11-17" }, time: "BarDateTime" },
-    { name: "greeks", dataset: "opt-greeks-daily", query: { tickers: ["AAPL"], start: "2023-11-13", end: "2023-11-14" }, time: "UnderLastMidTime" },
-    { name: "greeks", dataset: "opt-greeks-daily", query: { tickers: ["MSFT"], start: "2023-11-13", end: "2023-11-14" }, time: "UnderLastMidTime" },
-    { name: "daily", dataset: "eq-daily-ohlc", query: { tickers: ["AAPL", "HES", "MSFT"], start: "2023-12-01", end: "2024-01-31" }, time: null },
+    {
+      name: "bars",
+      dataset: "eq-taq-1min",
+      query: { tickers: ["AAPL", "MSFT"], start: "2023-11-13", end: "2023-11-17" },
+      time: "BarDateTime",
+    },
+    {
+      name: "greeks",
+      dataset: "opt-greeks-daily",
+      query: { tickers: ["AAPL"], start: "2023-11-13", end: "2023-11-14" },
+      time: "UnderLastMidTime",
+    },
+    {
+      name: "greeks",
+      dataset: "opt-greeks-daily",
+      query: { tickers: ["MSFT"], start: "2023-11-13", end: "2023-11-14" },
+      time: "UnderLastMidTime",
+    },
+    {
+      name: "daily",
+      dataset: "eq-daily-ohlc",
+      query: { tickers: ["AAPL", "HES", "MSFT"], start: "2023-12-01", end: "2024-01-31" },
+      time: null,
+    },
     { name: "ticks", dataset: "eq-taq", query: { tickers: ["AAPL"], start: "2023-11-13", end: "2023-11-13" }, time: "EventDateTime" },
   ];
   const folders = new Map<string, { dir: string; rows: number; time: string | null }>();
@@ -42,16 +62,32 @@ try {
     const result = await wb.download(lake.dataset, lake.query, dir);
     console.warn = quiet;
     const rows = wb.scan(dir).collectSync().height;
-    console.log(`${lake.dataset} ${JSON.stringify(lake.query)} into ${lake.name}/: fetched ${result.fetched} partitions, ${rows.toLocaleString("en-US")} rows in the folder${result.warnings.length ? `; warned: ${result.warnings.join(" | ")}` : ""}`);
+    console.log(
+      `${lake.dataset} ${JSON.stringify(lake.query)} into ${lake.name}/: fetched ${result.fetched} partitions, ${
+        rows.toLocaleString("en-US")
+      } rows in the folder${result.warnings.length ? `; warned: ${result.warnings.join(" | ")}` : ""}`,
+    );
     folders.set(lake.name, { dir, rows, time: lake.time });
   }
-  const run = spawnSync(python, [join(REPO_ROOT, "bench", "support", "lakeEngines.py"), JSON.stringify([...folders.values()])], { encoding: "utf8" });
+  const run = spawnSync(python, [join(REPO_ROOT, "bench", "support", "lakeEngines.py"), JSON.stringify([...folders.values()])], {
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`${python} failed: ${run.stderr}`);
   const [head, ...lines] = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
-  console.log(`engines: ${Object.entries(head.engines).map(([e, v]) => `${e} ${v}`).join(", ")}${head.missing.length ? `; not installed: ${head.missing.join(", ")}` : ""}`);
+  console.log(
+    `engines: ${Object.entries(head.engines).map(([e, v]) => `${e} ${v}`).join(", ")}${
+      head.missing.length ? `; not installed: ${head.missing.join(", ")}` : ""
+    }`,
+  );
   for (const l of lines) {
     const name = [...folders].find(([, f]) => f.dir === l.dir)![0];
-    console.log(`${name.padEnd(7)} ${l.engine.padEnd(8)} ${l.error ? `ERROR ${l.error}` : `${l.rows === l.expected ? "rows equal" : `ROWS ${l.rows} != ${l.expected}`}${l.first ? `; first ${l.first}` : ""}`}`);
+    console.log(
+      `${name.padEnd(7)} ${l.engine.padEnd(8)} ${
+        l.error
+          ? `ERROR ${l.error}`
+          : `${l.rows === l.expected ? "rows equal" : `ROWS ${l.rows} != ${l.expected}`}${l.first ? `; first ${l.first}` : ""}`
+      }`,
+    );
   }
 } finally {
   console.warn = quiet;

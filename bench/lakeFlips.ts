@@ -9,7 +9,7 @@
  *   deno run -A bench/lakeFlips.ts [market folder, default data/demo]
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
+import { closeSync, cpSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "./support/paths.ts";
@@ -23,14 +23,32 @@ const scratch = mkdtempSync(join(tmpdir(), "bench-lake-flips-"));
 const query = JSON.stringify({ tickers: ["AAPL"], start: "2023-11-13", end: "2023-11-17" });
 const deno = join(REPO_ROOT, "node_modules", ".bin", "deno");
 
-type Outcome = { ok: boolean; rows?: number; hash?: string; fetched?: number; warnings: string[]; error?: string; message?: string; exit: number | null; signal: string | null };
+type Outcome = {
+  ok: boolean;
+  rows?: number;
+  hash?: string;
+  fetched?: number;
+  warnings: string[];
+  error?: string;
+  message?: string;
+  exit: number | null;
+  signal: string | null;
+};
 function child(mode: "scan" | "download", dir: string): Outcome {
-  const r = spawnSync(deno, ["run", "-A", join(REPO_ROOT, "bench", "support", "lakeFlipChild.ts"), mode, sandbox.baseUrl, dir, query], { encoding: "utf8", cwd: REPO_ROOT });
+  const r = spawnSync(deno, ["run", "-A", join(REPO_ROOT, "bench", "support", "lakeFlipChild.ts"), mode, sandbox.baseUrl, dir, query], {
+    encoding: "utf8",
+    cwd: REPO_ROOT,
+  });
   const line = r.stdout.trim().split("\n").filter((l) => l.startsWith("{")).at(-1);
-  const parsed = line ? JSON.parse(line) : { ok: false, warnings: [], error: "no answer", message: r.stderr.trim().split("\n").slice(-2).join(" ") };
+  const parsed = line
+    ? JSON.parse(line)
+    : { ok: false, warnings: [], error: "no answer", message: r.stderr.trim().split("\n").slice(-2).join(" ") };
   return { ...parsed, exit: r.status, signal: r.signal };
 }
-const dataFiles = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".parquet") && !e.name.startsWith(".")).map((e) => join(e.parentPath, e.name));
+const dataFiles = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) =>
+    e.isFile() && e.name.endsWith(".parquet") && !e.name.startsWith(".")
+  ).map((e) => join(e.parentPath, e.name));
 
 try {
   const base = join(scratch, "base");
@@ -38,14 +56,20 @@ try {
   if (!reference.ok) throw new Error(`the reference download failed: ${reference.message}`);
   const [file] = dataFiles(join(base, "lake"));
   const size = statSync(file).size;
-  console.log(`lake-flips benchmark: ${reference.rows} rows in one file of ${size.toLocaleString("en-US")} bytes; reference ${reference.hash}`);
-  const offsets = [0.002, 0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.97, 0.995].map((f) => Math.max(4, Math.min(size - 5, Math.floor(f * size))));
+  console.log(
+    `lake-flips benchmark: ${reference.rows} rows in one file of ${size.toLocaleString("en-US")} bytes; reference ${reference.hash}`,
+  );
+  const offsets = [0.002, 0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.97, 0.995].map((f) =>
+    Math.max(4, Math.min(size - 5, Math.floor(f * size)))
+  );
   const tally = { scan: new Map<string, number>(), download: new Map<string, number>() };
   const judge = (o: Outcome, mode: "scan" | "download") => {
     if (o.exit !== 0 || o.signal) return `crashed (exit ${o.exit ?? o.signal})`;
     if (!o.ok) return `refused (${o.error})`;
     const served = o.hash === reference.hash ? "served the same rows" : "served wrong rows";
-    return mode === "download" ? `${o.fetched ? `fetched ${o.fetched} again` : "reused it"}${o.warnings.length ? " with a warning" : " silently"}, then ${served}` : served;
+    return mode === "download"
+      ? `${o.fetched ? `fetched ${o.fetched} again` : "reused it"}${o.warnings.length ? " with a warning" : " silently"}, then ${served}`
+      : served;
   };
   for (const [k, offset] of offsets.entries()) {
     const results: string[] = [];
@@ -66,7 +90,9 @@ try {
     }
     console.log(`offset ${offset.toLocaleString("en-US")} (${((offset / size) * 100).toFixed(1)}%): ${results.join("; ")}`);
   }
-  for (const mode of ["scan", "download"] as const) console.log(`${mode} of 10 flips: ${[...tally[mode]].map(([v, n]) => `${n} ${v}`).join(", ")}`);
+  for (const mode of ["scan", "download"] as const) {
+    console.log(`${mode} of 10 flips: ${[...tally[mode]].map(([v, n]) => `${n} ${v}`).join(", ")}`);
+  }
 } finally {
   await sandbox.stop();
   rmSync(scratch, { recursive: true, force: true });

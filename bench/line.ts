@@ -54,7 +54,9 @@ const TC = "tc qdisc add dev lo root tbf rate 100mbit burst 32kbit latency 400ms
 
 const demoDir = join(REPO_ROOT, "data", "demo");
 const manifest = ensureDemoMarket(demoDir, log);
-const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
+const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) =>
+  s.ticker
+);
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
 const [start, end] = [days[0], days[19]];
 const KEY = "demo-full-access";
@@ -63,7 +65,9 @@ if (process.argv.includes("--inside-netns")) {
   process.exitCode = (await measure("netns: loopback capped by tc at 100 Mbit/s, sandbox --latency 40", LATENCY, true)) ? 0 : 1;
 } else {
   let ok = true;
-  if (ONLY === undefined || ONLY === "line") ok = (await measure(`line: sandbox --line ${LINE_MBPS} --latency 40`, ["--line", String(LINE_MBPS), ...LATENCY], true)) && ok;
+  if (ONLY === undefined || ONLY === "line") {
+    ok = (await measure(`line: sandbox --line ${LINE_MBPS} --latency 40`, ["--line", String(LINE_MBPS), ...LATENCY], true)) && ok;
+  }
   if (ONLY === undefined || ONLY === "netns") ok = netns() && ok;
   if (ONLY === undefined || ONLY === "loopback") ok = (await measure("loopback", [], false)) && ok;
   console.log(`${V8_FLAGS}; ${cpus().length} cores shared with the sandbox and other work`);
@@ -73,10 +77,21 @@ if (process.argv.includes("--inside-netns")) {
 
 /** Runs this benchmark again in a network namespace whose loopback is a 100 Mbit/s line. */
 function netns(): boolean {
-  const args = ["run", "-A", join(REPO_ROOT, "bench/line.ts"), "--inside-netns", "--rounds", String(ROUNDS), "--formats", FORMATS.join(",")];
+  const args = [
+    "run",
+    "-A",
+    join(REPO_ROOT, "bench/line.ts"),
+    "--inside-netns",
+    "--rounds",
+    String(ROUNDS),
+    "--formats",
+    FORMATS.join(","),
+  ];
   // Loopback's MTU (64 KiB) is larger than the filter's bucket, which drops a packet larger than
   // itself: at Ethernet's MTU every packet fits.
-  const command = `ip link set lo mtu 1500 && ip link set lo up && ${TC} && exec ${[Deno.execPath(), ...args].map((a) => `'${a}'`).join(" ")}`;
+  const command = `ip link set lo mtu 1500 && ip link set lo up && ${TC} && exec ${
+    [Deno.execPath(), ...args].map((a) => `'${a}'`).join(" ")
+  }`;
   const child = spawnSync("unshare", ["-n", "bash", "-c", command], { stdio: "inherit", env: process.env });
   if (child.error || child.status === null) log(`netns: could not run unshare -n (${child.error?.message ?? child.signal}): skipped`);
   return child.status === 0;
@@ -162,23 +177,46 @@ async function measure(arrangement: string, args: string[], line: boolean): Prom
       }
     }
     const med = (name: string, key: keyof Run) => median(runs[name].map((r) => r[key]));
-    console.log(`\n${arrangement}: eq-taq-1min, ${tickers.length} tickers x 20 trading days, every column, ${rows.toLocaleString("en-US")} rows; medians of ${ROUNDS} alternating rounds`);
-    console.log(`${"way".padEnd(40)} ${"seconds".padStart(8)} ${"wire MB".padStart(8)} ${line ? "floor s".padStart(8) : ""}  CPU s client/sandbox  load (1 min)  rounds (s)`);
+    console.log(
+      `\n${arrangement}: eq-taq-1min, ${tickers.length} tickers x 20 trading days, every column, ${
+        rows.toLocaleString("en-US")
+      } rows; medians of ${ROUNDS} alternating rounds`,
+    );
+    console.log(
+      `${"way".padEnd(40)} ${"seconds".padStart(8)} ${"wire MB".padStart(8)} ${
+        line ? "floor s".padStart(8) : ""
+      }  CPU s client/sandbox  load (1 min)  rounds (s)`,
+    );
     for (const [name] of ways) {
       const bytes = med(name, "bytes");
       const floor = line ? (bytes / (LINE_MBPS * 1e6)).toFixed(2).padStart(8) : "";
       const each = runs[name].map((r) => r.seconds.toFixed(2)).join(", ");
-      console.log(`${name.padEnd(40)} ${med(name, "seconds").toFixed(2).padStart(8)} ${(bytes / 1e6).toFixed(1).padStart(8)} ${floor}  ${med(name, "client").toFixed(2)}/${med(name, "sandbox").toFixed(2)}  ${med(name, "load").toFixed(2).padStart(12)}  ${each}`);
+      console.log(
+        `${name.padEnd(40)} ${med(name, "seconds").toFixed(2).padStart(8)} ${(bytes / 1e6).toFixed(1).padStart(8)} ${floor}  ${
+          med(name, "client").toFixed(2)
+        }/${med(name, "sandbox").toFixed(2)}  ${med(name, "load").toFixed(2).padStart(12)}  ${each}`,
+      );
     }
-    console.log(`the session's first calls (as called, learning the line): ${learning.join(", ")}; then it said: ${firstSaid ? `${firstSaid.format} (${firstSaid.reason})` : "nothing"}`);
+    console.log(
+      `the session's first calls (as called, learning the line): ${learning.join(", ")}; then it said: ${
+        firstSaid ? `${firstSaid.format} (${firstSaid.reason})` : "nothing"
+      }`,
+    );
     console.log(`as called, in the rounds it said: ${said ? `${said.format} (${said.reason})` : "nothing"}`);
     const ours0 = med(ways[0][0], "seconds");
     let ok = true;
     if (line && peer) {
-      const [csvPeer, gzPeer] = [med(`Python Polars ${peer.polars} peer, csv`, "seconds"), med(`Python Polars ${peer.polars} peer, csv_gzip`, "seconds")];
+      const [csvPeer, gzPeer] = [
+        med(`Python Polars ${peer.polars} peer, csv`, "seconds"),
+        med(`Python Polars ${peer.polars} peer, csv_gzip`, "seconds"),
+      ];
       const [a, b] = [csvPeer / ours0, gzPeer / ours0];
       ok = a >= 2.5 && b >= 1.0;
-      console.log(`as called against the plain-CSV peer: ${a.toFixed(2)}x faster (target >= 2.5); against the csv_gzip peer: ${b.toFixed(2)}x (target >= 1.0, aim 1.1)`);
+      console.log(
+        `as called against the plain-CSV peer: ${a.toFixed(2)}x faster (target >= 2.5); against the csv_gzip peer: ${
+          b.toFixed(2)
+        }x (target >= 1.0, aim 1.1)`,
+      );
     } else if (!line) {
       const csv = med("workbench, format csv", "seconds");
       ok = ours0 <= csv * 1.05;

@@ -33,7 +33,13 @@ const WIDE_DISPLAY_TARGET_MS = 200;
 const RECIPE_TARGET_S = 60;
 const RECIPES = ["intraday-spread", "oi-term-structure", "adjusted-contracts"];
 
-const { values } = parseArgs({ options: { profile: { type: "string", default: "demo" }, rounds: { type: "string", default: "3" }, "skip-recipes": { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    profile: { type: "string", default: "demo" },
+    rounds: { type: "string", default: "3" },
+    "skip-recipes": { type: "boolean", default: false },
+  },
+});
 const profile = values.profile as "demo" | "tiny";
 const rounds = Number(values.rounds);
 const log = (line: string) => console.error(`bench: ${line}`);
@@ -79,7 +85,9 @@ const ours = medianMs(() => frameBundle(wide));
 const polarsOwn = medianMs(() => (wide as unknown as Record<symbol, () => unknown>)[Symbol.for("Jupyter.display")]());
 console.log(`display of a ${wide.height.toLocaleString("en-US")} x ${wide.width} frame (median of 7, this process)`);
 console.log(`  rich display (head and tail, 20 rows)          ${ours.toFixed(1).padStart(8)} ms   target <= ${WIDE_DISPLAY_TARGET_MS} ms`);
-console.log(`  baseline: nodejs-polars' own display (50 rows) ${polarsOwn.toFixed(1).padStart(8)} ms   ratio ${(ours / polarsOwn).toFixed(2)}`);
+console.log(
+  `  baseline: nodejs-polars' own display (50 rows) ${polarsOwn.toFixed(1).padStart(8)} ms   ratio ${(ours / polarsOwn).toFixed(2)}`,
+);
 let failed = ours > WIDE_DISPLAY_TARGET_MS;
 
 const recordPath = join(REPO_ROOT, ".cache", `sandbox-${profile}.json`);
@@ -93,12 +101,15 @@ try {
   const baseline = join(scratch, "baseline.ipynb");
   writeFileSync(baseline, JSON.stringify(makeNotebook(["1+1", originCell])));
   const frame = join(scratch, "first-frame.ipynb");
-  writeFileSync(frame, JSON.stringify(makeNotebook([
-    `import { connect } from "${REPO_ROOT}/workbench/mod.ts";
+  writeFileSync(
+    frame,
+    JSON.stringify(makeNotebook([
+      `import { connect } from "${REPO_ROOT}/workbench/mod.ts";
 const wb = await connect({ baseUrl: "${local.baseUrl}", apiKey: "${local.keys.fullAccess}" });
 await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL"], TradeDate: { ge: "2023-11-20", le: "2023-11-28" } } })`,
-    originCell,
-  ])));
+      originCell,
+    ])),
+  );
   const isTwo = (c: Cell) => {
     if (text(c.outputs[0]?.data?.["text/plain"]) !== "2") throw new Error("The baseline cell did not answer 2");
   };
@@ -118,13 +129,19 @@ await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL"], TradeDate: { ge: "2023-
   const baseShare = median(base.map((r) => r.kernelToFirst));
   const direct = median(first.map((r) => r.kernelToFirst));
   const estimate = mf - mb + baseShare;
-  console.log(`kernel start to first frame (${profile} sandbox at ${local.baseUrl}; median of ${rounds} warm rounds, first run in brackets)`);
+  console.log(
+    `kernel start to first frame (${profile} sandbox at ${local.baseUrl}; median of ${rounds} warm rounds, first run in brackets)`,
+  );
   console.log(`  nbconvert wall, baseline notebook (1+1)        ${s(mb).padStart(8)}   [${s(coldBase.wall)}]`);
   console.log(`  nbconvert wall, first-frame notebook           ${s(mf).padStart(8)}   [${s(coldFrame.wall)}]`);
   console.log(`  difference (imports + fetch + display)         ${s(mf - mb).padStart(8)}   [${s(coldFrame.wall - coldBase.wall)}]`);
   console.log(`  baseline share: kernel start to 1+1 answered   ${s(baseShare).padStart(8)}   [${s(coldBase.kernelToFirst)}]`);
   console.log(`  kernel start to first frame, estimated         ${s(estimate).padStart(8)}   (difference + baseline share)`);
-  console.log(`  kernel start to first frame, measured          ${s(direct).padStart(8)}   [${s(coldFrame.kernelToFirst)}]  target <= ${FIRST_FRAME_TARGET_S} s`);
+  console.log(
+    `  kernel start to first frame, measured          ${s(direct).padStart(8)}   [${
+      s(coldFrame.kernelToFirst)
+    }]  target <= ${FIRST_FRAME_TARGET_S} s`,
+  );
   if (direct > FIRST_FRAME_TARGET_S) failed = true;
 
   if (values["skip-recipes"]) {
@@ -133,7 +150,9 @@ await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL"], TradeDate: { ge: "2023-
     console.log(`recipes: skipped (they run on the demo market; this run used ${profile})`);
   } else {
     const dir = join(REPO_ROOT, "recipes");
-    const extra = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".ipynb")).map((f) => f.slice(0, -6)).filter((n) => !RECIPES.includes(n)) : [];
+    const extra = existsSync(dir)
+      ? readdirSync(dir).filter((f) => f.endsWith(".ipynb")).map((f) => f.slice(0, -6)).filter((n) => !RECIPES.includes(n))
+      : [];
     console.log(`recipes on demo (target <= ${RECIPE_TARGET_S} s each, nbconvert wall time)`);
     for (const name of [...RECIPES, ...extra.sort()]) {
       const path = join(dir, `${name}.ipynb`);
@@ -151,7 +170,11 @@ await wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL"], TradeDate: { ge: "2023-
         console.log(`  ${name.padEnd(22)} ${s(seconds).padStart(8)}   ${ok ? "ok" : "TARGET MISSED"}`);
       } catch (error) {
         failed = true;
-        console.log(`  ${name.padEnd(22)} FAILED after ${s((performance.now() - t0) / 1000)}: ${String((error as Error).message).split("\n").slice(0, 6).join(" | ")}`);
+        console.log(
+          `  ${name.padEnd(22)} FAILED after ${s((performance.now() - t0) / 1000)}: ${
+            String((error as Error).message).split("\n").slice(0, 6).join(" | ")
+          }`,
+        );
       }
     }
   }

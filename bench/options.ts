@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { bsmPrice } from "../sandbox/market/options/bsm.ts";
 import type { OptionTerms } from "../sandbox/market/options/contract.ts";
 import { fdSolve } from "../sandbox/market/options/crankNicolson.ts";
-import { type PricingInput, priceExpiry } from "../sandbox/market/options/pricing.ts";
+import { priceExpiry, type PricingInput } from "../sandbox/market/options/pricing.ts";
 import { modelValuation } from "../sandbox/market/options/valuation.ts";
 import { generateMarket, type Progress } from "../sandbox/market/generate.ts";
 import { profileByName } from "../sandbox/market/profiles.ts";
@@ -30,7 +30,12 @@ const TARGET_SECONDS: Record<string, number> = { tiny: 15, demo: 90 };
 const TARGET_PEAK_MB = 2560;
 
 const { values } = parseArgs({
-  options: { profiles: { type: "string", default: "tiny,demo" }, contracts: { type: "string", default: "20000" }, child: { type: "string" }, out: { type: "string" } },
+  options: {
+    profiles: { type: "string", default: "tiny,demo" },
+    contracts: { type: "string", default: "20000" },
+    child: { type: "string" },
+    out: { type: "string" },
+  },
 });
 
 /** Child: generate one profile, print one JSON line of figures. */
@@ -40,17 +45,37 @@ function child(profile: string, out: string): void {
   const manifest = generateMarket({ profile: profileByName(profile), seed: 42, outDir: out, onProgress: (p) => (last = p) });
   const seconds = (performance.now() - t0) / 1000;
   const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
-  console.log(JSON.stringify({ seconds, optionSeconds: last!.optionSeconds, peakMb, contracts: manifest.datasets["opt-greeks-daily"].rows, days: manifest.tradingDays.length }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      optionSeconds: last!.optionSeconds,
+      peakMb,
+      contracts: manifest.datasets["opt-greeks-daily"].rows,
+      days: manifest.tradingDays.length,
+    }),
+  );
 }
 
 function generationTable(): boolean {
   const scratch = mkdtempSync(join(tmpdir(), "bench-options-"));
   let ok = true;
-  console.log("profile  days  contract-days  total (s)  target  equities (s)  options (s)  options/equities  contracts/s  peak MB  verdict");
+  console.log(
+    "profile  days  contract-days  total (s)  target  equities (s)  options (s)  options/equities  contracts/s  peak MB  verdict",
+  );
   try {
     for (const profile of values.profiles!.split(",")) {
-      const output = execFileSync(process.execPath, ["run", "-A", join(REPO_ROOT, "bench/options.ts"), "--child", profile, "--out", join(scratch, profile)], {
-        cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" },
+      const output = execFileSync(process.execPath, [
+        "run",
+        "-A",
+        join(REPO_ROOT, "bench/options.ts"),
+        "--child",
+        profile,
+        "--out",
+        join(scratch, profile),
+      ], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
       });
       const r = JSON.parse(output.trim().split("\n").at(-1)!);
       const target = TARGET_SECONDS[profile];
@@ -58,10 +83,17 @@ function generationTable(): boolean {
       ok &&= pass;
       const equities = r.seconds - r.optionSeconds;
       console.log([
-        profile.padEnd(7), String(r.days).padStart(4), String(r.contracts).padStart(14), r.seconds.toFixed(1).padStart(10),
-        (target ? `<= ${target}` : "-").padStart(7), equities.toFixed(1).padStart(13), r.optionSeconds.toFixed(1).padStart(12),
-        (r.optionSeconds / equities).toFixed(2).padStart(17), Math.round(r.contracts / r.optionSeconds).toString().padStart(12),
-        r.peakMb.toFixed(0).padStart(8), pass ? " ok" : " MISSED",
+        profile.padEnd(7),
+        String(r.days).padStart(4),
+        String(r.contracts).padStart(14),
+        r.seconds.toFixed(1).padStart(10),
+        (target ? `<= ${target}` : "-").padStart(7),
+        equities.toFixed(1).padStart(13),
+        r.optionSeconds.toFixed(1).padStart(12),
+        (r.optionSeconds / equities).toFixed(2).padStart(17),
+        Math.round(r.contracts / r.optionSeconds).toString().padStart(12),
+        r.peakMb.toFixed(0).padStart(8),
+        pass ? " ok" : " MISSED",
       ].join(" "));
       rmSync(join(scratch, profile), { recursive: true, force: true });
     }
@@ -77,7 +109,15 @@ function sampleContracts(n: number): { terms: OptionTerms; vol: number }[] {
   return Array.from({ length: n }, () => {
     const spot = 20 + 400 * rng.uniform();
     return {
-      terms: { call: rng.chance(0.5), american: true, spot, strike: spot * (0.7 + 0.6 * rng.uniform()), years: (2 + 363 * rng.uniform()) / 365, rate: 0.053, dividendYield: 0.02 * rng.uniform() },
+      terms: {
+        call: rng.chance(0.5),
+        american: true,
+        spot,
+        strike: spot * (0.7 + 0.6 * rng.uniform()),
+        years: (2 + 363 * rng.uniform()) / 365,
+        rate: 0.053,
+        dividendYield: 0.02 * rng.uniform(),
+      },
       vol: 0.1 + 0.7 * rng.uniform(),
     };
   });
@@ -116,14 +156,18 @@ function pricerTable(n: number): void {
   rows.push(["implied vol from a mid, then every Greek", inputs.length / ((performance.now() - t0) / 1000)]);
   console.log(`\n${n} contracts (strikes 70-130% of spot, 2 days to a year, vols 10-80%)`);
   console.log("pricer                                     contracts/s   vs baseline");
-  for (const [name, r] of rows) console.log(`${name.padEnd(42)} ${Math.round(r).toString().padStart(11)}   ${(r / baseline).toFixed(4).padStart(11)}`);
+  for (const [name, r] of rows) {
+    console.log(`${name.padEnd(42)} ${Math.round(r).toString().padStart(11)}   ${(r / baseline).toFixed(4).padStart(11)}`);
+  }
 }
 
 if (values.child) {
   child(values.child, values.out!);
 } else {
   const ok = generationTable();
-  console.log(`targets: tiny <= 15 s and demo <= 90 s in total, peak memory <= ${TARGET_PEAK_MB} MB; options/equities compares the two stages of the same run`);
+  console.log(
+    `targets: tiny <= 15 s and demo <= 90 s in total, peak memory <= ${TARGET_PEAK_MB} MB; options/equities compares the two stages of the same run`,
+  );
   pricerTable(Number(values.contracts));
   if (!ok) process.exitCode = 1;
 }

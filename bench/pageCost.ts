@@ -34,7 +34,9 @@ import { median } from "./support/stats.ts";
 const ROUNDS = Number(Deno.args[0] ?? 5);
 const demoDir = join(REPO_ROOT, "data", "demo");
 const market = ensureDemoMarket(demoDir, (line) => console.error(`bench: ${line}`));
-const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
+const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) =>
+  s.ticker
+);
 const days = tradingDays(market.start, market.end).map((d) => d.date);
 const KEY = "demo-full-access";
 const loadAtStart = loadavg()[0];
@@ -71,8 +73,11 @@ const megabytes = pages.reduce((n, p) => n + p.byteLength, 0) / 1e6;
 
 const bytesOf = (page: Uint8Array) => Buffer.from(page.buffer, page.byteOffset, page.byteLength);
 const asText = (page: Uint8Array) => pl.readCSV(bytesOf(page), { inferSchemaLength: 0, rechunk: true } as never);
-const notDateTimes = Object.fromEntries(columns.filter((c) => ["int64", "float64", "date"].includes(c.data_type)).map((c) => [c.name, dtypeOf(c)]));
-const dateTimesAsText = (page: Uint8Array) => pl.readCSV(bytesOf(page), { inferSchemaLength: 0, dtypes: notDateTimes, rechunk: true } as never);
+const notDateTimes = Object.fromEntries(
+  columns.filter((c) => ["int64", "float64", "date"].includes(c.data_type)).map((c) => [c.name, dtypeOf(c)]),
+);
+const dateTimesAsText = (page: Uint8Array) =>
+  pl.readCSV(bytesOf(page), { inferSchemaLength: 0, dtypes: notDateTimes, rechunk: true } as never);
 const lakeWrite = async (frame: pl.DataFrame, file: string) => {
   await frame.lazy().drop(["Ticker"]).sinkParquet(file, { compression: "snappy" }).collect();
 };
@@ -85,11 +90,15 @@ for (let round = 0; round < ROUNDS; round++) {
   timings.workbench.push(await cpuMs(() => pages.forEach((p) => pageToFrame(p, "csv", columns))));
   timings.dateTimesAsText.push(await cpuMs(() => pages.forEach(dateTimesAsText)));
   timings.text.push(await cpuMs(() => pages.forEach(asText)));
-  timings.write.push(await cpuMs(async () => {
-    for (const [i, frame] of typed.entries()) await lakeWrite(frame, join(scratch, `lake-${i}.parquet`));
-  }));
+  timings.write.push(
+    await cpuMs(async () => {
+      for (const [i, frame] of typed.entries()) await lakeWrite(frame, join(scratch, `lake-${i}.parquet`));
+    }),
+  );
   if (!peerMissing) {
-    const answer = JSON.parse(execFileSync("python3", [join(REPO_ROOT, "bench/peers/python_parse.py"), scratch, "1"], { encoding: "utf8" }));
+    const answer = JSON.parse(
+      execFileSync("python3", [join(REPO_ROOT, "bench/peers/python_parse.py"), scratch, "1"], { encoding: "utf8" }),
+    );
     timings.peer.push(answer.rounds[0].cpuSeconds * 1000);
     peerPolars = answer.polars;
   }
@@ -97,15 +106,44 @@ for (let round = 0; round < ROUNDS; round++) {
 rmSync(scratch, { recursive: true, force: true });
 
 const perPage = (ms: number[]) => median(ms) / pages.length;
-const line = (name: string, ms: number[], note: string) => console.log(`${name.padEnd(46)}${perPage(ms).toFixed(1).padStart(8)}${(median(ms) / 1000).toFixed(2).padStart(10)}  ${note}`);
-console.log(`${pages.length} pages of eq-taq-1min (${tickers.length} tickers x 20 days, every column): ${rows.toLocaleString("en-US")} rows, ${megabytes.toFixed(1)} MB of CSV; medians of ${ROUNDS} alternating rounds, CPU of the process (every thread)`);
+const line = (name: string, ms: number[], note: string) =>
+  console.log(`${name.padEnd(46)}${perPage(ms).toFixed(1).padStart(8)}${(median(ms) / 1000).toFixed(2).padStart(10)}  ${note}`);
+console.log(
+  `${pages.length} pages of eq-taq-1min (${tickers.length} tickers x 20 days, every column): ${rows.toLocaleString("en-US")} rows, ${
+    megabytes.toFixed(1)
+  } MB of CSV; medians of ${ROUNDS} alternating rounds, CPU of the process (every thread)`,
+);
 console.log(`${"way".padEnd(46)}${"ms/page".padStart(8)}${"s/pull".padStart(10)}`);
-line("workbench: page to typed frame (pageToFrame)", timings.workbench, `${(megabytes / (median(timings.workbench) / 1000)).toFixed(0)} MB/s of CSV`);
-line("same reader, date-times as text", timings.dateTimesAsText, `${(median(timings.dateTimesAsText) / median(timings.workbench)).toFixed(2)}x the typed parse: the rest is the reader's date-times with offsets`);
-line("same reader, every column as text", timings.text, `${(median(timings.text) / median(timings.workbench)).toFixed(2)}x the typed parse: the reader's tokenizing`);
+line(
+  "workbench: page to typed frame (pageToFrame)",
+  timings.workbench,
+  `${(megabytes / (median(timings.workbench) / 1000)).toFixed(0)} MB/s of CSV`,
+);
+line(
+  "same reader, date-times as text",
+  timings.dateTimesAsText,
+  `${
+    (median(timings.dateTimesAsText) / median(timings.workbench)).toFixed(2)
+  }x the typed parse: the rest is the reader's date-times with offsets`,
+);
+line(
+  "same reader, every column as text",
+  timings.text,
+  `${(median(timings.text) / median(timings.workbench)).toFixed(2)}x the typed parse: the reader's tokenizing`,
+);
 if (peerMissing) console.log(`Python Polars peer's parse: skipped (${peerMissing})`);
-else line(`Python Polars ${peerPolars}: read_csv typed`, timings.peer, `the workbench's parse is ${(median(timings.workbench) / median(timings.peer)).toFixed(2)}x its CPU`);
+else {line(
+    `Python Polars ${peerPolars}: read_csv typed`,
+    timings.peer,
+    `the workbench's parse is ${(median(timings.workbench) / median(timings.peer)).toFixed(2)}x its CPU`,
+  );}
 line("lake: a page written as one Parquet file", timings.write, "what a download adds to the frame pull's CPU");
-console.log(`rounds (ms a pull): ${Object.entries(timings).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.map((x) => x.toFixed(0)).join("/")}`).join("; ")}`);
-console.log(`load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores`);
+console.log(
+  `rounds (ms a pull): ${
+    Object.entries(timings).filter(([, v]) => v.length > 0).map(([k, v]) => `${k} ${v.map((x) => x.toFixed(0)).join("/")}`).join("; ")
+  }`,
+);
+console.log(
+  `load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores`,
+);
 Deno.exit(0);

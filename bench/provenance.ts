@@ -90,20 +90,31 @@ try {
   // The recorded hashes are those of the frames returned: checked, not assumed.
   const calls = recorded.provenance().calls.slice(-TICKERS.length);
   calls.forEach((c, i) => {
-    if (c.frameHash !== frameHash(parts[i])) throw new Error(`call ${c.seq}: recorded ${c.frameHash}, the frame hashes ${frameHash(parts[i])}`);
+    if (c.frameHash !== frameHash(parts[i])) {
+      throw new Error(`call ${c.seq}: recorded ${c.frameHash}, the frame hashes ${frameHash(parts[i])}`);
+    }
   });
-  const work = median([0, 1, 2].map(() => timed(() => parts.forEach((p) => {
-    const bytes = rowHashBytes(p);
-    rowsDigest(p, [bytes]);
-    rowBlocksOf(bytes, p.height);
-  }))));
+  const work = median([0, 1, 2].map(() =>
+    timed(() =>
+      parts.forEach((p) => {
+        const bytes = rowHashBytes(p);
+        rowsDigest(p, [bytes]);
+        rowBlocksOf(bytes, p.height);
+      })
+    )
+  ));
   const rowsS = median([0, 1, 2].map(() => timed(() => frameHash(frame))));
   const canonicalS = median([0, 1, 2].map(() => timed(() => frameHash(frame, { scheme: "canonical" }))));
   const offS = shared.offS;
   const mb = (frame.height * frame.width * 8) / 1e6; // 8 bytes a value: the canonical encoding's volume, roughly
-  const row = (label: string, s: number, base: number, extra = "") => console.log(`${label.padEnd(36)} ${s.toFixed(3).padStart(8)} s ${(100 * s / base).toFixed(1).padStart(6)}%  ${extra}`);
+  const row = (label: string, s: number, base: number, extra = "") =>
+    console.log(`${label.padEnd(36)} ${s.toFixed(3).padStart(8)} s ${(100 * s / base).toFixed(1).padStart(6)}%  ${extra}`);
   const rounds = (xs: number[]) => `rounds ${xs.map((s) => s.toFixed(2)).join(" ")}`;
-  console.log(`frame: ${frame.height.toLocaleString("en-US")} rows x ${frame.width} columns of eq-taq-1min (${TICKERS.length} calls, demo market), ~${mb.toFixed(0)} MB of values`);
+  console.log(
+    `frame: ${frame.height.toLocaleString("en-US")} rows x ${frame.width} columns of eq-taq-1min (${TICKERS.length} calls, demo market), ~${
+      mb.toFixed(0)
+    } MB of values`,
+  );
   console.log(`${"step".padEnd(36)} ${"median".padStart(8)}   ${"of fetch".padStart(7)}`);
   if (own) {
     row("own cores: fetch, recording off", own.offS, own.offS, rounds(own.off));
@@ -123,7 +134,11 @@ try {
   console.log(`shared cores: recording on / off = ${ratio(shared).toFixed(3)} (${(100 * (ratio(shared) - 1)).toFixed(1)}%)`);
   const judged = own ?? shared;
   const share = ratio(judged) - 1;
-  console.log(`${own ? "own cores" : "shared cores"}: recording on / off = ${(1 + share).toFixed(3)} (${(100 * share).toFixed(1)}%; target < ${100 * TARGET}%)`);
+  console.log(
+    `${own ? "own cores" : "shared cores"}: recording on / off = ${(1 + share).toFixed(3)} (${(100 * share).toFixed(1)}%; target < ${
+      100 * TARGET
+    }%)`,
+  );
   console.log(share < TARGET ? "target met" : "TARGET MISSED");
   if (share >= TARGET) process.exitCode = 1;
 } finally {

@@ -21,7 +21,14 @@ import { type BenchSandbox, startSandboxProcess } from "./support/sandboxServer.
 import { REPO_ROOT } from "./support/paths.ts";
 import { loadAverages, median } from "./support/stats.ts";
 
-const { values } = parseArgs({ options: { against: { type: "string" }, rounds: { type: "string", default: "8" }, latency: { type: "string" }, bandwidth: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    against: { type: "string" },
+    rounds: { type: "string", default: "8" },
+    latency: { type: "string" },
+    bandwidth: { type: "string" },
+  },
+});
 const log = (line: string) => console.error(`bench: ${line}`);
 if (!values.against) {
   console.error("bench: --against <checkout> is required (another worktree, e.g. of the commit before a change)");
@@ -40,7 +47,11 @@ const tickers = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
 const root = resolve(values.against);
 const theirMarket = checkoutDemoMarket(root, demoDir);
-log(`against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirMarket}${network.length ? `, ${network.join(" ")}` : ""}`);
+log(
+  `against ${root}, over ${theirMarket === demoDir ? "this checkout's demo market" : theirMarket}${
+    network.length ? `, ${network.join(" ")}` : ""
+  }`,
+);
 
 /** One pull: every ticker's page, four in flight; its seconds and the sandbox's CPU seconds. */
 async function pull(sb: BenchSandbox): Promise<{ seconds: number; cpu: number }> {
@@ -60,8 +71,12 @@ try {
     others.push(await pull(then));
   }
   const row = (name: string, r: typeof mine) =>
-    `${name.padEnd(34)} ${median(r.map((x) => x.seconds)).toFixed(2)} s  sandbox CPU ${median(r.map((x) => x.cpu)).toFixed(2)} s a pull  (${r.map((x) => x.cpu.toFixed(2)).join(" ")})`;
-  console.log(`universe pull, ${tickers.length} tickers x 20 days of eq-taq-1min as CSV, 4 in flight, ${rounds} alternating rounds (medians)`);
+    `${name.padEnd(34)} ${median(r.map((x) => x.seconds)).toFixed(2)} s  sandbox CPU ${median(r.map((x) => x.cpu)).toFixed(2)} s a pull  (${
+      r.map((x) => x.cpu.toFixed(2)).join(" ")
+    })`;
+  console.log(
+    `universe pull, ${tickers.length} tickers x 20 days of eq-taq-1min as CSV, 4 in flight, ${rounds} alternating rounds (medians)`,
+  );
   console.log(row("this checkout", mine));
   console.log(row(`against ${root}`, others));
   const ratio = median(mine.map((x) => x.cpu)) / median(others.map((x) => x.cpu));

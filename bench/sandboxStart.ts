@@ -42,7 +42,10 @@ async function start(workers: number, root?: string): Promise<{ cpu: number; wal
   return sample;
 }
 
-const ways: { name: string; root?: string }[] = [{ name: "this checkout" }, ...(against ? [{ name: against, root: resolve(against) }] : [])];
+const ways: { name: string; root?: string }[] = [
+  { name: "this checkout" },
+  ...(against ? [{ name: against, root: resolve(against) }] : []),
+];
 const samples = new Map<string, { cpu: number[]; wall: number[] }>();
 console.log(`load average at start: ${loadAverages()}`);
 for (let round = 0; round < ROUNDS; round++) {
@@ -61,8 +64,14 @@ for (let round = 0; round < ROUNDS; round++) {
 for (const workers of [1, 2]) {
   const [mine, base] = ways.map((w) => samples.get(`${w.name}\u0000${workers}`)!);
   const figures = (s: typeof mine) => `${median(s.cpu).toFixed(2)} CPU s, ${median(s.wall).toFixed(2)} s to ready`;
-  console.log(`${workers} worker${workers === 1 ? " " : "s"}: this checkout ${figures(mine)}` +
-    (base ? `; ${against} ${figures(base)}; ratio ${(median(mine.cpu) / median(base.cpu)).toFixed(2)}x the CPU, ${(median(mine.wall) / median(base.wall)).toFixed(2)}x the wall` : ""));
+  console.log(
+    `${workers} worker${workers === 1 ? " " : "s"}: this checkout ${figures(mine)}` +
+      (base
+        ? `; ${against} ${figures(base)}; ratio ${(median(mine.cpu) / median(base.cpu)).toFixed(2)}x the CPU, ${
+          (median(mine.wall) / median(base.wall)).toFixed(2)
+        }x the wall`
+        : ""),
+  );
 }
 console.log(`medians of ${ROUNDS} starts each; load average at the end: ${loadAverages()}`);
 rmSync(scratch, { recursive: true, force: true });

@@ -58,7 +58,9 @@ const V8_FLAGS = runAsNotebookKernel();
 const log = (line: string) => console.error(`bench: ${line}`);
 const demoDir = join(REPO_ROOT, "data", "demo");
 const manifest = ensureDemoMarket(demoDir, log);
-const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) => s.ticker);
+const tickers: string[] = (JSON.parse(readFileSync(join(demoDir, "manifest.json"), "utf8")).securities as { ticker: string }[]).map((s) =>
+  s.ticker
+);
 const days = tradingDays(manifest.start, manifest.end).map((d) => d.date);
 const [start, end, widerEnd] = [days[0], days[19], days[24]];
 const KEY = "demo-full-access";
@@ -90,7 +92,11 @@ const missing = peerUnavailable();
 if (missing) log(missing);
 let allOk = true;
 for (const arrangement of arrangements) allOk = (await measure(arrangement.name, arrangement.args)) && allOk;
-console.log(`load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${loadAtStart.toFixed(2)} at the start, on ${cpus().length} cores shared with the sandbox; ${V8_FLAGS}`);
+console.log(
+  `load average (1 min) ${loadavg()[0].toFixed(2)} at the end, ${
+    loadAtStart.toFixed(2)
+  } at the start, on ${cpus().length} cores shared with the sandbox; ${V8_FLAGS}`,
+);
 console.log(allOk ? "all targets met" : "TARGET MISSED");
 if (!allOk) process.exitCode = 1;
 
@@ -179,10 +185,15 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
     const peerS = peer ? summary("peer") : Number.NaN;
     if (peer && peerRows !== frame.height) throw new Error(`the peer pulled ${peerRows} rows where the workbench pulled ${frame.height}`);
     const row = (name: string, s: number, note: string) => `${name.padEnd(30)} ${s.toFixed(2).padStart(8)}  ${note}`;
-    const fmt = (xs: { seconds: number; client: number }[]) => xs.map((x) => `${x.seconds.toFixed(2)} s/${x.client.toFixed(2)} CPU`).join(", ");
+    const fmt = (xs: { seconds: number; client: number }[]) =>
+      xs.map((x) => `${x.seconds.toFixed(2)} s/${x.client.toFixed(2)} CPU`).join(", ");
     const peerOk = onNetwork || !peer || (peerS / uniS >= 1.1 && cpu.universe.client <= cpu.peer.client);
     const rawOk = onNetwork || uniS / rawS <= 1.15;
-    console.log(`\n${arrangement}: eq-taq-1min, ${tickers.length} tickers x 20 trading days (${start} to ${end}), every column: ${frame.height.toLocaleString("en-US")} rows, ${(bytes / 1e6).toFixed(0)} MB of CSV`);
+    console.log(
+      `\n${arrangement}: eq-taq-1min, ${tickers.length} tickers x 20 trading days (${start} to ${end}), every column: ${
+        frame.height.toLocaleString("en-US")
+      } rows, ${(bytes / 1e6).toFixed(0)} MB of CSV`,
+    );
     console.log(`${"way".padEnd(30)} ${"seconds".padStart(8)}  ratio`);
     const clientRows = () => {
       console.log(row("raw transfer (no parsing)", rawS, `baseline of the client's ways${cpuNote("raw")}`));
@@ -190,11 +201,34 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
         const s = summary(name);
         console.log(row(name, s, `${(s / rawS).toFixed(2)}x raw${cpuNote(name)}`));
       }
-      console.log(row(`universe call into a frame`, uniS, `${(uniS / rawS).toFixed(2)}x raw${onNetwork ? "" : " (target <= 1.15)"}; ${IN_FLIGHT} in flight (concurrency ${CONCURRENCY ?? "by default"})${cpuNote("universe")}`));
-      if (peer) console.log(row(`Python Polars ${peer.polars} peer`, peerS, `${(peerS / uniS).toFixed(2)}x the universe call's seconds${onNetwork ? "" : " (target >= 1.1)"}; ${(peerS / rawS).toFixed(2)}x raw${cpuNote("peer")}`));
-      else console.log(row("Python Polars peer", Number.NaN, `skipped: ${missing}`));
+      console.log(
+        row(
+          `universe call into a frame`,
+          uniS,
+          `${(uniS / rawS).toFixed(2)}x raw${onNetwork ? "" : " (target <= 1.15)"}; ${IN_FLIGHT} in flight (concurrency ${
+            CONCURRENCY ?? "by default"
+          })${cpuNote("universe")}`,
+        ),
+      );
+      if (peer) {
+        console.log(
+          row(
+            `Python Polars ${peer.polars} peer`,
+            peerS,
+            `${(peerS / uniS).toFixed(2)}x the universe call's seconds${onNetwork ? "" : " (target >= 1.1)"}; ${
+              (peerS / rawS).toFixed(2)
+            }x raw${cpuNote("peer")}`,
+          ),
+        );
+      } else console.log(row("Python Polars peer", Number.NaN, `skipped: ${missing}`));
       const others = extra.map(([name]) => `; ${name} ${fmt(rounds[name])}`).join("");
-      console.log(`  (medians of ${ROUNDS} alternating rounds: raw ${fmt(rounds.raw)}; universe ${fmt(rounds.universe)}${CLIENT_ONLY ? "" : `; download ${fmt(rounds.download)}; concurrency 2 ${fmt(rounds.universe2)}; sequential ${fmt(rounds.sequential)}`}${peer ? `; peer ${fmt(rounds.peer)}` : ""}${others})`);
+      console.log(
+        `  (medians of ${ROUNDS} alternating rounds: raw ${fmt(rounds.raw)}; universe ${fmt(rounds.universe)}${
+          CLIENT_ONLY
+            ? ""
+            : `; download ${fmt(rounds.download)}; concurrency 2 ${fmt(rounds.universe2)}; sequential ${fmt(rounds.sequential)}`
+        }${peer ? `; peer ${fmt(rounds.peer)}` : ""}${others})`,
+      );
     };
     if (CLIENT_ONLY) {
       clientRows();
@@ -215,10 +249,38 @@ async function measure(arrangement: string, args: string[]): Promise<boolean> {
 
     const [uniTarget, dlTarget] = onNetwork ? [3, 1.2] : [2.5, 1];
     clientRows();
-    console.log(row("sequential, ticker by ticker", seqS, `universe call ${(seqS / uniS).toFixed(2)}x faster (target >= ${uniTarget}); raw ${(seqS / rawS).toFixed(2)}x faster${cpuNote("sequential")}`));
-    console.log(row("universe download (Parquet)", dlS, `${(dlS / uniS).toFixed(2)}x the universe call's seconds (target <= ${dlTarget}); ${(seqS / dlS).toFixed(2)}x faster than sequential; ${dl.partitions} partitions, ${dl.rows.toLocaleString("en-US")} rows${cpuNote("download")}`));
-    console.log(row("universe call, concurrency 2", uni2S, `${(seqS / uni2S).toFixed(2)}x faster than sequential; ${(uni2S / rawS).toFixed(2)}x raw${cpuNote("universe2")}`));
-    console.log(row(`download re-run to ${widerEnd}`, widerS, `${widerRequests} data requests for ${wider.fetched} new partitions (${tickers.length} tickers x 5 days)`));
+    console.log(
+      row(
+        "sequential, ticker by ticker",
+        seqS,
+        `universe call ${(seqS / uniS).toFixed(2)}x faster (target >= ${uniTarget}); raw ${(seqS / rawS).toFixed(2)}x faster${
+          cpuNote("sequential")
+        }`,
+      ),
+    );
+    console.log(
+      row(
+        "universe download (Parquet)",
+        dlS,
+        `${(dlS / uniS).toFixed(2)}x the universe call's seconds (target <= ${dlTarget}); ${
+          (seqS / dlS).toFixed(2)
+        }x faster than sequential; ${dl.partitions} partitions, ${dl.rows.toLocaleString("en-US")} rows${cpuNote("download")}`,
+      ),
+    );
+    console.log(
+      row(
+        "universe call, concurrency 2",
+        uni2S,
+        `${(seqS / uni2S).toFixed(2)}x faster than sequential; ${(uni2S / rawS).toFixed(2)}x raw${cpuNote("universe2")}`,
+      ),
+    );
+    console.log(
+      row(
+        `download re-run to ${widerEnd}`,
+        widerS,
+        `${widerRequests} data requests for ${wider.fetched} new partitions (${tickers.length} tickers x 5 days)`,
+      ),
+    );
     const ok = seqS / uniS >= uniTarget && rawOk && dlS / uniS <= dlTarget && peerOk && widerRequests === tickers.length;
     console.log(`${arrangement}: ${ok ? "targets met" : "TARGET MISSED"}`);
     return ok;

@@ -22,21 +22,30 @@ const TARGET = 1.5;
 const { values } = parseArgs({ options: { recipes: { type: "string" }, rounds: { type: "string", default: "3" } } });
 const ROUNDS = Number(values.rounds);
 const recipesDir = join(REPO_ROOT, "recipes");
-const names = values.recipes?.split(",") ?? readdirSync(recipesDir).filter((f) => f.endsWith(".ipynb")).map((f) => basename(f, ".ipynb")).sort();
+const names = values.recipes?.split(",") ??
+  readdirSync(recipesDir).filter((f) => f.endsWith(".ipynb")).map((f) => basename(f, ".ipynb")).sort();
 const out = mkdtempSync(join(tmpdir(), "bench-verify-"));
 const deno = join(REPO_ROOT, "node_modules", ".bin", "deno");
 
 /** One runner invocation, timed from the outside (what a user waits for). */
 async function recipe(name: string, args: string[]): Promise<{ seconds: number; stdout: string; status: number }> {
   const start = performance.now();
-  const r = await run(deno, ["run", "-A", join(REPO_ROOT, "scripts/recipe.ts"), name, "--out", out, ...args], { cwd: REPO_ROOT, timeoutMs: 900_000, env: { ...process.env, npm_lifecycle_event: "recipe" } });
+  const r = await run(deno, ["run", "-A", join(REPO_ROOT, "scripts/recipe.ts"), name, "--out", out, ...args], {
+    cwd: REPO_ROOT,
+    timeoutMs: 900_000,
+    env: { ...process.env, npm_lifecycle_event: "recipe" },
+  });
   return { seconds: (performance.now() - start) / 1000, stdout: r.stdout, status: r.status ?? -1 };
 }
 
 const local = await sandbox(); // the demo sandbox both runs reuse
 let missed = 0;
 try {
-  console.log(`${"recipe".padEnd(22)} ${"plain s".padStart(8)} ${"verify s".padStart(9)} ${"ratio".padStart(6)}  verdict (medians; every run in brackets)`);
+  console.log(
+    `${"recipe".padEnd(22)} ${"plain s".padStart(8)} ${"verify s".padStart(9)} ${
+      "ratio".padStart(6)
+    }  verdict (medians; every run in brackets)`,
+  );
   for (const name of names) {
     const manifest = join(out, `${name}.provenance.json`);
     const first = await recipe(name, []); // writes the manifest every verified run checks
@@ -63,7 +72,11 @@ try {
     const ratio = median(verified) / median(plain);
     if (ratio > TARGET) missed++;
     const all = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(" ");
-    console.log(`${name.padEnd(22)} ${median(plain).toFixed(1).padStart(8)} ${median(verified).toFixed(1).padStart(9)} ${ratio.toFixed(2).padStart(6)}  ${verdict.replace(saved, "its manifest")}  (plain ${all(plain)}; verify ${all(verified)})`);
+    console.log(
+      `${name.padEnd(22)} ${median(plain).toFixed(1).padStart(8)} ${median(verified).toFixed(1).padStart(9)} ${
+        ratio.toFixed(2).padStart(6)
+      }  ${verdict.replace(saved, "its manifest")}  (plain ${all(plain)}; verify ${all(verified)})`,
+    );
   }
   console.log(missed === 0 ? `target met (verify within ${TARGET}x the plain run)` : `TARGET MISSED for ${missed} recipe(s)`);
   if (missed > 0) process.exitCode = 1;

@@ -45,7 +45,15 @@ type Run = { mode: string; seconds: number; rows: number; bytes: number; peakMb:
 let runs = 0;
 /** One way in its own process, into a folder of its own; `root` is the checkout whose runner (and modules) it uses. */
 const run = (mode: string, from: string, root = REPO_ROOT): Run => {
-  const out = execFileSync(process.execPath, ["run", "-A", join(root, "bench/support/workbenchRun.ts"), mode, sandbox.baseUrl, from, join(scratch, `${mode}-${++runs}`)], {
+  const out = execFileSync(process.execPath, [
+    "run",
+    "-A",
+    join(root, "bench/support/workbenchRun.ts"),
+    mode,
+    sandbox.baseUrl,
+    from,
+    join(scratch, `${mode}-${++runs}`),
+  ], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
@@ -71,23 +79,62 @@ try {
   const naive = run("naive", fetchFrom);
   const download = run("download", "2002-01-02");
   const row = (name: string, r: { seconds: number; rows: number; peakMb: number }, note: string) =>
-    `${name.padEnd(22)} ${String(Number.isNaN(r.rows) ? "-" : r.rows).padStart(9)} ${r.seconds.toFixed(2).padStart(8)} ${r.peakMb.toFixed(0).padStart(8)}  ${note}`;
+    `${name.padEnd(22)} ${String(Number.isNaN(r.rows) ? "-" : r.rows).padStart(9)} ${r.seconds.toFixed(2).padStart(8)} ${
+      r.peakMb.toFixed(0).padStart(8)
+    }  ${note}`;
   console.log(`fetch of eq-taq-1min ${"AAPL"} from ${fetchFrom} (every column), raw = same CSV pages, same concurrency, no parsing`);
   console.log(`${"way".padEnd(22)} ${"rows".padStart(9)} ${"seconds".padStart(8)} ${"peak MB".padStart(8)}  ratio`);
   console.log(row("raw transfer", raw, `baseline (${(raw.bytes / 1e6).toFixed(0)} MB of CSV)`));
-  console.log(row("workbench", wb, `${(wb.seconds / raw.seconds).toFixed(2)}x raw (target <= 1.5); ${(naive.seconds / wb.seconds).toFixed(1)}x faster than naive (target >= 8)`));
-  console.log(`  (medians of three: raw ${raws.map((r) => r.seconds.toFixed(2)).join(" ")} s; workbench ${wbs.map((r) => r.seconds.toFixed(2)).join(" ")} s, provenance recording ${process.env.MARKETDATA_PROVENANCE === "0" ? "off" : "on (the default)"})`);
+  console.log(
+    row(
+      "workbench",
+      wb,
+      `${(wb.seconds / raw.seconds).toFixed(2)}x raw (target <= 1.5); ${
+        (naive.seconds / wb.seconds).toFixed(1)
+      }x faster than naive (target >= 8)`,
+    ),
+  );
+  console.log(
+    `  (medians of three: raw ${raws.map((r) => r.seconds.toFixed(2)).join(" ")} s; workbench ${
+      wbs.map((r) => r.seconds.toFixed(2)).join(" ")
+    } s, provenance recording ${process.env.MARKETDATA_PROVENANCE === "0" ? "off" : "on (the default)"})`,
+  );
   console.log(row("naive JSON client", naive, `${(naive.seconds / raw.seconds).toFixed(2)}x raw`));
-  console.log(row("download (Parquet)", download, `peak ${download.peakMb.toFixed(0)} MB (target < 1024); ${Math.round(download.rows / download.seconds).toLocaleString("en-US")} rows/s`));
+  console.log(
+    row(
+      "download (Parquet)",
+      download,
+      `peak ${download.peakMb.toFixed(0)} MB (target < 1024); ${
+        Math.round(download.rows / download.seconds).toLocaleString("en-US")
+      } rows/s`,
+    ),
+  );
   if (AGAINST) {
     const other = median(others);
     const otherDownload = run("download", "2002-01-02", AGAINST);
     const downloadAgain = run("download", "2002-01-02");
     console.log(`against ${AGAINST} (its own runner and modules, same sandbox, alternating):`);
-    console.log(row("its workbench", other, `this one ${(wb.seconds / other.seconds).toFixed(2)}x its seconds (medians of three: ${others.map((r) => r.seconds.toFixed(2)).join(" ")} s)`));
-    console.log(row("its download", otherDownload, `this one ${(downloadAgain.seconds / otherDownload.seconds).toFixed(2)}x its seconds (this one again right after: ${downloadAgain.seconds.toFixed(2)} s, peak ${downloadAgain.peakMb.toFixed(0)} MB)`));
+    console.log(
+      row(
+        "its workbench",
+        other,
+        `this one ${(wb.seconds / other.seconds).toFixed(2)}x its seconds (medians of three: ${
+          others.map((r) => r.seconds.toFixed(2)).join(" ")
+        } s)`,
+      ),
+    );
+    console.log(
+      row(
+        "its download",
+        otherDownload,
+        `this one ${(downloadAgain.seconds / otherDownload.seconds).toFixed(2)}x its seconds (this one again right after: ${
+          downloadAgain.seconds.toFixed(2)
+        } s, peak ${downloadAgain.peakMb.toFixed(0)} MB)`,
+      ),
+    );
   }
-  const ok = wb.seconds <= 1.5 * raw.seconds && naive.seconds >= 8 * wb.seconds && download.peakMb < 1024 && download.rows >= 5_000_000 && wb.rows >= 500_000;
+  const ok = wb.seconds <= 1.5 * raw.seconds && naive.seconds >= 8 * wb.seconds && download.peakMb < 1024 && download.rows >= 5_000_000 &&
+    wb.rows >= 500_000;
   console.log(ok ? "all targets met" : "TARGET MISSED");
   if (!ok) process.exitCode = 1;
 } finally {

@@ -14,11 +14,14 @@ import { epochDay } from "./nyTime.ts";
  */
 const ONE_OFF_CLOSURES: Readonly<Record<string, string>> = {
   "1994-04-27": "National Day of Mourning for Richard Nixon",
-  "2001-09-11": "September 11 attacks", "2001-09-12": "September 11 attacks",
-  "2001-09-13": "September 11 attacks", "2001-09-14": "September 11 attacks",
+  "2001-09-11": "September 11 attacks",
+  "2001-09-12": "September 11 attacks",
+  "2001-09-13": "September 11 attacks",
+  "2001-09-14": "September 11 attacks",
   "2004-06-11": "National Day of Mourning for Ronald Reagan",
   "2007-01-02": "National Day of Mourning for Gerald Ford",
-  "2012-10-29": "Hurricane Sandy", "2012-10-30": "Hurricane Sandy",
+  "2012-10-29": "Hurricane Sandy",
+  "2012-10-30": "Hurricane Sandy",
   "2018-12-05": "National Day of Mourning for George H. W. Bush",
   "2025-01-09": "National Day of Mourning for Jimmy Carter",
 };

@@ -109,11 +109,13 @@ export function nyUtcOffsetMinutes(date: string): number {
   formatter ??= new Intl.DateTimeFormat("en-US", {
     timeZone: "America/New_York",
     hourCycle: "h23",
-    year: "numeric", month: "numeric", day: "numeric",
-    hour: "numeric", minute: "numeric",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
   });
-  const part = (type: string) =>
-    Number(formatter!.formatToParts(instant).find((p) => p.type === type)?.value);
+  const part = (type: string) => Number(formatter!.formatToParts(instant).find((p) => p.type === type)?.value);
   const wall = new Date(0).setUTCFullYear(part("year"), part("month") - 1, part("day")) +
     (part("hour") * 60 + part("minute")) * 60_000;
   const offset = Math.round((wall - instant) / 60_000);

@@ -68,11 +68,19 @@ export function installKernel(args: readonly string[]): KernelInstall {
   // Jupyter's own rule for kernel names.
   if (!/^[a-z0-9._-]+$/i.test(name)) throw new KernelInstallError(`--name '${name}': a kernel's name is letters, digits, '.', '_' and '-'`);
   const jupyter = values.jupyter ?? which("jupyter");
-  if (!jupyter) throw new KernelInstallError("Jupyter is not installed here (no `jupyter` on PATH): install JupyterLab (`pip install jupyterlab`) or give --jupyter PATH, then run this again");
+  if (!jupyter) {
+    throw new KernelInstallError(
+      "Jupyter is not installed here (no `jupyter` on PATH): install JupyterLab (`pip install jupyterlab`) or give --jupyter PATH, then run this again",
+    );
+  }
   const python = values.python ?? jupyterPython(jupyter);
   if (!python) throw new KernelInstallError(`Cannot tell which Python ${jupyter} runs on: give --python PATH`);
   const zmq = spawnSync(python, ["-c", "import zmq"], { encoding: "utf8" });
-  if (zmq.status !== 0) throw new KernelInstallError(`The relay runs on ${python}, which cannot import zmq: \`${python} -m pip install pyzmq\`, or give --python PATH`);
+  if (zmq.status !== 0) {
+    throw new KernelInstallError(
+      `The relay runs on ${python}, which cannot import zmq: \`${python} -m pip install pyzmq\`, or give --python PATH`,
+    );
+  }
   const deno = denoExecutable();
   const dir = mkdtempSync(join(tmpdir(), "market-workbench-kernel-"));
   try {
@@ -83,7 +91,9 @@ export function installKernel(args: readonly string[]): KernelInstall {
     const where = values.prefix !== undefined ? ["--prefix", values.prefix] : values["sys-prefix"] ? ["--sys-prefix"] : ["--user"];
     const result = spawnSync(jupyter, ["kernelspec", "install", dir, "--name", name, ...where], { encoding: "utf8" });
     const said = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim();
-    if (result.status !== 0) throw new KernelInstallError(`\`jupyter kernelspec install\` failed${result.error ? ` (${result.error.message})` : ""}:\n${said}`);
+    if (result.status !== 0) {
+      throw new KernelInstallError(`\`jupyter kernelspec install\` failed${result.error ? ` (${result.error.message})` : ""}:\n${said}`);
+    }
     return { name, message: said.split("\n").find((l) => /Installed kernelspec/.test(l)) ?? said };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,9 @@ async function main(args: string[]): Promise<number> {
         return 0;
       }
       const installed = installKernel(rest);
-      console.log(`${installed.message}\nChoose the kernel "${installed.name}" in JupyterLab, or run a notebook with it: jupyter execute --kernel_name=${installed.name} my.ipynb`);
+      console.log(
+        `${installed.message}\nChoose the kernel "${installed.name}" in JupyterLab, or run a notebook with it: jupyter execute --kernel_name=${installed.name} my.ipynb`,
+      );
       return 0;
     }
     case "--version":
@@ -54,7 +56,8 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   // A known failure says what to do in its message; anything else keeps its stack.
-  const known = error instanceof SandboxSettingError || error instanceof DenoNotFoundError || error instanceof KernelInstallError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  const known = error instanceof SandboxSettingError || error instanceof DenoNotFoundError || error instanceof KernelInstallError ||
+    (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
   console.error(`market-workbench: ${known ? (error as Error).message : (error as Error).stack}`);
   process.exitCode = 2;
 }

@@ -56,7 +56,10 @@ export const MetaDatasetAccessRuleOut = z.object({
 }).meta({ id: "MetaDatasetAccessRuleOut", description: "A data access rule: dataset, date window, ticker universe" });
 
 /** GET /api/v1/account/my/data-access-rules. */
-export const AccessRules: z.ZodArray<typeof MetaDatasetAccessRuleOut> = z.array(MetaDatasetAccessRuleOut).meta({ id: "AccessRules", description: "The identity's data access rules" });
+export const AccessRules: z.ZodArray<typeof MetaDatasetAccessRuleOut> = z.array(MetaDatasetAccessRuleOut).meta({
+  id: "AccessRules",
+  description: "The identity's data access rules",
+});
 
 /**
  * The identity behind an API key (GET /api/v1/account/my): `identity_id`, `name`,

@@ -70,7 +70,9 @@ export function recordSchema(columns: readonly RecordColumn[], id?: string): z.Z
 }
 
 /** A JSON page's schema: its records (checked by `T`, or any object) and its pagination. */
-export type DataEnvelopeSchema<T extends z.ZodType = z.ZodType> = z.ZodObject<{ data: z.ZodArray<T | z.ZodRecord<z.ZodString, z.ZodUnknown>>; pagination: typeof Pagination }>;
+export type DataEnvelopeSchema<T extends z.ZodType = z.ZodType> = z.ZodObject<
+  { data: z.ZodArray<T | z.ZodRecord<z.ZodString, z.ZodUnknown>>; pagination: typeof Pagination }
+>;
 
 /**
  * The JSON page envelope around a record schema (default: records not checked field by field).
@@ -88,5 +90,7 @@ export function dataEnvelope<T extends z.ZodType>(record?: T): DataEnvelopeSchem
 }
 
 /** The envelope with records unchecked: what the workbench validates on every JSON page. */
-export const DataEnvelope: DataEnvelopeSchema = dataEnvelope().meta({ id: "DataEnvelope", description: "One page: data (records) and pagination" });
-
+export const DataEnvelope: DataEnvelopeSchema = dataEnvelope().meta({
+  id: "DataEnvelope",
+  description: "One page: data (records) and pagination",
+});

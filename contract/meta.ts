@@ -3,7 +3,9 @@ import { z } from "zod";
 import { WireDate, WireDateTime, WireInteger } from "./wire.ts";
 
 /** One entry of GET /api/v1/meta/datasets. */
-export const DatasetRecord: z.ZodObject<{ dataset_id: z.ZodString; dataset_text_id: z.ZodString; dataset_name: z.ZodString; data_group: z.ZodString; vendor: z.ZodString }> = z.object({
+export const DatasetRecord: z.ZodObject<
+  { dataset_id: z.ZodString; dataset_text_id: z.ZodString; dataset_name: z.ZodString; data_group: z.ZodString; vendor: z.ZodString }
+> = z.object({
   dataset_id: z.string(),
   dataset_text_id: z.string().meta({ description: "The id used in URLs, e.g. eq-taq-1min" }),
   dataset_name: z.string(),
@@ -12,7 +14,10 @@ export const DatasetRecord: z.ZodObject<{ dataset_id: z.ZodString; dataset_text_
 }).meta({ id: "Dataset", description: "A dataset this identity may reach" });
 
 /** GET /api/v1/meta/datasets. */
-export const DatasetList: z.ZodArray<typeof DatasetRecord> = z.array(DatasetRecord).meta({ id: "DatasetList", description: "Datasets this identity may reach" });
+export const DatasetList: z.ZodArray<typeof DatasetRecord> = z.array(DatasetRecord).meta({
+  id: "DatasetList",
+  description: "Datasets this identity may reach",
+});
 
 /**
  * GET /api/v1/meta/datasets/{id}/status. Fields beyond these are allowed (a service may add some).
@@ -28,8 +33,12 @@ export const DatasetStatus = z.looseObject({
   last_available_date: WireDate.nullable().meta({ description: "Last date with data; null when empty" }),
   last_updated: WireDateTime.meta({ description: "When the data last changed" }),
   row_count: WireInteger.meta({ description: "Rows in the dataset (the default variant's)" }),
-  ticker_count: WireInteger.optional().meta({ description: "Distinct tickers (option roots for option datasets), renamed ones included, within the identity's access rule" }),
-  variants: z.record(z.string(), z.array(z.string())).optional().meta({ description: "Variant parameter to its values, e.g. {aggregation_logic: [core, no_finra_trf]}" }),
+  ticker_count: WireInteger.optional().meta({
+    description: "Distinct tickers (option roots for option datasets), renamed ones included, within the identity's access rule",
+  }),
+  variants: z.record(z.string(), z.array(z.string())).optional().meta({
+    description: "Variant parameter to its values, e.g. {aggregation_logic: [core, no_finra_trf]}",
+  }),
 }).meta({ id: "DatasetStatus", description: "Availability and last update of a dataset" });
 
 /** The column types the service reports. */
@@ -54,7 +63,10 @@ export const ColumnRecord = z.object({
 }).meta({ id: "Column", description: "One column of a dataset's schema" });
 
 /** GET /api/v1/meta/datasets/{id}/columns. */
-export const ColumnList: z.ZodArray<typeof ColumnRecord> = z.array(ColumnRecord).meta({ id: "ColumnList", description: "A dataset's column schema" });
+export const ColumnList: z.ZodArray<typeof ColumnRecord> = z.array(ColumnRecord).meta({
+  id: "ColumnList",
+  description: "A dataset's column schema",
+});
 
 /** One dataset this identity may reach: `dataset_id`, `dataset_text_id` (the id in URLs), `dataset_name`, `data_group`, `vendor`. */
 export type DatasetRecord = z.infer<typeof DatasetRecord>;

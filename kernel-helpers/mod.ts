@@ -24,13 +24,23 @@ if (inKernel()) {
 
 // Workbench types in these helpers' signatures, so that this module's docs are whole on their own
 // (notebook.ts exports them once: they are the workbench's own).
-export type { AccessRule, Entitlements, Holding, Identity, ProgressEvent, ProgressListener, Quotas, Verdict, WorkbenchError } from "../workbench/mod.ts";
+export type {
+  AccessRule,
+  Entitlements,
+  Holding,
+  Identity,
+  ProgressEvent,
+  ProgressListener,
+  Quotas,
+  Verdict,
+  WorkbenchError,
+} from "../workbench/mod.ts";
 
 export { installDisplay, show } from "./rich/install.ts";
 export { richBundle } from "./rich/richBundle.ts";
 export { formatBytes } from "./display/bytes.ts";
 export { describe } from "./frames/describe.ts";
-export { type FrameDisplayOptions, frameBundle } from "./display/frameHtml.ts";
+export { frameBundle, type FrameDisplayOptions } from "./display/frameHtml.ts";
 export { type Displayable, displayable, inKernel, JUPYTER_DISPLAY, type MediaBundle, showBundle } from "./display/jupyter.ts";
 export { progressBar, type ProgressBarOptions } from "./progress/progressBar.ts";
 export { type SharedListener } from "./progress/combine.ts";

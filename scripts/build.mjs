@@ -45,9 +45,19 @@ const TS_SPECIFIER = /((?:\bfrom\s*|\bimport\s*\(?\s*|\bnew URL\(\s*)["'])(\.{1,
 /** What dist/ is made from: every file of the compiled folders, and what decides how they compile. */
 function inputsHash() {
   const folders = ["workbench", "kernel-helpers", "calendar", "contract", "sandbox", "cli"];
-  const single = ["notebook.ts", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs",
-    "scripts/kernelSettings.mjs", "scripts/paths.mjs", "node_modules/typescript/package.json"];
-  const paths = [...folders.flatMap((f) => [...files(join(repoRoot, f))]), ...single.map((f) => join(repoRoot, f)).filter(existsSync)].sort();
+  const single = [
+    "notebook.ts",
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "scripts/build.mjs",
+    "scripts/kernelSettings.mjs",
+    "scripts/paths.mjs",
+    "node_modules/typescript/package.json",
+  ];
+  const paths = [...folders.flatMap((f) => [...files(join(repoRoot, f))]), ...single.map((f) => join(repoRoot, f)).filter(existsSync)]
+    .sort();
   const hash = createHash("sha256");
   for (const path of paths) hash.update(`${relative(repoRoot, path)}\0`).update(readFileSync(path)).update("\0");
   return hash.digest("hex");
@@ -79,7 +89,9 @@ for (const file of files(dist)) {
     if (/["']\.{1,2}\/[^"']*\.ts["']/.test(line)) left.push(`${relative(repoRoot, file)}: ${line.trim()}`);
     // A module loaded by URL (a worker) is no import tsc follows: tsconfig.build.json must name it.
     for (const [, target] of line.matchAll(/new URL\(\s*["'](\.{1,2}\/[^"']+\.js)["'],\s*import\.meta\.url/g)) {
-      if (!existsSync(join(dirname(file), target))) left.push(`${relative(repoRoot, file)}: ${target} was not built (add its source to tsconfig.build.json's files)`);
+      if (!existsSync(join(dirname(file), target))) {
+        left.push(`${relative(repoRoot, file)}: ${target} was not built (add its source to tsconfig.build.json's files)`);
+      }
     }
   }
 }

@@ -50,7 +50,11 @@ async function demoMarket(): Promise<Manifest> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const workers = navigator.hardwareConcurrency;
-  console.log(`demo: generating the demo market into ${shown(marketDir)} once, on ${workers} core${workers === 1 ? "" : "s"}; progress every ${PROGRESS_SECONDS} s`);
+  console.log(
+    `demo: generating the demo market into ${shown(marketDir)} once, on ${workers} core${
+      workers === 1 ? "" : "s"
+    }; progress every ${PROGRESS_SECONDS} s`,
+  );
   let shownAt = 0;
   let attemptStarted = 0;
   await generateWatched({
@@ -65,11 +69,17 @@ async function demoMarket(): Promise<Manifest> {
       shownAt = seconds();
       // The time left is this attempt's own pace so far, not a guess made elsewhere.
       const left = ((seconds() - attemptStarted) / p.day) * (p.days - p.day);
-      console.log(`demo: generated ${p.day}/${p.days} days (${p.date}) in ${seconds().toFixed(0)} s, about ${left.toFixed(0)} s to go at this pace`);
+      console.log(
+        `demo: generated ${p.day}/${p.days} days (${p.date}) in ${seconds().toFixed(0)} s, about ${left.toFixed(0)} s to go at this pace`,
+      );
     },
     onRestart: (attempt, silent) => {
       attemptStarted = seconds();
-      console.log(`demo: the generation made no progress for ${silent.toFixed(0)} s, so it was stopped; starting it again (attempt ${attempt} of ${ATTEMPTS})`);
+      console.log(
+        `demo: the generation made no progress for ${
+          silent.toFixed(0)
+        } s, so it was stopped; starting it again (attempt ${attempt} of ${ATTEMPTS})`,
+      );
     },
   });
   console.log(`demo: generated the demo market in ${seconds().toFixed(1)} s`);
@@ -84,7 +94,9 @@ function outputDir(notebook: string): string {
 
 const notebooks = (process.argv.length > 2 ? process.argv.slice(2) : NOTEBOOKS).map((p) => resolve(repoRoot, p));
 const manifest = await demoMarket();
-console.log(`demo: market ${manifest.start} to ${manifest.end}, ${manifest.tradingDays.length} trading days (seed ${manifest.seed}; tickers real, prices synthetic)`);
+console.log(
+  `demo: market ${manifest.start} to ${manifest.end}, ${manifest.tradingDays.length} trading days (seed ${manifest.seed}; tickers real, prices synthetic)`,
+);
 
 const session = await openSandbox();
 console.log(`demo: sandbox ${session.started ? "started" : "already running"} at ${session.baseUrl}`);
@@ -123,5 +135,9 @@ for (const run of runs) {
   if (run.html) console.log(`  ${"".padEnd(width)} ${shown(run.ipynb!)}\n  ${"".padEnd(width)} ${shown(run.html)}`);
 }
 const failed = runs.filter((r) => r.errors.length > 0);
-console.log(failed.length === 0 ? `\nAll ${runs.length} notebook${runs.length === 1 ? "" : "s"} ran without errors.` : `\n${failed.length} of ${runs.length} notebooks failed: ${failed.map((r) => r.name).join(", ")}`);
+console.log(
+  failed.length === 0
+    ? `\nAll ${runs.length} notebook${runs.length === 1 ? "" : "s"} ran without errors.`
+    : `\n${failed.length} of ${runs.length} notebooks failed: ${failed.map((r) => r.name).join(", ")}`,
+);
 process.exit(failed.length === 0 ? 0 : 1);

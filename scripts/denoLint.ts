@@ -13,7 +13,15 @@ import { denoPath, repoRoot } from "./paths.mjs";
 import { run } from "./run.mjs";
 
 /** The folders and files whose every module `deno doc --lint` checks: the code a user imports. */
-export const DOC_LINT_ROOTS: readonly string[] = ["workbench", "kernel-helpers", "contract", "calendar", "cli", "sandbox/launcher", "notebook.ts"];
+export const DOC_LINT_ROOTS: readonly string[] = [
+  "workbench",
+  "kernel-helpers",
+  "contract",
+  "calendar",
+  "cli",
+  "sandbox/launcher",
+  "notebook.ts",
+];
 
 /** One finding: the tool's rule (or `fmt`), the file relative to the root with its line, and the message. */
 export interface Finding {
@@ -56,7 +64,11 @@ export function docLintModules(root: string = repoRoot): string[] {
  */
 export async function fmtCheck(paths: readonly string[] = []): Promise<Finding[]> {
   const result = await run(denoPath(), ["fmt", "--check", ...paths], { cwd: repoRoot, env: quiet });
-  const files = [...result.stderr.matchAll(/^from (\S.*):$/gm)].map((m) => ({ rule: "fmt", where: fromRoot(m[1]), message: "not formatted" }));
+  const files = [...result.stderr.matchAll(/^from (\S.*):$/gm)].map((m) => ({
+    rule: "fmt",
+    where: fromRoot(m[1]),
+    message: "not formatted",
+  }));
   if (result.status !== 0 && files.length === 0) throw new Error(`deno fmt --check failed: ${result.stderr.trim() || result.error}`);
   return files;
 }

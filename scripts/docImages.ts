@@ -60,12 +60,16 @@ function picturesOf(markdown: string): Picture[] {
 
 /** A block as a cell after the setup cell: its own first-cell lines (imports, sandbox, connect) dropped. */
 function asCell(code: string): string {
-  return code.split("\n").filter((line) => !/^import .* from "(\.\.\/notebook\.ts|market-workbench\/notebook|nodejs-polars)";/.test(line) &&
-    !/^const (local|wb) = await (sandbox|connect)\(/.test(line)).join("\n");
+  return code.split("\n").filter((line) =>
+    !/^import .* from "(\.\.\/notebook\.ts|market-workbench\/notebook|nodejs-polars)";/.test(line) &&
+    !/^const (local|wb) = await (sandbox|connect)\(/.test(line)
+  ).join("\n");
 }
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: "string", multiple: true } } });
-const pictures = DOCS.flatMap((doc) => picturesOf(readFileSync(doc, "utf8"))).filter((p) => !values.only || values.only.includes(p.name.replace(/\.png$/, "")));
+const pictures = DOCS.flatMap((doc) => picturesOf(readFileSync(doc, "utf8"))).filter((p) =>
+  !values.only || values.only.includes(p.name.replace(/\.png$/, ""))
+);
 if (pictures.length === 0) throw new Error(`No picture to draw${values.only ? ` named ${values.only.join(", ")}` : ""}`);
 
 const dir = join(outDir, "doc-images");
@@ -75,19 +79,32 @@ pictures.forEach((p, i) => (notebook.cells[i + 1].metadata = { "doc-image": p.na
 const path = join(dir, "doc-images.ipynb");
 writeFileSync(path, JSON.stringify(notebook, null, 1));
 console.log(`doc images: running ${pictures.length} cell(s) in the Deno kernel against the demo market`);
-const ran = await run(process.execPath, ["run", "-A", join(repoRoot, "scripts", "recipe.ts"), path, "--out", dir], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" } });
+const ran = await run(process.execPath, ["run", "-A", join(repoRoot, "scripts", "recipe.ts"), path, "--out", dir], {
+  cwd: repoRoot,
+  env: { ...process.env, NO_COLOR: "1" },
+});
 if (ran.status !== 0) throw new Error(`The notebook failed (${path}):\n${ran.stdout}\n${ran.stderr}`);
 
 // Each cell's chart, as JupyterLab shows it: its HTML output in a 976 px wide notebook column.
-const executed = JSON.parse(readFileSync(path, "utf8")) as { cells: { metadata: Record<string, string>; outputs: { data?: Record<string, string | string[]> }[] }[] };
+const executed = JSON.parse(readFileSync(path, "utf8")) as {
+  cells: { metadata: Record<string, string>; outputs: { data?: Record<string, string | string[]> }[] }[];
+};
 const blocks = executed.cells.filter((c) => c.metadata["doc-image"]).map((c) => {
   const html = c.outputs.map((o) => o.data?.["text/html"]).find((h) => h !== undefined && [h].flat().join("").includes("wb-chart"));
   if (html === undefined) throw new Error(`The cell of ${c.metadata["doc-image"]} shows no chart`);
   return `<div class="case" data-name="${c.metadata["doc-image"]}" style="width:960px;padding:8px">${[html].flat().join("")}</div>`;
 });
 const page = join(dir, "doc-images.html");
-writeFileSync(page, `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff;width:976px">${blocks.join("")}</body></html>`);
-const browser = await chromium.launch({ executablePath: which("chromium") ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--hide-scrollbars"] });
+writeFileSync(
+  page,
+  `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff;width:976px">${
+    blocks.join("")
+  }</body></html>`,
+);
+const browser = await chromium.launch({
+  executablePath: which("chromium") ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--hide-scrollbars"],
+});
 try {
   const tab = await browser.newPage({ viewport: { width: 976, height: 1000 } });
   await tab.goto(`file://${page}`, { waitUntil: "load" });

@@ -18,7 +18,9 @@ import { run } from "./run.mjs";
 
 /** The modules whose examples run offline, in a few seconds: no service, no files, no kernel. */
 export const RUNNABLE_MODULES: readonly string[] = [
-  ...["adjustPrices", "blackScholes", "clusteredMeans", "forward", "normal", "seriesLink", "smileVols", "totalReturn"].map((m) => `workbench/research/${m}.ts`),
+  ...["adjustPrices", "blackScholes", "clusteredMeans", "forward", "normal", "seriesLink", "smileVols", "totalReturn"].map((m) =>
+    `workbench/research/${m}.ts`
+  ),
   ...["calendar", "dates", "earlyCloses", "holidays", "nyTime"].map((m) => `calendar/${m}.ts`),
   "workbench/calendar.ts",
   "workbench/errors/nearest.ts",
@@ -74,7 +76,9 @@ export function instrument(code: string): string {
     const last = statements.pop()!;
     const declared = /^(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=/.exec(last);
     if (!balanced(last)) return text;
-    const check = declared ? `${last}; __check(${i + 1}, ${JSON.stringify(m[2])}, ${declared[1]});` : `__check(${i + 1}, ${JSON.stringify(m[2])}, (${last}));`;
+    const check = declared
+      ? `${last}; __check(${i + 1}, ${JSON.stringify(m[2])}, ${declared[1]});`
+      : `__check(${i + 1}, ${JSON.stringify(m[2])}, (${last}));`;
     return [...statements, check].join("; ");
   }).join("\n");
 }
@@ -100,42 +104,58 @@ export async function runExamples(modules: readonly string[] = RUNNABLE_MODULES,
       own: join(repoRoot, example.where.split(":")[0]),
       run: example.fenced !== false && !needsPreamble(example.code),
     }));
-    for (const r of runnable) if (r.run) writeFileSync(r.file, exampleModule(instrument(r.example.code), []).replace(/^declare const .*$/gm, ""));
+    for (const r of runnable) {
+      if (r.run) writeFileSync(r.file, exampleModule(instrument(r.example.code), []).replace(/^declare const .*$/gm, ""));
+    }
     const driver = join(dir, "driver.ts");
     const out = join(dir, "results.json");
-    writeFileSync(driver, [
-      `import { resultMismatch } from "../scripts/exampleResults.ts";`,
-      `const examples: { file: string; own: string }[] = ${JSON.stringify(runnable.filter((r) => r.run).map(({ file, own }) => ({ file, own })))};`,
-      // An example sees notebook.ts's exports and its own module's as free names, as a user
-      // who imported them would: put on the global object before it is imported.
-      `Object.assign(globalThis, await import("../notebook.ts"));`,
-      `const results: Record<string, { error?: string; checks: { line: number; written: string; mismatch?: string }[] }> = {};`,
-      `let current: { checks: { line: number; written: string; mismatch?: string }[] } = { checks: [] };`,
-      `(globalThis as Record<string, unknown>).__check = (line: number, written: string, actual: unknown) => {`,
-      `  current.checks.push({ line, written, mismatch: resultMismatch(written, actual) });`,
-      `};`,
-      `const log = console.log;`,
-      `console.log = () => {};`,
-      `for (const { file, own } of examples) {`,
-      `  current = results[file] = { checks: [] };`,
-      `  try {`,
-      `    Object.assign(globalThis, await import(own));`,
-      `    await import(file);`,
-      `  } catch (e) {`,
-      `    results[file].error = e instanceof Error ? \`\${e.name}: \${e.message}\` : String(e);`,
-      `  }`,
-      `}`,
-      `console.log = log;`,
-      `Deno.writeTextFileSync(${JSON.stringify(out)}, JSON.stringify(results));`,
-      `Deno.exit(0);`,
-    ].join("\n"));
-    const result = await run(denoPath(), ["run", "-A", "--no-check", driver], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" }, timeoutMs: 120_000 });
+    writeFileSync(
+      driver,
+      [
+        `import { resultMismatch } from "../scripts/exampleResults.ts";`,
+        `const examples: { file: string; own: string }[] = ${
+          JSON.stringify(runnable.filter((r) => r.run).map(({ file, own }) => ({ file, own })))
+        };`,
+        // An example sees notebook.ts's exports and its own module's as free names, as a user
+        // who imported them would: put on the global object before it is imported.
+        `Object.assign(globalThis, await import("../notebook.ts"));`,
+        `const results: Record<string, { error?: string; checks: { line: number; written: string; mismatch?: string }[] }> = {};`,
+        `let current: { checks: { line: number; written: string; mismatch?: string }[] } = { checks: [] };`,
+        `(globalThis as Record<string, unknown>).__check = (line: number, written: string, actual: unknown) => {`,
+        `  current.checks.push({ line, written, mismatch: resultMismatch(written, actual) });`,
+        `};`,
+        `const log = console.log;`,
+        `console.log = () => {};`,
+        `for (const { file, own } of examples) {`,
+        `  current = results[file] = { checks: [] };`,
+        `  try {`,
+        `    Object.assign(globalThis, await import(own));`,
+        `    await import(file);`,
+        `  } catch (e) {`,
+        `    results[file].error = e instanceof Error ? \`\${e.name}: \${e.message}\` : String(e);`,
+        `  }`,
+        `}`,
+        `console.log = log;`,
+        `Deno.writeTextFileSync(${JSON.stringify(out)}, JSON.stringify(results));`,
+        `Deno.exit(0);`,
+      ].join("\n"),
+    );
+    const result = await run(denoPath(), ["run", "-A", "--no-check", driver], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: "1" },
+      timeoutMs: 120_000,
+    });
     if (result.status !== 0) throw new Error(`the examples' run failed: ${result.stderr.trim() || result.error}`);
     const results = JSON.parse(readFileSync(out, "utf8")) as Record<string, { error?: string; checks: ExampleRun["checks"] }>;
     return runnable.map(({ example, file, run }) => {
       if (!run) return { where: example.where, status: "skipped", checks: [] };
       const r = results[file];
-      return { where: example.where, status: r.error ? "failed" : "ran", ...(r.error ? { error: r.error } : {}), checks: r.checks.map((c) => (c.mismatch ? c : { line: c.line, written: c.written })) };
+      return {
+        where: example.where,
+        status: r.error ? "failed" : "ran",
+        ...(r.error ? { error: r.error } : {}),
+        checks: r.checks.map((c) => (c.mismatch ? c : { line: c.line, written: c.written })),
+      };
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -151,6 +171,10 @@ if (import.meta.main) {
     console.log(`${r.status.padEnd(7)} ${r.where}  (${r.checks.length} results checked)${r.error ? `\n  ${r.error}` : ""}`);
     for (const c of wrong) console.log(`  line ${c.line}: // ${c.written}\n    ${c.mismatch}`);
   }
-  console.log(`${runs.filter((r) => r.status === "ran").length} of ${runs.length} examples ran; ${runs.reduce((n, r) => n + r.checks.length, 0)} written results checked; ${bad} wrong`);
+  console.log(
+    `${runs.filter((r) => r.status === "ran").length} of ${runs.length} examples ran; ${
+      runs.reduce((n, r) => n + r.checks.length, 0)
+    } written results checked; ${bad} wrong`,
+  );
   process.exit(bad ? 1 : 0);
 }

@@ -56,7 +56,10 @@ interface DocNode {
 
 /** `deno doc --json` of `modules`: every documented node, nested members included. */
 async function docNodes(modules: readonly string[]): Promise<DocNode[]> {
-  const result = await run(denoPath(), ["doc", "--json", ...modules], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
+  const result = await run(denoPath(), ["doc", "--json", ...modules], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" },
+  });
   if (result.status !== 0) throw new Error(`deno doc --json ${modules.join(" ")} failed: ${result.stderr.trim() || result.error}`);
   return (JSON.parse(result.stdout) as { nodes: DocNode[] }).nodes;
 }
@@ -85,15 +88,22 @@ export async function exampleBlocks(modules: readonly string[] = PUBLIC_MODULES)
     // A module's own doc has an empty name.
     const name = node.kind === "moduleDoc" ? "(module)" : node.name;
     const self = name && node.location
-      ? { at: `${relative(repoRoot, fileURLToPath(node.location.filename))}:${node.location.line}`, name: parent.name ? `${parent.name}.${name}` : name }
+      ? {
+        at: `${relative(repoRoot, fileURLToPath(node.location.filename))}:${node.location.line}`,
+        name: parent.name ? `${parent.name}.${name}` : name,
+      }
       : parent;
     const where = `${self.at} ${self.name}`.trim();
     const texts = [node.jsDoc?.doc ?? "", ...(node.jsDoc?.tags ?? []).map((t) => t.doc ?? "")];
     for (const text of texts) {
-      for (const block of text.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) found.set(`${where}\n${block[1]}`, { where, code: block[1] });
+      for (const block of text.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)) {
+        found.set(`${where}\n${block[1]}`, { where, code: block[1] });
+      }
     }
     for (const tag of node.jsDoc?.tags ?? []) {
-      if (tag.kind === "example" && !/```(?:ts|typescript)\n/.test(tag.doc ?? "")) found.set(`${where}\n${tag.doc}`, { where, code: tag.doc ?? "", fenced: false });
+      if (tag.kind === "example" && !/```(?:ts|typescript)\n/.test(tag.doc ?? "")) {
+        found.set(`${where}\n${tag.doc}`, { where, code: tag.doc ?? "", fenced: false });
+      }
     }
     for (const [key, child] of Object.entries(node)) if (key !== "jsDoc" && key !== "location") visit(child, self);
   };

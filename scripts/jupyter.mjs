@@ -94,7 +94,13 @@ export async function executeNotebook(inputPath, outputDir, opts = {}) {
   const timeoutSeconds = opts.timeoutSeconds ?? 600;
   mkdirSync(outputDir, { recursive: true });
   const outputPath = join(resolve(outputDir), basename(input));
-  const args = [executePy, String(timeoutSeconds), join(jupyterConfigDir, "nbclient_transient_fix.py"), ...(opts.report ? ["--report"] : []), ...(opts.relay ? ["--relay"] : [])];
+  const args = [
+    executePy,
+    String(timeoutSeconds),
+    join(jupyterConfigDir, "nbclient_transient_fix.py"),
+    ...(opts.report ? ["--report"] : []),
+    ...(opts.relay ? ["--relay"] : []),
+  ];
   // The notebook goes in as one line: JSON keeps no raw line break but between tokens.
   const line = `${readFileSync(input, "utf8").replace(/[\r\n]+/g, " ")}\n`;
   /** @type {{outputPath: string, notebook: any} | undefined} */
@@ -182,7 +188,5 @@ export function notebookText(notebook) {
 
 /** Every error output in the notebook. */
 export function errorOutputs(notebook) {
-  return notebook.cells.flatMap((cell) =>
-    (cell.outputs ?? []).filter((out) => out.output_type === "error")
-  );
+  return notebook.cells.flatMap((cell) => (cell.outputs ?? []).filter((out) => out.output_type === "error"));
 }

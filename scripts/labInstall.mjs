@@ -79,16 +79,29 @@ async function installLab() {
   }
   // --no-compile: pip would byte-compile every module of JupyterLab and its dependencies, half
   // the install's CPU; Python compiles the ones a server imports when it first imports them.
-  const pip = await run(`${labVenv}/bin/python`, ["-m", "pip", "install", "--disable-pip-version-check", "--no-compile", ...(await mirrorFirst(`${labVenv}/bin/python`)), "jupyterlab"]);
+  const pip = await run(`${labVenv}/bin/python`, [
+    "-m",
+    "pip",
+    "install",
+    "--disable-pip-version-check",
+    "--no-compile",
+    ...(await mirrorFirst(`${labVenv}/bin/python`)),
+    "jupyterlab",
+  ]);
   if (pip.status !== 0) {
-    const offline = /No matching distribution|Could not find a version|NewConnectionError|Name or service not known|Network is unreachable|ProxyError/
-      .test(pip.stderr);
-    throw new LabInstallError((offline
-      ? "JupyterLab is not installed and pip could not get it: no package index that holds jupyterlab is reachable from this machine. "
-        + `Configure pip's index (pip config, PIP_INDEX_URL) and run \`npm run lab\` again, or install it yourself with \`${labVenv}/bin/pip install jupyterlab\`.`
-      : `\`pip install jupyterlab\` into ${labVenv} failed.`) + `\npip said:\n${tail(pip.stderr)}`);
+    const offline =
+      /No matching distribution|Could not find a version|NewConnectionError|Name or service not known|Network is unreachable|ProxyError/
+        .test(pip.stderr);
+    throw new LabInstallError(
+      (offline
+        ? "JupyterLab is not installed and pip could not get it: no package index that holds jupyterlab is reachable from this machine. " +
+          `Configure pip's index (pip config, PIP_INDEX_URL) and run \`npm run lab\` again, or install it yourself with \`${labVenv}/bin/pip install jupyterlab\`.`
+        : `\`pip install jupyterlab\` into ${labVenv} failed.`) + `\npip said:\n${tail(pip.stderr)}`,
+    );
   }
   const version = await run(labJupyter, ["lab", "--version"]);
-  if (version.status !== 0) throw new LabInstallError(`Installed jupyterlab but \`${labJupyter} lab --version\` fails:\n${tail(version.stderr)}`);
+  if (version.status !== 0) {
+    throw new LabInstallError(`Installed jupyterlab but \`${labJupyter} lab --version\` fails:\n${tail(version.stderr)}`);
+  }
   return `ok, installed jupyterlab ${version.stdout.trim()}`;
 }

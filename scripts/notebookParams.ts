@@ -7,7 +7,7 @@
  * `ticker = "MSFT";`. Each value is typed by its default: number, string, boolean, an array
  * (JSON, or comma-separated) or any other JSON value.
  */
-import { declarations, type Declaration } from "./notebookParams/declarations.ts";
+import { type Declaration, declarations } from "./notebookParams/declarations.ts";
 import { literal } from "./notebookParams/coerce.ts";
 import { ParameterError } from "./notebookParams/errors.ts";
 
@@ -70,7 +70,11 @@ export function injectParameters(notebook: Notebook, params: Record<string, stri
   const unknown = names.filter((name) => !byName.has(name));
   if (unknown.length > 0) {
     const known = declared.map((d) => d.name).join(", ") || "none";
-    throw new ParameterError(`Unknown parameter${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `'${n}'`).join(", ")} for ${label}; its parameters cell declares: ${known}`);
+    throw new ParameterError(
+      `Unknown parameter${unknown.length > 1 ? "s" : ""} ${
+        unknown.map((n) => `'${n}'`).join(", ")
+      } for ${label}; its parameters cell declares: ${known}`,
+    );
   }
   const chosen = declared.filter((d) => d.name in params);
   const assignments = chosen.map((d) => `${d.name} = ${literal(d, params[d.name])};`);
@@ -83,11 +87,20 @@ export function injectParameters(notebook: Notebook, params: Record<string, stri
     metadata: { tags: [INJECTED_TAG] },
     outputs: [],
     // `void 0` keeps the cell quiet: the kernel would show the last assignment's value.
-    source: reshape(["// Parameters injected by `npm run recipe`; they override the defaults above.", ...assignments, "void 0;"].join("\n"), cell.source),
+    source: reshape(
+      ["// Parameters injected by `npm run recipe`; they override the defaults above.", ...assignments, "void 0;"].join("\n"),
+      cell.source,
+    ),
   };
   if (copy.nbformat > 4 || (copy.nbformat === 4 && copy.nbformat_minor >= 5)) injected.id = INJECTED_TAG;
   copy.cells.splice(index + 1, 0, injected);
-  copy.metadata = { ...copy.metadata, workbench: { ...copy.metadata.workbench, parameters: Object.fromEntries(chosen.map((d) => [d.name, JSON.parse(literal(d, params[d.name]))])) } };
+  copy.metadata = {
+    ...copy.metadata,
+    workbench: {
+      ...copy.metadata.workbench,
+      parameters: Object.fromEntries(chosen.map((d) => [d.name, JSON.parse(literal(d, params[d.name]))])),
+    },
+  };
   return copy;
 }
 

@@ -62,7 +62,13 @@ export async function runNotebook(input: string, outDir: string, options: RunOpt
   let stoppedBy: string | undefined;
   try {
     // The report is written by the Python process that executed the notebook, after `beforeReport`.
-    executed = await executeNotebook(input, outDir, { cwd: options.cwd, env: options.env, timeoutSeconds: options.timeoutSeconds, report: true, beforeReport });
+    executed = await executeNotebook(input, outDir, {
+      cwd: options.cwd,
+      env: options.env,
+      timeoutSeconds: options.timeoutSeconds,
+      report: true,
+      beforeReport,
+    });
   } catch (error) {
     if (hookFailed) throw error;
     // A failing cell still leaves the notebook executed up to it, and its report to read.

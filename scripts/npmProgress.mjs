@@ -24,7 +24,11 @@ export function npmWithProgress(cmd, args, opts) {
   const started = performance.now();
   const seconds = () => Math.round((performance.now() - started) / 1000);
   return new Promise((resolve) => {
-    const child = spawn(cmd, [...args, "--loglevel=http"], { cwd: opts.cwd ?? repoRoot, env: opts.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, [...args, "--loglevel=http"], {
+      cwd: opts.cwd ?? repoRoot,
+      env: opts.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "", stderr = "", partial = "", fetched = 0;
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk) => {

@@ -81,7 +81,11 @@ export const jupyterConfigDir = join(repoRoot, "scripts", "jupyter-config");
 /** Environment for running jupyter so that it finds the project's `deno` kernelspec and config first. */
 export function jupyterEnv(base = process.env) {
   const first = (dir, inherited) => [dir, ...(inherited ? [inherited] : [])].join(delimiter);
-  return { ...base, JUPYTER_PATH: first(jupyterDataDir, base.JUPYTER_PATH), JUPYTER_CONFIG_PATH: first(jupyterConfigDir, base.JUPYTER_CONFIG_PATH) };
+  return {
+    ...base,
+    JUPYTER_PATH: first(jupyterDataDir, base.JUPYTER_PATH),
+    JUPYTER_CONFIG_PATH: first(jupyterConfigDir, base.JUPYTER_CONFIG_PATH),
+  };
 }
 
 /**

@@ -30,7 +30,9 @@ import type { RunManifest } from "../workbench/provenance/manifest.ts";
 
 // Which npm script ran us: `notebook` and `recipe` differ only in their usage line and default --out.
 const command = process.env.npm_lifecycle_event === "notebook" ? "notebook" : "recipe";
-const USAGE = `usage: npm run ${command} -- <${command === "notebook" ? "path.ipynb" : "name"}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--base-url <url>] [--timeout <seconds>] [--verify <manifest>]`;
+const USAGE = `usage: npm run ${command} -- <${
+  command === "notebook" ? "path.ipynb" : "name"
+}> [--param key=value]... [--out <dir>] [--profile demo|tiny] [--data <dir>] [--base-url <url>] [--timeout <seconds>] [--verify <manifest>]`;
 const recipesDir = join(repoRoot, "recipes");
 
 function fail(message: string, status = 2): never {
@@ -80,12 +82,20 @@ if (args.help || positionals.length === 0) {
   console.log(`${USAGE}\nrecipes: ${recipeNames().join(", ") || "none yet"}`);
   process.exit(args.help ? 0 : 2);
 }
-if (positionals.length > 1) fail(`Give one recipe, not ${positionals.length} (${positionals.join(", ")}); parameters go after --param\n${USAGE}`);
-if (args.profile !== undefined && args.profile !== "demo" && args.profile !== "tiny") fail(`--profile '${args.profile}' must be demo or tiny`);
+if (positionals.length > 1) {
+  fail(`Give one recipe, not ${positionals.length} (${positionals.join(", ")}); parameters go after --param\n${USAGE}`);
+}
+if (args.profile !== undefined && args.profile !== "demo" && args.profile !== "tiny") {
+  fail(`--profile '${args.profile}' must be demo or tiny`);
+}
 const baseUrl = args["base-url"];
 if (baseUrl !== undefined) {
-  if (args.profile !== undefined || args.data !== undefined) fail(`--base-url uses the sandbox running there, on its own market: give no --profile or --data with it`);
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) fail(`--base-url '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`);
+  if (args.profile !== undefined || args.data !== undefined) {
+    fail(`--base-url uses the sandbox running there, on its own market: give no --profile or --data with it`);
+  }
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    fail(`--base-url '${baseUrl}' is not an http(s) address such as http://127.0.0.1:8000`);
+  }
 }
 const timeoutSeconds = Number(args.timeout);
 if (!(timeoutSeconds > 0)) fail(`--timeout '${args.timeout}' must be a positive number of seconds`);
@@ -104,7 +114,9 @@ if (args.verify !== undefined) {
   } catch (error) {
     fail(`Cannot read manifest '${args.verify}': ${(error as Error).message}`);
   }
-  if (!Array.isArray(verified.calls) || typeof verified.parameters !== "object") fail(`'${args.verify}' is not a provenance manifest (it has no calls and parameters)`);
+  if (!Array.isArray(verified.calls) || typeof verified.parameters !== "object") {
+    fail(`'${args.verify}' is not a provenance manifest (it has no calls and parameters)`);
+  }
 }
 try {
   params = verified ? verified.parameters : parseParamArgs(args.param as string[]);
@@ -120,8 +132,17 @@ writeFileSync(copy, JSON.stringify(run, null, 1));
 const given = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" ");
 console.log(`${command}: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
 
-const provenance = provenanceStep({ notebook: shown(input), notebookPath: input, parameters: params, suffix: verified ? ".rerun.provenance.json" : undefined });
-const session = await openSandbox({ profile: args.profile as "demo" | "tiny" | undefined, dataDir: args.data && resolve(args.data), baseUrl }).catch((error) => {
+const provenance = provenanceStep({
+  notebook: shown(input),
+  notebookPath: input,
+  parameters: params,
+  suffix: verified ? ".rerun.provenance.json" : undefined,
+});
+const session = await openSandbox({
+  profile: args.profile as "demo" | "tiny" | undefined,
+  dataDir: args.data && resolve(args.data),
+  baseUrl,
+}).catch((error) => {
   provenance.close();
   rmSync(scratch, { recursive: true, force: true });
   if (error instanceof NoSandboxError) fail(error.message);
@@ -150,14 +171,26 @@ let differences = 0;
 if (verified) {
   const rerun = provenance.manifest();
   if (!rerun) fail("verify: the re-run wrote no manifest to compare (jupyter itself failed)", 1);
-  if (rerun.outcome === "failed") console.log(`verify: the re-run failed at cell ${rerun.failedCell?.index} (${rerun.failedCell?.error}); comparing the calls made before it`);
+  if (rerun.outcome === "failed") {
+    console.log(
+      `verify: the re-run failed at cell ${rerun.failedCell?.index} (${rerun.failedCell?.error}); comparing the calls made before it`,
+    );
+  }
   const verdict = compareRuns(verified, rerun);
   for (const line of verdict.lines) console.log(`verify: ${line}`);
   differences = verdict.differences;
   const downloads = Math.max(verified.downloads?.length ?? 0, rerun.downloads?.length ?? 0);
   const calls = Math.max(verified.calls.length, rerun.calls.length);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
-  const compared = [calls || !downloads ? count(calls, "call") : "", downloads ? count(downloads, "download") : ""].filter(Boolean).join(" and ");
-  console.log(`verify: ${differences === 0 ? `identical: ${compared} gave the same frames` : `${differences} of ${calls + downloads} differ (${compared}) from ${args.verify}`}`);
+  const compared = [calls || !downloads ? count(calls, "call") : "", downloads ? count(downloads, "download") : ""].filter(Boolean).join(
+    " and ",
+  );
+  console.log(
+    `verify: ${
+      differences === 0
+        ? `identical: ${compared} gave the same frames`
+        : `${differences} of ${calls + downloads} differ (${compared}) from ${args.verify}`
+    }`,
+  );
 }
 process.exit(result.errors.length === 0 && differences === 0 ? 0 : 1);

@@ -39,7 +39,9 @@ export interface SessionOptions {
 export class NoSandboxError extends Error {
   /** @param baseUrl the address given */
   constructor(readonly baseUrl: string) {
-    super(`no sandbox answers at '${baseUrl}' (GET /openapi.json failed): start one with \`npm run sandbox\`, or leave the address out to have one started`);
+    super(
+      `no sandbox answers at '${baseUrl}' (GET /openapi.json failed): start one with \`npm run sandbox\`, or leave the address out to have one started`,
+    );
     this.name = "NoSandboxError";
   }
 }
@@ -58,7 +60,11 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
   const scratch = shared ? undefined : mkdtempSync(join(tmpdir(), "notebook-sandbox-"));
   const before = shared ? recordedPid(profile) : undefined;
   // Extra arguments make `sandbox()` start a fresh process and record nothing.
-  const local = await sandbox({ profile, dataDir: options.dataDir, args: scratch ? ["--state", join(scratch, "state.sqlite")] : undefined });
+  const local = await sandbox({
+    profile,
+    dataDir: options.dataDir,
+    args: scratch ? ["--state", join(scratch, "state.sqlite")] : undefined,
+  });
   const started = !shared || local.pid !== before;
   return {
     baseUrl: local.baseUrl,
@@ -81,12 +87,19 @@ export async function openSandbox(options: SessionOptions = {}): Promise<Sandbox
  * other than the shared demo one).
  */
 function kernelEnv(baseUrl: string, apiKey: string, notebooksToo: boolean): Record<string, string> {
-  return { MARKETDATA_BASE_URL: baseUrl, MARKETDATA_API_KEY: apiKey, MARKETDATA_PROVENANCE: "1", ...(notebooksToo ? { MARKETDATA_SANDBOX_URL: baseUrl } : {}) };
+  return {
+    MARKETDATA_BASE_URL: baseUrl,
+    MARKETDATA_API_KEY: apiKey,
+    MARKETDATA_PROVENANCE: "1",
+    ...(notebooksToo ? { MARKETDATA_SANDBOX_URL: baseUrl } : {}),
+  };
 }
 
 /** The sandbox at `baseUrl`, which this run neither starts nor stops. */
 async function runningSandbox(baseUrl: string): Promise<SandboxSession> {
-  const answer = await fetch(new URL("openapi.json", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+  const answer = await fetch(new URL("openapi.json", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), {
+    signal: AbortSignal.timeout(10_000),
+  }).catch(() => undefined);
   await answer?.body?.cancel();
   if (!answer?.ok) throw new NoSandboxError(baseUrl);
   return {

@@ -6,8 +6,7 @@
 // dependencies: it runs before node_modules exists.
 //
 //   node scripts/setup.mjs [--jupyter] [--chromium] [--lab]
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync,
-  writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executeNotebook, makeNotebook, notebookText } from "./jupyter.mjs";
@@ -39,11 +38,17 @@ async function npmDependencies() {
   const result = await npmWithProgress("npm", [command, ...npmFlags], { report });
   if (result.status !== 0 && command === "ci" && /package-lock\.json .*in sync/.test(result.stderr)) {
     const missing = result.stderr.split("\n").filter((line) => /Missing:|Invalid:/.test(line)).slice(0, 5);
-    throw new Error("package-lock.json is out of sync with package.json, so `npm ci` refuses it:\n"
-      + missing.join("\n") + "\nRun `npm install` and then `node scripts/lockPlatforms.mjs` (it records other "
-      + "platforms' native packages that this registry lacks), and commit package-lock.json.");
+    throw new Error(
+      "package-lock.json is out of sync with package.json, so `npm ci` refuses it:\n" +
+        missing.join("\n") + "\nRun `npm install` and then `node scripts/lockPlatforms.mjs` (it records other " +
+        "platforms' native packages that this registry lacks), and commit package-lock.json.",
+    );
   } else if (result.status !== 0) {
-    throw new CommandError(`npm ${command} ${npmFlags.join(" ")}`, result, result.error ? result.error.message : `exit status ${result.status}`);
+    throw new CommandError(
+      `npm ${command} ${npmFlags.join(" ")}`,
+      result,
+      result.error ? result.error.message : `exit status ${result.status}`,
+    );
   }
   // `npm install` may write package-lock.json after its own record; keep the record newest.
   if (existsSync(installed)) utimesSync(installed, new Date(), new Date());
@@ -59,8 +64,10 @@ async function polarsBinary() {
   await runOrThrow("npm", ["install", "--no-save", ...npmFlags, binary]);
   const retry = await load();
   if (retry.status === 0) return `ok, installed ${binary}`;
-  throw new Error(`nodejs-polars cannot load its native binary even after installing ${binary}:\n`
-    + retry.stderr.trim().split("\n").slice(-10).join("\n"));
+  throw new Error(
+    `nodejs-polars cannot load its native binary even after installing ${binary}:\n` +
+      retry.stderr.trim().split("\n").slice(-10).join("\n"),
+  );
 }
 
 function binaryPackage(names) {
@@ -90,11 +97,12 @@ async function jupyterWorks() {
 
 async function jupyter() {
   if (await jupyterWorks()) return "already present";
-  await aptInstall("Jupyter", debianPackages,
-    "install it with `pip install nbconvert nbclient ipykernel jupyter_client`");
+  await aptInstall("Jupyter", debianPackages, "install it with `pip install nbconvert nbclient ipykernel jupyter_client`");
   if (await jupyterWorks()) return `ok, installed ${debianPackages.join(" ")}`;
-  throw new Error(`Installed ${debianPackages.join(" ")} but \`${jupyterPath() ?? "jupyter"} `
-    + "nbconvert --version` or `import nbclient, ipykernel, jupyter_client` still fails");
+  throw new Error(
+    `Installed ${debianPackages.join(" ")} but \`${jupyterPath() ?? "jupyter"} ` +
+      "nbconvert --version` or `import nbclient, ipykernel, jupyter_client` still fails",
+  );
 }
 
 /** Installs Debian packages with apt-get, through sudo when not root. */
@@ -105,8 +113,10 @@ async function aptInstall(what, packages, otherwise) {
   const root = process.getuid?.() === 0;
   const sudo = root ? [] : which("sudo") ? ["sudo", ...(process.stdin.isTTY ? [] : ["-n"])] : null;
   if (!sudo) {
-    throw new Error(`Installing ${what} needs root and there is no sudo: as root run `
-      + `\`apt-get update && apt-get install -y ${packages.join(" ")}\``);
+    throw new Error(
+      `Installing ${what} needs root and there is no sudo: as root run ` +
+        `\`apt-get update && apt-get install -y ${packages.join(" ")}\``,
+    );
   }
   const aptGet = (...args) => {
     const [cmd, ...rest] = [...sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args];
@@ -150,10 +160,10 @@ async function denoKernel() {
  * kernel would build it on the first Tab otherwise.
  */
 async function editorIndex() {
-  const code = 'import { docIndex, INDEX_FILE } from "./kernel-helpers/editor/indexFile.ts";\n'
-    + "const before = (() => { try { return Deno.statSync(INDEX_FILE).mtime?.getTime(); } catch { return undefined; } })();\n"
-    + "const index = await docIndex(Deno.execPath());\n"
-    + "console.log(JSON.stringify({ built: Deno.statSync(INDEX_FILE).mtime?.getTime() !== before, types: Object.keys(index.types).length }));";
+  const code = 'import { docIndex, INDEX_FILE } from "./kernel-helpers/editor/indexFile.ts";\n' +
+    "const before = (() => { try { return Deno.statSync(INDEX_FILE).mtime?.getTime(); } catch { return undefined; } })();\n" +
+    "const index = await docIndex(Deno.execPath());\n" +
+    "console.log(JSON.stringify({ built: Deno.statSync(INDEX_FILE).mtime?.getTime() !== before, types: Object.keys(index.types).length }));";
   const { stdout } = await runOrThrow(denoPath(), ["eval", "--quiet", code], { label: "deno eval (the editor's help index)" });
   const { built, types } = JSON.parse(stdout.trim().split("\n").at(-1));
   return built ? `ok, ${types} types documented` : "already present";
@@ -163,13 +173,21 @@ async function checkKernel() {
   const tmp = mkdtempSync(join(tmpdir(), "setup-kernel-"));
   try {
     const input = join(tmp, "kernel-check.ipynb");
-    const cells = ["console.log(1 + 1);", 'import pl from "nodejs-polars";\npl.DataFrame({ x: [1, 2, 3] }).height', 'console.log(Deno.env.get("DENO_V8_FLAGS"));'];
+    const cells = [
+      "console.log(1 + 1);",
+      'import pl from "nodejs-polars";\npl.DataFrame({ x: [1, 2, 3] }).height',
+      'console.log(Deno.env.get("DENO_V8_FLAGS"));',
+    ];
     writeFileSync(input, JSON.stringify(makeNotebook(cells)));
     // Through the relay, as the kernelspec says: the check is of the kernelspec as installed.
     const { notebook } = await executeNotebook(input, tmp, { timeoutSeconds: 120, relay: true });
     const printed = notebookText(notebook).map((text) => text.trim());
     if (printed[0] !== "2" || printed[1] !== "3" || printed[2] !== KERNEL_V8_FLAGS) {
-      throw new Error(`The deno kernel printed ${JSON.stringify(printed)}; expected ["2","3",${JSON.stringify(KERNEL_V8_FLAGS)}] (the last: its kernelspec's V8 flags)`);
+      throw new Error(
+        `The deno kernel printed ${JSON.stringify(printed)}; expected ["2","3",${
+          JSON.stringify(KERNEL_V8_FLAGS)
+        }] (the last: its kernelspec's V8 flags)`,
+      );
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -196,8 +214,10 @@ async function step(name, action) {
 const args = process.argv.slice(2);
 const flags = ["--jupyter", "--chromium", "--lab"];
 if (args.some((arg) => !flags.includes(arg))) {
-  console.error(`setup: unknown argument ${args.find((a) => !flags.includes(a))}; `
-    + "usage: node scripts/setup.mjs [--jupyter] [--chromium] [--lab]");
+  console.error(
+    `setup: unknown argument ${args.find((a) => !flags.includes(a))}; ` +
+      "usage: node scripts/setup.mjs [--jupyter] [--chromium] [--lab]",
+  );
   process.exit(2);
 }
 await step("npm dependencies", npmDependencies);

@@ -23,5 +23,14 @@ for (const record of records) {
 }
 const sorted = Object.fromEntries(Object.entries(seconds).sort(([, a], [, b]) => b - a));
 const out = join(repoRoot, "test", "durations.json");
-writeFileSync(out, `${JSON.stringify({ note: "Seconds per test file in a full run; written by scripts/testDurations.mjs, read by test/sequencer.ts", seconds: sorted }, null, 1)}\n`);
+writeFileSync(
+  out,
+  `${
+    JSON.stringify(
+      { note: "Seconds per test file in a full run; written by scripts/testDurations.mjs, read by test/sequencer.ts", seconds: sorted },
+      null,
+      1,
+    )
+  }\n`,
+);
 console.log(`${out}: ${Object.keys(sorted).length} files`);

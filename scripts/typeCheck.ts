@@ -76,11 +76,17 @@ export async function typeCheck<T extends unknown[]>(...sets: { [K in keyof T]: 
   try {
     const files = sets.flatMap((s) => s.files);
     if (files.length === 0) return sets.map((s) => s.verdicts({ errors: new Map(), unattributed: [] })) as T;
-    const result = await run(denoPath(), ["check", "--quiet", ...files], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
+    const result = await run(denoPath(), ["check", "--quiet", ...files], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" },
+    });
     const output = `${result.stdout}\n${result.stderr}`;
     const { errors, elsewhere } = typeErrors(output, files);
     const failedWithout = result.status !== 0 && errors.size === 0 && elsewhere.length === 0;
-    const checked: TypeCheckRun = { errors, unattributed: failedWithout ? [output.trim() || `deno check: ${result.error ?? `exit status ${result.status}`}`] : elsewhere };
+    const checked: TypeCheckRun = {
+      errors,
+      unattributed: failedWithout ? [output.trim() || `deno check: ${result.error ?? `exit status ${result.status}`}`] : elsewhere,
+    };
     return sets.map((s) => s.verdicts(checked)) as T;
   } finally {
     for (const s of sets) s.cleanup();

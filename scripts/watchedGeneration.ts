@@ -62,9 +62,26 @@ type Outcome = { kind: "done" } | { kind: "stalled"; silentSeconds: number; pid:
  */
 export async function generateWatched(settings: WatchedGeneration): Promise<void> {
   // Zero attempts would return as if the market had been generated.
-  if (!(Number.isInteger(settings.attempts) && settings.attempts >= 1)) throw new RangeError(`attempts ${settings.attempts} is not a whole number of 1 or more`);
+  if (!(Number.isInteger(settings.attempts) && settings.attempts >= 1)) {
+    throw new RangeError(`attempts ${settings.attempts} is not a whole number of 1 or more`);
+  }
   if (!(settings.stallSeconds > 0)) throw new RangeError(`stallSeconds ${settings.stallSeconds} is not a number of seconds above 0`);
-  const command = settings.command ?? [denoPath(), "run", "-A", marketCli, "--profile", settings.profile, "--seed", String(settings.seed), "--out", settings.outDir, "--workers", String(settings.workers), "--json-progress"];
+  const command = settings.command ??
+    [
+      denoPath(),
+      "run",
+      "-A",
+      marketCli,
+      "--profile",
+      settings.profile,
+      "--seed",
+      String(settings.seed),
+      "--out",
+      settings.outDir,
+      "--workers",
+      String(settings.workers),
+      "--json-progress",
+    ];
   for (let attempt = 1; attempt <= settings.attempts; attempt++) {
     const outcome = await runAttempt(command, settings);
     if (outcome.kind === "done") return;
@@ -72,7 +89,11 @@ export async function generateWatched(settings: WatchedGeneration): Promise<void
     // The killed attempt's work folder (the generator names it after its process).
     rmSync(`${settings.outDir}.partial-${outcome.pid}`, { recursive: true, force: true });
     if (attempt === settings.attempts) {
-      throw new GenerationFailed(`The market generation made no progress for ${outcome.silentSeconds.toFixed(0)} s in each of ${settings.attempts} attempts; it was stopped each time`);
+      throw new GenerationFailed(
+        `The market generation made no progress for ${
+          outcome.silentSeconds.toFixed(0)
+        } s in each of ${settings.attempts} attempts; it was stopped each time`,
+      );
     }
     settings.onRestart?.(attempt + 1, outcome.silentSeconds);
   }
@@ -113,7 +134,10 @@ function runAttempt(command: readonly string[], settings: WatchedGeneration): Pr
       clearInterval(watch);
       if (stalledAfter !== undefined) resolve({ kind: "stalled", silentSeconds: stalledAfter, pid: child.pid! });
       else if (code === 0) resolve({ kind: "done" });
-      else resolve({ kind: "failed", message: `The market generator ended with ${signal ?? `exit code ${code}`}: ${stderr.trim() || "(nothing on stderr)"}` });
+      else {resolve({
+          kind: "failed",
+          message: `The market generator ended with ${signal ?? `exit code ${code}`}: ${stderr.trim() || "(nothing on stderr)"}`,
+        });}
     });
   });
 }

@@ -20,7 +20,9 @@ export const TEST_SEED = 42;
 
 export default async function setup(project: TestProject) {
   await import("node:sqlite").catch(() => {
-    throw new Error(`The tests open the sandbox in-process, whose state needs node:sqlite, which Node ${process.version} lacks: run \`npm test\` (it runs vitest under the Node 22 that npm installs), or set TEST_NODE and run \`node scripts/test.mjs\``);
+    throw new Error(
+      `The tests open the sandbox in-process, whose state needs node:sqlite, which Node ${process.version} lacks: run \`npm test\` (it runs vitest under the Node 22 that npm installs), or set TEST_NODE and run \`node scripts/test.mjs\``,
+    );
   });
   const root = mkdtempSync(join(tmpdir(), "market-test-"));
   // The workbench's local secret (the cache's HMAC key) of this run, not the user's own: the

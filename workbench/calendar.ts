@@ -80,7 +80,14 @@ export function session(date: DateLike): Session {
   }
   const [d] = calendarDays(day, day);
   const at = (minute: number) => new Date(nyEpochMs(day, minute * 60_000));
-  return { date: day, earlyClose: d.earlyClose, preOpen: at(d.preOpenMinute), open: at(d.openMinute), close: at(d.closeMinute), postClose: at(d.postCloseMinute) };
+  return {
+    date: day,
+    earlyClose: d.earlyClose,
+    preOpen: at(d.preOpenMinute),
+    open: at(d.openMinute),
+    close: at(d.closeMinute),
+    postClose: at(d.postCloseMinute),
+  };
 }
 
 /**
@@ -100,9 +107,19 @@ export function session(date: DateLike): Session {
 export function sessionTable(start: DateLike, end: DateLike): pl.DataFrame {
   const days = tradingDays(start, end).map(session);
   const instants = (name: string, pick: (s: Session) => Date) =>
-    pl.Series(name, days.map(pick), pl.Datetime("ms")).toFrame().select(pl.col(name).dt.replaceTimeZone("UTC").dt.convertTimeZone(NEW_YORK)).getColumn(name);
-  const bounds = [instants("PreOpen", (s) => s.preOpen), instants("Open", (s) => s.open), instants("Close", (s) => s.close), instants("PostClose", (s) => s.postClose)];
-  return pl.DataFrame([pl.Series("TradeDate", days.map((s) => new Date(`${s.date}T00:00:00Z`)), pl.Date), pl.Series("EarlyClose", days.map((s) => s.earlyClose), pl.Bool), ...bounds])
+    pl.Series(name, days.map(pick), pl.Datetime("ms")).toFrame().select(pl.col(name).dt.replaceTimeZone("UTC").dt.convertTimeZone(NEW_YORK))
+      .getColumn(name);
+  const bounds = [
+    instants("PreOpen", (s) => s.preOpen),
+    instants("Open", (s) => s.open),
+    instants("Close", (s) => s.close),
+    instants("PostClose", (s) => s.postClose),
+  ];
+  return pl.DataFrame([
+    pl.Series("TradeDate", days.map((s) => new Date(`${s.date}T00:00:00Z`)), pl.Date),
+    pl.Series("EarlyClose", days.map((s) => s.earlyClose), pl.Bool),
+    ...bounds,
+  ])
     .withColumns(minuteOf("Open").alias("OpenMinute"), minuteOf("Close").alias("CloseMinute"));
 }
 
@@ -150,7 +167,9 @@ export function withMinuteOfDay(frame: pl.DataFrame, column?: string): pl.DataFr
  */
 export function withSession(frame: pl.DataFrame, column?: string): pl.DataFrame {
   const c = timeColumn(frame, column);
-  const dates = frame.select(pl.col(c).dt.strftime("%Y-%m-%d").unique().alias("d")).getColumn("d").toArray().filter((d): d is string => d !== null);
+  const dates = frame.select(pl.col(c).dt.strftime("%Y-%m-%d").unique().alias("d")).getColumn("d").toArray().filter((d): d is string =>
+    d !== null
+  );
   const early = dates.filter(isTradingDay).map((d) => calendarDays(d, d)[0]).filter((d) => d.earlyClose);
   const day = pl.col(c).dt.strftime("%Y-%m-%d");
   const minute = minuteOf(c);

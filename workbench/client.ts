@@ -33,7 +33,7 @@ import { envVar } from "./runtime/env.ts";
 import { localSecret } from "./runtime/localSecret.ts";
 import { ServiceFacts } from "./service/facts.ts";
 import { FrameCache, NoCache } from "./store/cache.ts";
-import { type DownloadOptions, type DownloadResult, downloadLake, type LakeQuery, scanLake } from "./store/download.ts";
+import { downloadLake, type DownloadOptions, type DownloadResult, type LakeQuery, scanLake } from "./store/download.ts";
 
 /**
  * Options of `connect()`: the service's address and key (else MARKETDATA_BASE_URL and
@@ -101,7 +101,13 @@ export class Workbench {
    * @param recording whether data calls are recorded for `provenance()`
    * @param hashes `canonical`: records also hold each frame's canonical hash
    */
-  constructor(readonly transport: Transport, cacheDir?: string, readonly quotaGuard: QuotaGuardOptions | false = {}, recording = false, hashes: "rows" | "canonical" = "rows") {
+  constructor(
+    readonly transport: Transport,
+    cacheDir?: string,
+    readonly quotaGuard: QuotaGuardOptions | false = {},
+    recording = false,
+    hashes: "rows" | "canonical" = "rows",
+  ) {
     // Cached frames are kept apart by service and key under this user's local secret: an entry
     // tells nothing about the key to anyone without that secret.
     const scope = cacheDir ? transport.keyedScope(localSecret()) : "";
@@ -117,9 +123,20 @@ export class Workbench {
     // The status at each call (and each cached frame) comes from the guard's cached free read:
     // it adds no request to `transport`; the cache's verify() asks for the status afresh.
     const statusAtCall = (id: string) => facts.guardStatus(id);
-    const cache = cacheDir ? new FrameCache(cacheDir, scope, { baseUrl: transport.options.baseUrl, statusAtFetch: statusAtCall, statusNow: (id) => facts.guardStatus(id, true) }) : undefined;
+    const cache = cacheDir
+      ? new FrameCache(cacheDir, scope, {
+        baseUrl: transport.options.baseUrl,
+        statusAtFetch: statusAtCall,
+        statusNow: (id) => facts.guardStatus(id, true),
+      })
+      : undefined;
     this.cache = cache ?? new NoCache();
-    this.#recorder = new ProvenanceRecorder(transport.options.baseUrl, statusAtCall, (text) => transport.redact(text), hashes === "canonical");
+    this.#recorder = new ProvenanceRecorder(
+      transport.options.baseUrl,
+      statusAtCall,
+      (text) => transport.redact(text),
+      hashes === "canonical",
+    );
     this.recording = recording;
     const guard = new GuardStage(facts, new QuotaJudge(facts, quotaGuard));
     this.#pipeline = new Pipeline({ facts, chain, guard, cache, observers: recording ? [this.#recorder] : [] });
@@ -144,7 +161,9 @@ export class Workbench {
   provenance(): ProvenanceManifest {
     if (!this.recording && !this.#warnedNotRecording) {
       this.#warnedNotRecording = true;
-      console.warn("This workbench does not record its data calls, so its provenance has none: it was connected with provenance: false or MARKETDATA_PROVENANCE=0; connect({ provenance: true }) records them.");
+      console.warn(
+        "This workbench does not record its data calls, so its provenance has none: it was connected with provenance: false or MARKETDATA_PROVENANCE=0; connect({ provenance: true }) records them.",
+      );
     }
     return { ...this.#recorder.manifest(), recording: this.recording };
   }
@@ -162,7 +181,11 @@ export class Workbench {
    * ```
    */
   summary(): Promise<WorkbenchSummary> {
-    return readSummary(this.#facts, { service: this.transport.options.baseUrl, cache: this.cache.enabled ? this.cache.dir : undefined, recording: this.recording });
+    return readSummary(this.#facts, {
+      service: this.transport.options.baseUrl,
+      cache: this.cache.enabled ? this.cache.dir : undefined,
+      recording: this.recording,
+    });
   }
 
   /** `Workbench(<service>)`: never the key. */
@@ -182,7 +205,9 @@ export class Workbench {
 
   #shown(): string {
     const cache = this.cache.enabled ? JSON.stringify(this.cache.dir) : "off";
-    return `Workbench { service: ${JSON.stringify(this.transport.options.baseUrl)}, cache: ${cache}, recording: ${this.recording}, requestsSent: ${this.transport.requestsSent} }`;
+    return `Workbench { service: ${
+      JSON.stringify(this.transport.options.baseUrl)
+    }, cache: ${cache}, recording: ${this.recording}, requestsSent: ${this.transport.requestsSent} }`;
   }
 
   /**
@@ -223,15 +248,30 @@ export class Workbench {
    * const free = await wb.estimate("opt-greeks-daily", "SPY", { date: "2023-11-21" }, { lookups: false });
    * ```
    */
-  async estimate(dataset: string, symbols?: Symbols | SymbolQuery, query?: SymbolQuery | EstimateOptions | readonly PathArg[], options?: EstimateOptions): Promise<Estimate> {
+  async estimate(
+    dataset: string,
+    symbols?: Symbols | SymbolQuery,
+    query?: SymbolQuery | EstimateOptions | readonly PathArg[],
+    options?: EstimateOptions,
+  ): Promise<Estimate> {
     const endpoint = dataEndpoint(await this.#facts.textId(dataset));
     const call = estimateArgs(endpoint, [symbols, query, options]);
     const given = call.options === undefined ? {} : call.options;
     // A mistyped option must not leave the estimate spending quota the caller meant to keep.
-    if (given === null || typeof given !== "object" || Array.isArray(given)) throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(given)}`);
+    if (given === null || typeof given !== "object" || Array.isArray(given)) {
+      throw new QueryError(`wb.estimate's options are an object such as { lookups: false }, not ${describeValue(given)}`);
+    }
     for (const [name, value] of Object.entries(given)) {
-      if (name !== "lookups") throw new QueryError(`Unknown estimate option '${name}'${didYouMean(name, ["lookups"])}: the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them`);
-      if (value !== undefined && typeof value !== "boolean") throw new QueryError(`lookups is ${describeValue(value)}: give true (count rows with a small read) or false (free metadata only)`);
+      if (name !== "lookups") {
+        throw new QueryError(
+          `Unknown estimate option '${name}'${
+            didYouMean(name, ["lookups"])
+          }: the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them`,
+        );
+      }
+      if (value !== undefined && typeof value !== "boolean") {
+        throw new QueryError(`lookups is ${describeValue(value)}: give true (count rows with a small read) or false (free metadata only)`);
+      }
     }
     const plan = planCall(endpoint, call.pathArgs, call.query);
     const requests = await this.#pipeline.prepareCall(plan);
@@ -260,11 +300,17 @@ export class Workbench {
    */
   async download(dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
     if (typeof dir !== "string" || dir.trim() === "") {
-      throw new QueryError(`wb.download needs a folder to write the lake into as its third argument, got ${describeValue(dir)}: e.g. wb.download("${String(dataset)}", { tickers: ["AAPL"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars")`);
+      throw new QueryError(
+        `wb.download needs a folder to write the lake into as its third argument, got ${describeValue(dir)}: e.g. wb.download("${
+          String(dataset)
+        }", { tickers: ["AAPL"], start: "2023-11-01", end: "2023-11-30" }, "lake/bars")`,
+      );
     }
     const chunkDays = options?.chunkDays;
     if (chunkDays !== undefined && !(Number.isInteger(chunkDays) && chunkDays >= 1)) {
-      throw new QueryError(`chunkDays is ${describeValue(chunkDays)}: give a whole number of trading days per request, 1 or more (default 20)`);
+      throw new QueryError(
+        `chunkDays is ${describeValue(chunkDays)}: give a whole number of trading days per request, 1 or more (default 20)`,
+      );
     }
     return displayAs(await downloadLake(this.#pipeline, this.#facts, dataset, query, dir, { ...options, chunkDays }), "download-result");
   }
@@ -297,21 +343,40 @@ export class Workbench {
  * ```
  */
 export function connect(options: ConnectOptions = {}): Promise<Workbench> {
-  if (options === null || typeof options !== "object") return Promise.reject(new QueryError(`connect takes an object of options such as { baseUrl, apiKey }, not ${describeValue(options)}`));
+  if (options === null || typeof options !== "object") {
+    return Promise.reject(new QueryError(`connect takes an object of options such as { baseUrl, apiKey }, not ${describeValue(options)}`));
+  }
   for (const name of ["baseUrl", "apiKey", "cache"] as const) {
     const value = options[name];
-    if (value !== undefined && typeof value !== "string") return Promise.reject(new QueryError(`${name} is ${describeValue(value)}: give it as text`));
+    if (value !== undefined && typeof value !== "string") {
+      return Promise.reject(new QueryError(`${name} is ${describeValue(value)}: give it as text`));
+    }
   }
   const baseUrl = options.baseUrl ?? envVar("MARKETDATA_BASE_URL");
   const apiKey = options.apiKey ?? envVar("MARKETDATA_API_KEY");
-  if (!baseUrl) return Promise.reject(new QueryError("No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())"));
-  if (!/^https?:\/\/[^/]+/.test(baseUrl)) return Promise.reject(new QueryError(`Base URL '${withoutCredentials(baseUrl)}' is not an http(s) address such as http://127.0.0.1:8000`));
+  if (!baseUrl) {
+    return Promise.reject(
+      new QueryError(
+        "No service address: pass { baseUrl } or set MARKETDATA_BASE_URL (for the local sandbox: const local = await sandbox())",
+      ),
+    );
+  }
+  if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
+    return Promise.reject(
+      new QueryError(`Base URL '${withoutCredentials(baseUrl)}' is not an http(s) address such as http://127.0.0.1:8000`),
+    );
+  }
   if (!apiKey) return Promise.reject(new QueryError("No API key: pass { apiKey } or set MARKETDATA_API_KEY"));
   const provenance = options.provenance;
-  if (provenance !== undefined && typeof provenance !== "boolean" && (provenance === null || typeof provenance !== "object" || ![undefined, "rows", "canonical"].includes(provenance.hash))) {
+  if (
+    provenance !== undefined && typeof provenance !== "boolean" &&
+    (provenance === null || typeof provenance !== "object" || ![undefined, "rows", "canonical"].includes(provenance.hash))
+  ) {
     return Promise.reject(new QueryError(`provenance is ${describeValue(provenance)}: give true, false or { hash: "rows" | "canonical" }`));
   }
   const recording = typeof provenance === "object" ? true : provenance ?? envVar("MARKETDATA_PROVENANCE") !== "0";
   const hashes = typeof provenance === "object" ? provenance.hash ?? "rows" : "rows";
-  return Promise.resolve(new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, recording, hashes));
+  return Promise.resolve(
+    new Workbench(new Transport({ ...options, baseUrl, apiKey }), options.cache, options.quotaGuard ?? {}, recording, hashes),
+  );
 }

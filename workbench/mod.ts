@@ -18,7 +18,7 @@
 import "./runtime/polarsBinary.ts";
 export { connect, type ConnectOptions, Workbench } from "./client.ts";
 export { DEMO_KEYS, type DemoKeyRole } from "../contract/demoKeys.ts";
-export { type FilterSpec, type FilterValue, OPERATORS, type Operator, type Query } from "./query/query.ts";
+export { type FilterSpec, type FilterValue, type Operator, OPERATORS, type Query } from "./query/query.ts";
 export { type ProgressEvent, type ProgressListener, terminalProgress } from "./progress/progress.ts";
 export { frameWarnings } from "./frames/frameWarnings.ts";
 export { type DatesAs, type DateValue, frameDates } from "./frames/frameDates.ts";
@@ -68,26 +68,78 @@ export { FolderInUseError, LakeDamagedError, LakeManifestError, type LockHolder,
 export { InterruptedError, type InterruptedProgress, lastInterrupted } from "./errors/interrupted.ts";
 export { interruptCalls } from "./runtime/interrupts.ts";
 export { CALENDAR_COVERAGE, CalendarRangeError } from "../calendar/calendar.ts";
-export { type Session, session, sessionTable, type TradingDay, tradingDays, tradingSessions, withMinuteOfDay, withSession, withSessionColumns } from "./calendar.ts";
+export {
+  type Session,
+  session,
+  sessionTable,
+  type TradingDay,
+  tradingDays,
+  tradingSessions,
+  withMinuteOfDay,
+  withSession,
+  withSessionColumns,
+} from "./calendar.ts";
 export { frameHash, hashScheme, type HashSchemeName } from "./provenance/frameHash.ts";
 export { type Comparable, compareRuns, type RunComparison } from "./provenance/compareRuns.ts";
-export { type CallFailure, type CallRecord, type DownloadRecord, type HashSchemeRecord, type PartitionRecord, type ProvenanceManifest, type RequestRecord, type RunManifest, type StatusAtCall, type StatusRead } from "./provenance/manifest.ts";
+export {
+  type CallFailure,
+  type CallRecord,
+  type DownloadRecord,
+  type HashSchemeRecord,
+  type PartitionRecord,
+  type ProvenanceManifest,
+  type RequestRecord,
+  type RunManifest,
+  type StatusAtCall,
+  type StatusRead,
+} from "./provenance/manifest.ts";
 export { type RowBlocks } from "./provenance/rowBlocks.ts";
 export { type AdjustedRoot, adjustedRoots, classifyRoots, type RootKind, splitFactors } from "./research/splitFactors.ts";
-export { adjustPrices, type AdjustOptions, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
+export { type AdjustOptions, adjustPrices, priceColumnsOf, volumeColumnsOf } from "./research/adjustPrices.ts";
 export { securityBars, type SecurityBarsOptions, securitySpans, type TickerSpan, tickerSpans } from "./research/securities.ts";
 export { signTrades } from "./research/leeReady.ts";
 export { normalCdf, normalPdf } from "./research/normal.ts";
 export { blackScholesCall, forwardCallDelta, impliedDividendYield, type OptionTerms } from "./research/blackScholes.ts";
 export { type ChainContract, type OptionChain, optionChains } from "./research/optionChains.ts";
-export { chainForward, type ChainForward, expiryForwards, type ForwardOptions, type ParityPair, parityForward } from "./research/forward.ts";
+export {
+  type ChainForward,
+  chainForward,
+  expiryForwards,
+  type ForwardOptions,
+  parityForward,
+  type ParityPair,
+} from "./research/forward.ts";
 export { atmForwardVol, fiftyDeltaVol, nearestSpotStrikeVol, otmSmile, type SmilePoint } from "./research/smileVols.ts";
-export { calendarArbitrage, type ConstantMaturity, constantMaturityVol, constantMaturityVols, type TermPoint, volTermStructure } from "./research/volTermStructure.ts";
+export {
+  calendarArbitrage,
+  type ConstantMaturity,
+  constantMaturityVol,
+  constantMaturityVols,
+  type TermPoint,
+  volTermStructure,
+} from "./research/volTermStructure.ts";
 export { linkSplitSeries, matchedVolChanges, type MedianEstimate, medianWithError } from "./research/seriesLink.ts";
 export { type Consideration, delistingReturn, totalReturns } from "./research/totalReturn.ts";
-export { decayColumn, measureColumns, type SpreadOptions, spreadsByTimeOfDay, tradeSpreads, TRF_EXCHANGE, weightedSpreads, withTimeBucket } from "./research/spreads.ts";
+export {
+  decayColumn,
+  measureColumns,
+  type SpreadOptions,
+  spreadsByTimeOfDay,
+  tradeSpreads,
+  TRF_EXCHANGE,
+  weightedSpreads,
+  withTimeBucket,
+} from "./research/spreads.ts";
 export { barImbalance } from "./research/barImbalance.ts";
-export { type ClusterOptions, clusteredMeans, dayTotals, totalColumns } from "./research/clusteredMeans.ts";
+export { clusteredMeans, type ClusterOptions, dayTotals, totalColumns } from "./research/clusteredMeans.ts";
 export { splitRatio, type TickerDay, type TickerDayPlan, tickerDays } from "./research/tickerDays.ts";
 export { type EmptyDay, TICK_COLUMNS, type TickPanel, type TickPanelOptions, tickSpreadPanel } from "./research/tickPanel.ts";
-export { decayCurve, SIZE_BOUNDS_DOLLARS, SIZE_BUCKETS, type SpreadDayOptions, spreadDayTotals, spreadMeasures, withSizeBucket } from "./research/spreadPanel.ts";
+export {
+  decayCurve,
+  SIZE_BOUNDS_DOLLARS,
+  SIZE_BUCKETS,
+  type SpreadDayOptions,
+  spreadDayTotals,
+  spreadMeasures,
+  withSizeBucket,
+} from "./research/spreadPanel.ts";

@@ -46,16 +46,27 @@ async function eachTicker<T>(pull: Pull, run: (ticker: string) => Promise<T>): P
 /** The `--split` layers, bottom up (the raw transfer below them and the universe call above are the benchmark's own). */
 export async function splitLayers(pull: Pull): Promise<Way[]> {
   const transport = new Transport({ baseUrl: pull.baseUrl, apiKey: pull.apiKey });
-  const columns = JSON.parse(new TextDecoder().decode((await transport.get("/api/v1/meta/datasets/eq-taq-1min/columns")).body)) as ColumnInfo[];
+  const columns = JSON.parse(
+    new TextDecoder().decode((await transport.get("/api/v1/meta/datasets/eq-taq-1min/columns")).body),
+  ) as ColumnInfo[];
   const page = (ticker: string) => {
-    const params = new URLSearchParams({ "TradeDate.ge": pull.start, "TradeDate.le": pull.end, offset: "0", limit: "100000", response_format: "csv" });
+    const params = new URLSearchParams({
+      "TradeDate.ge": pull.start,
+      "TradeDate.le": pull.end,
+      offset: "0",
+      limit: "100000",
+      response_format: "csv",
+    });
     return transport.get(`/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(ticker)}`, params);
   };
   const off = await connect({ baseUrl: pull.baseUrl, apiKey: pull.apiKey, provenance: false });
   return [
     ["transport (ky, body bytes)", () => eachTicker(pull, async (t) => (await page(t)).body.byteLength)],
     ["+ pageToFrame (parse, typing)", () => eachTicker(pull, async (t) => pageToFrame((await page(t)).body, "csv", columns).height)],
-    ["+ pipeline (provenance off)", () => off.data.eqTaq1Min([...pull.tickers], { start: pull.start, end: pull.end, concurrency: pull.concurrency })],
+    [
+      "+ pipeline (provenance off)",
+      () => off.data.eqTaq1Min([...pull.tickers], { start: pull.start, end: pull.end, concurrency: pull.concurrency }),
+    ],
   ];
 }
 
@@ -63,7 +74,9 @@ export async function splitLayers(pull: Pull): Promise<Way[]> {
 export async function againstWay(checkout: string, pull: Pull): Promise<Way> {
   const root = resolve(checkout);
   const other = await import(join(root, "workbench/mod.ts")) as typeof import("../../workbench/mod.ts");
-  const deferred = await import(join(root, "workbench/provenance/deferred.ts")).catch(() => ({ runDeferred: () => {} })) as { runDeferred: () => void };
+  const deferred = await import(join(root, "workbench/provenance/deferred.ts")).catch(() => ({ runDeferred: () => {} })) as {
+    runDeferred: () => void;
+  };
   const wb = await other.connect({ baseUrl: pull.baseUrl, apiKey: pull.apiKey });
   return [`universe call of ${root}`, async (): Promise<pl.DataFrame> => {
     const frame = await wb.data.eqTaq1Min([...pull.tickers], { start: pull.start, end: pull.end, concurrency: pull.concurrency });

@@ -15,7 +15,12 @@ export const STAGES: [string, (fn: string, url: string) => boolean][] = [
   ["typing (typeFrame, casts)", (f) => f === "typeFrame" || f === "castExpr" || f === "emptyFrame"],
   ["CSV parse (Polars reader)", (f) => f === "readCsvPage" || f === "readCSV"],
   ["body handling (bytes, gunzip)", (f) => f === "pageToFrame"],
-  ["transport (ky, fetch, body to bytes)", (_f, u) => u.includes("/ky/") || u.includes("transport.ts") || u.startsWith("ext:deno_fetch") || u.startsWith("ext:deno_web") || u.includes("ext:deno_http")],
+  [
+    "transport (ky, fetch, body to bytes)",
+    (_f, u) =>
+      u.includes("/ky/") || u.includes("transport.ts") || u.startsWith("ext:deno_fetch") || u.startsWith("ext:deno_web") ||
+      u.includes("ext:deno_http"),
+  ],
   ["pager, pipeline, rate window", (_f, u) => u.includes("/workbench/")],
 ];
 
@@ -26,7 +31,10 @@ export interface Node {
 }
 
 /** Sampled milliseconds per stage, each sample given to the innermost frame that names a stage. */
-export function split(profile: { nodes: Node[]; samples: number[]; timeDeltas: number[] }, stages: [string, (fn: string, url: string) => boolean][] = STAGES): Map<string, number> {
+export function split(
+  profile: { nodes: Node[]; samples: number[]; timeDeltas: number[] },
+  stages: [string, (fn: string, url: string) => boolean][] = STAGES,
+): Map<string, number> {
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -65,4 +73,3 @@ export function threadSeconds(): Map<string, number> {
   }
   return out;
 }
-

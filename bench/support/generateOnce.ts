@@ -21,7 +21,12 @@ const cpuSeconds = () => {
   return (user + system) / 1e6;
 };
 const t0 = performance.now(), cpu0 = cpuSeconds();
-const manifest = await generateMarketInParallel({ profile: profileByName(name, scale ? Number(scale) : undefined), seed: 42, outDir: out, workers: Number(workers) });
+const manifest = await generateMarketInParallel({
+  profile: profileByName(name, scale ? Number(scale) : undefined),
+  seed: 42,
+  outDir: out,
+  workers: Number(workers),
+});
 const generateSeconds = (performance.now() - t0) / 1000;
 // Every thread's CPU (the workers are threads of this process): on a busy machine wall time
 // stretches, CPU time much less.

@@ -22,7 +22,10 @@ export function runAsNotebookKernel(): string {
   if (process.argv.includes("--v8-defaults")) return "client V8 flags: V8's defaults (--v8-defaults), not the notebook kernel's";
   if (process.env.DENO_V8_FLAGS !== KERNEL_V8_FLAGS) {
     const script = fileURLToPath(Deno.mainModule);
-    const child = spawnSync(Deno.execPath(), ["run", "-A", script, ...Deno.args], { stdio: "inherit", env: { ...process.env, DENO_V8_FLAGS: KERNEL_V8_FLAGS } });
+    const child = spawnSync(Deno.execPath(), ["run", "-A", script, ...Deno.args], {
+      stdio: "inherit",
+      env: { ...process.env, DENO_V8_FLAGS: KERNEL_V8_FLAGS },
+    });
     process.exit(child.status ?? 1);
   }
   return `client V8 flags: the notebook kernel's (${KERNEL_V8_FLAGS})`;

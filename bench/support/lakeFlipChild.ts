@@ -19,5 +19,7 @@ try {
   const frame = wb.scan(dir).collectSync().sort(["Ticker", "BarDateTime"]);
   console.log(JSON.stringify({ ok: true, fetched, warnings, rows: frame.height, hash: frameHash(frame) }));
 } catch (error) {
-  console.log(JSON.stringify({ ok: false, warnings, error: (error as Error).constructor.name, message: (error as Error).message.split("\n")[0] }));
+  console.log(
+    JSON.stringify({ ok: false, warnings, error: (error as Error).constructor.name, message: (error as Error).message.split("\n")[0] }),
+  );
 }

@@ -69,14 +69,21 @@ try {
       total.wall += (performance.now() - t) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       total.cpu += (cpu.user + cpu.system) / 1e6;
-      for (const [thread, s] of threadSeconds()) total.threads.set(thread, (total.threads.get(thread) ?? 0) + s - (threadsBefore.get(thread) ?? 0));
+      for (const [thread, s] of threadSeconds()) {
+        total.threads.set(thread, (total.threads.get(thread) ?? 0) + s - (threadsBefore.get(thread) ?? 0));
+      }
       for (const [stage, ms] of split(profile as never, LAKE_STAGES)) total.stages.set(stage, (total.stages.get(stage) ?? 0) + ms);
       rmSync(join(scratch, `lake-${lakes - 1}`), { recursive: true, force: true });
     }
   }
-  console.log(`${rounds} rounds of each, ${tickers.length} tickers x 20 days, sandbox ${sandboxArgs.join(" ") || "on loopback"} (load ${loadavg()[0].toFixed(1)})`);
+  console.log(
+    `${rounds} rounds of each, ${tickers.length} tickers x 20 days, sandbox ${sandboxArgs.join(" ") || "on loopback"} (load ${
+      loadavg()[0].toFixed(1)
+    })`,
+  );
   const names = Object.keys(totals);
-  const line = (label: string, values: number[], digits = 2) => console.log(`  ${label.padEnd(42)} ${values.map((v) => v.toFixed(digits).padStart(10)).join("")}`);
+  const line = (label: string, values: number[], digits = 2) =>
+    console.log(`  ${label.padEnd(42)} ${values.map((v) => v.toFixed(digits).padStart(10)).join("")}`);
   console.log(`  ${"per round".padEnd(42)} ${names.map((n) => n.padStart(10)).join("")}`);
   line("wall s", names.map((n) => totals[n].wall / rounds));
   line("client CPU s", names.map((n) => totals[n].cpu / rounds));
@@ -89,7 +96,9 @@ try {
   console.log("  main thread by stage (sampled ms):");
   const stages = [...new Set(names.flatMap((n) => [...totals[n].stages.keys()]))];
   const rows = stages.map((s) => [s, ...names.map((n) => (totals[n].stages.get(s) ?? 0) / rounds)] as [string, ...number[]]);
-  for (const [stage, ...values] of rows.sort((a, b) => (b[2] ?? 0) - (a[2] ?? 0))) if (values.some((v) => v >= 1)) line(`  ${stage}`, values, 0);
+  for (const [stage, ...values] of rows.sort((a, b) => (b[2] ?? 0) - (a[2] ?? 0))) {
+    if (values.some((v) => v >= 1)) line(`  ${stage}`, values, 0);
+  }
 } finally {
   await sandbox.stop();
   rmSync(scratch, { recursive: true, force: true });

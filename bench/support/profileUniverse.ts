@@ -49,7 +49,11 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   const threadsAfter = threadSeconds();
   if (outFile) writeFileSync(outFile, JSON.stringify(profile));
-  console.log(`${rounds} universe pulls of ${rows.toLocaleString("en-US")} rows: ${wall.toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU s of client (load ${loadavg()[0].toFixed(1)})`);
+  console.log(
+    `${rounds} universe pulls of ${rows.toLocaleString("en-US")} rows: ${wall.toFixed(2)} s wall, ${
+      ((cpu.user + cpu.system) / 1e6).toFixed(2)
+    } CPU s of client (load ${loadavg()[0].toFixed(1)})`,
+  );
   console.log("client CPU by thread (s, all rounds; threads that ended in between count in the total only):");
   for (const [name, s] of threadsAfter) {
     const d = s - (threadsBefore.get(name) ?? 0);

@@ -44,8 +44,16 @@ export function peerUnavailable(): string | undefined {
  * peer.stop();
  * ```
  */
-export async function startPythonPeer(baseUrl: string, apiKey: string, start: string, end: string, tickers: readonly string[]): Promise<PythonPeer> {
-  const child = spawn("python3", [join(REPO_ROOT, "bench/peers/python_polars.py"), baseUrl, apiKey, start, end, ...tickers], { stdio: ["pipe", "pipe", "inherit"] });
+export async function startPythonPeer(
+  baseUrl: string,
+  apiKey: string,
+  start: string,
+  end: string,
+  tickers: readonly string[],
+): Promise<PythonPeer> {
+  const child = spawn("python3", [join(REPO_ROOT, "bench/peers/python_polars.py"), baseUrl, apiKey, start, end, ...tickers], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (): Promise<Record<string, unknown>> => {
     const { value, done } = await lines.next();

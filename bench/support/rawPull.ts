@@ -19,7 +19,9 @@ export async function rawPull({ baseUrl, apiKey, tickers, start, end, concurrenc
     while (next < tickers.length) {
       const t = tickers[next++];
       const q = new URLSearchParams({ "TradeDate.ge": start, "TradeDate.le": end, offset: "0", limit: "100000", response_format: "csv" });
-      const r = await fetch(`${baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, { headers: { "X-API-KEY": apiKey } });
+      const r = await fetch(`${baseUrl}/api/v1/data/us-equity/eq-taq-1min/${encodeURIComponent(t)}?${q}`, {
+        headers: { "X-API-KEY": apiKey },
+      });
       if (r.status !== 200) throw new Error(`raw transfer: ${t} answered ${r.status}`);
       const body = await r.arrayBuffer(); // read before adding: `bytes += await ...` would lose updates
       bytes += body.byteLength;

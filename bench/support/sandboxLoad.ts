@@ -27,7 +27,12 @@ export async function fetchAll(url: string, headers: Record<string, string> = {}
 }
 
 /** Times `run` sequentially after `warmup` untimed runs, up to `count` samples or `maxMs`. */
-export async function sampleLatency(run: (i: number) => Promise<number | unknown>, count: number, maxMs: number, warmup = 3): Promise<Samples> {
+export async function sampleLatency(
+  run: (i: number) => Promise<number | unknown>,
+  count: number,
+  maxMs: number,
+  warmup = 3,
+): Promise<Samples> {
   for (let i = 0; i < warmup; i++) await run(i);
   const ms: number[] = [];
   let bytes = 0;
@@ -78,7 +83,12 @@ export type Step = () => Promise<unknown>;
  * `clients` closed-loop clients (each from `client(c)`, a function making its requests one
  * after another) share `maxRequests` requests, stopping early at `maxMs`.
  */
-export async function measureThroughput(client: (c: number) => Step, clients: number, maxRequests: number, maxMs: number): Promise<Throughput> {
+export async function measureThroughput(
+  client: (c: number) => Step,
+  clients: number,
+  maxRequests: number,
+  maxMs: number,
+): Promise<Throughput> {
   let issued = 0;
   const ms: number[] = [];
   const started = performance.now();
@@ -120,7 +130,14 @@ export interface RoundTarget {
  * const [one, two] = await alternateRounds(oneWorker, twoWorkers, 4, 5_000, 10_000, process.cpuUsage);
  * ```
  */
-export async function alternateRounds(a: RoundTarget, b: RoundTarget, rounds: number, roundMs: number, maxRequests: number, clientCpu: () => { user: number; system: number }): Promise<[Rounds, Rounds]> {
+export async function alternateRounds(
+  a: RoundTarget,
+  b: RoundTarget,
+  rounds: number,
+  roundMs: number,
+  maxRequests: number,
+  clientCpu: () => { user: number; system: number },
+): Promise<[Rounds, Rounds]> {
   const totals = [a, b].map(() => ({ requests: 0, seconds: 0, ms: [] as number[], server: 0, client: 0 }));
   const clientSeconds = () => {
     const { user, system } = clientCpu();

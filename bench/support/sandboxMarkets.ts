@@ -11,7 +11,7 @@
  * options, reference snapshots) keeps the demo's files only, hard-linked. The manifest lists
  * all days and the scaled counts.
  */
-import { existsSync, linkSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import pl from "nodejs-polars";
 import { tradingDays } from "../../calendar/calendar.ts";
@@ -43,7 +43,9 @@ export function checkoutDemoMarket(root: string, fallback: string): string {
 /** The demo market at `dir`, generated (about a minute) unless the current one is there. */
 export function ensureDemoMarket(dir: string, log: (line: string) => void): Manifest {
   const found = readManifest(dir);
-  if (found && found.generatorVersion === GENERATOR_VERSION && found.profile === "demo" && found.seed === SEED && found.eventScale === 1) return found;
+  if (found && found.generatorVersion === GENERATOR_VERSION && found.profile === "demo" && found.seed === SEED && found.eventScale === 1) {
+    return found;
+  }
   log(`generating the demo market into ${dir} (generator v${GENERATOR_VERSION}, seed ${SEED})...`);
   return generateMarket({ profile: profileByName("demo"), seed: SEED, outDir: dir });
 }
@@ -92,7 +94,11 @@ export function ensureScaledMarket(demoDir: string, outDir: string, copies: numb
   const started = performance.now();
   const demoDays = demo.tradingDays.map((d) => d.date);
   const earlier = tradingDays("2015-01-01", "2023-10-31").slice(-(copies - 1) * demoDays.length);
-  log(`building the ${copies}x market into ${outDir}: ${earlier.length} extra days (${earlier[0].date} to ${earlier.at(-1)!.date}) copied from demo days...`);
+  log(
+    `building the ${copies}x market into ${outDir}: ${earlier.length} extra days (${earlier[0].date} to ${
+      earlier.at(-1)!.date
+    }) copied from demo days...`,
+  );
   const work = `${outDir}.partial-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   const rewritten: Record<string, number> = {};
@@ -109,7 +115,9 @@ export function ensureScaledMarket(demoDir: string, outDir: string, copies: numb
     }
   }
   const datasets = Object.fromEntries(
-    Object.entries(demo.datasets).map(([id, c]) => [id, SCALED.includes(id.split(":")[0]) ? { files: c.files * copies, rows: c.rows * copies } : c]),
+    Object.entries(demo.datasets).map((
+      [id, c],
+    ) => [id, SCALED.includes(id.split(":")[0]) ? { files: c.files * copies, rows: c.rows * copies } : c]),
   );
   const manifest = { ...demo, start: earlier[0].date, tradingDays: [...earlier, ...demo.tradingDays], datasets, bench: stamp };
   writeFileSync(join(work, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");

@@ -22,7 +22,12 @@ export interface BenchSandbox {
  * Starts the CLI over `marketDir`; `env` adds environment variables (e.g. SANDBOX_FRAME_CACHE_MB),
  * `args` CLI options (e.g. --workers 1), `root` another checkout whose sandbox runs (an A/B of two commits).
  */
-export async function startSandboxProcess(marketDir: string, env: Record<string, string> = {}, args: string[] = [], root?: string): Promise<BenchSandbox> {
+export async function startSandboxProcess(
+  marketDir: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+  root?: string,
+): Promise<BenchSandbox> {
   const scratch = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
   const sb = await spawnSandbox(["--port", "0", "--data", marketDir, "--state", join(scratch, "state.sqlite"), ...args], { env, root });
   return {

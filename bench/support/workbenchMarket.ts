@@ -29,7 +29,9 @@ export function ensureLongMarket(demoDir: string, outDir: string, start: string,
   const started = performance.now();
   const sources = demo.tradingDays.filter((d) => !d.earlyClose).map((d) => ({
     date: d.date,
-    frame: pl.readParquet(join(demoDir, `eq-taq-1min/aggregation_logic=core/TradeDate=${d.date}.parquet`)).filter(pl.col("Ticker").eq(pl.lit(TICKER))),
+    frame: pl.readParquet(join(demoDir, `eq-taq-1min/aggregation_logic=core/TradeDate=${d.date}.parquet`)).filter(
+      pl.col("Ticker").eq(pl.lit(TICKER)),
+    ),
   }));
   const work = `${outDir}.partial-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
@@ -44,7 +46,14 @@ export function ensureLongMarket(demoDir: string, outDir: string, start: string,
       wall.cast(pl.Datetime("ns", "UTC")).dt.replaceTimeZone("America/New_York").alias("BarDateTime"),
     ).writeParquet(join(dir, `TradeDate=${day.date}.parquet`), { compression: "zstd" });
   });
-  const manifest = { ...demo, start, tradingDays: days, securities: demo.securities.filter((s) => s.ticker === TICKER), datasets: { "eq-taq-1min:core": { files: days.length, rows: days.length * 960 } }, bench: stamp };
+  const manifest = {
+    ...demo,
+    start,
+    tradingDays: days,
+    securities: demo.securities.filter((s) => s.ticker === TICKER),
+    datasets: { "eq-taq-1min:core": { files: days.length, rows: days.length * 960 } },
+    bench: stamp,
+  };
   writeFileSync(join(work, "manifest.json"), JSON.stringify(manifest, null, 2));
   rmSync(outDir, { recursive: true, force: true });
   renameSync(work, outDir);

@@ -16,7 +16,8 @@ const PAGE = 100_000;
 const CONCURRENCY = 4;
 const path = `/api/v1/data/us-equity/eq-taq-1min/${TICKER}`;
 const peakMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024;
-const url = (offset: number, limit: number, format: string) => `${baseUrl}${path}?TradeDate.ge=${fromDate}&offset=${offset}&limit=${limit}&response_format=${format}`;
+const url = (offset: number, limit: number, format: string) =>
+  `${baseUrl}${path}?TradeDate.ge=${fromDate}&offset=${offset}&limit=${limit}&response_format=${format}`;
 
 async function naive(): Promise<{ rows: number; bytes: number }> {
   // What a first notebook does: JSON pages one after another, records gathered, one frame at the end.
@@ -61,7 +62,13 @@ else {
     const frame = await wb.data.eqTaq1Min(TICKER, query);
     result = { rows: frame.height, bytes: Number.NaN };
   } else {
-    const r = await wb.download("eq-taq-1min", { tickers: [TICKER], start: fromDate, pageSize: PAGE, concurrency: CONCURRENCY, force: true }, dir);
+    const r = await wb.download("eq-taq-1min", {
+      tickers: [TICKER],
+      start: fromDate,
+      pageSize: PAGE,
+      concurrency: CONCURRENCY,
+      force: true,
+    }, dir);
     result = { rows: r.rows, bytes: Number.NaN };
   }
 }

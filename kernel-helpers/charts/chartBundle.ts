@@ -48,11 +48,16 @@ export function chartFromElement(node: Element, text: ChartText = {}, fillWidth 
   const markup = node.outerHTML;
   const heading = (text.title ? `<div style="font:bold 14px sans-serif;margin:4px 0">${escape(text.title)}</div>` : "") +
     (text.subtitle ? `<div style="font:12px sans-serif;color:#666;margin-bottom:4px">${escape(text.subtitle)}</div>` : "") +
-    (text.notes ?? []).map((n) => `<div class="wb-chart-note" style="font:12px sans-serif;color:#8a4b00;margin-bottom:4px">\u26a0 ${escape(n)}</div>`).join("");
+    (text.notes ?? []).map((n) =>
+      `<div class="wb-chart-note" style="font:12px sans-serif;color:#8a4b00;margin-bottom:4px">\u26a0 ${escape(n)}</div>`
+    ).join("");
   // By default the chart fills the notebook's width: its SVG scales with the container (viewBox
   // kept). A chart given a width keeps it, shrinking only to fit. Colour ramps keep their size.
   const fill = `<style>.wb-chart svg[viewBox]:not([class$="-ramp"]){${fillWidth ? "width:100%;" : ""}height:auto;max-width:100%}</style>`;
-  const bundle: MediaBundle = { "text/html": `<div class="wb-chart">${heading}${fill}${markup}</div>`, "text/plain": [text.title ?? "chart", ...(text.notes ?? []).map((n) => `note: ${n}`)].join("\n") };
+  const bundle: MediaBundle = {
+    "text/html": `<div class="wb-chart">${heading}${fill}${markup}</div>`,
+    "text/plain": [text.title ?? "chart", ...(text.notes ?? []).map((n) => `note: ${n}`)].join("\n"),
+  };
   if (node.tagName.toLowerCase() === "svg") bundle["image/svg+xml"] = markup;
   return { markup, bundle, notes: [...(text.notes ?? [])] };
 }

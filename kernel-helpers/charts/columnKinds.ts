@@ -28,5 +28,8 @@ export function checkColumnKind(frame: pl.DataFrame, column: string, kind: Colum
   const variant = frame.getColumn(column).dtype.variant;
   if (KINDS[kind].variants.test(variant)) return;
   const purpose = kind === "temporal" ? `${helper} draws over time` : `${helper} places ${option} by its value`;
-  throw new ChartOptionError(option, `${purpose}: ${option} '${column}' is a${/^[AEIOU]/.test(variant) ? "n" : ""} ${variant} column, not ${KINDS[kind].says}; ${hint}`);
+  throw new ChartOptionError(
+    option,
+    `${purpose}: ${option} '${column}' is a${/^[AEIOU]/.test(variant) ? "n" : ""} ${variant} column, not ${KINDS[kind].says}; ${hint}`,
+  );
 }

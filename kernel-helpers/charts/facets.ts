@@ -38,12 +38,20 @@ export function facetsOf(frame: pl.DataFrame, overrides: PlotOverrides, helper: 
   const facet = overrides.facet as (Plot.PlotFacetOptions & { data?: unknown }) | undefined;
   if (facet && typeof facet === "object") {
     if (facet.data !== undefined) {
-      throw new ChartOptionError("facet.data", `${helper} draws its own records, so top-level facet data cannot match them: give the column instead, e.g. { fy: "Ticker" } or { facet: { y: "Ticker" } }`);
+      throw new ChartOptionError(
+        "facet.data",
+        `${helper} draws its own records, so top-level facet data cannot match them: give the column instead, e.g. { fy: "Ticker" } or { facet: { y: "Ticker" } }`,
+      );
     }
     const { x, y, ...scaleDefaults } = facet as Record<string, unknown>;
     for (const [axis, value] of [["fx", x], ["fy", y]] as const) {
       if (value === undefined) continue;
-      if (typeof value !== "string") throw new ChartOptionError(`facet.${axis.slice(1)}`, `${helper} facets by a column name; facet.${axis.slice(1)} is ${JSON.stringify(value)}`);
+      if (typeof value !== "string") {
+        throw new ChartOptionError(
+          `facet.${axis.slice(1)}`,
+          `${helper} facets by a column name; facet.${axis.slice(1)} is ${JSON.stringify(value)}`,
+        );
+      }
       channels[axis] = value;
     }
     rest.facet = scaleDefaults;
@@ -58,7 +66,10 @@ export function facetsOf(frame: pl.DataFrame, overrides: PlotOverrides, helper: 
   const columns = [...new Set(Object.values(channels))];
   for (const [axis, column] of Object.entries(channels)) {
     if (!frame.columns.includes(column)) {
-      throw new ChartOptionError(axis, `${helper} cannot facet by '${column}' (${axis}): the frame has no such column; it has ${frame.columns.join(", ")}`);
+      throw new ChartOptionError(
+        axis,
+        `${helper} cannot facet by '${column}' (${axis}): the frame has no such column; it has ${frame.columns.join(", ")}`,
+      );
     }
   }
   const panelsDown = channels.fy ? frame.getColumn(channels.fy).nUnique() : 1;

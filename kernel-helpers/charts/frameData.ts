@@ -22,7 +22,12 @@ const SHOWN = Symbol("shown");
  */
 export function records(frame: pl.DataFrame, columns: readonly string[], asText: readonly string[] = []): Record<string, unknown>[] {
   const missing = [...new Set(columns)].filter((c) => !frame.columns.includes(c));
-  if (missing.length) throw new ChartOptionError(missing[0], `The frame has no column ${missing.map((m) => `'${m}'`).join(", ")}: it has ${frame.columns.join(", ")}`);
+  if (missing.length) {
+    throw new ChartOptionError(
+      missing[0],
+      `The frame has no column ${missing.map((m) => `'${m}'`).join(", ")}: it has ${frame.columns.join(", ")}`,
+    );
+  }
   const exprs = columns.map((c) => {
     const dtype = frame.getColumn(c).dtype;
     if (dtype.variant === "Datetime") {
@@ -58,7 +63,9 @@ export function shown(record: Record<string, unknown>, column: string): string {
 }
 
 /** Minutes after midnight (with their fraction) of a New York wall-clock UTC instant. */
-export const minuteOfDay = (d: Date) => d.getUTCHours() * 60 + d.getUTCMinutes() + (d.getUTCSeconds() * 1000 + d.getUTCMilliseconds()) / 60_000;
+export const minuteOfDay = (d: Date) =>
+  d.getUTCHours() * 60 + d.getUTCMinutes() + (d.getUTCSeconds() * 1000 + d.getUTCMilliseconds()) / 60_000;
 
 /** "09:30" for 570 minutes after midnight. */
-export const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(Math.round(minutes % 60)).padStart(2, "0")}`;
+export const clock = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(Math.round(minutes % 60)).padStart(2, "0")}`;

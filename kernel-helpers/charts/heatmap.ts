@@ -8,7 +8,7 @@ import type pl from "nodejs-polars";
 import { checkHelperOptions, facetsOf } from "./facets.ts";
 import { records, shown } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
-import { asDisplayable, DEFAULT_WIDTH, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, DEFAULT_WIDTH, type DisplayableChart, Plot, renderChart } from "./render.ts";
 
 const KNOWN = ["x", "y", "fill", "title", "subtitle", "xLabel", "yLabel", "fillLabel", "scheme"];
 const HELPER = "heatmapChart";
@@ -91,13 +91,31 @@ export function heatmapChart(frame: pl.DataFrame, o: HeatmapOptions, overrides: 
   const width = typeof overrides.width === "number" ? overrides.width : DEFAULT_WIDTH;
   // One 26 px row of cells per y value: its label always fits.
   const rows = new Set(data.map((r) => String(r[o.y]))).size;
-  const title = (r: Record<string, unknown>) => `${o.yLabel ?? o.y} ${r[o.y]}\n${o.xLabel ?? o.x} ${shown(r, o.x)}\n${o.fillLabel ?? o.fill} ${shown(r, o.fill)}`;
-  return asDisplayable(renderChart(withOverrides({
-    height: facets.panelsDown > 1 ? facets.panelsDown * (26 * rows + 30) + 60 : Math.max(240, 26 * rows + 80),
-    marginBottom: 44,
-    x: { type: "linear", domain, label: o.xLabel ?? o.x, ticks: strikeTicks(xs, domain, width), tickFormat: (v: number) => v.toLocaleString("en-US") },
-    y: { type: "band", label: o.yLabel ?? o.y, padding: 0.04 },
-    color: { type: "quantize", n: 7, scheme: (o.scheme ?? "blues") as ColorScheme, legend: true, label: o.fillLabel ?? o.fill, tickFormat: (v: number) => compact.format(v), width: 420 } as ScaleOptions,
-    marks: [Plot.rect(data, { x1: "x1", x2: "x2", y: o.y, fill: o.fill, inset: 0.5, title, ...facets.channels })],
-  }, facets.overrides), { title: o.title, subtitle: o.subtitle }));
+  const title = (r: Record<string, unknown>) =>
+    `${o.yLabel ?? o.y} ${r[o.y]}\n${o.xLabel ?? o.x} ${shown(r, o.x)}\n${o.fillLabel ?? o.fill} ${shown(r, o.fill)}`;
+  return asDisplayable(renderChart(
+    withOverrides({
+      height: facets.panelsDown > 1 ? facets.panelsDown * (26 * rows + 30) + 60 : Math.max(240, 26 * rows + 80),
+      marginBottom: 44,
+      x: {
+        type: "linear",
+        domain,
+        label: o.xLabel ?? o.x,
+        ticks: strikeTicks(xs, domain, width),
+        tickFormat: (v: number) => v.toLocaleString("en-US"),
+      },
+      y: { type: "band", label: o.yLabel ?? o.y, padding: 0.04 },
+      color: {
+        type: "quantize",
+        n: 7,
+        scheme: (o.scheme ?? "blues") as ColorScheme,
+        legend: true,
+        label: o.fillLabel ?? o.fill,
+        tickFormat: (v: number) => compact.format(v),
+        width: 420,
+      } as ScaleOptions,
+      marks: [Plot.rect(data, { x1: "x1", x2: "x2", y: o.y, fill: o.fill, inset: 0.5, title, ...facets.channels })],
+    }, facets.overrides),
+    { title: o.title, subtitle: o.subtitle },
+  ));
 }

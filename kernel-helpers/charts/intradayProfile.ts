@@ -5,7 +5,7 @@ import { clock, minuteOfDay, records, shown } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { type FacetY, panelY } from "./panelScales.ts";
 import { valueNotes } from "./rangeNotes.ts";
-import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, type DisplayableChart, Plot, renderChart } from "./render.ts";
 import { dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
 
 const KNOWN = ["minute", "y", "series", "title", "subtitle", "yLabel", "shadeRegularHours", "sessionDate", "facetY"];
@@ -78,25 +78,60 @@ export function intradayProfileChart(frame: pl.DataFrame, o: IntradayProfileOpti
   const fitted = hours(data.map((r) => r[o.minute] as number).filter(Number.isFinite));
   const [from, to] = (overrides.x as { domain?: [number, number] } | undefined)?.domain ?? fitted;
   // Whole hours inside the domain shown (the caller's, when given).
-  const ticks = Array.from({ length: Math.floor((to - from) / 60) + 2 }, (_, i) => Math.ceil(from / 60) * 60 + 60 * i).filter((t) => t >= from && t <= to);
+  const ticks = Array.from({ length: Math.floor((to - from) / 60) + 2 }, (_, i) => Math.ceil(from / 60) * 60 + 60 * i).filter((t) =>
+    t >= from && t <= to
+  );
   const step = Math.max(1, Math.ceil(ticks.length / 12));
-  const shade = o.shadeRegularHours === false ? [] : sessions([...days], o.sessionDate).map(([open, close]) => ({ open, close, label: `regular session ${clock(open)}-${clock(close)}` }));
+  const shade = o.shadeRegularHours === false
+    ? []
+    : sessions([...days], o.sessionDate).map(([open, close]) => ({ open, close, label: `regular session ${clock(open)}-${clock(close)}` }));
   const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${clock(r[o.minute] as number)}: ${shown(r, o.y)}`;
   const fxy = facets.channels;
-  const py = panelY({ data, fields: [o.y], panel: fxy.fy, choice: o.facetY, label: o.yLabel ?? o.y, panelHeight: facets.panelsDown > 1 ? 192 : 320, scale: { zero: false }, overrides: facets.overrides, helper: HELPER });
-  const where = (r: Record<string, unknown>) => [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + clock(r[o.minute] as number);
-  const notes = valueNotes({ data, fields: [o.y], overrides: facets.overrides, panel: py.independent ? fxy.fy : undefined, where, x: { field: o.minute, format: clock } });
-  return asDisplayable(renderChart(withOverrides({
-    height: panelHeight(320, facets.panelsDown),
-    x: { label: "New York time", domain: fitted, ticks: ticks.filter((_, i) => i % step === 0), tickFormat: clock },
-    y: py.y,
-    color: o.series ? { legend: true, type: "categorical" } : undefined,
-    marks: [
-      ...py.marks,
-      Plot.rectX(shade, { clip: true, x1: "open", x2: "close", fill: "#000", fillOpacity: 0.05, title: "label" }),
-      Plot.lineY(data, { clip: true, x: o.minute, y: py.field(o.y), stroke: o.series ?? "steelblue", strokeWidth: 1.2, title: o.series ? (r: Record<string, unknown>) => String(r[o.series!]) : undefined, ...fxy }),
-      // Invisible dots carry each point's hover title (an SVG <title>); skipped on very long frames.
-      ...(data.length <= HOVER_LIMIT ? [Plot.dot(data, { clip: true, x: o.minute, y: py.field(o.y), r: 3, fill: "currentColor", fillOpacity: 0, title, ...fxy })] : []),
-    ],
-  }, facets.overrides), { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] }));
+  const py = panelY({
+    data,
+    fields: [o.y],
+    panel: fxy.fy,
+    choice: o.facetY,
+    label: o.yLabel ?? o.y,
+    panelHeight: facets.panelsDown > 1 ? 192 : 320,
+    scale: { zero: false },
+    overrides: facets.overrides,
+    helper: HELPER,
+  });
+  const where = (r: Record<string, unknown>) =>
+    [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + clock(r[o.minute] as number);
+  const notes = valueNotes({
+    data,
+    fields: [o.y],
+    overrides: facets.overrides,
+    panel: py.independent ? fxy.fy : undefined,
+    where,
+    x: { field: o.minute, format: clock },
+  });
+  return asDisplayable(renderChart(
+    withOverrides({
+      height: panelHeight(320, facets.panelsDown),
+      x: { label: "New York time", domain: fitted, ticks: ticks.filter((_, i) => i % step === 0), tickFormat: clock },
+      y: py.y,
+      color: o.series ? { legend: true, type: "categorical" } : undefined,
+      marks: [
+        ...py.marks,
+        Plot.rectX(shade, { clip: true, x1: "open", x2: "close", fill: "#000", fillOpacity: 0.05, title: "label" }),
+        Plot.lineY(data, {
+          clip: true,
+          x: o.minute,
+          y: py.field(o.y),
+          stroke: o.series ?? "steelblue",
+          strokeWidth: 1.2,
+          title: o.series ? (r: Record<string, unknown>) => String(r[o.series!]) : undefined,
+          ...fxy,
+        }),
+        // Invisible dots carry each point's hover title (an SVG <title>); skipped on very long frames.
+        ...(data.length <= HOVER_LIMIT
+          ? [Plot.dot(data, { clip: true, x: o.minute, y: py.field(o.y), r: 3, fill: "currentColor", fillOpacity: 0, title, ...fxy })]
+          : []),
+      ],
+    }, facets.overrides),
+    { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] },
+  ));
 }

@@ -81,6 +81,8 @@ export function shownValues(frame: pl.DataFrame, columns: readonly string[]): Sh
  */
 export function valueText(value: unknown, shown?: string | null): string {
   if (shown !== undefined && shown !== null) return shown;
-  if (typeof value === "number" && Number.isFinite(value)) return Number(value.toPrecision(15)).toLocaleString("en-US", { maximumFractionDigits: 6 });
+  if (typeof value === "number" && Number.isFinite(value)) {
+    return Number(value.toPrecision(15)).toLocaleString("en-US", { maximumFractionDigits: 6 });
+  }
   return String(value);
 }

@@ -22,10 +22,43 @@ const SCALES = ["x", "y", "fx", "fy", "color", "r", "opacity", "symbol", "length
 
 /** Every top-level option of Plot.plot() (Plot 0.6: PlotOptions, ScaleDefaults, InsetOptions). */
 const PLOT_OPTIONS: readonly string[] = [
-  "marks", "width", "height", "aspectRatio", "margin", "marginTop", "marginRight", "marginBottom", "marginLeft",
-  "inset", "insetTop", "insetRight", "insetBottom", "insetLeft", "style", "className", "title", "subtitle", "caption",
-  "figure", "ariaLabel", "ariaDescription", "document", "clip", "projection", "facet", ...SCALES,
-  "clamp", "nice", "zero", "round", "align", "padding", "axis", "grid", "label", "labelArrow",
+  "marks",
+  "width",
+  "height",
+  "aspectRatio",
+  "margin",
+  "marginTop",
+  "marginRight",
+  "marginBottom",
+  "marginLeft",
+  "inset",
+  "insetTop",
+  "insetRight",
+  "insetBottom",
+  "insetLeft",
+  "style",
+  "className",
+  "title",
+  "subtitle",
+  "caption",
+  "figure",
+  "ariaLabel",
+  "ariaDescription",
+  "document",
+  "clip",
+  "projection",
+  "facet",
+  ...SCALES,
+  "clamp",
+  "nice",
+  "zero",
+  "round",
+  "align",
+  "padding",
+  "axis",
+  "grid",
+  "label",
+  "labelArrow",
 ];
 
 /**
@@ -40,12 +73,18 @@ export function checkPlotOptions(overrides: object, helper: string): void {
   for (const key of Object.keys(overrides)) {
     if (PLOT_OPTIONS.includes(key)) continue;
     const close = PLOT_OPTIONS.filter((k) => k.toLowerCase() === key.toLowerCase() || sameLetters(k, key));
-    throw new ChartOptionError(key, `${helper} cannot take '${key}': it is not a Plot option${close.length ? ` (did you mean '${close[0]}'?)` : ""}; Plot's options are ${PLOT_OPTIONS.join(", ")}`);
+    throw new ChartOptionError(
+      key,
+      `${helper} cannot take '${key}': it is not a Plot option${close.length ? ` (did you mean '${close[0]}'?)` : ""}; Plot's options are ${
+        PLOT_OPTIONS.join(", ")
+      }`,
+    );
   }
 }
 
 /** Same letters in another order or with one letter swapped: "hieght" for "height". */
-const sameLetters = (a: string, b: string) => a.length === b.length && [...a.toLowerCase()].sort().join("") === [...b.toLowerCase()].sort().join("");
+const sameLetters = (a: string, b: string) =>
+  a.length === b.length && [...a.toLowerCase()].sort().join("") === [...b.toLowerCase()].sort().join("");
 
 /**
  * Merges the caller's overrides into a helper's defaults. A scale given a `domain` by the caller

@@ -86,10 +86,18 @@ export function panelY(input: PanelYInput): PanelY {
   const callerY = (overrides.y ?? {}) as { domain?: unknown; type?: string };
   const fixed = callerY.domain !== undefined || (callerY.type !== undefined && callerY.type !== "linear");
   if (choice !== undefined && choice !== "shared" && choice !== "independent") {
-    throw new ChartOptionError("facetY", `${helper}: facetY is "shared" (one y scale for every panel) or "independent" (one per panel), not ${JSON.stringify(choice)}`);
+    throw new ChartOptionError(
+      "facetY",
+      `${helper}: facetY is "shared" (one y scale for every panel) or "independent" (one per panel), not ${JSON.stringify(choice)}`,
+    );
   }
   if (choice === "independent" && fixed) {
-    throw new ChartOptionError("facetY", `${helper}: facetY "independent" gives each panel its own linear y scale, which ${callerY.domain !== undefined ? "a y domain" : `y.type "${callerY.type}"`} cannot take: drop one of them`);
+    throw new ChartOptionError(
+      "facetY",
+      `${helper}: facetY "independent" gives each panel its own linear y scale, which ${
+        callerY.domain !== undefined ? "a y domain" : `y.type "${callerY.type}"`
+      } cannot take: drop one of them`,
+    );
   }
   const all = data.flatMap((r) => fields.map((f) => r[f]).filter(finite));
   const largest = all.length ? Math.max(...all.map(Math.abs)) : 0;
@@ -104,7 +112,9 @@ export function panelY(input: PanelYInput): PanelY {
   const panels = valuesByPanel(data, fields, panel);
   if (panels.size < 2) return shared();
   const [lo, hi] = extentOf(all);
-  const spans = [...panels.values()].filter((v) => v.length > 0).map((v) => extentOf(v)).map(([a, b]) => (b - a) / Math.max(1e-12, hi - lo));
+  const spans = [...panels.values()].filter((v) => v.length > 0).map((v) => extentOf(v)).map(([a, b]) =>
+    (b - a) / Math.max(1e-12, hi - lo)
+  );
   if (choice === undefined && Math.min(...spans) >= OWN_SCALE_BELOW) return shared();
 
   const zero = input.scale?.zero === true;
@@ -116,7 +126,9 @@ export function panelY(input: PanelYInput): PanelY {
     const nice = niceTicks(zero ? Math.min(0, a) : a, zero ? Math.max(0, b) : b, tickCount(panelHeight));
     domains.set(key, nice.domain);
     const texts = input.format ? nice.ticks.map(input.format) : tickLabels(nice.ticks, nice.step);
-    nice.ticks.forEach((t, i) => ticks.push({ [panel]: key, position: (t - nice.domain[0]) / (nice.domain[1] - nice.domain[0]), text: texts[i] }));
+    nice.ticks.forEach((t, i) =>
+      ticks.push({ [panel]: key, position: (t - nice.domain[0]) / (nice.domain[1] - nice.domain[0]), text: texts[i] })
+    );
   }
   const placed = (name: string) => `${name}\u0000${panel}`;
   for (const r of data) {

@@ -4,7 +4,7 @@
  * the tick labels); every Plot option works.
  */
 import type { PlotOptions } from "@observablehq/plot";
-import { asDisplayable, type ChartText, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, type ChartText, type DisplayableChart, renderChart } from "./render.ts";
 
 /**
  * Renders a Plot specification as a displayable chart.

@@ -29,8 +29,12 @@ function outsideNote(values: readonly unknown[], domain: unknown, axis: string, 
   const points = values.map(asNumber).filter(finite);
   const above = points.filter((v) => v > hi).length, below = points.filter((v) => v < lo).length;
   if (above + below === 0) return undefined;
-  const sides = [above && `${above.toLocaleString("en-US")} above`, below && `${below.toLocaleString("en-US")} below`].filter(Boolean).join(", ");
-  return `${(above + below).toLocaleString("en-US")} of ${plural(points.length, "point")} lie outside the ${axis} domain ${format(lo)} to ${format(hi)} (${sides}) and are not drawn`;
+  const sides = [above && `${above.toLocaleString("en-US")} above`, below && `${below.toLocaleString("en-US")} below`].filter(Boolean).join(
+    ", ",
+  );
+  return `${(above + below).toLocaleString("en-US")} of ${plural(points.length, "point")} lie outside the ${axis} domain ${format(lo)} to ${
+    format(hi)
+  } (${sides}) and are not drawn`;
 }
 
 /** At most this many points count as "a few" that stretch an axis. */
@@ -63,7 +67,9 @@ function stretchNote(values: readonly unknown[], axis: string, where: (i: number
       const named = few.map((p) => `${text(p.v)}${where(p.i) ? ` (${where(p.i)})` : ""}`).join(", ");
       const nice = niceTicks(rest[0].v, rest.at(-1)!.v, 5).domain;
       const count = ["One point", "Two points", "Three points"][k - 1];
-      return `${count} ${k === 1 ? "stretches" : "stretch"} the ${axis} axis: ${named}; the other ${rest.length.toLocaleString("en-US")} run ${text(rest[0].v)} to ${text(rest.at(-1)!.v)}: { ${axis}: { domain: [${nice.map(String).join(", ")}] } } shows them`;
+      return `${count} ${k === 1 ? "stretches" : "stretch"} the ${axis} axis: ${named}; the other ${
+        rest.length.toLocaleString("en-US")
+      } run ${text(rest[0].v)} to ${text(rest.at(-1)!.v)}: { ${axis}: { domain: [${nice.map(String).join(", ")}] } } shows them`;
     }
   }
   return undefined;

@@ -7,7 +7,7 @@ import { valueText } from "./numberText.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { type FacetY, panelY } from "./panelScales.ts";
 import { valueNotes } from "./rangeNotes.ts";
-import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, type DisplayableChart, Plot, renderChart } from "./render.ts";
 
 const KNOWN = ["x", "y", "series", "spot", "title", "subtitle", "xLabel", "yLabel", "facetY"];
 const HELPER = "smileChart";
@@ -48,25 +48,58 @@ export interface SmileOptions {
 export function smileChart(frame: pl.DataFrame, o: SmileOptions, overrides: PlotOverrides = {}): DisplayableChart {
   checkHelperOptions(o, KNOWN, HELPER);
   const facets = facetsOf(frame, overrides, HELPER);
-  checkColumnKind(frame, o.x, "number", HELPER, "x", "give the strike (or moneyness) column; for a value by expiry draw termStructureChart, over time timeSeriesChart");
+  checkColumnKind(
+    frame,
+    o.x,
+    "number",
+    HELPER,
+    "x",
+    "give the strike (or moneyness) column; for a value by expiry draw termStructureChart, over time timeSeriesChart",
+  );
   const labels = [...(o.series ? [o.series] : []), ...facets.columns];
   const data = records(frame, [o.x, o.y, ...labels], labels);
-  const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${o.xLabel ?? o.x} ${shown(r, o.x)}\n${o.yLabel ?? o.y} ${((r[o.y] as number) * 100).toFixed(1)}%`;
+  const title = (r: Record<string, unknown>) =>
+    `${o.series ? `${r[o.series]}\n` : ""}${o.xLabel ?? o.x} ${shown(r, o.x)}\n${o.yLabel ?? o.y} ${
+      ((r[o.y] as number) * 100).toFixed(1)
+    }%`;
   const fxy = facets.channels;
   const percent = (v: number) => `${Math.round(v * 1000) / 10}%`;
-  const py = panelY({ data, fields: [o.y], panel: fxy.fy, choice: o.facetY, label: o.yLabel ?? o.y, panelHeight: facets.panelsDown > 1 ? 204 : 340, format: percent, overrides: facets.overrides, helper: HELPER });
-  const where = (r: Record<string, unknown>) => [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + `${o.xLabel ?? o.x} ${shown(r, o.x)}`;
-  const notes = valueNotes({ data, fields: [o.y], overrides: facets.overrides, panel: py.independent ? fxy.fy : undefined, where, x: { field: o.x } });
-  return asDisplayable(renderChart(withOverrides({
-    height: panelHeight(340, facets.panelsDown),
-    x: { label: o.xLabel ?? o.x, insetLeft: 8, insetRight: 8 },
-    y: py.y,
-    color: o.series ? { legend: true, type: "categorical" } : undefined,
-    marks: [
-      ...py.marks,
-      ...(o.spot !== undefined ? [Plot.ruleX([o.spot], { stroke: "#999", strokeDasharray: "4,3", title: () => `spot ${valueText(o.spot)}` })] : []),
-      Plot.lineY(data, { clip: true, x: o.x, y: py.field(o.y), stroke: o.series ?? "steelblue", strokeWidth: 1.3, ...fxy }),
-      Plot.dot(data, { clip: true, x: o.x, y: py.field(o.y), fill: o.series ?? "steelblue", r: 2, title, ...fxy }),
-    ],
-  }, facets.overrides), { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] }));
+  const py = panelY({
+    data,
+    fields: [o.y],
+    panel: fxy.fy,
+    choice: o.facetY,
+    label: o.yLabel ?? o.y,
+    panelHeight: facets.panelsDown > 1 ? 204 : 340,
+    format: percent,
+    overrides: facets.overrides,
+    helper: HELPER,
+  });
+  const where = (r: Record<string, unknown>) =>
+    [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + `${o.xLabel ?? o.x} ${shown(r, o.x)}`;
+  const notes = valueNotes({
+    data,
+    fields: [o.y],
+    overrides: facets.overrides,
+    panel: py.independent ? fxy.fy : undefined,
+    where,
+    x: { field: o.x },
+  });
+  return asDisplayable(renderChart(
+    withOverrides({
+      height: panelHeight(340, facets.panelsDown),
+      x: { label: o.xLabel ?? o.x, insetLeft: 8, insetRight: 8 },
+      y: py.y,
+      color: o.series ? { legend: true, type: "categorical" } : undefined,
+      marks: [
+        ...py.marks,
+        ...(o.spot !== undefined
+          ? [Plot.ruleX([o.spot], { stroke: "#999", strokeDasharray: "4,3", title: () => `spot ${valueText(o.spot)}` })]
+          : []),
+        Plot.lineY(data, { clip: true, x: o.x, y: py.field(o.y), stroke: o.series ?? "steelblue", strokeWidth: 1.3, ...fxy }),
+        Plot.dot(data, { clip: true, x: o.x, y: py.field(o.y), fill: o.series ?? "steelblue", r: 2, title, ...fxy }),
+      ],
+    }, facets.overrides),
+    { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] },
+  ));
 }

@@ -13,7 +13,7 @@ import { records, shown } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { type FacetY, panelY } from "./panelScales.ts";
 import { valueNotes } from "./rangeNotes.ts";
-import { asDisplayable, DEFAULT_WIDTH, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, DEFAULT_WIDTH, type DisplayableChart, Plot, renderChart } from "./render.ts";
 
 /** The columns `termStructureChart` draws, and its titles. */
 export interface TermStructureOptions {
@@ -68,25 +68,50 @@ export function termStructureChart(frame: pl.DataFrame, o: TermStructureOptions,
   const { data, x, scale, slotted, isTime } = placeExpiries(frame, o, records(frame, [o.x, o.y, ...labels], labels), width, callerType);
   const stroke = o.series ?? "steelblue";
   const fxy = facets.channels;
-  const where = (r: Record<string, unknown>) => (isTime ? `expiry ${day(r[o.x])}${x === DAYS ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${shown(r, o.x)}`);
+  const where = (
+    r: Record<string, unknown>,
+  ) => (isTime ? `expiry ${day(r[o.x])}${x === DAYS ? ` (${r[DAYS]} days)` : ""}` : `${o.xLabel ?? o.x} ${shown(r, o.x)}`);
   const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]}\n` : ""}${where(r)}\n${o.yLabel ?? o.y} ${shown(r, o.y)}`;
   const perPanel = facets.panelsDown > 1 ? 192 : 320;
-  const py = panelY({ data, fields: [o.y], panel: fxy.fy, choice: o.facetY, label: o.yLabel ?? o.y, panelHeight: perPanel, scale: o.bars ? { zero: true, insetBottom: 0 } : { zero: false }, overrides: facets.overrides, helper: HELPER });
+  const py = panelY({
+    data,
+    fields: [o.y],
+    panel: fxy.fy,
+    choice: o.facetY,
+    label: o.yLabel ?? o.y,
+    panelHeight: perPanel,
+    scale: o.bars ? { zero: true, insetBottom: 0 } : { zero: false },
+    overrides: facets.overrides,
+    helper: HELPER,
+  });
   const y = py.field(o.y);
-  const marks = o.bars
-    ? [Plot.barY(data, { x, y, fill: stroke, title, ...fxy }), Plot.ruleY([0])]
-    : [Plot.lineY(data, { clip: true, x, y, stroke, strokeWidth: 1.5, ...fxy }), Plot.dot(data, { clip: true, x, y, fill: stroke, r: 2.5, title, ...fxy })];
-  const named = (r: Record<string, unknown>) => [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + where(r);
-  const notes = valueNotes({ data, fields: [o.y], overrides: facets.overrides, panel: py.independent ? fxy.fy : undefined, where: named, stretch: !o.bars, x: x === o.x && !isTime ? { field: x } : undefined });
-  return asDisplayable(renderChart(withOverrides({
-    height: panelHeight(320, facets.panelsDown),
-    // Lines keep a few pixels free at both ends, so the first and last dots are drawn whole.
-    x: { ...(o.bars ? {} : { insetLeft: 8, insetRight: 8 }), ...scale },
-    marginBottom: slotted ? 60 : 30,
-    y: py.y,
-    color: o.series ? { legend: true, type: "categorical" } : undefined,
-    marks: [...py.marks, ...marks],
-  }, facets.overrides), { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] }));
+  const marks = o.bars ? [Plot.barY(data, { x, y, fill: stroke, title, ...fxy }), Plot.ruleY([0])] : [
+    Plot.lineY(data, { clip: true, x, y, stroke, strokeWidth: 1.5, ...fxy }),
+    Plot.dot(data, { clip: true, x, y, fill: stroke, r: 2.5, title, ...fxy }),
+  ];
+  const named = (r: Record<string, unknown>) =>
+    [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + where(r);
+  const notes = valueNotes({
+    data,
+    fields: [o.y],
+    overrides: facets.overrides,
+    panel: py.independent ? fxy.fy : undefined,
+    where: named,
+    stretch: !o.bars,
+    x: x === o.x && !isTime ? { field: x } : undefined,
+  });
+  return asDisplayable(renderChart(
+    withOverrides({
+      height: panelHeight(320, facets.panelsDown),
+      // Lines keep a few pixels free at both ends, so the first and last dots are drawn whole.
+      x: { ...(o.bars ? {} : { insetLeft: 8, insetRight: 8 }), ...scale },
+      marginBottom: slotted ? 60 : 30,
+      y: py.y,
+      color: o.series ? { legend: true, type: "categorical" } : undefined,
+      marks: [...py.marks, ...marks],
+    }, facets.overrides),
+    { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] },
+  ));
 }
 
 /**
@@ -105,7 +130,13 @@ interface Placed {
   isTime: boolean;
 }
 
-function placeExpiries(frame: pl.DataFrame, o: TermStructureOptions, rows: Record<string, unknown>[], width: number, callerType?: string): Placed {
+function placeExpiries(
+  frame: pl.DataFrame,
+  o: TermStructureOptions,
+  rows: Record<string, unknown>[],
+  width: number,
+  callerType?: string,
+): Placed {
   const isTime = ["Date", "Datetime"].includes(frame.getColumn(o.x).dtype.variant);
   if (o.asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(o.asOf)) {
     throw new ChartOptionError("asOf", `${HELPER}: asOf must be a date as YYYY-MM-DD; it is ${JSON.stringify(o.asOf)}`);
@@ -119,7 +150,16 @@ function placeExpiries(frame: pl.DataFrame, o: TermStructureOptions, rows: Recor
       return { ...r, [DAYS]: from && r[o.x] instanceof Date ? daysBetween(from, r[o.x] as Date) : null };
     });
     const days = data.map((r) => r[DAYS]).filter((v): v is number => v !== null);
-    return { data, x: DAYS, scale: withoutTicks({ label: o.xLabel ?? "days to expiry", ...daysToExpiryScale(Math.min(...days), Math.max(...days), width) }, callerType), slotted: false, isTime };
+    return {
+      data,
+      x: DAYS,
+      scale: withoutTicks(
+        { label: o.xLabel ?? "days to expiry", ...daysToExpiryScale(Math.min(...days), Math.max(...days), width) },
+        callerType,
+      ),
+      slotted: false,
+      isTime,
+    };
   }
   if (o.bars || isTime) {
     // One slot per expiry (weeklies and monthlies equally wide), labels thinned to fit.
@@ -127,11 +167,19 @@ function placeExpiries(frame: pl.DataFrame, o: TermStructureOptions, rows: Recor
     const slots = [...new Set(data.map((r) => String(r[o.x])))].sort();
     const ticks = thinned(slots, Math.floor(width / 40));
     const dated = isTime ? { ticks, tickFormat: dateTickFormat(ticks) } : {};
-    return { data, x: o.x, scale: { type: o.bars ? "band" : "point", label: o.xLabel ?? o.x, tickRotate: -40, ...dated } as ScaleOptions, slotted: true, isTime };
+    return {
+      data,
+      x: o.x,
+      scale: { type: o.bars ? "band" : "point", label: o.xLabel ?? o.x, tickRotate: -40, ...dated } as ScaleOptions,
+      slotted: true,
+      isTime,
+    };
   }
   const values = rows.map((r) => r[o.x]).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
   const longDays = values.length > 0 && Math.min(...values) >= 0 && Math.max(...values) > 30 && callerType === undefined;
-  const scale: ScaleOptions = longDays ? { label: o.xLabel ?? o.x, ...daysToExpiryScale(Math.min(...values), Math.max(...values), width) } : { type: "linear", label: o.xLabel ?? o.x };
+  const scale: ScaleOptions = longDays
+    ? { label: o.xLabel ?? o.x, ...daysToExpiryScale(Math.min(...values), Math.max(...values), width) }
+    : { type: "linear", label: o.xLabel ?? o.x };
   return { data: rows, x: o.x, scale, slotted: false, isTime };
 }
 

@@ -16,7 +16,7 @@ import { records, shown } from "./frameData.ts";
 import { type PlotOverrides, withOverrides } from "./overrides.ts";
 import { type FacetY, panelY } from "./panelScales.ts";
 import { valueNotes } from "./rangeNotes.ts";
-import { asDisplayable, Plot, renderChart, type DisplayableChart } from "./render.ts";
+import { asDisplayable, type DisplayableChart, Plot, renderChart } from "./render.ts";
 import { atMinute, dayOf, HOVER_LIMIT, sessionsBetween } from "./session.ts";
 import { tradingDayAxis } from "./tradingDayAxis.ts";
 import { spansDays, tradingTime } from "./tradingTime.ts";
@@ -100,7 +100,12 @@ export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overr
   const daily = frame.columns.includes(o.x) && frame.getColumn(o.x).dtype.variant === "Date";
   const type = (overrides.x as { type?: string } | undefined)?.type;
   if (daily && type !== undefined && type !== "point") {
-    throw new ChartOptionError("x.type", `${HELPER} draws a Date column on the trading-day axis (a point scale, as candlestickChart); x.type ${JSON.stringify(type)} cannot place its days (leave x.type out, or draw with plot())`);
+    throw new ChartOptionError(
+      "x.type",
+      `${HELPER} draws a Date column on the trading-day axis (a point scale, as candlestickChart); x.type ${
+        JSON.stringify(type)
+      } cannot place its days (leave x.type out, or draw with plot())`,
+    );
   }
   const labels = [...(o.series ? [o.series] : []), ...facets.columns];
   const rows = records(frame, [o.x, o.y, ...labels], labels).filter((r) => r[o.x] instanceof Date);
@@ -109,7 +114,10 @@ export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overr
   // Several days of intraday data: trading time, unless the caller asks for the clock.
   const trading = !daily && spansDays(xs) && (type === undefined || type === "linear") ? tradingTime(xs) : undefined;
   if (trading && (overrides.x as { domain?: unknown } | undefined)?.domain !== undefined) {
-    throw new ChartOptionError("x.domain", `${HELPER} draws several days on a trading-time axis, whose positions are not times: filter the frame to the times to show, or give { x: { type: "utc", domain: [...] } } for a clock-time axis`);
+    throw new ChartOptionError(
+      "x.domain",
+      `${HELPER} draws several days on a trading-time axis, whose positions are not times: filter the frame to the times to show, or give { x: { type: "utc", domain: [...] } } for a clock-time axis`,
+    );
   }
   const bySeries = new Map<string, Record<string, unknown>[]>();
   for (const r of rows) {
@@ -135,31 +143,56 @@ export function timeSeriesChart(frame: pl.DataFrame, o: TimeSeriesOptions, overr
     : trading
     ? trading.sessions.map((d) => ({ x1: d.x1, x2: d.x2, label: `${d.date} regular session${d.earlyClose ? " (early close)" : ""}` }))
     : sessionsBetween(dayOf(first), dayOf(last)).map((d) => ({
-      x1: atMinute(d.date, d.openMinute), x2: atMinute(d.date, d.closeMinute), label: `${d.date} regular session${d.earlyClose ? " (early close)" : ""}`,
+      x1: atMinute(d.date, d.openMinute),
+      x2: atMinute(d.date, d.closeMinute),
+      label: `${d.date} regular session${d.earlyClose ? " (early close)" : ""}`,
     }));
   const when = (r: Record<string, unknown>) => (daily ? String(r[o.x]) : `${dayOf(r[o.x] as Date)} ${hhmm(r[o.x] as Date)}`);
   const title = (r: Record<string, unknown>) => `${o.series ? `${r[o.series]} ` : ""}${when(r)}: ${shown(r, o.y)}`;
   const fxy = facets.channels;
   const perPanel = facets.panelsDown > 1 ? 192 : 320;
-  const py = panelY({ data, fields: [o.y], panel: fxy.fy, choice: o.facetY, label: o.yLabel ?? o.y, panelHeight: perPanel, scale: { zero: false }, overrides: facets.overrides, helper: HELPER });
-  const where = (r: Record<string, unknown>) => [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + when(r);
+  const py = panelY({
+    data,
+    fields: [o.y],
+    panel: fxy.fy,
+    choice: o.facetY,
+    label: o.yLabel ?? o.y,
+    panelHeight: perPanel,
+    scale: { zero: false },
+    overrides: facets.overrides,
+    helper: HELPER,
+  });
+  const where = (r: Record<string, unknown>) =>
+    [...facets.columns, ...(o.series ? [o.series] : [])].map((c) => `${r[c]} `).join("") + when(r);
   const clockX = !daily && !trading ? { field: o.x, format: (v: number) => `${dayOf(new Date(v))} ${hhmm(new Date(v))}` } : undefined;
-  const notes = valueNotes({ data, fields: [o.y], overrides: facets.overrides, panel: py.independent ? fxy.fy : undefined, where, x: clockX });
+  const notes = valueNotes({
+    data,
+    fields: [o.y],
+    overrides: facets.overrides,
+    panel: py.independent ? fxy.fy : undefined,
+    where,
+    x: clockX,
+  });
   const x = daily
     ? { type: "point", label: o.xLabel ?? o.x, ...tradingDayAxis(data.map((r) => r[o.x] as string)) }
     : trading
     ? { ...trading.scale, label: o.xLabel ?? "New York time, trading hours only" }
     : { type: "utc", label: o.xLabel ?? "New York time", tickFormat: timeFormat(first, last) };
-  return asDisplayable(renderChart(withOverrides({
-    height: panelHeight(320, facets.panelsDown),
-    x: x as ScaleOptions,
-    y: py.y,
-    color: o.series ? { legend: true, type: "categorical" } : undefined,
-    marks: [
-      ...py.marks,
-      Plot.rectX(shade, { clip: true, x1: "x1", x2: "x2", fill: "#000", fillOpacity: 0.05, title: "label" }),
-      Plot.lineY(data, { clip: true, x: X, y: py.field(o.y), z: "segment", stroke: o.series ?? "steelblue", strokeWidth: 1.2, ...fxy }),
-      ...(data.length <= HOVER_LIMIT ? [Plot.dot(data, { clip: true, x: X, y: py.field(o.y), r: 3, fill: "currentColor", fillOpacity: 0, title, ...fxy })] : []),
-    ],
-  }, facets.overrides), { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] }));
+  return asDisplayable(renderChart(
+    withOverrides({
+      height: panelHeight(320, facets.panelsDown),
+      x: x as ScaleOptions,
+      y: py.y,
+      color: o.series ? { legend: true, type: "categorical" } : undefined,
+      marks: [
+        ...py.marks,
+        Plot.rectX(shade, { clip: true, x1: "x1", x2: "x2", fill: "#000", fillOpacity: 0.05, title: "label" }),
+        Plot.lineY(data, { clip: true, x: X, y: py.field(o.y), z: "segment", stroke: o.series ?? "steelblue", strokeWidth: 1.2, ...fxy }),
+        ...(data.length <= HOVER_LIMIT
+          ? [Plot.dot(data, { clip: true, x: X, y: py.field(o.y), r: 3, fill: "currentColor", fillOpacity: 0, title, ...fxy })]
+          : []),
+      ],
+    }, facets.overrides),
+    { title: o.title, subtitle: o.subtitle, notes: [...notes, ...(py.note ? [py.note] : [])] },
+  ));
 }

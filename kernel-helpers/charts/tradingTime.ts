@@ -68,7 +68,12 @@ export function tradingTime(xs: readonly Date[]): TradingTime {
   const width = to - from;
   const at = (day: string, minute: number) => index.get(day)! * width + Math.max(0, Math.min(width, minute - from));
   const position = (d: Date) => at(dayOf(d), minuteOfDay(d));
-  const sessions = calendar.map((d) => ({ date: d.date, x1: at(d.date, d.openMinute), x2: at(d.date, d.closeMinute), earlyClose: d.earlyClose }))
+  const sessions = calendar.map((d) => ({
+    date: d.date,
+    x1: at(d.date, d.openMinute),
+    x2: at(d.date, d.closeMinute),
+    earlyClose: d.earlyClose,
+  }))
     .filter((s) => s.x2 > s.x1);
   const opens = new Map(calendar.map((d) => [d.date, at(d.date, d.openMinute)]));
   // Ticks on the days the daily axis ticks, each at its session open (the day's start without one).

@@ -55,7 +55,10 @@ export function niceTicks(lo: number, hi: number, count: number): NiceTicks {
   step = niceStep(domain[1] - domain[0], count);
   domain = [Math.floor(lo / step) * step, Math.ceil(hi / step) * step];
   const digits = Math.max(0, -Math.floor(Math.log10(step)) + 1);
-  const ticks = Array.from({ length: Math.round((domain[1] - domain[0]) / step) + 1 }, (_, i) => Number((domain[0] + i * step).toFixed(digits)));
+  const ticks = Array.from(
+    { length: Math.round((domain[1] - domain[0]) / step) + 1 },
+    (_, i) => Number((domain[0] + i * step).toFixed(digits)),
+  );
   return { step, ticks, domain };
 }
 

@@ -15,7 +15,16 @@ const n = (x: number) => Math.round(x).toLocaleString("en-US");
 /** A titled key-value card (HTML and text). */
 function card(title: string, rows: Row[], extraHtml = "", tone: "info" | "error" = "info"): MediaBundle {
   const border = tone === "error" ? "#d9534f" : "#9ecae1";
-  const html = `<div style="font:13px sans-serif;border-left:4px solid ${border};padding:4px 10px;margin:2px 0;max-width:760px"><div style="font-weight:bold;margin-bottom:3px">${escapeHtml(title)}</div><table style="border-collapse:collapse">${rows.map(([k, v]) => `<tr><td style="color:#666;padding:1px 12px 1px 0;vertical-align:top">${escapeHtml(k)}</td><td style="padding:1px 0">${escapeHtml(v)}</td></tr>`).join("")}</table>${extraHtml}</div>`;
+  const html =
+    `<div style="font:13px sans-serif;border-left:4px solid ${border};padding:4px 10px;margin:2px 0;max-width:760px"><div style="font-weight:bold;margin-bottom:3px">${
+      escapeHtml(title)
+    }</div><table style="border-collapse:collapse">${
+      rows.map(([k, v]) =>
+        `<tr><td style="color:#666;padding:1px 12px 1px 0;vertical-align:top">${escapeHtml(k)}</td><td style="padding:1px 0">${
+          escapeHtml(v)
+        }</td></tr>`
+      ).join("")
+    }</table>${extraHtml}</div>`;
   const width = Math.max(0, ...rows.map(([k]) => k.length));
   return { "text/html": html, "text/plain": [title, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join("\n") };
 }
@@ -38,8 +47,15 @@ const HOW_COUNTED: Record<Estimate["basis"], string> = {
  */
 export function estimateBundle(e: Estimate): MediaBundle {
   return card(`Estimate: ${e.dataset}`, [
-    ["rows (about)", `${n(e.rows)}, ${HOW_COUNTED[e.basis]}${e.countedDays ? ` (${n(e.countedDays.counted)} of ${n(e.countedDays.asked)} days read)` : ""}`],
-    ...(e.lookupRequests > 0 ? [["counting cost", `${n(e.lookupRequests)} request${e.lookupRequests === 1 ? "" : "s"}, ${formatBytes(e.lookupBytes)}`] as CardRow] : []),
+    [
+      "rows (about)",
+      `${n(e.rows)}, ${HOW_COUNTED[e.basis]}${
+        e.countedDays ? ` (${n(e.countedDays.counted)} of ${n(e.countedDays.asked)} days read)` : ""
+      }`,
+    ],
+    ...(e.lookupRequests > 0
+      ? [["counting cost", `${n(e.lookupRequests)} request${e.lookupRequests === 1 ? "" : "s"}, ${formatBytes(e.lookupBytes)}`] as CardRow]
+      : []),
     ...(e.lookupFailure ? [["not counted", e.lookupFailure] as CardRow] : []),
     ["requests", n(e.requests)],
     ["data", formatBytes(e.bytes)],
@@ -59,7 +75,9 @@ export function estimateBundle(e: Estimate): MediaBundle {
  * ```
  */
 export function statusBundle(s: DatasetStatus): MediaBundle {
-  const rows: CardRow[] = Object.entries(s).map(([k, v]) => [k.replace(/_/g, " "), typeof v === "number" ? n(v) : v === null ? "none" : String(v)]);
+  const rows: CardRow[] = Object.entries(s).map((
+    [k, v],
+  ) => [k.replace(/_/g, " "), typeof v === "number" ? n(v) : v === null ? "none" : String(v)]);
   return card("Dataset status", rows);
 }
 
@@ -93,7 +111,9 @@ export function cacheCheckBundle(c: CacheCheck): MediaBundle {
   for (const e of c.stale) rows.push([`stale: ${e.dataset}`, `${e.path} (${n(e.rows ?? 0)} rows, fetched ${e.fetchedAt}): ${e.reason}`]);
   for (const e of c.unknown) rows.push([`unknown: ${e.dataset}`, `${e.file}: ${e.reason}`]);
   if (c.removed > 0) rows.push(["removed", `${n(c.removed)} stale frames deleted`]);
-  const title = c.stale.length === 0 ? "Cache verified: nothing stale" : `Cache verified: ${n(c.stale.length)} stale of ${n(c.stale.length + c.fresh.length)}`;
+  const title = c.stale.length === 0
+    ? "Cache verified: nothing stale"
+    : `Cache verified: ${n(c.stale.length)} stale of ${n(c.stale.length + c.fresh.length)}`;
   return card(title, rows, "", c.stale.length > 0 ? "error" : "info");
 }
 
@@ -115,7 +135,14 @@ function usage(s: WorkbenchSummary, quota: "monthly_requests" | "monthly_data_re
 export function workbenchBundle(s: WorkbenchSummary): MediaBundle {
   const rows: CardRow[] = [["service", s.service]];
   if (s.identity) rows.push(["identity", `${s.identity.name} (id ${s.identity.id})`]);
-  if (s.datasets) rows.push(["datasets", s.datasets.length === 0 ? "none readable" : `${s.datasets.length} readable: ${s.datasets.slice(0, 6).join(", ")}${s.datasets.length > 6 ? ", …" : ""}`]);
+  if (s.datasets) {
+    rows.push([
+      "datasets",
+      s.datasets.length === 0
+        ? "none readable"
+        : `${s.datasets.length} readable: ${s.datasets.slice(0, 6).join(", ")}${s.datasets.length > 6 ? ", …" : ""}`,
+    ]);
+  }
   if (s.quotas) rows.push(["this month", `${usage(s, "monthly_requests")}; ${usage(s, "monthly_data_returned")}`]);
   rows.push(["cache", s.cache ?? "off"], ["provenance", s.recording ? "recorded (wb.provenance())" : "not recorded"]);
   if (s.problem) rows.push(["account not read", s.problem]);
@@ -153,7 +180,9 @@ export function errorBundle(e: WorkbenchError): MediaBundle {
   if (e.requestId) rows.push(["request id", e.requestId]);
   if (e.partial) rows.push(["rows fetched before it failed", `${n(e.partial.height)} (in .partial; .resume() continues)`]);
   const lines = detailLines((e as { issues?: unknown }).issues ?? e.detail);
-  const list = lines.length ? `<ul style="margin:4px 0 0 18px;padding:0">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>` : "";
+  const list = lines.length
+    ? `<ul style="margin:4px 0 0 18px;padding:0">${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`
+    : "";
   const bundle = card(e.name, rows, list, "error");
   return { ...bundle, "text/plain": [String(bundle["text/plain"]), ...lines.map((l) => `  - ${l}`)].join("\n") };
 }

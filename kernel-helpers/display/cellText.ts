@@ -92,7 +92,9 @@ export function columnTexts(frame: pl.DataFrame, options: ColumnTextOptions = {}
   return frame.columns.map((name) => {
     const series = frame.getColumn(name);
     const variant = series.dtype.variant;
-    if (FLOAT.test(variant)) return { values: floatTexts(series.toArray() as (number | null)[], SIGNIFICANT[variant] ?? 15, options.wholeRows), align: "right" };
+    if (FLOAT.test(variant)) {
+      return { values: floatTexts(series.toArray() as (number | null)[], SIGNIFICANT[variant] ?? 15, options.wholeRows), align: "right" };
+    }
     if (NUMERIC.test(variant)) {
       const text = series.cast(pl.String).toArray() as (string | null)[];
       // Identifiers (ASID, SecId, identity_id ...) are names, not quantities: no separators.
@@ -101,8 +103,14 @@ export function columnTexts(frame: pl.DataFrame, options: ColumnTextOptions = {}
     if (variant === "Date") return { values: strftime(frame, name, "%Y-%m-%d"), align: "right" };
     if (variant === "Datetime") return { values: datetimeTexts(strftime(frame, name, "%Y-%m-%d %H:%M:%S%.9f")), align: "right" };
     if (NESTED.includes(variant)) {
-      return { values: (series.toArray() as unknown[]).map((v) => (v === null || v === undefined ? null : JSON.stringify(v))), align: "left" };
+      return {
+        values: (series.toArray() as unknown[]).map((v) => (v === null || v === undefined ? null : JSON.stringify(v))),
+        align: "left",
+      };
     }
-    return { values: series.cast(pl.String).toArray() as (string | null)[], align: variant === "Bool" || variant === "Duration" ? "right" : "left" };
+    return {
+      values: series.cast(pl.String).toArray() as (string | null)[],
+      align: variant === "Bool" || variant === "Duration" ? "right" : "left",
+    };
   });
 }

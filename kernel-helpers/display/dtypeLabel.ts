@@ -5,9 +5,24 @@
 import type { DataType } from "nodejs-polars";
 
 const SHORT: Record<string, string> = {
-  Float64: "f64", Float32: "f32", Int64: "i64", Int32: "i32", Int16: "i16", Int8: "i8",
-  UInt64: "u64", UInt32: "u32", UInt16: "u16", UInt8: "u8", String: "str", Utf8: "str",
-  Bool: "bool", Boolean: "bool", Date: "date", Null: "null", Categorical: "cat", Object: "object",
+  Float64: "f64",
+  Float32: "f32",
+  Int64: "i64",
+  Int32: "i32",
+  Int16: "i16",
+  Int8: "i8",
+  UInt64: "u64",
+  UInt32: "u32",
+  UInt16: "u16",
+  UInt8: "u8",
+  String: "str",
+  Utf8: "str",
+  Bool: "bool",
+  Boolean: "bool",
+  Date: "date",
+  Null: "null",
+  Categorical: "cat",
+  Object: "object",
 };
 
 /** The dtype's time unit and zone, when it has them (nodejs-polars keeps them on the instance). */

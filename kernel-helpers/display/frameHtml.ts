@@ -52,7 +52,9 @@ function shown(frame: pl.DataFrame, maxRows: number, maxChars: number): Shown {
   const part = cut ? frame.slice(0, headN).vstack(frame.slice(frame.height - tailN, tailN)) : frame;
   // The marked count rows of the frame, by their index among the rows shown.
   const marked = wholeRowsOf(frame), tailStart = frame.height - tailN;
-  const wholeRows = new Set(Array.from({ length: part.height }, (_, i) => i).filter((i) => marked.has(!cut || i < headN ? i : tailStart + i - headN)));
+  const wholeRows = new Set(
+    Array.from({ length: part.height }, (_, i) => i).filter((i) => marked.has(!cut || i < headN ? i : tailStart + i - headN)),
+  );
   const columns = columnTexts(part, { wholeRows });
   const clip = (v: string | null) => (v !== null && v.length > maxChars ? `${v.slice(0, maxChars - 1)}…` : v);
   return {
@@ -77,22 +79,34 @@ export function frameBundle(frame: pl.DataFrame, options: FrameDisplayOptions = 
   const s = shown(frame, options.maxRows ?? 20, options.maxCellChars ?? 60);
   const headN = s.gapAt ?? 0;
   const shape = `${options.kind ? `${options.kind}: ` : ""}${count(frame.height, "row")} × ${count(frame.width, "column")}`;
-  const note = s.gapAt !== undefined ? `showing the first ${headN} and last ${s.cells.length - headN} of ${frame.height.toLocaleString("en-US")} rows` : "";
+  const note = s.gapAt !== undefined
+    ? `showing the first ${headN} and last ${s.cells.length - headN} of ${frame.height.toLocaleString("en-US")} rows`
+    : "";
   const warnings = frameWarnings(frame);
   const header = s.names.map((n, j) => `<th>${escapeHtml(n)}<br><span class="wb-dtype">${escapeHtml(s.types[j])}</span></th>`).join("");
-  const td = (v: string | null, j: number) => (v === null ? `<td class="wb-null wb-${s.align[j][0]}">null</td>` : `<td class="wb-${s.align[j][0]}">${escapeHtml(v)}</td>`);
+  const td = (
+    v: string | null,
+    j: number,
+  ) => (v === null ? `<td class="wb-null wb-${s.align[j][0]}">null</td>` : `<td class="wb-${s.align[j][0]}">${escapeHtml(v)}</td>`);
   const body = s.cells.map((row, i) => {
-    const gap = i === s.gapAt ? `<tr class="wb-gap"><td colspan="${s.names.length}"><span>… ${s.hidden.toLocaleString("en-US")} more rows …</span></td></tr>` : "";
+    const gap = i === s.gapAt
+      ? `<tr class="wb-gap"><td colspan="${s.names.length}"><span>… ${s.hidden.toLocaleString("en-US")} more rows …</span></td></tr>`
+      : "";
     return `${gap}<tr>${row.map(td).join("")}</tr>`;
   }).join("");
-  const html = `${STYLE}${warnings.map((w) => `<div class="wb-warn"><b>warning</b> ${escapeHtml(w)}</div>`).join("")}<div class="wb-shape">${escapeHtml(shape)}${note ? ` · <span class="wb-note">${note}</span>` : ""}</div><div class="wb-box"><table class="wb-frame"><thead><tr>${header}</tr></thead><tbody>${body}</tbody></table></div>`;
+  const html = `${STYLE}${
+    warnings.map((w) => `<div class="wb-warn"><b>warning</b> ${escapeHtml(w)}</div>`).join("")
+  }<div class="wb-shape">${escapeHtml(shape)}${
+    note ? ` · <span class="wb-note">${note}</span>` : ""
+  }</div><div class="wb-box"><table class="wb-frame"><thead><tr>${header}</tr></thead><tbody>${body}</tbody></table></div>`;
   return { "text/html": html, "text/plain": plainText(s, shape, note, warnings) };
 }
 
 function plainText(s: Shown, shape: string, note: string, warnings: string[]): string {
   const cells = s.cells.map((row) => row.map((v) => v ?? "null"));
   const widths = s.names.map((n, j) => Math.max(n.length, s.types[j].length, ...cells.map((c) => c[j].length)));
-  const line = (values: string[]) => values.map((v, j) => (s.align[j] === "right" ? v.padStart(widths[j]) : v.padEnd(widths[j]))).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    values.map((v, j) => (s.align[j] === "right" ? v.padStart(widths[j]) : v.padEnd(widths[j]))).join("  ").trimEnd();
   const out = [...warnings.map((w) => `warning: ${w}`), note ? `${shape} (${note})` : shape, line(s.names), line(s.types)];
   cells.forEach((c, i) => {
     if (i === s.gapAt) out.push(`… ${s.hidden.toLocaleString("en-US")} more rows …`);

@@ -4,7 +4,7 @@
  */
 import pl from "nodejs-polars";
 import { dtypeLabel } from "./dtypeLabel.ts";
-import { type FrameDisplayOptions, frameBundle } from "./frameHtml.ts";
+import { frameBundle, type FrameDisplayOptions } from "./frameHtml.ts";
 import { escapeHtml } from "./html.ts";
 import type { MediaBundle } from "./jupyter.ts";
 
@@ -60,7 +60,12 @@ export function lazyBundle(lf: pl.LazyDataFrame): MediaBundle {
     plan = `(plan unavailable: ${(error as Error).message})`;
   }
   const hint = "Lazy: nothing is read until you call .collect() (or .collectSync()); e.g. lf.head(10).collectSync()";
-  const html = `<div style="font:13px sans-serif"><div><b>LazyFrame</b> · ${schema.length} columns</div><div style="color:#555;margin:2px 0">${escapeHtml(hint)}</div><div style="font:12px monospace;margin:4px 0">${schema.map(([c, t]) => `${escapeHtml(c)}&nbsp;<span style="color:#888">${escapeHtml(t)}</span>`).join(" · ")}</div><details><summary>plan</summary><pre style="font-size:11px">${escapeHtml(plan)}</pre></details></div>`;
+  const html =
+    `<div style="font:13px sans-serif"><div><b>LazyFrame</b> · ${schema.length} columns</div><div style="color:#555;margin:2px 0">${
+      escapeHtml(hint)
+    }</div><div style="font:12px monospace;margin:4px 0">${
+      schema.map(([c, t]) => `${escapeHtml(c)}&nbsp;<span style="color:#888">${escapeHtml(t)}</span>`).join(" · ")
+    }</div><details><summary>plan</summary><pre style="font-size:11px">${escapeHtml(plan)}</pre></details></div>`;
   const text = [`LazyFrame, ${schema.length} columns: ${schema.map(([c, t]) => `${c} ${t}`).join(", ")}`, hint, plan].join("\n");
   return { "text/html": html, "text/plain": text };
 }

@@ -6,9 +6,9 @@
  * the column names of the frame the call works on. Anything else is left to the Deno kernel's
  * own completion (the answer is undefined).
  */
-import { CodeScan, codePointIndex, utf16Index } from "./codeScan.ts";
+import { codePointIndex, CodeScan, utf16Index } from "./codeScan.ts";
 import type { DocIndex } from "./docIndex.ts";
-import { frameColumns, globalValue, memberOf, type Resolved, resolveChain } from "./resolve.ts";
+import { frameColumns, globalValue, memberOf, resolveChain, type Resolved } from "./resolve.ts";
 
 /** A Jupyter `complete_reply`'s content. */
 export interface CompleteReply {
@@ -31,7 +31,21 @@ interface Item {
 }
 
 /** Frame methods whose arguments are column names. */
-const COLUMN_METHODS = new Set(["getColumn", "getColumnIndex", "select", "drop", "dropNulls", "sort", "groupBy", "unique", "withColumnRenamed", "partitionBy", "explode", "col", "cols"]);
+const COLUMN_METHODS = new Set([
+  "getColumn",
+  "getColumnIndex",
+  "select",
+  "drop",
+  "dropNulls",
+  "sort",
+  "groupBy",
+  "unique",
+  "withColumnRenamed",
+  "partitionBy",
+  "explode",
+  "col",
+  "cols",
+]);
 
 /** Members of every object that completion leaves out (nodejs-polars' `inner` is its native handle). */
 const NOT_OFFERED = new Set(["toString", "toJSON", "valueOf", "inner", "toLocaleString"]);
@@ -41,7 +55,11 @@ function runtimeItems(value: unknown): Item[] | undefined {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return undefined;
   const items: Item[] = [];
   const seen = new Set<string>();
-  for (let o: object | null = value as object; o !== null && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
+  for (
+    let o: object | null = value as object;
+    o !== null && o !== Object.prototype && o !== Function.prototype;
+    o = Object.getPrototypeOf(o)
+  ) {
     for (const name of Object.getOwnPropertyNames(o)) {
       if (seen.has(name) || /^(\d+|constructor|__.*|_.*)$/.test(name) || NOT_OFFERED.has(name)) continue;
       if (typeof value === "function" && o === value && ["length", "name", "prototype", "arguments", "caller"].includes(name)) continue;

@@ -113,11 +113,14 @@ export interface DocNode {
 }
 
 const tagsOf = (js: JsDoc | undefined, kind: string) => (js?.tags ?? []).filter((t) => t.kind === kind);
-const examplesOf = (js: JsDoc | undefined) => tagsOf(js, "example").map((t) => (t.doc ?? "").replace(/^```\w*\n?|\n?```$/g, "").trim()).filter(Boolean);
+const examplesOf = (js: JsDoc | undefined) =>
+  tagsOf(js, "example").map((t) => (t.doc ?? "").replace(/^```\w*\n?|\n?```$/g, "").trim()).filter(Boolean);
 const textOf = (js: JsDoc | undefined) => js?.doc?.replace(/\n?_{3,}\s*$/, "").trim() || undefined;
 /** Members a user has no business with: private, static, internal, symbols, `_underscored`. */
-const hidden = (m: DocMember) => m.accessibility === "private" || m.accessibility === "protected" || m.isStatic === true ||
-  tagsOf(m.jsDoc, "internal").length > 0 || /^[[#_]/.test(m.name) || m.name === "constructor" || m.name === "inspect" || m.name === "INSPECT_SYMBOL";
+const hidden = (m: DocMember) =>
+  m.accessibility === "private" || m.accessibility === "protected" || m.isStatic === true ||
+  tagsOf(m.jsDoc, "internal").length > 0 || /^[[#_]/.test(m.name) || m.name === "constructor" || m.name === "inspect" ||
+  m.name === "INSPECT_SYMBOL";
 
 /** One member, generic type parameters of an inherited one replaced by the heir's (`T` -> `Expr`). */
 function memberDoc(m: DocMember, generics: Record<string, string>): MemberDoc {
@@ -127,7 +130,9 @@ function memberDoc(m: DocMember, generics: Record<string, string>): MemberDoc {
   const type = isProperty ? (m.kind === "getter" ? ret : m.tsType) : ret;
   const named = returnedName(type);
   const sub = (text: string) => text.replace(/\b[A-Z]\w*\b/g, (word) => generics[word] ?? word);
-  const signature = isProperty ? `${m.name}: ${sub(typeText(type))}` : `${m.name}(${(params ?? []).map(paramText).join(", ")}): ${sub(typeText(type))}`;
+  const signature = isProperty
+    ? `${m.name}: ${sub(typeText(type))}`
+    : `${m.name}(${(params ?? []).map(paramText).join(", ")}): ${sub(typeText(type))}`;
   return {
     name: m.name,
     kind: isProperty ? "property" : "method",
@@ -166,7 +171,10 @@ function typeMembers(name: string, nodes: Map<string, DocNode>, generics: Record
   const members = ownMembers(node, generics);
   const parents: { name: string; args: string[] }[] = node.classDef?.extends
     ? [{ name: node.classDef.extends, args: [] }]
-    : (node.interfaceDef?.extends ?? []).map((e) => ({ name: returnedName(e) ?? "", args: (e.typeRef?.typeParams ?? []).map((a) => returnedName(a) ?? "") }));
+    : (node.interfaceDef?.extends ?? []).map((e) => ({
+      name: returnedName(e) ?? "",
+      args: (e.typeRef?.typeParams ?? []).map((a) => returnedName(a) ?? ""),
+    }));
   for (const parent of parents) {
     const params = nodes.get(parent.name)?.interfaceDef?.typeParams ?? [];
     const map = Object.fromEntries(params.map((p, i) => [p.name, generics[parent.args[i]] ?? parent.args[i]]).filter(([, v]) => v));
@@ -180,14 +188,23 @@ function exportDoc(node: DocNode): MemberDoc {
   if (node.kind === "function") {
     const f = node.functionDef!;
     return {
-      name: node.name, kind: "function",
+      name: node.name,
+      kind: "function",
       signatures: [`${node.name}(${f.params.map(paramText).join(", ")}): ${typeText(f.returnType)}`],
-      doc: textOf(node.jsDoc), examples: examplesOf(node.jsDoc), returns: returnedName(f.returnType),
+      doc: textOf(node.jsDoc),
+      examples: examplesOf(node.jsDoc),
+      returns: returnedName(f.returnType),
       deprecated: tagsOf(node.jsDoc, "deprecated").length > 0 || undefined,
     };
   }
   const kind = node.kind === "class" ? "class" : "variable";
-  return { name: node.name, kind, signatures: [kind === "class" ? `class ${node.name}` : `${node.name}: ${typeText(node.variableDef?.tsType)}`], doc: textOf(node.jsDoc), examples: examplesOf(node.jsDoc) };
+  return {
+    name: node.name,
+    kind,
+    signatures: [kind === "class" ? `class ${node.name}` : `${node.name}: ${typeText(node.variableDef?.tsType)}`],
+    doc: textOf(node.jsDoc),
+    examples: examplesOf(node.jsDoc),
+  };
 }
 
 /**

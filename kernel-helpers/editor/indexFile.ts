@@ -18,9 +18,27 @@ export const REPO_ROOT: string = join(dirname(fileURLToPath(import.meta.url)), "
 export const INDEX_FILE: string = join(REPO_ROOT, ".cache", "editor", "doc-index.json");
 
 /** Polars' declaration files read: its frames, series, expressions, lazy frames, their traits and namespaces, and `pl.` functions. */
-const POLARS_FILES = ["dataframe.d.ts", "series/index.d.ts", "lazy/expr/index.d.ts", "lazy/dataframe.d.ts", "shared_traits.d.ts", "groupby.d.ts",
-  "lazy/groupby.d.ts", "lazy/functions.d.ts", "functions.d.ts", "io.d.ts", "lazy/whenthen.d.ts", "lazy/expr/string.d.ts", "lazy/expr/datetime.d.ts",
-  "lazy/expr/list.d.ts", "lazy/expr/struct.d.ts", "series/string.d.ts", "series/datetime.d.ts", "series/list.d.ts", "series/struct.d.ts"];
+const POLARS_FILES = [
+  "dataframe.d.ts",
+  "series/index.d.ts",
+  "lazy/expr/index.d.ts",
+  "lazy/dataframe.d.ts",
+  "shared_traits.d.ts",
+  "groupby.d.ts",
+  "lazy/groupby.d.ts",
+  "lazy/functions.d.ts",
+  "functions.d.ts",
+  "io.d.ts",
+  "lazy/whenthen.d.ts",
+  "lazy/expr/string.d.ts",
+  "lazy/expr/datetime.d.ts",
+  "lazy/expr/list.d.ts",
+  "lazy/expr/struct.d.ts",
+  "series/string.d.ts",
+  "series/datetime.d.ts",
+  "series/list.d.ts",
+  "series/struct.d.ts",
+];
 
 const mtime = (file: string) => {
   try {
@@ -37,18 +55,24 @@ function fresh(index: DocIndex): boolean {
 
 function runDenoDoc(deno: string, args: string[]): Promise<DocNode[]> {
   return new Promise((resolve, reject) => {
-    execFile(deno, ["doc", "--json", ...args], { cwd: REPO_ROOT, maxBuffer: 256 * 2 ** 20, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`deno doc ${args.join(" ")} failed: ${stderr.trim().split("\n").slice(0, 3).join(" ")}`));
-      const parsed = JSON.parse(stdout) as DocNode[] | { nodes: DocNode[] };
-      resolve(Array.isArray(parsed) ? parsed : parsed.nodes);
-    });
+    execFile(
+      deno,
+      ["doc", "--json", ...args],
+      { cwd: REPO_ROOT, maxBuffer: 256 * 2 ** 20, env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`deno doc ${args.join(" ")} failed: ${stderr.trim().split("\n").slice(0, 3).join(" ")}`));
+        const parsed = JSON.parse(stdout) as DocNode[] | { nodes: DocNode[] };
+        resolve(Array.isArray(parsed) ? parsed : parsed.nodes);
+      },
+    );
   });
 }
 
 /** Every `.d.ts` file under `dir`, relative to it. */
 function declarationFiles(dir: string, under = ""): string[] {
   return readdirSync(join(dir, under), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? declarationFiles(dir, join(under, e.name)) : e.name.endsWith(".d.ts") ? [join(under, e.name)] : []);
+    e.isDirectory() ? declarationFiles(dir, join(under, e.name)) : e.name.endsWith(".d.ts") ? [join(under, e.name)] : []
+  );
 }
 
 /**
@@ -82,7 +106,9 @@ export async function buildDocIndex(deno: string): Promise<DocIndex> {
   }
   const sources: Record<string, number> = { [join(REPO_ROOT, "node_modules", "nodejs-polars", "package.json")]: 0 };
   for (const node of module) if (node.location.filename.startsWith("file://")) sources[fileURLToPath(node.location.filename)] = 0;
-  for (const file of [join(REPO_ROOT, "notebook.ts"), join(REPO_ROOT, "workbench", "mod.ts"), join(REPO_ROOT, "kernel-helpers", "mod.ts")]) sources[file] = 0;
+  for (
+    const file of [join(REPO_ROOT, "notebook.ts"), join(REPO_ROOT, "workbench", "mod.ts"), join(REPO_ROOT, "kernel-helpers", "mod.ts")]
+  ) sources[file] = 0;
   for (const file of Object.keys(sources)) sources[file] = mtime(file);
   const index = indexFromDocs(module, polars, sources);
   mkdirSync(dirname(INDEX_FILE), { recursive: true });

@@ -25,7 +25,12 @@ export interface InspectReply {
 
 /** Help as Markdown (JupyterLab's tooltip renders it) and as plain text. */
 function helpBundle(signatures: readonly string[], doc?: string, examples: readonly string[] = [], more?: string): MediaBundle {
-  const md = [`\`\`\`ts\n${signatures.join("\n")}\n\`\`\``, doc ?? "", more ?? "", ...examples.map((e) => `**Example**\n\n\`\`\`ts\n${e}\n\`\`\``)];
+  const md = [
+    `\`\`\`ts\n${signatures.join("\n")}\n\`\`\``,
+    doc ?? "",
+    more ?? "",
+    ...examples.map((e) => `**Example**\n\n\`\`\`ts\n${e}\n\`\`\``),
+  ];
   const plain = [signatures.join("\n"), doc ?? "", more ?? "", ...examples.map((e) => `Example:\n${e}`)];
   return { "text/markdown": md.filter(Boolean).join("\n\n"), "text/plain": plain.filter(Boolean).join("\n\n") };
 }
@@ -39,7 +44,9 @@ function describeValue(value: unknown, type: string | undefined): string | undef
   if (columns && type === "DataFrame") {
     const frame = value as { height: number; dtypes: DataType[] };
     const dtypes = frame.dtypes.map(dtypeLabel);
-    return `${frame.height.toLocaleString("en-US")} rows × ${columns.length} columns: ${columns.map((c, i) => `${c} (${dtypes[i]})`).join(", ")}`;
+    return `${frame.height.toLocaleString("en-US")} rows × ${columns.length} columns: ${
+      columns.map((c, i) => `${c} (${dtypes[i]})`).join(", ")
+    }`;
   }
   if (columns) return `lazy, columns: ${columns.join(", ")}`;
   if (type === "Series") {
@@ -88,7 +95,9 @@ function helpFor(index: DocIndex, chain: Chain): MediaBundle | undefined {
     if (exported && (!value.found || typeof value.value === "function")) return memberHelp(undefined, exported);
     if (!value.found) return undefined;
     const type = typeOfValue(value.value);
-    if (type === "pl") return helpBundle(["pl: nodejs-polars"], "Polars' functions and constructors: pl.col, pl.lit, pl.concat, pl.DataFrame, …");
+    if (type === "pl") {
+      return helpBundle(["pl: nodejs-polars"], "Polars' functions and constructors: pl.col, pl.lit, pl.concat, pl.DataFrame, …");
+    }
     return type ? typeHelp(chain.root, index.types[type], describeValue(value.value, type) ?? type) : undefined;
   }
   const owner = resolveChain(index, { ...chain, steps: chain.steps.slice(0, -1) });

@@ -21,8 +21,11 @@ export interface Resolved {
   type?: string;
 }
 
-const RESERVED = new Set(("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
-  "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await").split(" "));
+const RESERVED = new Set(
+  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
+    "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await")
+    .split(" "),
+);
 
 /**
  * The value a cell's code names `name` at top level (a `const` of an earlier cell, a global),
@@ -54,7 +57,10 @@ const tagOf = (value: object) => {
 };
 
 /** Whether a value is Polars' namespace (`import pl from "nodejs-polars"`). */
-const isPolarsNamespace = (v: unknown) => v === pl || (typeof v === "object" && v !== null && typeof (v as typeof pl).col === "function" && typeof (v as typeof pl).lit === "function" && typeof (v as typeof pl).DataFrame === "function");
+const isPolarsNamespace = (v: unknown) =>
+  v === pl ||
+  (typeof v === "object" && v !== null && typeof (v as typeof pl).col === "function" && typeof (v as typeof pl).lit === "function" &&
+    typeof (v as typeof pl).DataFrame === "function");
 
 /**
  * The index type of a runtime value: a Polars frame, lazy frame, series or expression, a
@@ -84,7 +90,9 @@ export function typeOfValue(value: unknown): string | undefined {
 }
 
 /** The workbench's exported classes by their prototype. */
-const CLASSES = new Map<unknown, string>(Object.entries(workbench).flatMap(([name, v]) => (typeof v === "function" && v.prototype ? [[v.prototype, name] as const] : [])));
+const CLASSES = new Map<unknown, string>(
+  Object.entries(workbench).flatMap(([name, v]) => (typeof v === "function" && v.prototype ? [[v.prototype, name] as const] : [])),
+);
 
 /**
  * The index type of a workbench object whose class the public modules export as a type only
@@ -142,7 +150,11 @@ export function resolveChain(index: DocIndex, chain: Chain): Resolved | undefine
     if (!step.call && r.hasValue && !isFrame(r)) {
       const prop = dataProperty(r.value, step.name);
       if (prop.found) {
-        r = { value: prop.value, hasValue: true, type: typeOfValue(prop.value) ?? indexedClassOf(index, prop.value) ?? memberOf(index, r, step.name)?.returns };
+        r = {
+          value: prop.value,
+          hasValue: true,
+          type: typeOfValue(prop.value) ?? indexedClassOf(index, prop.value) ?? memberOf(index, r, step.name)?.returns,
+        };
         continue;
       }
     }

@@ -38,7 +38,11 @@ function gauges(ent: Entitlements): Gauge[] {
 function gaugeHtml(g: Gauge): string {
   const color = g.share >= 0.9 ? "#de2d26" : g.share >= 0.6 ? "#fd8d3c" : "#31a354";
   const mark = g.share >= 0.9 ? `${icon("warning")} ` : "";
-  return `<div class="wb-gauge" style="margin:5px 0"><div>${mark}${esc(g.label)}: ${esc(g.text)}</div><div style="background:#eee;height:8px;border-radius:3px;width:320px"><div style="width:${(g.share * 100).toFixed(1)}%;min-width:${g.share > 0 ? 2 : 0}px;height:100%;background:${color};border-radius:3px"></div></div></div>`;
+  return `<div class="wb-gauge" style="margin:5px 0"><div>${mark}${esc(g.label)}: ${
+    esc(g.text)
+  }</div><div style="background:#eee;height:8px;border-radius:3px;width:320px"><div style="width:${(g.share * 100).toFixed(1)}%;min-width:${
+    g.share > 0 ? 2 : 0
+  }px;height:100%;background:${color};border-radius:3px"></div></div></div>`;
 }
 
 /** What of a dataset this key sees, in a few words: "2023-11-01 to 2024-01-31, 14 tickers" or "…, 15 option roots". */
@@ -70,20 +74,33 @@ export function entitlementCardBundle(ent: Entitlements): MediaBundle {
   const known = Object.keys(ent.holdings ?? {}).length > 0;
   const held = (r: Entitlements["rules"][number]) => ent.holdings[r.dataset_text_id];
   const rows = ent.rules.map((r) =>
-    `<tr><td>${icon("allowed")} <b>${esc(r.dataset_text_id)}</b><br><span style="color:#888">${esc(r.dataset_name)}</span></td><td>${esc(r.start_date)} → ${esc(r.end_date ?? "ongoing")}</td><td>${r.universe_identifiers.length ? esc(r.universe_identifiers.join(", ")) : `all ${held(r)?.symbol ?? "ticker"}s`}</td>${
-      known ? `<td${knownTitle(held(r))}>${esc(visible(held(r)))}</td>` : ""
-    }</tr>`
+    `<tr><td>${icon("allowed")} <b>${esc(r.dataset_text_id)}</b><br><span style="color:#888">${esc(r.dataset_name)}</span></td><td>${
+      esc(r.start_date)
+    } → ${esc(r.end_date ?? "ongoing")}</td><td>${
+      r.universe_identifiers.length ? esc(r.universe_identifiers.join(", ")) : `all ${held(r)?.symbol ?? "ticker"}s`
+    }</td>${known ? `<td${knownTitle(held(r))}>${esc(visible(held(r)))}</td>` : ""}</tr>`
   ).join("");
   const subnets = ent.identity.ip_subnets.length ? ent.identity.ip_subnets.join(", ") : "any address";
   const all = gauges(ent);
-  const html = `<div class="wb-entitlements" style="font:13px sans-serif;border:1px solid #ddd;border-radius:6px;padding:10px;max-width:720px">
-<div style="font-size:15px"><b>${esc(ent.identity.name)}</b> <span style="color:#888">identity ${ent.identity.identity_id} · up to ${ent.identity.max_active_api_keys} keys · from ${esc(subnets)}</span></div>
-<table style="border-collapse:collapse;margin:8px 0" cellpadding="4"><thead><tr style="text-align:left;border-bottom:1px solid #ddd"><th>dataset</th><th>dates</th><th>tickers</th>${known ? `<th title="what this key's window and universe let it see of each dataset (its status is scoped to the key)">visible to you</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>
+  const html =
+    `<div class="wb-entitlements" style="font:13px sans-serif;border:1px solid #ddd;border-radius:6px;padding:10px;max-width:720px">
+<div style="font-size:15px"><b>${
+      esc(ent.identity.name)
+    }</b> <span style="color:#888">identity ${ent.identity.identity_id} · up to ${ent.identity.max_active_api_keys} keys · from ${
+      esc(subnets)
+    }</span></div>
+<table style="border-collapse:collapse;margin:8px 0" cellpadding="4"><thead><tr style="text-align:left;border-bottom:1px solid #ddd"><th>dataset</th><th>dates</th><th>tickers</th>${
+      known
+        ? `<th title="what this key's window and universe let it see of each dataset (its status is scoped to the key)">visible to you</th>`
+        : ""
+    }</tr></thead><tbody>${rows}</tbody></table>
 <div><b>Quotas</b>${all.map(gaugeHtml).join("")}</div></div>`;
   const text = [
     `${ent.identity.name} (identity ${ent.identity.identity_id}, from ${subnets})`,
     ...ent.rules.map((r) =>
-      `  ${r.dataset_text_id}: ${r.start_date} to ${r.end_date ?? "ongoing"}, ${r.universe_identifiers.length ? r.universe_identifiers.join(", ") : `all ${held(r)?.symbol ?? "ticker"}s`}${known ? `; visible to you: ${visible(held(r))}` : ""}`
+      `  ${r.dataset_text_id}: ${r.start_date} to ${r.end_date ?? "ongoing"}, ${
+        r.universe_identifiers.length ? r.universe_identifiers.join(", ") : `all ${held(r)?.symbol ?? "ticker"}s`
+      }${known ? `; visible to you: ${visible(held(r))}` : ""}`
     ),
     ...all.map((g) => `  ${g.label}: ${g.text}`),
   ].join("\n");
@@ -119,8 +136,17 @@ export function explain(verdict: Verdict): Displayable {
   const missing = verdict.missing ?? [];
   const count = (n: number) => (n > 1 ? ` for ${n} reasons` : "");
   const list = (items: string[]) => `<ul style="margin:2px 0 0 22px;padding:0">${items.map((r) => `<li>${esc(r)}</li>`).join("")}</ul>`;
-  const dataHtml = missing.length ? `<div>${icon("warning")} <b>${verdict.allowed ? "allowed, but the data holds no row for it" : "and the data holds no row for it"}</b>:${list(missing)}</div>` : "";
-  const dataText = missing.length ? [`${verdict.allowed ? "allowed, but the data holds no row for it" : "and the data holds no row for it"}:`, ...missing.map((r) => `  - ${r}`)] : [];
+  const dataHtml = missing.length
+    ? `<div>${icon("warning")} <b>${
+      verdict.allowed ? "allowed, but the data holds no row for it" : "and the data holds no row for it"
+    }</b>:${list(missing)}</div>`
+    : "";
+  const dataText = missing.length
+    ? [
+      `${verdict.allowed ? "allowed, but the data holds no row for it" : "and the data holds no row for it"}:`,
+      ...missing.map((r) => `  - ${r}`),
+    ]
+    : [];
   let html: string, text: string[];
   if (verdict.allowed && missing.length) {
     const entitled = verdict.reason.split(", but the data holds no row")[0];

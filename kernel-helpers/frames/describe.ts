@@ -16,8 +16,15 @@ const NUMERIC = /^(Int|UInt|Float)\d+$/;
 function numeric(s: pl.Series): Partial<Record<Statistic, number | null>> {
   const c = pl.col("v");
   const row = pl.DataFrame([s.cast(pl.Float64).alias("v")]).select(
-    c.count().cast(pl.Float64).alias("count"), c.nullCount().cast(pl.Float64).alias("null_count"), c.mean().alias("mean"), c.std().alias("std"),
-    c.min().alias("min"), c.quantile(0.25, "linear").alias("25%"), c.median().alias("50%"), c.quantile(0.75, "linear").alias("75%"), c.max().alias("max"),
+    c.count().cast(pl.Float64).alias("count"),
+    c.nullCount().cast(pl.Float64).alias("null_count"),
+    c.mean().alias("mean"),
+    c.std().alias("std"),
+    c.min().alias("min"),
+    c.quantile(0.25, "linear").alias("25%"),
+    c.median().alias("50%"),
+    c.quantile(0.75, "linear").alias("75%"),
+    c.max().alias("max"),
   ).toRecords()[0] as Record<string, number | null>;
   return row;
 }
@@ -38,7 +45,13 @@ function textual(frame: pl.DataFrame, name: string): Partial<Record<Statistic, s
   if (variant === "String" || variant === "Utf8" || variant === "Categorical" || variant === "Bool") {
     const text = s.cast(pl.String).dropNulls();
     const sorted = text.sort();
-    return { count, null_count: nulls, unique: String(text.nUnique()), min: text.length ? sorted.get(0) : null, max: text.length ? sorted.get(text.length - 1) : null };
+    return {
+      count,
+      null_count: nulls,
+      unique: String(text.nUnique()),
+      min: text.length ? sorted.get(0) : null,
+      max: text.length ? sorted.get(text.length - 1) : null,
+    };
   }
   return { count, null_count: nulls };
 }

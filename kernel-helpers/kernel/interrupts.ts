@@ -31,7 +31,9 @@ export function listenForInterrupts(): boolean {
   try {
     deno.addSignalListener("SIGUSR1", () => {
       if (interruptCalls() > 0) return;
-      console.error("Interrupt: no workbench data call or download is running, and the Deno kernel cannot stop other code. Restart the kernel to stop it (its variables are lost).");
+      console.error(
+        "Interrupt: no workbench data call or download is running, and the Deno kernel cannot stop other code. Restart the kernel to stop it (its variables are lost).",
+      );
     });
   } catch {
     return false;

@@ -14,7 +14,11 @@ import type { RichProgressEvent } from "./view.ts";
  * combine("AAPL", event); // the combined event
  * ```
  */
-export function combiner(label: string, parts: number, expectedRows?: number): (key: string, event: RichProgressEvent) => RichProgressEvent {
+export function combiner(
+  label: string,
+  parts: number,
+  expectedRows?: number,
+): (key: string, event: RichProgressEvent) => RichProgressEvent {
   const latest = new Map<string, RichProgressEvent>();
   const started = performance.now();
   return (key: string, event: RichProgressEvent): RichProgressEvent => {
@@ -30,7 +34,14 @@ export function combiner(label: string, parts: number, expectedRows?: number): (
     // Once every part has ended, the bar ends as the worst of them: failed, else interrupted.
     const stopped = done ? (all.find((e) => e.stopped === "failed") ?? all.find((e) => e.stopped))?.stopped : undefined;
     return {
-      dataset: label, rows, done, elapsedSeconds, rowsPerSecond, expectedRows: expected, waiting, ...(stopped ? { stopped } : {}),
+      dataset: label,
+      rows,
+      done,
+      elapsedSeconds,
+      rowsPerSecond,
+      expectedRows: expected,
+      waiting,
+      ...(stopped ? { stopped } : {}),
       pages: all.reduce((s, e) => s + e.pages, 0),
       bytes: all.reduce((s, e) => s + e.bytes, 0),
       tickers: { done: all.filter((e) => e.done).length, total: parts },

@@ -24,7 +24,8 @@ export interface ProgressBarOptions {
 /** Renders events in the notebook (one output, updated) or as a terminal line. */
 function renderer(write?: (text: string) => void): (e: RichProgressEvent) => void {
   if (!inKernel() || write) {
-    const out = write ?? ((t: string) => void (globalThis as { process?: { stderr: { write: (s: string) => void } } }).process?.stderr.write(t));
+    const out = write ??
+      ((t: string) => void (globalThis as { process?: { stderr: { write: (s: string) => void } } }).process?.stderr.write(t));
     return (e) => out(`\r${progressLine(e)}${e.done ? "\n" : ""}`);
   }
   const displayId = `wb-progress-${Date.now()}-${bars++}`;

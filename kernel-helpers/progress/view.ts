@@ -67,10 +67,25 @@ export function progressBundle(e: RichProgressEvent): MediaBundle {
   // Without a known total the bar sweeps (indeterminate) until done; waiting is amber.
   const stopped = e.done ? e.stopped : undefined;
   const width = stopped && percent === undefined ? 0 : percent === undefined ? 100 : Math.max(percent, 0.5);
-  const fill = stopped === "interrupted" ? "#969696" : stopped === "failed" ? "#de2d26" : e.done ? "#31a354" : waiting ? "repeating-linear-gradient(45deg,#fdae6b 0 8px,#fdd0a2 8px 16px)" : percent === undefined ? "repeating-linear-gradient(45deg,#9ecae1 0 8px,#c6dbef 8px 16px)" : "#3182bd";
+  const fill = stopped === "interrupted"
+    ? "#969696"
+    : stopped === "failed"
+    ? "#de2d26"
+    : e.done
+    ? "#31a354"
+    : waiting
+    ? "repeating-linear-gradient(45deg,#fdae6b 0 8px,#fdd0a2 8px 16px)"
+    : percent === undefined
+    ? "repeating-linear-gradient(45deg,#9ecae1 0 8px,#c6dbef 8px 16px)"
+    : "#3182bd";
   const state = stopped ?? (e.done ? "done" : waiting ? "waiting" : percent === undefined ? "indeterminate" : "determinate");
   const text = progressText(e);
-  const html = `<div class="wb-progress wb-progress-${state}" style="font:12px sans-serif;max-width:620px"><div style="background:#eee;border-radius:3px;height:10px;overflow:hidden"><div style="width:${width.toFixed(1)}%;height:100%;background:${fill}"></div></div><div style="margin-top:3px;color:${waiting ? "#a63603" : "#333"}">${escapeHtml(text)}</div></div>`;
+  const html =
+    `<div class="wb-progress wb-progress-${state}" style="font:12px sans-serif;max-width:620px"><div style="background:#eee;border-radius:3px;height:10px;overflow:hidden"><div style="width:${
+      width.toFixed(1)
+    }%;height:100%;background:${fill}"></div></div><div style="margin-top:3px;color:${waiting ? "#a63603" : "#333"}">${
+      escapeHtml(text)
+    }</div></div>`;
   return { "text/html": html, "text/plain": text };
 }
 

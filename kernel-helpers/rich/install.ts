@@ -9,7 +9,7 @@
  */
 import { createRequire } from "node:module";
 import type pl from "nodejs-polars";
-import { type FrameDisplayOptions, frameBundle } from "../display/frameHtml.ts";
+import { frameBundle, type FrameDisplayOptions } from "../display/frameHtml.ts";
 import { inKernel, JUPYTER_DISPLAY, showBundle } from "../display/jupyter.ts";
 
 /** Whether the kernel was started with MARKETDATA_DEBUG=1 (full stacks of workbench errors). */

@@ -51,7 +51,8 @@ async function workbenchRich(value: Workbench, options: () => FrameDisplayOption
  * ```
  */
 export function hookKernel(options: () => FrameDisplayOptions): boolean {
-  const deno = (globalThis as { Deno?: Record<symbol | string, unknown> & { internal?: symbol; jupyter?: Record<string | symbol, unknown> } }).Deno;
+  const deno =
+    (globalThis as { Deno?: Record<symbol | string, unknown> & { internal?: symbol; jupyter?: Record<string | symbol, unknown> } }).Deno;
   let jupyter: Record<string | symbol, unknown> | undefined;
   try {
     jupyter = deno?.jupyter;
@@ -64,7 +65,9 @@ export function hookKernel(options: () => FrameDisplayOptions): boolean {
   if (kernel.broadcastResult && (kernel.broadcastResult as unknown as Record<symbol, boolean>)[HOOKED]) return true;
   const broadcast = kernel.broadcastResult;
   const wrapped: Broadcast = function (this: unknown, count, result) {
-    if (result instanceof Workbench) return workbenchRich(result, options).then((bundle) => broadcast.call(this, count, bundle ? asDisplay(bundle) : result));
+    if (result instanceof Workbench) {
+      return workbenchRich(result, options).then((bundle) => broadcast.call(this, count, bundle ? asDisplay(bundle) : result));
+    }
     const bundle = safeRich(result, options);
     return broadcast.call(this, count, bundle ? asDisplay(bundle) : result);
   };
@@ -72,7 +75,9 @@ export function hookKernel(options: () => FrameDisplayOptions): boolean {
   kernel.broadcastResult = wrapped;
   const display = jupyter.display as Display;
   jupyter.display = function (this: unknown, obj: unknown, opts: Parameters<Display>[1] = {}) {
-    if (obj instanceof Workbench && !opts.raw) return workbenchRich(obj, options).then((bundle) => display.call(this, bundle ?? obj, bundle ? { ...opts, raw: true } : opts));
+    if (obj instanceof Workbench && !opts.raw) {
+      return workbenchRich(obj, options).then((bundle) => display.call(this, bundle ?? obj, bundle ? { ...opts, raw: true } : opts));
+    }
     const bundle = opts.raw ? undefined : safeRich(obj, options);
     return display.call(this, bundle ?? obj, bundle ? { ...opts, raw: true } : opts);
   } as Display;

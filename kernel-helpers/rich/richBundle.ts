@@ -5,12 +5,22 @@
  * the kernel's own display (undefined).
  */
 import type pl from "nodejs-polars";
-import { type CacheCheck, type DatasetStatus, displayKindOf, type DownloadResult, Entitlements, type Estimate, Workbench, WorkbenchError, type WorkbenchSummary } from "../../workbench/mod.ts";
+import {
+  type CacheCheck,
+  type DatasetStatus,
+  displayKindOf,
+  type DownloadResult,
+  Entitlements,
+  type Estimate,
+  Workbench,
+  WorkbenchError,
+  type WorkbenchSummary,
+} from "../../workbench/mod.ts";
 import { chartFromElement } from "../charts/chartBundle.ts";
 import { isChartElement } from "../charts/document.ts";
 import { entitlementCardBundle } from "../entitlements/card.ts";
 import { cacheCheckBundle, downloadBundle, errorBundle, estimateBundle, statusBundle, workbenchBundle } from "../display/cards.ts";
-import { type FrameDisplayOptions, frameBundle } from "../display/frameHtml.ts";
+import { frameBundle, type FrameDisplayOptions } from "../display/frameHtml.ts";
 import type { MediaBundle } from "../display/jupyter.ts";
 import { lazyBundle, polarsKind, seriesBundle } from "../display/polarsValues.ts";
 

@@ -54,7 +54,9 @@ export function denoExecutable(): string {
   const found = onPath(process.platform === "win32" ? "deno.exe" : "deno");
   if (found) return found;
   throw new DenoNotFoundError(
-    `The sandbox runs under Deno, and none was found: not the npm package \`deno\` (${npm.why ?? "not installed"}), not \`deno\` on PATH. ` +
+    `The sandbox runs under Deno, and none was found: not the npm package \`deno\` (${
+      npm.why ?? "not installed"
+    }), not \`deno\` on PATH. ` +
       "Install it in your project with `npm install deno`, or install Deno itself (https://docs.deno.com/runtime/getting_started/installation/).",
   );
 }

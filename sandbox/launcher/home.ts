@@ -63,7 +63,13 @@ export function sandboxHome(home?: string): SandboxHome {
   const chosen = home ?? process.env[HOME_VARIABLE];
   if (chosen !== undefined) {
     if (chosen.trim() === "") {
-      throw new SandboxSettingError(`${home === undefined ? HOME_VARIABLE : "sandbox({ home })"} is '${chosen}', which names no folder: give a folder, or leave it unset for ${FROM_SOURCES ? "the checkout's data/ and .cache/" : userCache()}`);
+      throw new SandboxSettingError(
+        `${
+          home === undefined ? HOME_VARIABLE : "sandbox({ home })"
+        } is '${chosen}', which names no folder: give a folder, or leave it unset for ${
+          FROM_SOURCES ? "the checkout's data/ and .cache/" : userCache()
+        }`,
+      );
     }
     const root = resolve(chosen);
     return { markets: join(root, "data"), runs: root };

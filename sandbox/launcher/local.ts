@@ -62,7 +62,9 @@ function checkNetwork(options: SandboxOptions): { latencyMs?: number; bandwidthM
     throw new SandboxSettingError(`sandbox({ latencyMs: ${latencyMs} }): the latency must be a number of milliseconds from 0 to 60000`);
   }
   if (bandwidthMBps !== undefined && !(Number.isFinite(bandwidthMBps) && bandwidthMBps > 0)) {
-    throw new SandboxSettingError(`sandbox({ bandwidthMBps: ${bandwidthMBps} }): the bandwidth must be a positive number of megabytes a second`);
+    throw new SandboxSettingError(
+      `sandbox({ bandwidthMBps: ${bandwidthMBps} }): the bandwidth must be a positive number of megabytes a second`,
+    );
   }
   return { ...(latencyMs === undefined ? {} : { latencyMs }), ...(bandwidthMBps === undefined ? {} : { bandwidthMBps }) };
 }
@@ -141,11 +143,15 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
   // sandbox on that market: the runner names it in MARKETDATA_SANDBOX_URL.
   const assigned = process.env.MARKETDATA_SANDBOX_URL;
   if (assigned && Object.keys(options).length === 0) {
-    if (!(await alive(assigned))) throw new Error(`MARKETDATA_SANDBOX_URL names ${assigned}, where no sandbox answers: unset it to start the local demo sandbox`);
+    if (!(await alive(assigned))) {
+      throw new Error(`MARKETDATA_SANDBOX_URL names ${assigned}, where no sandbox answers: unset it to start the local demo sandbox`);
+    }
     return { baseUrl: assigned, keys: KEYS, stop: () => {} };
   }
   const profile = options.profile ?? "demo";
-  if (profile !== "demo" && profile !== "tiny") throw new SandboxSettingError(`sandbox({ profile: ${JSON.stringify(profile)} }): the profile must be "demo" or "tiny"`);
+  if (profile !== "demo" && profile !== "tiny") {
+    throw new SandboxSettingError(`sandbox({ profile: ${JSON.stringify(profile)} }): the profile must be "demo" or "tiny"`);
+  }
   const network = checkNetwork(options);
   const home = sandboxHome(options.home);
   const dataDir = options.dataDir === undefined ? join(home.markets, profile) : resolve(options.dataDir);
@@ -153,7 +159,9 @@ export async function sandbox(options: SandboxOptions = {}): Promise<LocalSandbo
   if (!options.args && existsSync(record)) {
     const previous = JSON.parse(readFileSync(record, "utf8")) as SandboxRecord;
     // A sandbox imitating another network is not the one asked for.
-    if (previous.dataDir === dataDir && JSON.stringify(previous.network ?? {}) === JSON.stringify(network) && (await alive(previous.baseUrl))) {
+    if (
+      previous.dataDir === dataDir && JSON.stringify(previous.network ?? {}) === JSON.stringify(network) && (await alive(previous.baseUrl))
+    ) {
       return { baseUrl: previous.baseUrl, keys: KEYS, pid: previous.pid, stop: stopper(previous.pid) };
     }
   }

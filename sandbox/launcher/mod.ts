@@ -16,8 +16,8 @@
  * @module
  */
 export { type LocalSandbox, sandbox, type SandboxOptions } from "./local.ts";
-export { SANDBOX_V8_FLAGS, type SandboxCommand, sandboxCommand, type SpawnedSandbox, spawnSandbox, type SpawnOptions } from "./spawn.ts";
-export { HOME_VARIABLE, sandboxHome, type SandboxHome } from "./home.ts";
+export { SANDBOX_V8_FLAGS, type SandboxCommand, sandboxCommand, type SpawnedSandbox, type SpawnOptions, spawnSandbox } from "./spawn.ts";
+export { HOME_VARIABLE, type SandboxHome, sandboxHome } from "./home.ts";
 export { denoExecutable } from "./deno.ts";
 export { DenoNotFoundError, SandboxSettingError } from "./errors.ts";
 export { DEMO_KEYS, type DemoKeyRole } from "../../contract/demoKeys.ts";

@@ -98,7 +98,12 @@ export function sandboxCommand(args: readonly string[], options: Pick<SpawnOptio
   // --node-modules-dir=manual keeps the packages coming from node_modules whatever it says.
   const cwd = root ?? fileURLToPath(new URL("../../..", import.meta.url));
   const packaged = root === undefined ? ["--node-modules-dir=manual"] : [];
-  return { command: denoExecutable(), args: ["run", "-A", "--unstable-net", ...packaged, SANDBOX_V8_FLAGS, cli, ...args], cwd, env: sandboxEnv(options.env) };
+  return {
+    command: denoExecutable(),
+    args: ["run", "-A", "--unstable-net", ...packaged, SANDBOX_V8_FLAGS, cli, ...args],
+    cwd,
+    env: sandboxEnv(options.env),
+  };
 }
 
 /**
@@ -152,5 +157,12 @@ export async function spawnSandbox(args: readonly string[], options: SpawnOption
     if (child.exitCode === null && child.signalCode === null) child.kill(name);
     await exited;
   };
-  return { baseUrl: ready[1], pid: child.pid!, stdout: output().slice(0, ready.index + ready[0].length), stderr: errors, stop: () => signal("SIGTERM"), kill: signal };
+  return {
+    baseUrl: ready[1],
+    pid: child.pid!,
+    stdout: output().slice(0, ready.index + ready[0].length),
+    stderr: errors,
+    stop: () => signal("SIGTERM"),
+    kill: signal,
+  };
 }

@@ -55,7 +55,9 @@ export function intradayProfile(bars: pl.DataFrame, eventsPerPrint = 1): pl.Data
 /** The real sample's bars with the API's column names and a MinuteOfDay column. */
 export function readSampleBars(csvPath: string): pl.DataFrame {
   // Polars' own message says only "No such file or directory", not which file.
-  if (!existsSync(csvPath)) throw new Error(`The real sample ${csvPath} is not there: it comes with the shared folder beside the repository (../shared/data)`);
+  if (!existsSync(csvPath)) {
+    throw new Error(`The real sample ${csvPath} is not there: it comes with the shared folder beside the repository (../shared/data)`);
+  }
   const raw = pl.readCSV(csvPath, { inferSchemaLength: 0 });
   return raw.select(
     pl.col("TimeBarStart").str.slice(0, 2).cast(pl.Int32).mul(60)

@@ -5,7 +5,12 @@
  */
 import type { Column } from "./schema.ts";
 import { EQ_DAILY_OHLC_COLUMNS, EQ_TAQ_1MIN_COLUMNS, EQ_TAQ_COLUMNS } from "./columns/equities.ts";
-import { OCC_EQ_SPEC_SETTL_COLUMNS, OPT_GREEKS_DAILY_COLUMNS, OPT_OPEN_INTEREST_COLUMNS, OPT_SEC_MASTER_COLUMNS } from "./columns/options.ts";
+import {
+  OCC_EQ_SPEC_SETTL_COLUMNS,
+  OPT_GREEKS_DAILY_COLUMNS,
+  OPT_OPEN_INTEREST_COLUMNS,
+  OPT_SEC_MASTER_COLUMNS,
+} from "./columns/options.ts";
 import { EQ_LOOKUP_FILES_COLUMNS } from "./columns/reference.ts";
 
 /** Values a dataset's files are split by, in folder order (hive style `name=value`). */

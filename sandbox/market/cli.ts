@@ -9,7 +9,6 @@ import { canUseWorkers } from "./dayPool.ts";
 import { generateMarketInParallel, type Progress } from "./generate.ts";
 import { profileByName } from "./profiles.ts";
 
-
 function fail(message: string): never {
   console.error(`market: ${message}`);
   process.exit(2);
@@ -36,7 +35,9 @@ function parseCommandLine() {
 
 const values = parseCommandLine();
 if (values.help) {
-  console.log("usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] [--out <dir>] [--workers N] [--json-progress]\n--workers: threads writing equity days, one per core by default; the output is the same for any number.\n--json-progress: one JSON line per generated day on stdout (day, days, date), for a process watching the generation.");
+  console.log(
+    "usage: npm run market -- [--profile tiny|demo|large] [--seed N] [--scale X] [--out <dir>] [--workers N] [--json-progress]\n--workers: threads writing equity days, one per core by default; the output is the same for any number.\n--json-progress: one JSON line per generated day on stdout (day, days, date), for a process watching the generation.",
+  );
   process.exit(0);
 }
 
@@ -50,7 +51,9 @@ try {
   fail((e as Error).message);
 }
 const workers = values.workers === undefined ? undefined : Number(values.workers);
-if (workers !== undefined && !(/^[0-9]{1,3}$/.test(values.workers!) && workers >= 1)) fail(`--workers '${values.workers}' is not a number of threads (1 or more)`);
+if (workers !== undefined && !(/^[0-9]{1,3}$/.test(values.workers!) && workers >= 1)) {
+  fail(`--workers '${values.workers}' is not a number of threads (1 or more)`);
+}
 const outDir = values.out ?? `data/${profile.name}`;
 const started = performance.now();
 const jsonProgress = values["json-progress"];
@@ -61,7 +64,9 @@ function show(p: Progress): void {
   if (jsonProgress) return console.log(JSON.stringify({ day: p.day, days: p.days, date: p.date }));
   const pct = Math.round((100 * p.day) / p.days);
   const elapsed = (performance.now() - started) / 1000;
-  const line = `market ${profile!.name}: ${"#".repeat(pct / 5).padEnd(20, ".")} ${pct}% ${p.date} (${p.day}/${p.days} days, ${elapsed.toFixed(1)} s)`;
+  const line = `market ${profile!.name}: ${"#".repeat(pct / 5).padEnd(20, ".")} ${pct}% ${p.date} (${p.day}/${p.days} days, ${
+    elapsed.toFixed(1)
+  } s)`;
   if (interactive) process.stderr.write(`\r${line}`);
   else if (pct >= lastShown + 10 || p.day === p.days) {
     console.error(line);
@@ -73,5 +78,11 @@ const threads = workers ?? (canUseWorkers() ? navigator.hardwareConcurrency : 1)
 const manifest = await generateMarketInParallel({ profile, seed, outDir, onProgress: show, workers: threads });
 if (interactive) process.stderr.write("\n");
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`market ${profile.name} seed ${seed}: ${manifest.tradingDays.length} trading days, ${manifest.securities.length} securities, written to ${outDir} in ${seconds} s on ${threads} worker${threads === 1 ? "" : "s"}`);
-for (const [id, c] of Object.entries(manifest.datasets)) console.log(`  ${id.padEnd(26)} ${String(c.files).padStart(5)} files ${String(c.rows).padStart(12)} rows`);
+console.log(
+  `market ${profile.name} seed ${seed}: ${manifest.tradingDays.length} trading days, ${manifest.securities.length} securities, written to ${outDir} in ${seconds} s on ${threads} worker${
+    threads === 1 ? "" : "s"
+  }`,
+);
+for (const [id, c] of Object.entries(manifest.datasets)) {
+  console.log(`  ${id.padEnd(26)} ${String(c.files).padStart(5)} files ${String(c.rows).padStart(12)} rows`);
+}

@@ -24,7 +24,10 @@ export const canUseWorkers = (): boolean => typeof (globalThis as { Deno?: unkno
  * ```
  */
 export async function* equityDaysOnWorkers(inputs: readonly EquityDayInput[], workers: number): AsyncGenerator<EquityDayResult> {
-  const threads = Array.from({ length: Math.min(workers, inputs.length) }, () => new Worker(new URL("./dayWorker.ts", import.meta.url), { type: "module" }));
+  const threads = Array.from(
+    { length: Math.min(workers, inputs.length) },
+    () => new Worker(new URL("./dayWorker.ts", import.meta.url), { type: "module" }),
+  );
   const done = new Map<number, EquityDayResult>();
   let next = 0;
   let failure: Error | undefined;

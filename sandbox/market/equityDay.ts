@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import type { TradingDay } from "../../calendar/calendar.ts";
 import { AGGREGATIONS, type BarColumns, minuteBars } from "./bars/minuteBars.ts";
-import { dailyBar, type DailyBar } from "./bars/dailyBar.ts";
+import { type DailyBar, dailyBar } from "./bars/dailyBar.ts";
 import { datasetByTextId, partitionPath } from "./catalog.ts";
 import { dailyBarFrame, minuteBarFrame, type SecurityDay, tickFrame } from "./dayFrames.ts";
 import { type RowGroupLayout, writeParquetFile } from "./frames.ts";
@@ -94,6 +94,10 @@ export function writeEquityDay({ seed, eventScale, day, work, trading }: EquityD
   writeParquetFile(dailyBarFrame(ids, dailyBars), join(work, partitionPath(daily, { TradeDate: day.date })));
   files.push([daily.textId, ids.length]);
   // The NBBO is the same in both aggregations; the options read it at their last minute.
-  const closeQuotes = ids.map((id, k) => ({ asid: id.asid, bid: barsByAggregation[0][k].CloseBidPrice, ask: barsByAggregation[0][k].CloseAskPrice }));
+  const closeQuotes = ids.map((id, k) => ({
+    asid: id.asid,
+    bid: barsByAggregation[0][k].CloseBidPrice,
+    ask: barsByAggregation[0][k].CloseAskPrice,
+  }));
   return { files, closeQuotes, ticks: tickCount };
 }

@@ -75,14 +75,23 @@ function keptExpression(key: string, make: () => pl.Expr): pl.Expr {
 
 /** The date-times `base + offsets` (offsets as doubles: cast to int64 exactly, being whole and below 2^53). */
 function offsetTimesColumn(c: Column, base: bigint): pl.Expr {
-  if (c.type !== "datetime_ns" && c.type !== "datetime_ms") throw new Error(`Column '${c.name}' of type ${c.type} was given offset times: only date-time columns take them`);
-  return keptExpression(`${c.name}\u0000${c.type}\u0000offsets\u0000${base}`, () =>
-    pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsTypeOf(c.type)).alias(c.name));
+  if (c.type !== "datetime_ns" && c.type !== "datetime_ms") {
+    throw new Error(`Column '${c.name}' of type ${c.type} was given offset times: only date-time columns take them`);
+  }
+  return keptExpression(
+    `${c.name}\u0000${c.type}\u0000offsets\u0000${base}`,
+    () =>
+      pl.col(c.name).cast(pl.Int64).add(pl.lit(pl.Series("base", BigInt64Array.of(base) as never)).explode()).cast(polarsTypeOf(c.type))
+        .alias(c.name),
+  );
 }
 
 /** One value for every row, typed by the schema. */
 function constantColumn(c: Column, value: number | string): pl.Expr {
-  return keptExpression(`${c.name}\u0000${c.type}\u0000${typeof value}\u0000${value}`, () => pl.lit(value).cast(polarsTypeOf(c.type)).alias(c.name));
+  return keptExpression(
+    `${c.name}\u0000${c.type}\u0000${typeof value}\u0000${value}`,
+    () => pl.lit(value).cast(polarsTypeOf(c.type)).alias(c.name),
+  );
 }
 
 /**
@@ -121,7 +130,9 @@ function checkCodes(c: Column, { codes, labels }: CodedStrings): void {
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i];
     if (!(code >= 0 && code < labels.length)) {
-      throw new RangeError(`Column '${c.name}' has code ${code} at row ${i}: codes must be 0 to ${labels.length - 1}, one per label (${labels.join(", ")})`);
+      throw new RangeError(
+        `Column '${c.name}' has code ${code} at row ${i}: codes must be 0 to ${labels.length - 1}, one per label (${labels.join(", ")})`,
+      );
     }
   }
 }
@@ -135,7 +146,8 @@ function codedColumn(c: Column, labels: readonly string[]): pl.Expr {
   const key = `${c.name}\u0000${c.type}\u0000${labels.join("\u0000")}`;
   let e = codedColumns.get(key);
   if (e === undefined) {
-    e = pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsTypeOf(c.type)).alias(c.name);
+    e = pl.lit(pl.Series(c.name, labels as string[], pl.String)).explode().gather(pl.col(c.name).cast(pl.UInt32)).cast(polarsTypeOf(c.type))
+      .alias(c.name);
     if (codedColumns.size >= CODED_KEPT) codedColumns.clear();
     codedColumns.set(key, e);
   }
@@ -157,10 +169,16 @@ export function buildFrame(schema: readonly Column[], values: Record<string, Col
     if (v === undefined) throw new Error(`Column '${c.name}' has no values`);
     if (isConstant(v)) continue;
     if (isCoded(v)) checkCodes(c, v);
-    if (v instanceof Int32Array && c.type !== "int64" && c.type !== "date") throw new Error(`Column '${c.name}' of type ${c.type} was given an Int32Array: only int64 and date columns take one`);
+    if (v instanceof Int32Array && c.type !== "int64" && c.type !== "date") {
+      throw new Error(`Column '${c.name}' of type ${c.type} was given an Int32Array: only int64 and date columns take one`);
+    }
     series.push(pl.Series(c.name, (isCoded(v) ? v.codes : isOffsetTimes(v) ? v.offsets : v) as never));
   }
-  if (series.length === 0) throw new Error(`Columns ${schema.map((c) => c.name).join(", ")} are all constants: a frame needs one column of values to have a length`);
+  if (series.length === 0) {
+    throw new Error(
+      `Columns ${schema.map((c) => c.name).join(", ")} are all constants: a frame needs one column of values to have a length`,
+    );
+  }
   const lengths = new Set(series.map((s) => s.length));
   if (lengths.size > 1) throw new Error(`Columns differ in length: ${series.map((s) => `${s.name}=${s.length}`).join(", ")}`);
   return pl.DataFrame(series).select(
@@ -197,7 +215,8 @@ export function writeParquetFile(frame: pl.DataFrame, path: string, layout?: Row
   mkdirSync(dirname(path), { recursive: true });
   if (layout === undefined) frame.writeParquet(path, { compression: "zstd" });
   // The eager writer takes no row group size; the lazy sink does, with statistics on.
-  else frame.lazy().sinkParquet(path, { compression: layout.compression, rowGroupSize: layout.rowGroupRows, statistics: true }).collectSync();
+  else {frame.lazy().sinkParquet(path, { compression: layout.compression, rowGroupSize: layout.rowGroupRows, statistics: true })
+      .collectSync();}
 }
 
 /** One record of a dataset: column name to a number, bigint (date-times) or string (dates too). */
@@ -215,7 +234,7 @@ function coded(strings: readonly string[]): CodedStrings {
     const v = strings[i];
     if (v !== last) {
       let code = index.get(v);
-      if (code === undefined) index.set(v, (code = index.size));
+      if (code === undefined) index.set(v, code = index.size);
       last = v;
       lastCode = code;
     }
@@ -233,7 +252,7 @@ function epochDays(dates: readonly string[]): Int32Array {
     const date = dates[i];
     if (date !== last) {
       let day = days.get(date);
-      if (day === undefined) days.set(date, (day = epochDay(date)));
+      if (day === undefined) days.set(date, day = epochDay(date));
       last = date;
       lastDay = day;
     }

@@ -78,10 +78,17 @@ class MarketRun {
     const { seed, days, securities, actions, work } = this;
     const paths = buildPricePaths(seed, days, securities, actions);
     return days.map((day) => ({
-      seed, eventScale: this.profile.eventScale, day, work,
+      seed,
+      eventScale: this.profile.eventScale,
+      day,
+      work,
       trading: securities
         .filter((s) => tradesOn(s.asid, day.date, actions))
-        .map((s) => ({ security: s, id: { date: day.date, ticker: tickerOn(s.asid, s.ticker, day.date, actions), asid: s.asid }, path: paths.get(s.asid)!.get(day.date)! }))
+        .map((s) => ({
+          security: s,
+          id: { date: day.date, ticker: tickerOn(s.asid, s.ticker, day.date, actions), asid: s.asid },
+          path: paths.get(s.asid)!.get(day.date)!,
+        }))
         .sort((a, b) => (a.id.ticker < b.id.ticker ? -1 : 1)),
     }));
   }
@@ -114,8 +121,16 @@ class MarketRun {
   finish(): Manifest {
     const { days, securities, actions, options } = this;
     const asOf = { AsOf: days.at(-1)!.date };
-    this.writeRows(datasetByTextId("opt-sec-master"), asOf, securityMasterRows({ roots: options.roots, history: options.history, days, securities, actions }));
-    this.writeRows(datasetByTextId("occ-eq-spec-settl"), asOf, specialSettlementRows(options.roots, options.processPrices, securities, actions));
+    this.writeRows(
+      datasetByTextId("opt-sec-master"),
+      asOf,
+      securityMasterRows({ roots: options.roots, history: options.history, days, securities, actions }),
+    );
+    this.writeRows(
+      datasetByTextId("occ-eq-spec-settl"),
+      asOf,
+      specialSettlementRows(options.roots, options.processPrices, securities, actions),
+    );
     this.writeRows(datasetByTextId("eq-lookup-files"), asOf, lookupRows(securities, actions));
     const manifest: Manifest = {
       generatorVersion: GENERATOR_VERSION,
@@ -162,7 +177,9 @@ export function generateMarket({ profile, seed, outDir, onProgress }: GenerateOp
  */
 export async function generateMarketInParallel(options: ParallelGenerateOptions): Promise<Manifest> {
   const workers = options.workers ?? (globalThis.navigator?.hardwareConcurrency || 1);
-  if (!Number.isSafeInteger(workers) || workers < 1) throw new Error(`Workers ${workers} is not a number of threads: use a whole number of 1 or more`);
+  if (!Number.isSafeInteger(workers) || workers < 1) {
+    throw new Error(`Workers ${workers} is not a number of threads: use a whole number of 1 or more`);
+  }
   if (workers === 1 || !canUseWorkers()) return generateMarket(options);
   const run = new MarketRun(options.profile, options.seed, options.outDir, options.onProgress);
   try {

@@ -51,7 +51,9 @@ export function createApp(services: Services): Hono<Env> {
       const names = result.target === "query" ? c.get("nameIssues") ?? [] : [];
       // A parameter given twice arrives as a list: its name issue says so, its values are not checked.
       const repeated = new Set(names.map((i) => String(i.loc[1])));
-      const values = result.success ? [] : fastApiIssues(result.error, result.target === "param" ? "path" : "query").filter((i) => !repeated.has(String(i.loc[1])));
+      const values = result.success
+        ? []
+        : fastApiIssues(result.error, result.target === "param" ? "path" : "query").filter((i) => !repeated.has(String(i.loc[1])));
       if (names.length + values.length > 0) throw validationError(...inQueryOrder([...names, ...values], queryParams(c.req.url)));
     },
   });
@@ -62,7 +64,11 @@ export function createApp(services: Services): Hono<Env> {
     const started = performance.now();
     await next();
     // One access-log line; never the key, never the query values beyond the path.
-    services.log(`${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms rid=${c.get("requestId")}`);
+    services.log(
+      `${c.req.method} ${new URL(c.req.url).pathname} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms rid=${
+        c.get("requestId")
+      }`,
+    );
   });
   // Every route is read-only: any other method on a route is 405 naming the allowed ones (as
   // FastAPI answers), before authentication, like routing.

@@ -80,13 +80,21 @@ if (!parseAddress(args.host!)) fail(`--host '${args.host}' is not an IPv4 or IPv
 const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port '${args.port}' is not a port number (0 picks a free one)`);
 const workers = args.workers === undefined ? undefined : Number(args.workers);
-if (workers !== undefined && !(/^[0-9]{1,3}$/.test(args.workers!) && workers >= 1)) fail(`--workers '${args.workers}' is not a number of workers (1 or more)`);
+if (workers !== undefined && !(/^[0-9]{1,3}$/.test(args.workers!) && workers >= 1)) {
+  fail(`--workers '${args.workers}' is not a number of workers (1 or more)`);
+}
 const latencyMs = args.latency === undefined ? 0 : Number(args.latency);
-if (!(args.latency === undefined || (/^\d+(\.\d+)?$/.test(args.latency) && latencyMs <= 60_000))) fail(`--latency '${args.latency}' is not a number of milliseconds from 0 to 60000`);
+if (!(args.latency === undefined || (/^\d+(\.\d+)?$/.test(args.latency) && latencyMs <= 60_000))) {
+  fail(`--latency '${args.latency}' is not a number of milliseconds from 0 to 60000`);
+}
 const bandwidthMBps = args.bandwidth === undefined ? undefined : Number(args.bandwidth);
-if (!(args.bandwidth === undefined || (/^\d+(\.\d+)?$/.test(args.bandwidth) && bandwidthMBps! > 0))) fail(`--bandwidth '${args.bandwidth}' is not a positive number of megabytes a second`);
+if (!(args.bandwidth === undefined || (/^\d+(\.\d+)?$/.test(args.bandwidth) && bandwidthMBps! > 0))) {
+  fail(`--bandwidth '${args.bandwidth}' is not a positive number of megabytes a second`);
+}
 const lineMBps = args.line === undefined ? undefined : Number(args.line);
-if (!(args.line === undefined || (/^\d+(\.\d+)?$/.test(args.line) && lineMBps! > 0))) fail(`--line '${args.line}' is not a positive number of megabytes a second (12.5 is 100 Mbit/s)`);
+if (!(args.line === undefined || (/^\d+(\.\d+)?$/.test(args.line) && lineMBps! > 0))) {
+  fail(`--line '${args.line}' is not a positive number of megabytes a second (12.5 is 100 Mbit/s)`);
+}
 /** A number of seconds from a flag, as milliseconds: more than 0, at most an hour. */
 function seconds(flag: string, text: string | undefined, fallbackMs: number): number {
   if (text === undefined) return fallbackMs;
@@ -112,7 +120,9 @@ if (args["query-budget-ms"] !== undefined) {
 }
 if (args["query-memory-mb"] !== undefined) {
   const mb = Number(args["query-memory-mb"]);
-  if (!(/^[0-9]{1,6}$/.test(args["query-memory-mb"]) && mb > 0)) fail(`--query-memory-mb '${args["query-memory-mb"]}' must be a positive whole number of megabytes`);
+  if (!(/^[0-9]{1,6}$/.test(args["query-memory-mb"]) && mb > 0)) {
+    fail(`--query-memory-mb '${args["query-memory-mb"]}' must be a positive whole number of megabytes`);
+  }
   settings.queryMemoryMb = mb;
 }
 if (args["trusted-proxy"]) {
@@ -134,12 +144,16 @@ try {
 } catch (e) {
   fail((e as Error).message);
 }
-if (args.data !== undefined && args.data.trim() === "") fail(`--data '${args.data}' names no folder: give the market's folder, or leave --data out for data/<profile>`);
+if (args.data !== undefined && args.data.trim() === "") {
+  fail(`--data '${args.data}' names no folder: give the market's folder, or leave --data out for data/<profile>`);
+}
 const marketDir = args.data ?? join(import.meta.dirname!, "..", "..", "data", profile.name);
 if (!existsSync(join(marketDir, "manifest.json"))) {
   // Loaded only to generate: the generator (and Polars with it) is no part of serving.
   const { generateMarketInParallel } = await import("../market/generate.ts");
-  console.error(`sandbox: no market at ${marketDir}; generating profile ${profile.name} (seed ${seed}, generator v${GENERATOR_VERSION}) on every core...`);
+  console.error(
+    `sandbox: no market at ${marketDir}; generating profile ${profile.name} (seed ${seed}, generator v${GENERATOR_VERSION}) on every core...`,
+  );
   const started = performance.now();
   await generateMarketInParallel({ profile, seed, outDir: marketDir });
   console.error(`sandbox: generated the market in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -167,7 +181,11 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   const stopped = await sandbox.shutdown(shutdownGraceMs);
-  const cut = stopped.finished ? "" : `; after ${shutdownGraceMs / 1000} s, ${stopped.cut} answer${stopped.cut === 1 ? "" : "s"} still being sent cut and the open connections closed`;
+  const cut = stopped.finished
+    ? ""
+    : `; after ${shutdownGraceMs / 1000} s, ${stopped.cut} answer${
+      stopped.cut === 1 ? "" : "s"
+    } still being sent cut and the open connections closed`;
   console.error(`sandbox: stopped${cut}`);
   // Exiting closes every connection still open (a half-sent request, a client that never read).
   Deno.exit(0);

@@ -63,4 +63,6 @@ export const serviceUnavailable = () => new HttpError(503, "Service unavailable"
 export const gatewayTimeout = () => new HttpError(504, "Gateway timeout");
 /** 429 for an address that presented too many invalid keys (state/keyGuesses.ts). */
 export const tooManyInvalidKeys = (retryAfterSeconds: number) =>
-  new HttpError(429, `Too many invalid API keys from this address: try again in ${retryAfterSeconds} s`, { "Retry-After": String(retryAfterSeconds) });
+  new HttpError(429, `Too many invalid API keys from this address: try again in ${retryAfterSeconds} s`, {
+    "Retry-After": String(retryAfterSeconds),
+  });

@@ -18,7 +18,7 @@ import { clearInFlight } from "./state/usage.ts";
 import type { ActivityReport } from "./net/activity.ts";
 import { startIdleCloser } from "./net/idleCloser.ts";
 import { SharedLine } from "./net/line.ts";
-import { type NetworkShape, networkReport } from "./net/shape.ts";
+import { networkReport, type NetworkShape } from "./net/shape.ts";
 import type { WorkerOptions } from "./worker.ts";
 
 export interface SandboxOptions {
@@ -130,7 +130,9 @@ class WorkerHandle {
     const stopped = new Promise<{ cut: number; finished: boolean }>((resolve) => (this.#stopped = resolve));
     this.worker.postMessage({ type: "stop", deadlineMs });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<{ cut: number; finished: boolean }>((resolve) => (timer = setTimeout(() => resolve({ cut: 0, finished: false }), Math.max(0, deadlineMs - Date.now()) + 2000)));
+    const late = new Promise<{ cut: number; finished: boolean }>((
+      resolve,
+    ) => (timer = setTimeout(() => resolve({ cut: 0, finished: false }), Math.max(0, deadlineMs - Date.now()) + 2000)));
     const reply = await Promise.race([stopped, late]);
     clearTimeout(timer);
     this.worker.terminate();
@@ -146,7 +148,11 @@ class WorkerHandle {
 function shareCaches(workers: number): string {
   const mb = cacheBudgetMb(Deno.env.get("SANDBOX_FRAME_CACHE_MB"));
   Deno.env.set("SANDBOX_WORKER_CACHE_MB", String(mb / workers));
-  return mb === 0 ? "caches: off (SANDBOX_FRAME_CACHE_MB=0)" : `caches: ${mb} MB over ${workers} worker${workers === 1 ? "" : "s"} (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`;
+  return mb === 0
+    ? "caches: off (SANDBOX_FRAME_CACHE_MB=0)"
+    : `caches: ${mb} MB over ${workers} worker${
+      workers === 1 ? "" : "s"
+    } (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`;
 }
 
 /**
@@ -194,11 +200,25 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const count = shared ? wanted : 1;
   const caches = shareCaches(count);
   const clientTimeoutMs = options.clientTimeoutMs ?? CLIENT_TIMEOUT_MS;
-  const base = { marketDir: options.marketDir, statePath: options.statePath, hostname, reusePort: shared, runSettings: options.settings ?? {}, log: options.log ?? false, network: options.network, clientTimeoutMs, faultArrivals: new SharedArrayBuffer(4), stateLock: new SharedArrayBuffer(4), lineClock: SharedLine.clock() };
+  const base = {
+    marketDir: options.marketDir,
+    statePath: options.statePath,
+    hostname,
+    reusePort: shared,
+    runSettings: options.settings ?? {},
+    log: options.log ?? false,
+    network: options.network,
+    clientTimeoutMs,
+    faultArrivals: new SharedArrayBuffer(4),
+    stateLock: new SharedArrayBuffer(4),
+    lineClock: SharedLine.clock(),
+  };
   const peers = peerPorts(count);
   // The first worker takes the port (a free one for 0); the others join it.
   const first = await startWorker({ ...base, index: 1, port: options.port }, peers[0]);
-  const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port }, peers[i + 1])));
+  const rest = await Promise.all(
+    Array.from({ length: count - 1 }, (_, i) => startWorker({ ...base, index: i + 2, port: first.port }, peers[i + 1])),
+  );
   const workers = [first.worker, ...rest.map((r) => r.worker)].map((w) => new WorkerHandle(w));
   const closer = startIdleCloser(first.port, clientTimeoutMs, async () => {
     const reports = await Promise.all(workers.map((w) => w.activity(1000)));

@@ -64,7 +64,11 @@ const GUARDED_FROM_BYTES = 64 * 1024;
 function guarded(response: Response, stallMs: number): Response {
   const length = Number(response.headers.get("Content-Length") ?? 0);
   if (response.body === null || length < GUARDED_FROM_BYTES) return response;
-  return new Response(guardBody(response.body, stallMs), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(guardBody(response.body, stallMs), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 let stop: ((deadlineMs: number) => Promise<void>) | undefined;
@@ -127,7 +131,9 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
     // Answers in progress may finish until the deadline; then those still being sent are cut
     // (their connections close) and the worker stops waiting for the rest.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), Math.max(0, deadlineMs - Date.now()))));
+    const deadline = new Promise<"deadline">((
+      resolve,
+    ) => (timer = setTimeout(() => resolve("deadline"), Math.max(0, deadlineMs - Date.now()))));
     const finished = await Promise.race([server.shutdown().then(() => "finished" as const), deadline]);
     clearTimeout(timer);
     const cut = finished === "deadline" ? cutAll() : 0;
@@ -137,13 +143,17 @@ function start(options: WorkerOptions, peers: MessagePort[]): void {
   };
 }
 
-type Message = { type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop"; deadlineMs: number } | { type: "activity"; id: number };
+type Message = { type: "start"; options: WorkerOptions; peers: MessagePort[] } | { type: "stop"; deadlineMs: number } | {
+  type: "activity";
+  id: number;
+};
 
 self.onmessage = async (event: MessageEvent<Message>) => {
   try {
     if (event.data.type === "start") start(event.data.options, event.data.peers);
-    else if (event.data.type === "activity") self.postMessage({ type: "activity", id: event.data.id, report: activity.report(activityForgetMs) });
-    else if (stop) await stop(event.data.deadlineMs);
+    else if (event.data.type === "activity") {
+      self.postMessage({ type: "activity", id: event.data.id, report: activity.report(activityForgetMs) });
+    } else if (stop) await stop(event.data.deadlineMs);
     else self.postMessage({ type: "stopped", cut: 0, finished: true });
   } catch (e) {
     self.postMessage({ type: "failed", message: (e as Error).stack ?? String(e) });

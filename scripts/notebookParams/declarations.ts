@@ -38,7 +38,14 @@ export function declarations(source: string): Declaration[] {
     const m = DECLARATION.exec(text);
     if (!m) continue;
     const value = literalValue(m[3]);
-    out.push({ name: m[2], keyword: m[1] as Declaration["keyword"], offset: start, text: m[3], value: value.ok ? value.value : undefined, kind: value.ok ? kindOf(value.value) : "json" });
+    out.push({
+      name: m[2],
+      keyword: m[1] as Declaration["keyword"],
+      offset: start,
+      text: m[3],
+      value: value.ok ? value.value : undefined,
+      kind: value.ok ? kindOf(value.value) : "json",
+    });
   }
   return out;
 }

@@ -28,7 +28,8 @@ const SOURCE = [
 ].join("\n");
 
 /** Whether the notebook's format has cell ids (nbformat 4.5 and later). */
-export const hasCellIds = (nb: { nbformat: number; nbformat_minor: number }) => nb.nbformat > 4 || (nb.nbformat === 4 && nb.nbformat_minor >= 5);
+export const hasCellIds = (nb: { nbformat: number; nbformat_minor: number }) =>
+  nb.nbformat > 4 || (nb.nbformat === 4 && nb.nbformat_minor >= 5);
 
 /**
  * The notebook with the collecting cell at its end (a copy).
@@ -38,7 +39,13 @@ export const hasCellIds = (nb: { nbformat: number; nbformat_minor: number }) => 
  */
 export function withCollectCell<T extends Notebook>(notebook: T): T {
   const copy = structuredClone(notebook);
-  const cell: Record<string, unknown> = { cell_type: "code", execution_count: null, metadata: { tags: [PROVENANCE_TAG] }, outputs: [], source: SOURCE };
+  const cell: Record<string, unknown> = {
+    cell_type: "code",
+    execution_count: null,
+    metadata: { tags: [PROVENANCE_TAG] },
+    outputs: [],
+    source: SOURCE,
+  };
   if (hasCellIds(copy)) cell.id = PROVENANCE_TAG;
   copy.cells.push(cell);
   return copy;

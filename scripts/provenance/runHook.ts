@@ -49,7 +49,9 @@ function failingCell(notebook: Notebook): RunManifest["failedCell"] {
  * const step = provenanceStep({ notebook: "recipes/daily.ipynb", notebookPath, parameters: {} });
  * await runNotebook(copy, out, { env: { ...session.env, ...step.env }, beforeReport: step.beforeReport });
  */
-export function provenanceStep(run: { notebook: string; notebookPath: string; parameters: Record<string, string>; suffix?: string }): ProvenanceStep {
+export function provenanceStep(
+  run: { notebook: string; notebookPath: string; parameters: Record<string, string>; suffix?: string },
+): ProvenanceStep {
   const ranAt = new Date().toISOString();
   const started = performance.now();
   const journalDir = mkdtempSync(join(tmpdir(), "provenance-journal-"));

@@ -13,7 +13,8 @@ import type { KernelProvenance } from "./cell.ts";
 
 /** The repository's commit, and whether files differ from it; empty outside a git checkout. */
 function gitVersion(): RunManifest["workbench"] {
-  const git = (...args: string[]) => execFileSync("git", ["-C", repoRoot, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repoRoot, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   try {
     return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no").length > 0 };
   } catch {
@@ -29,7 +30,14 @@ function gitVersion(): RunManifest["workbench"] {
  */
 export function runManifest(
   collected: KernelProvenance,
-  run: { notebook: string; notebookPath: string; parameters: Record<string, string>; ranAt: string; seconds: number; failedCell?: RunManifest["failedCell"] },
+  run: {
+    notebook: string;
+    notebookPath: string;
+    parameters: Record<string, string>;
+    ranAt: string;
+    seconds: number;
+    failedCell?: RunManifest["failedCell"];
+  },
 ): RunManifest {
   const calls = collected.manifests.flatMap((m) => m.calls.map((call) => ({ ...call, service: m.service.baseUrl })));
   const downloads = collected.manifests.flatMap((m) => (m.downloads ?? []).map((d) => ({ ...d, service: m.service.baseUrl })));
@@ -42,7 +50,9 @@ export function runManifest(
     seconds: Math.round(run.seconds * 10) / 10,
     workbench: gitVersion(),
     versions: { deno: collected.deno, nodejsPolars: nodejsPolarsVersion() },
-    services: [...new Set(collected.manifests.filter((m) => m.calls.length + (m.downloads?.length ?? 0) > 0).map((m) => m.service.baseUrl))],
+    services: [
+      ...new Set(collected.manifests.filter((m) => m.calls.length + (m.downloads?.length ?? 0) > 0).map((m) => m.service.baseUrl)),
+    ],
     hash: collected.manifests.find((m) => m.hash)?.hash ?? hashScheme(),
     outcome: run.failedCell ? "failed" : "completed",
     calls,
@@ -62,20 +72,35 @@ const FOOTER_ROWS = 12;
  * executed.notebook.cells.push(footerCell(manifest, "daily.provenance.json"));
  */
 export function footerCell(manifest: RunManifest, fileName: string): Record<string, unknown> {
-  const commit = manifest.workbench.commit ? `${manifest.workbench.commit.slice(0, 10)}${manifest.workbench.dirty ? " (with local changes)" : ""}` : "not a git checkout";
+  const commit = manifest.workbench.commit
+    ? `${manifest.workbench.commit.slice(0, 10)}${manifest.workbench.dirty ? " (with local changes)" : ""}`
+    : "not a git checkout";
   const params = Object.entries(manifest.parameters).map(([k, v]) => `${k}=${v}`).join(", ") || "defaults";
   const hashCell = (c: RunManifest["calls"][number]) => (c.error ? `failed: ${c.error.name}` : `\`${c.frameHash!.slice(0, 23)}…\``);
-  const rows = manifest.calls.slice(0, FOOTER_ROWS).map((c) => `| ${c.seq} | ${c.dataset} | ${c.rows.toLocaleString("en-US")} | ${hashCell(c)} | ${c.status.last_updated ?? "?"} |`);
+  const rows = manifest.calls.slice(0, FOOTER_ROWS).map((c) =>
+    `| ${c.seq} | ${c.dataset} | ${c.rows.toLocaleString("en-US")} | ${hashCell(c)} | ${c.status.last_updated ?? "?"} |`
+  );
   const more = manifest.calls.length > FOOTER_ROWS ? [`\n…and ${manifest.calls.length - FOOTER_ROWS} more calls in the manifest.`] : [];
   const lines = [
     "---",
     "### Provenance",
-    ...(manifest.failedCell ? [`**This run failed** at cell ${manifest.failedCell.index} (${manifest.failedCell.error}); the calls below are those made before it.`, ""] : []),
-    `Run ${manifest.ranAt} against ${manifest.services.join(", ") || "no service"} with ${params}; workbench ${commit}, Deno ${manifest.versions.deno ?? "?"}, nodejs-polars ${manifest.versions.nodejsPolars ?? "?"}; frame hashes ${manifest.hash?.scheme ?? "sha256 canonical"}.`,
+    ...(manifest.failedCell
+      ? [
+        `**This run failed** at cell ${manifest.failedCell.index} (${manifest.failedCell.error}); the calls below are those made before it.`,
+        "",
+      ]
+      : []),
+    `Run ${manifest.ranAt} against ${manifest.services.join(", ") || "no service"} with ${params}; workbench ${commit}, Deno ${
+      manifest.versions.deno ?? "?"
+    }, nodejs-polars ${manifest.versions.nodejsPolars ?? "?"}; frame hashes ${manifest.hash?.scheme ?? "sha256 canonical"}.`,
     "",
     "| call | dataset | rows | frame hash | data last updated |\n|---:|---|---:|---|---|\n" + rows.join("\n"),
     ...more,
-    ...(manifest.downloads ?? []).map((d) => `\nDownload ${d.seq}: ${d.dataset} into \`${d.dir}\`: ${d.fetched.length.toLocaleString("en-US")} partitions fetched (${d.rows.toLocaleString("en-US")} rows), ${d.reused.toLocaleString("en-US")} reused${d.error ? `; failed: ${d.error.name}` : ""}.`),
+    ...(manifest.downloads ?? []).map((d) =>
+      `\nDownload ${d.seq}: ${d.dataset} into \`${d.dir}\`: ${d.fetched.length.toLocaleString("en-US")} partitions fetched (${
+        d.rows.toLocaleString("en-US")
+      } rows), ${d.reused.toLocaleString("en-US")} reused${d.error ? `; failed: ${d.error.name}` : ""}.`
+    ),
     "",
     `Full manifest: \`${fileName}\`; re-run and compare with \`npm run notebook -- <notebook> --verify ${fileName}\`.`,
   ];

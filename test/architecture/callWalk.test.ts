@@ -26,7 +26,9 @@ let entries: { from: string; to: string; fn: string }[] = [];
 const restores: (() => void)[] = [];
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((
+    d,
+  ) => (d.isDirectory() ? tsFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []));
 }
 
 /** The module a wrapped function belongs to, as `folder/file` under workbench/. */
@@ -107,7 +109,10 @@ function beforeFetching(target: string): { from: string; fn: string }[] {
   const folder = (m: string) => m.split("/").slice(0, -1).join("/") || m;
   const fetching = entries.findIndex((e) => e.to === "fetch/runUnits");
   expect(fetching).toBeGreaterThan(0);
-  return entries.slice(0, fetching).filter((e) => folder(e.to) === target && folder(e.from) !== target).map((e) => ({ from: e.from, fn: `${e.to}.${e.fn}` }));
+  return entries.slice(0, fetching).filter((e) => folder(e.to) === target && folder(e.from) !== target).map((e) => ({
+    from: e.from,
+    fn: `${e.to}.${e.fn}`,
+  }));
 }
 
 /** The call's one guard stage and its one shape check, before its units are fetched. */

@@ -20,8 +20,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * (`kind: file:line: message`) and the count it reports (`Found N documentation lint errors`).
  */
 async function docLint(modules: string[]): Promise<{ status: number | null; errors: string[]; found: number }> {
-  const result = await run(denoPath(), ["doc", "--lint", ...modules], { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" } });
-  const errors = [...result.stderr.matchAll(/^error\[([\w-]+)\]: (.*)\n\s+--> (\S+)/gm)].map((m) => `${m[1]}: ${m[3].replace(`${repoRoot}/`, "")}: ${m[2]}`);
+  const result = await run(denoPath(), ["doc", "--lint", ...modules], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: "1", RUST_BACKTRACE: "0" },
+  });
+  const errors = [...result.stderr.matchAll(/^error\[([\w-]+)\]: (.*)\n\s+--> (\S+)/gm)].map((m) =>
+    `${m[1]}: ${m[3].replace(`${repoRoot}/`, "")}: ${m[2]}`
+  );
   const found = Number(/Found (\d+) documentation lint errors?/.exec(result.stderr)?.[1] ?? 0);
   return { status: result.status, errors, found };
 }

@@ -31,38 +31,41 @@ describe("the examples of the offline modules", () => {
 
   it("a wrong written result and an example that throws fail, named; one that needs a service is not run", async () => {
     const planted = join(scratch, "planted.ts");
-    writeFileSync(planted, [
-      "/**",
-      " * @example",
-      " * ```ts",
-      " * const half = twice(0.25); // 0.5",
-      " * twice(2); // 5",
-      ' * twice(1) > 1; // true: prose after the result is not read',
-      " * ```",
-      " */",
-      "export function twice(x: number): number {",
-      "  return 2 * x;",
-      "}",
-      "",
-      "/**",
-      " * @example",
-      " * ```ts",
-      " * missing(1); // 1",
-      " * ```",
-      " */",
-      "export function nope(x: number): number {",
-      "  return x;",
-      "}",
-      "",
-      "/**",
-      " * @example",
-      " * ```ts",
-      ' * wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } }); // a frame',
-      " * ```",
-      " */",
-      "export function needsService(): void {}",
-      "",
-    ].join("\n"));
+    writeFileSync(
+      planted,
+      [
+        "/**",
+        " * @example",
+        " * ```ts",
+        " * const half = twice(0.25); // 0.5",
+        " * twice(2); // 5",
+        " * twice(1) > 1; // true: prose after the result is not read",
+        " * ```",
+        " */",
+        "export function twice(x: number): number {",
+        "  return 2 * x;",
+        "}",
+        "",
+        "/**",
+        " * @example",
+        " * ```ts",
+        " * missing(1); // 1",
+        " * ```",
+        " */",
+        "export function nope(x: number): number {",
+        "  return x;",
+        "}",
+        "",
+        "/**",
+        " * @example",
+        " * ```ts",
+        ' * wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } }); // a frame',
+        " * ```",
+        " */",
+        "export function needsService(): void {}",
+        "",
+      ].join("\n"),
+    );
     const runs = await runExamples([planted]);
     expect(runs.map((r) => [r.where.replace(/^.*planted/, "planted"), r.status])).toEqual([
       ["planted.ts:9 twice", "ran"],
@@ -80,8 +83,11 @@ describe("the examples of the offline modules", () => {
 
 describe("a result written after a line", () => {
   it("is a literal at the start of the comment; prose is not a result", () => {
-    expect(["3", '"10 GiB"', "[1, 2, ...]", "{ units: 8, pages: 1 }", "null", "≈0.76", "0.19527: deltas straddle 0.5"].map(writesResult)).toEqual(Array(7).fill(true));
-    expect(["ClosePrice before the ex date", "Date", "2023-11-20T00:00:00.000Z", "QueryError: Unknown option"].map(writesResult)).toEqual(Array(4).fill(false));
+    expect(["3", '"10 GiB"', "[1, 2, ...]", "{ units: 8, pages: 1 }", "null", "≈0.76", "0.19527: deltas straddle 0.5"].map(writesResult))
+      .toEqual(Array(7).fill(true));
+    expect(["ClosePrice before the ex date", "Date", "2023-11-20T00:00:00.000Z", "QueryError: Unknown option"].map(writesResult)).toEqual(
+      Array(4).fill(false),
+    );
   });
 
   it("holds a number to its written digits, a list or a string with ... as a prefix, an object's named fields", () => {

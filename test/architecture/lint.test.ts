@@ -48,7 +48,15 @@ describe("deno doc --lint", () => {
   it("finds nothing on any module a user may import", async () => {
     const modules = docLintModules();
     // Not only the entry points: modules deep in each folder are among them.
-    expect(modules).toEqual(expect.arrayContaining(["notebook.ts", "workbench/research/spreads.ts", "kernel-helpers/editor/docIndex.ts", "contract/data.ts", "sandbox/launcher/mod.ts"]));
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        "notebook.ts",
+        "workbench/research/spreads.ts",
+        "kernel-helpers/editor/docIndex.ts",
+        "contract/data.ts",
+        "sandbox/launcher/mod.ts",
+      ]),
+    );
     expect((await docLint(modules)).map(line)).toEqual([]);
   }, 300_000);
 });

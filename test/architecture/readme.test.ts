@@ -25,7 +25,9 @@ describe("the README's lists", () => {
     it(`${name}: the README's list is the code's (else run scripts/readmeLists.ts --write)`, () => {
       const block = blockIn(readme, name);
       expect(block, `README.md lacks the markers ${markers(name).start} ... ${markers(name).end}`).toBeDefined();
-      expect(block, `README.md's ${name} differ from the code's: run node_modules/.bin/deno run -A scripts/readmeLists.ts --write`).toBe(text);
+      expect(block, `README.md's ${name} differ from the code's: run node_modules/.bin/deno run -A scripts/readmeLists.ts --write`).toBe(
+        text,
+      );
     });
   }
 

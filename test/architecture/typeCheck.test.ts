@@ -24,49 +24,55 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** A module whose JSDoc holds a fine example, a wrong one and an unfenced one. */
 function plantedModule(): string {
   const module = join(scratch, "planted.ts");
-  writeFileSync(module, [
-    "/**",
-    " * Fine: it uses the preamble's `wb` and `pl` and imports from the root.",
-    " *",
-    " * @example",
-    " * ```ts",
-    ' * import { tradingDays } from "./workbench/mod.ts";',
-    ' * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });',
-    ' * daily.filter(pl.col("ClosePrice").gt(100)).height + tradingDays("2023-11-20", "2023-11-24").length;',
-    " * ```",
-    " */",
-    "export function fine(): void {}",
-    "",
-    "/**",
-    " * Wrong on its second line.",
-    " *",
-    " * @example",
-    " * ```ts",
-    ' * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });',
-    " * const rows: string = daily.height;",
-    " * ```",
-    " */",
-    "export function wrong(): void {}",
-    "",
-    "/**",
-    " * Its example is not fenced, so nothing could check it.",
-    " *",
-    " * @example",
-    " * unfenced(1);",
-    " */",
-    "export function unfenced(): void {}",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    module,
+    [
+      "/**",
+      " * Fine: it uses the preamble's `wb` and `pl` and imports from the root.",
+      " *",
+      " * @example",
+      " * ```ts",
+      ' * import { tradingDays } from "./workbench/mod.ts";',
+      ' * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });',
+      ' * daily.filter(pl.col("ClosePrice").gt(100)).height + tradingDays("2023-11-20", "2023-11-24").length;',
+      " * ```",
+      " */",
+      "export function fine(): void {}",
+      "",
+      "/**",
+      " * Wrong on its second line.",
+      " *",
+      " * @example",
+      " * ```ts",
+      ' * const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });',
+      " * const rows: string = daily.height;",
+      " * ```",
+      " */",
+      "export function wrong(): void {}",
+      "",
+      "/**",
+      " * Its example is not fenced, so nothing could check it.",
+      " *",
+      " * @example",
+      " * unfenced(1);",
+      " */",
+      "export function unfenced(): void {}",
+      "",
+    ].join("\n"),
+  );
   return module;
 }
 
 /** A notebook with a wrong annotation in its second cell, and a fine one. */
 function plantedNotebooks(): string[] {
   const planted = join(scratch, "planted.ipynb");
-  writeFileSync(planted, JSON.stringify(makeNotebook([
-    `import { connect } from "${repoRoot}/workbench/mod.ts";\nconst wb = await connect({ baseUrl: "http://127.0.0.1:1", apiKey: "k" });`,
-    `const rows = 3;\nconst n: number = "x";`,
-  ])));
+  writeFileSync(
+    planted,
+    JSON.stringify(makeNotebook([
+      `import { connect } from "${repoRoot}/workbench/mod.ts";\nconst wb = await connect({ baseUrl: "http://127.0.0.1:1", apiKey: "k" });`,
+      `const rows = 3;\nconst n: number = "x";`,
+    ])),
+  );
   const fine = join(scratch, "fine.ipynb");
   writeFileSync(fine, JSON.stringify(makeNotebook([`const n: number = 1;\nn`])));
   return [planted, fine];
@@ -84,7 +90,10 @@ let checked: Promise<{
 beforeAll(() => {
   checked = (async () => {
     const [examples, planted] = await Promise.all([exampleBlocks(), exampleBlocks([plantedModule()])]);
-    const [all, notebooks] = await typeCheck(await exampleCheck([...examples, ...planted]), notebookCheck([...paths, ...plantedNotebooks()]));
+    const [all, notebooks] = await typeCheck(
+      await exampleCheck([...examples, ...planted]),
+      notebookCheck([...paths, ...plantedNotebooks()]),
+    );
     return {
       examples,
       results: all.slice(0, examples.length),
@@ -103,7 +112,15 @@ describe("the public API's examples", () => {
     const { examples, results } = await checked;
     // The module docs and the main entry points are among them.
     const places = examples.map((e) => e.where);
-    for (const expected of [/^notebook\.ts:1 \(module\)$/, /^workbench\/mod\.ts:1 \(module\)$/, /^workbench\/client\.ts:\d+ connect$/, /^workbench\/api\/data\.ts:\d+ DataApi\.eqTaq1Min$/, /^kernel-helpers\/charts\/timeSeries\.ts:\d+ timeSeriesChart$/]) {
+    for (
+      const expected of [
+        /^notebook\.ts:1 \(module\)$/,
+        /^workbench\/mod\.ts:1 \(module\)$/,
+        /^workbench\/client\.ts:\d+ connect$/,
+        /^workbench\/api\/data\.ts:\d+ DataApi\.eqTaq1Min$/,
+        /^kernel-helpers\/charts\/timeSeries\.ts:\d+ timeSeriesChart$/,
+      ]
+    ) {
       expect(places).toContainEqual(expect.stringMatching(expected));
     }
     expect(results.filter((r) => r.errors.length > 0).map((r) => `${r.where}: ${r.errors.join("; ")}`)).toEqual([]);
@@ -113,7 +130,11 @@ describe("the public API's examples", () => {
 
   it("a wrong example fails, naming its symbol and its line; the preamble and root-relative imports work", async () => {
     const { planted, plantedResults } = await checked;
-    expect(planted.map((e) => e.where.replace(/^.*planted/, "planted"))).toEqual(["planted.ts:11 fine", "planted.ts:22 wrong", "planted.ts:30 unfenced"]);
+    expect(planted.map((e) => e.where.replace(/^.*planted/, "planted"))).toEqual([
+      "planted.ts:11 fine",
+      "planted.ts:22 wrong",
+      "planted.ts:30 unfenced",
+    ]);
     const [fine, wrong, unfenced] = plantedResults;
     expect(fine.errors).toEqual([]);
     expect(wrong.errors).toEqual([expect.stringMatching(/^line 2: Type 'number' is not assignable to type 'string'/)]);
@@ -123,7 +144,9 @@ describe("the public API's examples", () => {
 
 describe("notebooks", () => {
   it("every notebook and recipe type-checks", async () => {
-    expect(paths.map((p) => relative(repoRoot, p))).toEqual(expect.arrayContaining(["notebooks/quickstart.ipynb", "recipes/intraday-spread.ipynb"]));
+    expect(paths.map((p) => relative(repoRoot, p))).toEqual(
+      expect.arrayContaining(["notebooks/quickstart.ipynb", "recipes/intraday-spread.ipynb"]),
+    );
     const { notebooks } = await checked;
     expect(notebooks.filter((r) => r.errors.length > 0)).toEqual([]);
     // The joined modules are removed after the check.
@@ -142,7 +165,7 @@ describe("one check's output shared out among its sets", () => {
   it("gives each error to the module it names, and tells apart errors in modules they import", () => {
     const output = [
       "TS2322 [ERROR]: Type 'string' is not assignable to type 'number'.",
-      "const n: number = \"x\";",
+      'const n: number = "x";',
       "      ^",
       "    at file:///r/a/.typecheck-one.ts:7:7",
       "",
@@ -154,10 +177,18 @@ describe("one check's output shared out among its sets", () => {
       "",
       "error: Type checking failed.",
     ].join("\n");
-    const { errors, elsewhere } = typeErrors(output, ["/r/a/.typecheck-one.ts", "/r/.examples-1-1/example3.ts", "/r/.examples-1-1/example4.ts"]);
+    const { errors, elsewhere } = typeErrors(output, [
+      "/r/a/.typecheck-one.ts",
+      "/r/.examples-1-1/example3.ts",
+      "/r/.examples-1-1/example4.ts",
+    ]);
     expect(Object.fromEntries(errors)).toEqual({
       "/r/a/.typecheck-one.ts": [{ file: "/r/a/.typecheck-one.ts", line: 7, message: "Type 'string' is not assignable to type 'number'." }],
-      "/r/.examples-1-1/example3.ts": [{ file: "/r/.examples-1-1/example3.ts", line: 4, message: "Type 'number' is not assignable to type 'string'." }],
+      "/r/.examples-1-1/example3.ts": [{
+        file: "/r/.examples-1-1/example3.ts",
+        line: 4,
+        message: "Type 'number' is not assignable to type 'string'.",
+      }],
     });
     expect(elsewhere).toEqual(["Cannot find name 'nope'. (/r/workbench/client.ts:12)"]);
   });

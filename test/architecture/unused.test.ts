@@ -19,10 +19,14 @@ interface FileIssues {
 
 /** knip's findings in `cwd` as `kind: file: name` lines (empty when it passes), and its exit status. */
 async function unused(cwd: string, args: string[] = []): Promise<{ status: number | null; found: string[]; stderr: string }> {
-  const result = await run(process.execPath, [knip, "--reporter", "json", "--no-progress", ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+  const result = await run(process.execPath, [knip, "--reporter", "json", "--no-progress", ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const report = JSON.parse(result.stdout || '{"issues":[]}') as { issues: FileIssues[] };
   const found = report.issues.flatMap((f) =>
-    Object.entries(f).flatMap(([kind, items]) => (Array.isArray(items) ? items.map((i) => `${kind}: ${f.file}: ${i.name}`) : [])));
+    Object.entries(f).flatMap(([kind, items]) => (Array.isArray(items) ? items.map((i) => `${kind}: ${f.file}: ${i.name}`) : []))
+  );
   return { status: result.status, found: found.sort(), stderr: result.stderr };
 }
 

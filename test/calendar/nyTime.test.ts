@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  addDays, dateFromEpochDay, epochDay, nyEpochMs, nyEpochNs, nyUtcOffsetMinutes,
-} from "../../calendar/nyTime.ts";
+import { addDays, dateFromEpochDay, epochDay, nyEpochMs, nyEpochNs, nyUtcOffsetMinutes } from "../../calendar/nyTime.ts";
 
 describe("New York time", () => {
   it("switches from EDT to EST over the first weekend of November 2023", () => {

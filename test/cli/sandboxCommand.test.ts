@@ -9,7 +9,14 @@ import { SandboxSettingError } from "../../sandbox/launcher/errors.ts";
 
 describe("market-workbench sandbox's arguments", () => {
   it("puts the profile's market of the home in --data", () => {
-    expect(sandboxArgs(["--profile", "tiny", "--home", "/srv/teaching", "--port", "0"])).toEqual(["--profile", "tiny", "--port", "0", "--data", "/srv/teaching/data/tiny"]);
+    expect(sandboxArgs(["--profile", "tiny", "--home", "/srv/teaching", "--port", "0"])).toEqual([
+      "--profile",
+      "tiny",
+      "--port",
+      "0",
+      "--data",
+      "/srv/teaching/data/tiny",
+    ]);
     expect(sandboxArgs(["--home=/srv/teaching", "--profile=tiny"])).toEqual(["--profile=tiny", "--data", "/srv/teaching/data/tiny"]);
     expect(sandboxArgs(["--home", "/srv/teaching"])).toEqual(["--data", "/srv/teaching/data/demo"]);
   });

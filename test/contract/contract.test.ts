@@ -5,8 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  AccessRules, ColumnList, DatasetList, DatasetStatus, dataEnvelope, HTTPError, HTTPValidationError,
-  Identity, PaginationHeaders, Quotas, recordSchema,
+  AccessRules,
+  ColumnList,
+  dataEnvelope,
+  DatasetList,
+  DatasetStatus,
+  HTTPError,
+  HTTPValidationError,
+  Identity,
+  PaginationHeaders,
+  Quotas,
+  recordSchema,
 } from "../../contract/mod.ts";
 import { startSandbox, type TestSandbox } from "../sandbox/service/support/sandbox.ts";
 

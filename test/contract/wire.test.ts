@@ -5,7 +5,15 @@ import { recordSchema, WireDate, WireDateTime, wireDateTimeToEpochNs, WireIntege
 describe("wire date-times", () => {
   it("read naive values as New York time, so naive, Z and offset forms name the same instant", () => {
     const instant = 1700577000000000000n; // 2023-11-21 09:30 EST = 14:30Z
-    for (const text of ["2023-11-21T09:30:00", "2023-11-21T14:30:00Z", "2023-11-21T09:30:00-05:00", "2023-11-21T09:30:00.000000000-0500", "2023-11-21 09:30"]) {
+    for (
+      const text of [
+        "2023-11-21T09:30:00",
+        "2023-11-21T14:30:00Z",
+        "2023-11-21T09:30:00-05:00",
+        "2023-11-21T09:30:00.000000000-0500",
+        "2023-11-21 09:30",
+      ]
+    ) {
       expect(wireDateTimeToEpochNs(text), text).toBe(instant);
     }
     // Summer: naive 09:30 is 13:30Z under daylight time.

@@ -11,16 +11,36 @@ import { chain, dailyExpiries, denseStrikes, intradayBars, termStructure, threeM
 import { parse, translate } from "./support/parseChart.ts";
 
 const OHLC = { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice" } as const;
-const twoChains = () => pl.concat([chain().withColumns(pl.lit("AAPL").alias("Ticker")), chain().withColumns(pl.lit("MSFT").alias("Ticker"))]);
+const twoChains = () =>
+  pl.concat([chain().withColumns(pl.lit("AAPL").alias("Ticker")), chain().withColumns(pl.lit("MSFT").alias("Ticker"))]);
 
 /** Each helper drawn from a frame with a Ticker (or a second date) to facet by, with the values expected. */
 const helpers: [string, (o: k.PlotOverrides) => k.DisplayableChart, string, string[]][] = [
-  ["intradayProfileChart", (o) => k.intradayProfileChart(intradayBars(), { minute: "Minute", y: "SpreadBps", title: "t" }, o), "Ticker", ["AAPL", "MSFT"]],
-  ["timeSeriesChart", (o) => k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", title: "t" }, o), "Ticker", ["AAPL", "MSFT"]],
+  ["intradayProfileChart", (o) => k.intradayProfileChart(intradayBars(), { minute: "Minute", y: "SpreadBps", title: "t" }, o), "Ticker", [
+    "AAPL",
+    "MSFT",
+  ]],
+  ["timeSeriesChart", (o) => k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", title: "t" }, o), "Ticker", [
+    "AAPL",
+    "MSFT",
+  ]],
   ["candlestickChart", (o) => k.candlestickChart(threeMonths(), { ...OHLC, title: "t" }, o), "Ticker", ["AAPL", "MSFT"]],
-  ["termStructureChart", (o) => k.termStructureChart(termStructure(), { x: "ExpirationDate", y: "OiWeightedIV", title: "t" }, o), "TradeDate", ["2023-11-21", "2023-11-22"]],
-  ["heatmapChart", (o) => k.heatmapChart(twoChains(), { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "t" }, o), "Ticker", ["AAPL", "MSFT"]],
-  ["smileChart", (o) => k.smileChart(twoChains(), { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "t" }, o), "Ticker", ["AAPL", "MSFT"]],
+  [
+    "termStructureChart",
+    (o) => k.termStructureChart(termStructure(), { x: "ExpirationDate", y: "OiWeightedIV", title: "t" }, o),
+    "TradeDate",
+    ["2023-11-21", "2023-11-22"],
+  ],
+  [
+    "heatmapChart",
+    (o) => k.heatmapChart(twoChains(), { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "t" }, o),
+    "Ticker",
+    ["AAPL", "MSFT"],
+  ],
+  ["smileChart", (o) => k.smileChart(twoChains(), { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "t" }, o), "Ticker", [
+    "AAPL",
+    "MSFT",
+  ]],
 ];
 
 /** The error `action` throws (fails the test when it throws none). */
@@ -38,7 +58,9 @@ describe("facets, as Plot spells them", () => {
     const { texts, plot } = parse(draw({ fy: column }).markup);
     expect(texts("fy-axis tick label")).toEqual(values);
     // The data marks are split between the panels: one group per panel, each moved to its place.
-    const panels = [...plot.querySelectorAll("g[aria-label]")].map((g) => [...g.children].filter((c) => c.tagName === "g" && /translate/.test(c.getAttribute("transform") ?? "")).length);
+    const panels = [...plot.querySelectorAll("g[aria-label]")].map((g) =>
+      [...g.children].filter((c) => c.tagName === "g" && /translate/.test(c.getAttribute("transform") ?? "")).length
+    );
     expect(Math.max(...panels)).toBe(values.length);
   });
 
@@ -70,7 +92,9 @@ describe("an option a helper cannot take is refused by name", () => {
   it("refuses a facet column the frame lacks, listing the columns it has", () => {
     const e = thrown(() => helpers[3][1]({ fy: "Ticker" }));
     expect(e.option).toBe("fy");
-    expect(e.message).toBe("termStructureChart cannot facet by 'Ticker' (fy): the frame has no such column; it has TradeDate, ExpirationDate, OiWeightedIV, OpenInterest");
+    expect(e.message).toBe(
+      "termStructureChart cannot facet by 'Ticker' (fy): the frame has no such column; it has TradeDate, ExpirationDate, OiWeightedIV, OpenInterest",
+    );
   });
 
   it("refuses series on a candlestick (pointing to facets), another x scale type, and top-level facet data", () => {
@@ -79,7 +103,8 @@ describe("an option a helper cannot take is refused by name", () => {
     expect(series.message).toContain('facet several with { fy: "Ticker" }');
     const type = thrown(() => k.candlestickChart(threeMonths(), { ...OHLC, title: "t" }, { x: { type: "utc" } }));
     expect(type.option).toBe("x.type");
-    expect(thrown(() => k.timeSeriesChart(threeMonths(), { x: "TradeDate", y: "ClosePrice", title: "t" }, { x: { type: "utc" } })).option).toBe("x.type");
+    expect(thrown(() => k.timeSeriesChart(threeMonths(), { x: "TradeDate", y: "ClosePrice", title: "t" }, { x: { type: "utc" } })).option)
+      .toBe("x.type");
     expect(thrown(() => helpers[0][1]({ facet: { data: [], y: "Ticker" } })).option).toBe("facet.data");
   });
 
@@ -101,13 +126,31 @@ function yGeometry(markup: string, label: "dot" | "rule") {
 }
 
 describe("y domains with room for the extremes", () => {
-  it.each([
-    ["intradayProfileChart", () => k.intradayProfileChart(intradayBars(), { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "t" }), "dot"],
-    ["timeSeriesChart", () => k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "t" }), "dot"],
-    ["candlestickChart", () => k.candlestickChart(threeMonths().filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { ...OHLC, title: "t" }), "rule"],
-    ["termStructureChart", () => k.termStructureChart(termStructure(), { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "t" }), "dot"],
-    ["smileChart", () => k.smileChart(chain(), { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "t" }), "dot"],
-  ] as const)("%s: the axis ends on round ticks beyond the highest and lowest values, drawn whole", (_, draw, label) => {
+  it.each(
+    [
+      [
+        "intradayProfileChart",
+        () => k.intradayProfileChart(intradayBars(), { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "t" }),
+        "dot",
+      ],
+      [
+        "timeSeriesChart",
+        () => k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "t" }),
+        "dot",
+      ],
+      [
+        "candlestickChart",
+        () => k.candlestickChart(threeMonths().filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { ...OHLC, title: "t" }),
+        "rule",
+      ],
+      [
+        "termStructureChart",
+        () => k.termStructureChart(termStructure(), { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "t" }),
+        "dot",
+      ],
+      ["smileChart", () => k.smileChart(chain(), { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "t" }), "dot"],
+    ] as const,
+  )("%s: the axis ends on round ticks beyond the highest and lowest values, drawn whole", (_, draw, label) => {
     const g = yGeometry(draw().markup, label);
     // Screen y grows downwards: the top tick is above (or at) the highest point.
     expect(g.highest).toBeGreaterThanOrEqual(g.topTick - 0.01);
@@ -115,9 +158,15 @@ describe("y domains with room for the extremes", () => {
   });
 
   it("keeps a domain the caller gives, and does not widen a log scale to powers of ten", () => {
-    const fixed = parse(k.termStructureChart(termStructure(), { x: "ExpirationDate", y: "OiWeightedIV", title: "t" }, { y: { domain: [0.15, 0.3], tickFormat: ".0%" } }).markup);
+    const fixed = parse(
+      k.termStructureChart(termStructure(), { x: "ExpirationDate", y: "OiWeightedIV", title: "t" }, {
+        y: { domain: [0.15, 0.3], tickFormat: ".0%" },
+      }).markup,
+    );
     expect(fixed.texts("y-axis tick label")).toEqual(["16%", "18%", "20%", "22%", "24%", "26%", "28%", "30%"]);
-    const log = parse(k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "t" }, { y: { type: "log" } }).markup);
+    const log = parse(
+      k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "t" }, { y: { type: "log" } }).markup,
+    );
     const ticks = log.texts("y-axis tick label").filter((t) => t !== "").map((t) => Number(t.replace(/,/g, "").replace("k", "e3")));
     expect(Math.max(...ticks)).toBeLessThan(1000);
     expect(Math.min(...ticks)).toBeGreaterThan(100);
@@ -127,18 +176,42 @@ describe("y domains with room for the extremes", () => {
 describe("daily axes on trading days, alike in every helper", () => {
   it("timeSeriesChart over a Date column ticks the same trading days as candlestickChart, none on a weekend", () => {
     const daily = threeMonths();
-    const series = parse(k.timeSeriesChart(daily, { x: "TradeDate", y: "ClosePrice", series: "Ticker", title: "t" }).markup).texts("x-axis tick label");
-    const candles = parse(k.candlestickChart(daily.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { ...OHLC, title: "t" }).markup).texts("x-axis tick label");
+    const series = parse(k.timeSeriesChart(daily, { x: "TradeDate", y: "ClosePrice", series: "Ticker", title: "t" }).markup).texts(
+      "x-axis tick label",
+    );
+    const candles = parse(k.candlestickChart(daily.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { ...OHLC, title: "t" }).markup).texts(
+      "x-axis tick label",
+    );
     expect(series).toEqual(candles);
     // The first trading day of each week (the range starts on a Wednesday), the year at the first tick and the new year.
-    expect(series).toEqual(["2023-11-06", "11-13", "11-20", "11-27", "12-04", "12-11", "12-18", "12-26", "2024-01-02", "01-08", "01-15", "01-22", "01-29"]);
+    expect(series).toEqual([
+      "2023-11-06",
+      "11-13",
+      "11-20",
+      "11-27",
+      "12-04",
+      "12-11",
+      "12-18",
+      "12-26",
+      "2024-01-02",
+      "01-08",
+      "01-15",
+      "01-22",
+      "01-29",
+    ]);
   });
 
   it("over a few days every trading day is ticked; over a year, the first of each month", () => {
-    const frame = (list: string[]) => pl.DataFrame([pl.Series("TradeDate", list).str.strptime(pl.Date, "%Y-%m-%d"), pl.Series("Close", list.map((_, i) => 100 + i))]);
-    expect(parse(k.timeSeriesChart(frame(tradingDays("2023-11-20", "2023-11-28")), { x: "TradeDate", y: "Close", title: "t" }).markup).texts("x-axis tick label"))
+    const frame = (list: string[]) =>
+      pl.DataFrame([pl.Series("TradeDate", list).str.strptime(pl.Date, "%Y-%m-%d"), pl.Series("Close", list.map((_, i) => 100 + i))]);
+    expect(
+      parse(k.timeSeriesChart(frame(tradingDays("2023-11-20", "2023-11-28")), { x: "TradeDate", y: "Close", title: "t" }).markup).texts(
+        "x-axis tick label",
+      ),
+    )
       .toEqual(["11-20", "11-21", "11-22", "11-24", "11-27", "11-28"]); // Thanksgiving (11-23) is no trading day
-    const year = parse(k.timeSeriesChart(frame(tradingDays("2023-01-03", "2023-12-29")), { x: "TradeDate", y: "Close", title: "t" }).markup).texts("x-axis tick label");
+    const year = parse(k.timeSeriesChart(frame(tradingDays("2023-01-03", "2023-12-29")), { x: "TradeDate", y: "Close", title: "t" }).markup)
+      .texts("x-axis tick label");
     expect(year).toEqual(["01-03", "02-01", "03-01", "04-03", "05-01", "06-01", "07-03", "08-01", "09-01", "10-02", "11-01", "12-01"]);
   });
 });
@@ -163,7 +236,9 @@ describe("expiry axes that keep daily expiries readable", () => {
     const xs = slots.marks("dot", "circle").map((c) => Number(c.getAttribute("cx")));
     const gaps = xs.slice(1).map((x, i) => x - xs[i]);
     expect(Math.max(...gaps) - Math.min(...gaps)).toBeLessThan(0.01);
-    expect(thrown(() => k.termStructureChart(noDate, { x: "ExpirationDate", y: "AtmIV", title: "t", asOf: "21/11/2023" })).option).toBe("asOf");
+    expect(thrown(() => k.termStructureChart(noDate, { x: "ExpirationDate", y: "AtmIV", title: "t", asOf: "21/11/2023" })).option).toBe(
+      "asOf",
+    );
   });
 });
 

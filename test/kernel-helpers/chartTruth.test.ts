@@ -44,7 +44,18 @@ describe("a time series refuses what it cannot draw over time", () => {
     expect(thrown(() => k.smileChart(chain(), { x: "ExpirationDate", y: "MidImpliedVol", title: "t" })).message).toBe(
       "smileChart places x by its value: x 'ExpirationDate' is a Date column, not a number column; give the strike (or moneyness) column; for a value by expiry draw termStructureChart, over time timeSeriesChart",
     );
-    expect(thrown(() => k.candlestickChart(threeMonths(), { date: "OpenPrice", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "t" })).option).toBe("date");
+    expect(
+      thrown(() =>
+        k.candlestickChart(threeMonths(), {
+          date: "OpenPrice",
+          open: "OpenPrice",
+          high: "HighPrice",
+          low: "LowPrice",
+          close: "ClosePrice",
+          title: "t",
+        })
+      ).option,
+    ).toBe("date");
   });
 });
 
@@ -55,10 +66,14 @@ describe("panels of different magnitudes", () => {
   it("get a y scale each by default, with their own round ticks and a note that says so", () => {
     const chart = k.timeSeriesChart(closes(), { x: "TradeDate", y: "ClosePrice", title: "t" }, { fy: "Ticker" });
     const { plot, texts } = parse(chart.markup);
-    const panels = [...plot.querySelectorAll('g[aria-label="y-axis tick label"] > g')].map((g) => [...g.querySelectorAll("text")].map((t) => t.textContent));
+    const panels = [...plot.querySelectorAll('g[aria-label="y-axis tick label"] > g')].map((g) =>
+      [...g.querySelectorAll("text")].map((t) => t.textContent)
+    );
     expect(panels).toEqual([["140", "150", "160", "170", "180"], ["400", "450", "500", "550"]]);
     expect(texts("fy-axis tick label")).toEqual(["AAPL", "SPY"]);
-    expect(chart.notes).toEqual(['Each panel has its own y scale (the panels\' values differ in magnitude; { facetY: "shared" } puts them on one)']);
+    expect(chart.notes).toEqual([
+      'Each panel has its own y scale (the panels\' values differ in magnitude; { facetY: "shared" } puts them on one)',
+    ]);
     // Each line spans most of its panel's height, not a sliver of a shared one.
     const heights = [...plot.querySelectorAll('g[aria-label="line"] path')].map((p) => {
       const ys = points(p.getAttribute("d")!).map(([, y]) => y);
@@ -71,9 +86,16 @@ describe("panels of different magnitudes", () => {
     const shared = k.timeSeriesChart(closes(), { x: "TradeDate", y: "ClosePrice", title: "t", facetY: "shared" }, { fy: "Ticker" });
     expect(shared.notes).toEqual([]);
     expect(parse(shared.markup).texts("y-axis tick label")).toEqual(["0", "200", "400", "600", "0", "200", "400", "600"]);
-    const e = thrown(() => k.timeSeriesChart(closes(), { x: "TradeDate", y: "ClosePrice", title: "t", facetY: "independent" }, { fy: "Ticker", y: { domain: [100, 600] } }));
+    const e = thrown(() =>
+      k.timeSeriesChart(closes(), { x: "TradeDate", y: "ClosePrice", title: "t", facetY: "independent" }, {
+        fy: "Ticker",
+        y: { domain: [100, 600] },
+      })
+    );
     expect(e.option).toBe("facetY");
-    expect(e.message).toBe('timeSeriesChart: facetY "independent" gives each panel its own linear y scale, which a y domain cannot take: drop one of them');
+    expect(e.message).toBe(
+      'timeSeriesChart: facetY "independent" gives each panel its own linear y scale, which a y domain cannot take: drop one of them',
+    );
   });
 });
 
@@ -106,7 +128,11 @@ describe("several days of minute bars on trading time", () => {
 });
 
 describe("numbers that read right", () => {
-  const volumes = () => pl.DataFrame([dates("TradeDate", ["2023-11-20", "2023-11-21", "2023-11-22", "2023-11-24"]), pl.Series("Shares", [152_000_000, 180_000_000, 171_500_000, 64_000_000])]);
+  const volumes = () =>
+    pl.DataFrame([
+      dates("TradeDate", ["2023-11-20", "2023-11-21", "2023-11-22", "2023-11-24"]),
+      pl.Series("Shares", [152_000_000, 180_000_000, 171_500_000, 64_000_000]),
+    ]);
 
   it("writes a volume axis as 180M, not 180,000,000", () => {
     const { texts } = parse(k.timeSeriesChart(volumes(), { x: "TradeDate", y: "Shares", title: "t" }).markup);
@@ -125,12 +151,19 @@ describe("notes where the axis would mislead", () => {
   const aapl = () => threeMonths().filter(pl.col("Ticker").eq(pl.lit("AAPL"))).select("TradeDate", "ClosePrice");
 
   it("names a point that stretches the axis, the others' range and the domain that shows them", () => {
-    const bad = aapl().withColumns(pl.when(pl.col("TradeDate").eq(pl.lit(new Date("2023-12-05")))).then(pl.lit(2000)).otherwise(pl.col("ClosePrice")).alias("ClosePrice"));
+    const bad = aapl().withColumns(
+      pl.when(pl.col("TradeDate").eq(pl.lit(new Date("2023-12-05")))).then(pl.lit(2000)).otherwise(pl.col("ClosePrice")).alias(
+        "ClosePrice",
+      ),
+    );
     const chart = k.timeSeriesChart(bad, { x: "TradeDate", y: "ClosePrice", title: "t" });
     const others = aapl().filter(pl.col("TradeDate").neq(pl.lit(new Date("2023-12-05")))).getColumn("ClosePrice");
     expect([others.len(), others.min(), others.max()]).toEqual([62, 141.15, 170.17]);
-    expect(chart.notes).toEqual(["One point stretches the y axis: 2,000 (2023-12-05); the other 62 run 141.15 to 170.17: { y: { domain: [140, 175] } } shows them"]);
-    expect(String((chart as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]()["text/html"])).toContain("\u26a0 One point stretches the y axis");
+    expect(chart.notes).toEqual([
+      "One point stretches the y axis: 2,000 (2023-12-05); the other 62 run 141.15 to 170.17: { y: { domain: [140, 175] } } shows them",
+    ]);
+    expect(String((chart as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")]()["text/html"]))
+      .toContain("\u26a0 One point stretches the y axis");
     expect(k.timeSeriesChart(aapl(), { x: "TradeDate", y: "ClosePrice", title: "t" }).notes).toEqual([]);
   });
 

@@ -49,7 +49,9 @@ describe("chart structure", () => {
     expect(xs[33] - xs[0]).toBeCloseTo(33 * step, 3);
     expect(marks("rect", "rect")).toHaveLength(1); // regular hours shaded
     expect(marks("rect", "title").map((t) => t.textContent)).toEqual(["regular session 09:30-16:00"]);
-    expect(marks("dot", "title")[33].textContent).toBe("09:30: " + cases["intraday-profile"].markup.match(/<title>09:30: ([\d.]+)<\/title>/)![1]);
+    expect(marks("dot", "title")[33].textContent).toBe(
+      "09:30: " + cases["intraday-profile"].markup.match(/<title>09:30: ([\d.]+)<\/title>/)![1],
+    );
   });
 
   it("the profile by ticker draws one line per ticker with a swatch legend", () => {
@@ -84,7 +86,9 @@ describe("chart structure", () => {
     expect(marks("bar", "rect")).toHaveLength(4);
     // The axis crosses a year: the first tick and the first of the new year carry it.
     expect(texts("x-axis tick label")).toEqual(["2023-12-01", "12-15", "2024-01-19", "03-15"]);
-    expect(marks("bar", "title")[0].textContent).toBe("expiry 2023-12-01\nopen interest " + marks("bar", "title")[0].textContent!.split(" ").at(-1));
+    expect(marks("bar", "title")[0].textContent).toBe(
+      "expiry 2023-12-01\nopen interest " + marks("bar", "title")[0].textContent!.split(" ").at(-1),
+    );
   });
 
   it("the heatmap fills one cell per strike and expiry, with a quantized swatch legend", () => {
@@ -123,7 +127,16 @@ describe("chart overrides and new charts", () => {
   });
 
   it("term structure and heatmap take overrides too: a fixed y range and format, another colour scheme", () => {
-    expect(parse(cases["term-structure-overrides"].markup).texts("y-axis tick label")).toEqual(["16%", "18%", "20%", "22%", "24%", "26%", "28%", "30%"]);
+    expect(parse(cases["term-structure-overrides"].markup).texts("y-axis tick label")).toEqual([
+      "16%",
+      "18%",
+      "20%",
+      "22%",
+      "24%",
+      "26%",
+      "28%",
+      "30%",
+    ]);
     const heat = parse(cases["heatmap-overrides"].markup);
     expect(heat.marks("rect", "rect").map((r) => r.getAttribute("fill")).some((f) => /^rgb\(\d+, \d+, \d+\)$|^#/.test(f ?? ""))).toBe(true);
     expect(cases["heatmap-overrides"].markup).not.toBe(cases.heatmap.markup);
@@ -135,7 +148,11 @@ describe("chart overrides and new charts", () => {
     const longest = Math.max(...texts("y-axis tick label").map((t) => t.length));
     expect(texts("y-axis tick label")).toEqual(["0", "1M", "2M", "3M", "4M", "5M", "6M", "7M", "8M", "9M"]);
     // Labels end 9 px left of the plot area (at marginLeft - 9), with room for the longest.
-    const margin = Number(cases["intraday-profile-volume"].markup.match(/aria-label="y-axis tick label".*?<text y="0.32em" transform="translate\(([\d.]+),/)![1]);
+    const margin = Number(
+      cases["intraday-profile-volume"].markup.match(
+        /aria-label="y-axis tick label".*?<text y="0.32em" transform="translate\(([\d.]+),/,
+      )![1],
+    );
     expect(margin - 9).toBeGreaterThanOrEqual(longest * 5.8);
   });
 
@@ -146,7 +163,10 @@ describe("chart overrides and new charts", () => {
     expect(texts("x-axis tick label")).toEqual(["11-22", "11-24"]);
     // Two tickers over two sessions: four separate lines, none across the night.
     expect(marks("line", "path")).toHaveLength(4);
-    expect(marks("rect", "title").map((t) => t.textContent)).toEqual(["2023-11-22 regular session", "2023-11-24 regular session (early close)"]);
+    expect(marks("rect", "title").map((t) => t.textContent)).toEqual([
+      "2023-11-22 regular session",
+      "2023-11-24 regular session (early close)",
+    ]);
     const [full, early] = marks("rect", "rect").map((r) => Number(r.getAttribute("width")));
     expect(early / full).toBeCloseTo(210 / 390, 1);
     expect([...root.querySelectorAll("span")].map((s) => s.textContent)).toEqual(["AAPL", "MSFT"]);
@@ -163,7 +183,15 @@ describe("chart overrides and new charts", () => {
   });
 
   it("candlestick dates carry the year when the range crosses one", () => {
-    expect(parse(cases["candlestick-new-year"].markup).texts("x-axis tick label")).toEqual(["2023-12-27", "12-28", "12-29", "2024-01-02", "01-03", "01-04", "01-05"]);
+    expect(parse(cases["candlestick-new-year"].markup).texts("x-axis tick label")).toEqual([
+      "2023-12-27",
+      "12-28",
+      "12-29",
+      "2024-01-02",
+      "01-03",
+      "01-04",
+      "01-05",
+    ]);
   });
 
   it("plot() renders any Plot specification with the same defaults and hover titles", () => {

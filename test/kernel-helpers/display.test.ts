@@ -27,7 +27,8 @@ const trades = () =>
     pl.Series("Universe", [["AAPL", "MSFT"], []], pl.List(pl.String)),
   ]);
 
-const cellsOf = (html: string) => [...table(html).querySelectorAll("tbody tr:not(.wb-gap)")].map((tr) => [...tr.children].map((td) => td.textContent));
+const cellsOf = (html: string) =>
+  [...table(html).querySelectorAll("tbody tr:not(.wb-gap)")].map((tr) => [...tr.children].map((td) => td.textContent));
 
 describe("frameBundle", () => {
   it("heads the table with the shape and each column's compact dtype", () => {
@@ -35,7 +36,12 @@ describe("frameBundle", () => {
     const doc = table(String(bundle["text/html"]));
     expect(doc.querySelector(".wb-shape")!.textContent).toBe("2 rows × 6 columns");
     expect([...doc.querySelectorAll("th")].map((th) => th.textContent)).toEqual([
-      "TradeDatedate", "EventDateTimedatetime[ns, America/New_York]", "Tickerstr", "Pricef64", "Sizei64", "Universelist[str]",
+      "TradeDatedate",
+      "EventDateTimedatetime[ns, America/New_York]",
+      "Tickerstr",
+      "Pricef64",
+      "Sizei64",
+      "Universelist[str]",
     ]);
     expect(String(bundle["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim().split(/\s{2,}/))).toEqual([
       ["2 rows × 6 columns"],
@@ -57,16 +63,25 @@ describe("frameBundle", () => {
     expect(column(["2023-11-21T14:30:00Z", "2023-11-21T14:31:00Z"])).toEqual(["2023-11-21 09:30", "2023-11-21 09:31"]);
     expect(column(["2023-11-21T14:30:00Z", "2023-11-21T14:30:07Z"])).toEqual(["2023-11-21 09:30:00", "2023-11-21 09:30:07"]);
     expect(column(["2023-11-21T14:30:00Z", "2023-11-21T14:30:00.120Z"])).toEqual(["2023-11-21 09:30:00.000", "2023-11-21 09:30:00.120"]);
-    const ns = pl.DataFrame([pl.Series("t", ["1700577000000001234"]).cast(pl.Int64).cast(pl.Datetime("ns"))]).select(pl.col("t").dt.replaceTimeZone("UTC").dt.convertTimeZone("America/New_York"));
+    const ns = pl.DataFrame([pl.Series("t", ["1700577000000001234"]).cast(pl.Int64).cast(pl.Datetime("ns"))]).select(
+      pl.col("t").dt.replaceTimeZone("UTC").dt.convertTimeZone("America/New_York"),
+    );
     expect(cellsOf(String(frameBundle(ns)["text/html"]))[0][0]).toBe("2023-11-21 09:30:00.000001234");
   });
 
   it("shows other time units and zones in their own zone, the zone named in the header", () => {
     const t = pl.DataFrame([pl.Series("t", [new Date("2023-11-21T14:30:00.123Z")], pl.Datetime("ms"))]);
-    const frame = t.withColumns(pl.col("t").cast(pl.Datetime("us")).alias("naive_us"), pl.col("t").dt.replaceTimeZone("UTC").alias("utc_ms"));
+    const frame = t.withColumns(
+      pl.col("t").cast(pl.Datetime("us")).alias("naive_us"),
+      pl.col("t").dt.replaceTimeZone("UTC").alias("utc_ms"),
+    );
     const html = String(frameBundle(frame)["text/html"]);
     expect(cellsOf(html)[0]).toEqual(["2023-11-21 14:30:00.123", "2023-11-21 14:30:00.123", "2023-11-21 14:30:00.123"]);
-    expect([...table(html).querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual(["datetime[ms]", "datetime[us]", "datetime[ms, UTC]"]);
+    expect([...table(html).querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual([
+      "datetime[ms]",
+      "datetime[us]",
+      "datetime[ms, UTC]",
+    ]);
   });
 
   it("prints each float column with the decimals its most precise value needs (at most six, the same in every row), and thousands separators", () => {
@@ -122,12 +137,27 @@ describe("frameBundle", () => {
   });
 
   it("cuts a long frame to its head and tail, with the note beside the shape and a gap row that stays in view", () => {
-    const long = pl.DataFrame([pl.Series("i", Array.from({ length: 1000 }, (_, i) => i), pl.Int32), pl.Series("s", Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(80, "x")))]);
+    const long = pl.DataFrame([
+      pl.Series("i", Array.from({ length: 1000 }, (_, i) => i), pl.Int32),
+      pl.Series("s", Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(80, "x"))),
+    ]);
     const bundle = frameBundle(long, { maxRows: 10, maxCellChars: 12 });
     const doc = table(String(bundle["text/html"]));
     const rows = [...doc.querySelectorAll("tbody tr")];
     expect(rows).toHaveLength(11);
-    expect(rows.map((r) => r.firstElementChild!.textContent)).toEqual(["0", "1", "2", "3", "4", "… 990 more rows …", "995", "996", "997", "998", "999"]);
+    expect(rows.map((r) => r.firstElementChild!.textContent)).toEqual([
+      "0",
+      "1",
+      "2",
+      "3",
+      "4",
+      "… 990 more rows …",
+      "995",
+      "996",
+      "997",
+      "998",
+      "999",
+    ]);
     expect(rows[0].children[1].textContent).toBe("0xxxxxxxxxx…");
     expect(doc.querySelector(".wb-shape")!.textContent).toBe("1,000 rows × 2 columns · showing the first 5 and last 5 of 1,000 rows");
     expect(String(bundle["text/html"])).toMatch(/\.wb-gap span\{display:inline-block;position:sticky;left:8px\}/);
@@ -154,7 +184,9 @@ describe("frameBundle", () => {
     const registry = ((globalThis as Record<symbol, unknown>)[key] ??= new WeakMap()) as WeakMap<object, string[]>;
     registry.set(frame, ["MSFT: no rows on 2023-11-23 (market closed)"]);
     const doc = table(String(frameBundle(frame)["text/html"]));
-    expect([...doc.querySelectorAll(".wb-warn")].map((w) => w.textContent)).toEqual(["warning MSFT: no rows on 2023-11-23 (market closed)"]);
+    expect([...doc.querySelectorAll(".wb-warn")].map((w) => w.textContent)).toEqual([
+      "warning MSFT: no rows on 2023-11-23 (market closed)",
+    ]);
     expect(String(frameBundle(frame)["text/plain"]).split("\n")[0]).toBe("warning: MSFT: no rows on 2023-11-23 (market closed)");
     expect(frameBundle(trades())["text/html"]).not.toContain('class="wb-warn"');
   });
@@ -174,7 +206,10 @@ describe("describe", () => {
   });
 
   it("shows count and null_count as integers and the other statistics with their column's decimals", () => {
-    const prices = pl.DataFrame([pl.Series("Close", Array.from({ length: 959 }, (_, i) => 174.41 + (i % 50) / 100), pl.Float64), pl.Series("Volume", Array.from({ length: 959 }, (_, i) => 1000 + i), pl.Int64)]);
+    const prices = pl.DataFrame([
+      pl.Series("Close", Array.from({ length: 959 }, (_, i) => 174.41 + (i % 50) / 100), pl.Float64),
+      pl.Series("Volume", Array.from({ length: 959 }, (_, i) => 1000 + i), pl.Int64),
+    ]);
     const cells = cellsOf(String(frameBundle(describeFrame(prices))["text/html"]));
     expect(cells.map((r) => r[0])).toEqual(["count", "null_count", "mean", "std", "min", "25%", "50%", "75%", "max", "unique"]);
     expect(cells[0].slice(1)).toEqual(["959", "959"]);
@@ -192,7 +227,11 @@ describe("describe", () => {
 describe("richBundle", () => {
   it("shows a Series as a one-column table and a LazyFrame as schema and plan with a hint to collect", () => {
     const series = richBundle(trades().getColumn("Price"))!;
-    expect(String(series["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim())).toEqual(["Series: 2 rows × 1 column", "Price", "f64"]);
+    expect(String(series["text/plain"]).split("\n").slice(0, 3).map((l) => l.trim())).toEqual([
+      "Series: 2 rows × 1 column",
+      "Price",
+      "f64",
+    ]);
     const lazy = String(richBundle(trades().lazy().filter(pl.col("Price").gt(1)))!["text/plain"]);
     expect(lazy).toContain("LazyFrame, 6 columns: TradeDate date, EventDateTime datetime[ns, America/New_York]");
     expect(lazy).toContain(".collect()");
@@ -204,11 +243,32 @@ describe("richBundle", () => {
 describe("workbench objects", () => {
   it("an estimate's card says how its rows were found and what counting them cost", () => {
     const remaining = { monthly_requests: 990, monthly_data_returned: 5e8, monthly_data_scanned: 1e9 } as unknown as Estimate["remaining"];
-    const base = { dataset: "eq-taq", rows: 123_456, requests: 3, bytes: 2_000_000, remaining, fitsMonthlyQuota: true, minutesAtRateLimit: 0.1 };
-    const counted = richBundle(displayAs<Estimate>({ ...base, basis: "sampled-days", lookupRequests: 2, lookupBytes: 91_000, countedDays: { counted: 16, asked: 62 } }, "estimate"))!;
+    const base = {
+      dataset: "eq-taq",
+      rows: 123_456,
+      requests: 3,
+      bytes: 2_000_000,
+      remaining,
+      fitsMonthlyQuota: true,
+      minutesAtRateLimit: 0.1,
+    };
+    const counted = richBundle(
+      displayAs<Estimate>({
+        ...base,
+        basis: "sampled-days",
+        lookupRequests: 2,
+        lookupBytes: 91_000,
+        countedDays: { counted: 16, asked: 62 },
+      }, "estimate"),
+    )!;
     expect(counted["text/plain"]).toMatch(/rows \(about\) +123,456, counted on the call's days \(16 of 62 days read\)/);
     expect(counted["text/plain"]).toMatch(/counting cost +2 requests, 88\.\d KiB/);
-    const refused = richBundle(displayAs<Estimate>({ ...base, basis: "metadata", lookupRequests: 1, lookupBytes: 0, lookupFailure: "not entitled to eq-taq-1min" }, "estimate"))!;
+    const refused = richBundle(
+      displayAs<Estimate>(
+        { ...base, basis: "metadata", lookupRequests: 1, lookupBytes: 0, lookupFailure: "not entitled to eq-taq-1min" },
+        "estimate",
+      ),
+    )!;
     expect(refused["text/plain"]).toContain("123,456, scaled from the dataset's status");
     expect(refused["text/plain"]).toMatch(/counting cost +1 request, 0 B/);
     expect(refused["text/plain"]).toMatch(/not counted +not entitled to eq-taq-1min/);
@@ -216,7 +276,9 @@ describe("workbench objects", () => {
 
   it("an error shows its class, message, status, request id and every entry of the service's 422 detail list", () => {
     const error = new ValidationError("The service refused the query (422): GET /api/v1/data/eq-taq-1min/AAPL", {
-      status: 422, requestId: "req-7", url: "http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",
+      status: 422,
+      requestId: "req-7",
+      url: "http://127.0.0.1:1/api/v1/data/eq-taq-1min/AAPL",
       issues: [
         { type: "value_error", loc: ["query", "TradeDate.ge"], msg: "Input should be a valid date", input: "2023-13-45" },
         { type: "extra_forbidden", loc: ["query", "Tickr"], msg: "Unknown column" },
@@ -240,9 +302,27 @@ describe("workbench objects", () => {
   });
 
   it("a download result and an estimate read as cards, bytes in binary units", () => {
-    const download = displayAs({ dir: "lake/bars", dataset: "eq-taq-1min", layout: ["Ticker", "TradeDate"], partitions: 40, fetched: 10, rows: 1_234_567, resumed: true }, "download-result");
-    expect(String(richBundle(download)!["text/plain"])).toBe('Download of eq-taq-1min resumed and complete\n  folder        lake/bars\n  partitions    40 by Ticker/TradeDate; 10 fetched by this call\n  rows written  1,234,567\n  read it with  wb.scan("lake/bars")');
-    const estimate = displayAs({ dataset: "eq-taq-1min", rows: 518_400, requests: 53, bytes: 3 * 2 ** 30, remaining: { per_minute_requests: 30, monthly_requests: 900, monthly_data_scanned: 0, monthly_data_returned: 10 * 2 ** 30 }, fitsMonthlyQuota: true, minutesAtRateLimit: 1.8 }, "estimate");
+    const download = displayAs({
+      dir: "lake/bars",
+      dataset: "eq-taq-1min",
+      layout: ["Ticker", "TradeDate"],
+      partitions: 40,
+      fetched: 10,
+      rows: 1_234_567,
+      resumed: true,
+    }, "download-result");
+    expect(String(richBundle(download)!["text/plain"])).toBe(
+      'Download of eq-taq-1min resumed and complete\n  folder        lake/bars\n  partitions    40 by Ticker/TradeDate; 10 fetched by this call\n  rows written  1,234,567\n  read it with  wb.scan("lake/bars")',
+    );
+    const estimate = displayAs({
+      dataset: "eq-taq-1min",
+      rows: 518_400,
+      requests: 53,
+      bytes: 3 * 2 ** 30,
+      remaining: { per_minute_requests: 30, monthly_requests: 900, monthly_data_scanned: 0, monthly_data_returned: 10 * 2 ** 30 },
+      fitsMonthlyQuota: true,
+      minutesAtRateLimit: 1.8,
+    }, "estimate");
     const text = String(richBundle(estimate)!["text/plain"]);
     expect(text).toContain("  data                          3 GiB");
     expect(text).toContain("  time at the per-minute quota  1.8 min");
@@ -269,8 +349,24 @@ describe("installDisplay", () => {
 });
 
 const rules: AccessRule[] = [
-  { dataset_text_id: "eq-taq-1min", dataset_id: "7", dataset_name: "Equity TAQ 1-minute bars", dataset_version: "1", start_date: "2023-11-21", end_date: "2023-11-27", universe_identifiers: ["AAPL", "MSFT"] },
-  { dataset_text_id: "eq-daily-ohlc", dataset_id: "9", dataset_name: "Daily OHLC", dataset_version: "1", start_date: "2023-11-01", end_date: null, universe_identifiers: [] },
+  {
+    dataset_text_id: "eq-taq-1min",
+    dataset_id: "7",
+    dataset_name: "Equity TAQ 1-minute bars",
+    dataset_version: "1",
+    start_date: "2023-11-21",
+    end_date: "2023-11-27",
+    universe_identifiers: ["AAPL", "MSFT"],
+  },
+  {
+    dataset_text_id: "eq-daily-ohlc",
+    dataset_id: "9",
+    dataset_name: "Daily OHLC",
+    dataset_version: "1",
+    start_date: "2023-11-01",
+    end_date: null,
+    universe_identifiers: [],
+  },
 ];
 const quotas = (monthlyUsed: number): Quotas => ({
   quotas_usage: { per_minute_requests: 3, monthly_requests: monthlyUsed, monthly_data_scanned: 1_500_000_000, monthly_data_returned: 0 },
@@ -289,7 +385,9 @@ describe("the entitlements card", () => {
     ]);
     expect(html).toContain("Research &lt;desk&gt;");
     expect(html).toContain("requests this minute: 3 of 30 (10%)");
-    expect(html).toContain("requests this month: 45 of 50 (90%)</div><div style=\"background:#eee;height:8px;border-radius:3px;width:320px\"><div style=\"width:90.0%;min-width:2px;height:100%;background:#de2d26");
+    expect(html).toContain(
+      'requests this month: 45 of 50 (90%)</div><div style="background:#eee;height:8px;border-radius:3px;width:320px"><div style="width:90.0%;min-width:2px;height:100%;background:#de2d26',
+    );
     expect(html).toContain("data scanned this month: 1.4 GiB of 10 GiB (14%)");
     expect(html).toContain("data returned this month: 0 B of 5 GiB (0%)");
     expect(doc.querySelectorAll("svg.wb-icon-allowed")).toHaveLength(2);
@@ -309,10 +407,25 @@ describe("the entitlements card", () => {
 
 describe("may() and explain()", () => {
   it.each([
-    ["a dataset not entitled", "opt-greeks-daily", {}, /^Your account is not entitled to opt-greeks-daily; it may read eq-taq-1min, eq-daily-ohlc$/],
-    ["a date before the window", "eq-taq-1min", { ticker: "AAPL", date: "2023-11-20" }, /^2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\): whether the data holds it, this key cannot see$/],
+    [
+      "a dataset not entitled",
+      "opt-greeks-daily",
+      {},
+      /^Your account is not entitled to opt-greeks-daily; it may read eq-taq-1min, eq-daily-ohlc$/,
+    ],
+    [
+      "a date before the window",
+      "eq-taq-1min",
+      { ticker: "AAPL", date: "2023-11-20" },
+      /^2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\): whether the data holds it, this key cannot see$/,
+    ],
     ["a date after the window, as a Date", "eq-taq-1min", { date: new Date("2023-11-28T00:00:00Z") }, /^2023-11-28 is outside/],
-    ["a ticker outside the universe", "eq-taq-1min", { ticker: "TSLA", date: "2023-11-21" }, /^Ticker TSLA is outside your universe for eq-taq-1min \(AAPL, MSFT\)$/],
+    [
+      "a ticker outside the universe",
+      "eq-taq-1min",
+      { ticker: "TSLA", date: "2023-11-21" },
+      /^Ticker TSLA is outside your universe for eq-taq-1min \(AAPL, MSFT\)$/,
+    ],
   ])("refuses %s, saying why", (_, dataset, options, reason) => {
     const verdict = ent.may(dataset, options);
     expect(verdict.allowed).toBe(false);
@@ -340,10 +453,16 @@ describe("may() and explain()", () => {
   });
 
   it("allows a read inside the window and universe (an open window and no universe reach everything)", () => {
-    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT", reasons: [] });
+    expect(ent.may("eq-taq-1min", { ticker: "MSFT", date: "2023-11-27" })).toEqual({
+      allowed: true,
+      reason: "Yes: eq-taq-1min from 2023-11-21 to 2023-11-27, tickers AAPL, MSFT",
+      reasons: [],
+    });
     const verdict = ent.may("eq-daily-ohlc", { ticker: "ODFL", date: "2031-01-02" });
     expect(verdict).toEqual({ allowed: true, reason: "Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker", reasons: [] });
     expect(bundleOf(explain(verdict))["text/plain"]).toBe("allowed: Yes: eq-daily-ohlc from 2023-11-01 to today, every ticker");
-    expect(bundleOf(explain(verdict))["text/html"]).toMatch(/^<div style="font:13px sans-serif"><svg class="wb-icon wb-icon-allowed".*<\/svg> Yes: eq-daily-ohlc/);
+    expect(bundleOf(explain(verdict))["text/html"]).toMatch(
+      /^<div style="font:13px sans-serif"><svg class="wb-icon wb-icon-allowed".*<\/svg> Yes: eq-daily-ohlc/,
+    );
   });
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { complete } from "../../kernel-helpers/editor/complete.ts";
-import { CodeScan, codePointIndex, utf16Index } from "../../kernel-helpers/editor/codeScan.ts";
+import { codePointIndex, CodeScan, utf16Index } from "../../kernel-helpers/editor/codeScan.ts";
 import type { DocIndex } from "../../kernel-helpers/editor/docIndex.ts";
 import { docIndex } from "../../kernel-helpers/editor/indexFile.ts";
 import { inspect } from "../../kernel-helpers/editor/inspect.ts";
@@ -27,7 +27,12 @@ beforeAll(async () => {
   globals.daily = pl.DataFrame({ TradeDate: [new Date("2023-11-20")], Ticker: ["AAPL"], ClosePrice: [191.45] });
   globals.pl = pl;
   globals.cfg = { alpha: 1, beta: "x" };
-  Object.defineProperty(globalThis, "sneaky", { get: () => { throw new Error("a getter ran"); }, configurable: true });
+  Object.defineProperty(globalThis, "sneaky", {
+    get: () => {
+      throw new Error("a getter ran");
+    },
+    configurable: true,
+  });
 }, 60_000);
 afterAll(() => {
   for (const name of ["wb", "cached", "daily", "pl", "cfg", "sneaky"]) delete globals[name];
@@ -39,7 +44,11 @@ const matches = (code: string, cursor = [...code].length) => complete(index, cod
 describe("reading a cell", () => {
   it("finds the chain before a dot, across calls, lines and comments", () => {
     const code = 'const x = daily\n  .filter(pl.col("a").gt(1)) // keep\n  .sort("b")\n  .';
-    expect(new CodeScan(code).chainBefore(code.length - 1)).toEqual({ root: "daily", steps: [{ name: "filter", call: true }, { name: "sort", call: true }], start: 10 });
+    expect(new CodeScan(code).chainBefore(code.length - 1)).toEqual({
+      root: "daily",
+      steps: [{ name: "filter", call: true }, { name: "sort", call: true }],
+      start: 10,
+    });
     expect(new CodeScan("f().x").chainBefore(3)).toBeUndefined();
     expect(new CodeScan('"abc".').chainBefore(5)).toBeUndefined();
   });
@@ -55,13 +64,25 @@ describe("reading a cell", () => {
   it("counts the cursor in code points, as Jupyter does", () => {
     expect(utf16Index("é😀x", 2)).toBe(3);
     expect(codePointIndex("é😀x", 3)).toBe(2);
-    expect(matches("/* 😀 */ daily.getColumn(\"Ti")).toEqual(["Ticker"]);
+    expect(matches('/* 😀 */ daily.getColumn("Ti')).toEqual(["Ticker"]);
   });
 });
 
 describe("completion", () => {
   it("offers the API on wb. and the dataset functions on wb.data.", () => {
-    expect(matches("wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "summary", "entitlements", "estimate", "download", "scan"]);
+    expect(matches("wb.")).toEqual([
+      "account",
+      "meta",
+      "data",
+      "cache",
+      "recording",
+      "provenance",
+      "summary",
+      "entitlements",
+      "estimate",
+      "download",
+      "scan",
+    ]);
     expect(matches("wb.data.o")).toEqual(["optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl"]);
     expect(matches("wb.meta.")).toEqual(["datasets", "status", "availability", "columns", "schema"]);
   });
@@ -72,7 +93,18 @@ describe("completion", () => {
   });
 
   it("follows a frame through calls by their declared return types, never running them", () => {
-    expect(matches("daily.")?.slice(0, 10)).toEqual(["dtypes", "height", "shape", "width", "columns", "clear", "clone", "count", "describe", "drop"]);
+    expect(matches("daily.")?.slice(0, 10)).toEqual([
+      "dtypes",
+      "height",
+      "shape",
+      "width",
+      "columns",
+      "clear",
+      "clone",
+      "count",
+      "describe",
+      "drop",
+    ]);
     expect(matches('daily.lazy().filter(pl.col("x")).coll')).toEqual(["collect", "collectSync"]);
     expect(matches('daily.getColumn("ClosePrice").cum')).toEqual(["cumCount", "cumMax", "cumMin", "cumProd", "cumSum"]);
     expect(matches('pl.col("x").str.to')).toEqual(["toLowerCase", "toUpperCase"]);
@@ -100,14 +132,20 @@ describe("Shift+Tab help", () => {
   it("shows the signature and JSDoc of the call the cursor is in", () => {
     const r = help('wb.data.eqTaq1Min(["SPY"], { start: "2023-11-20" })', 'wb.data.eqTaq1Min(["SPY"], { st'.length);
     expect(r.found).toBe(true);
-    expect(r.data["text/plain"]).toMatch(/^DataApi\.eqTaq1Min\(tickers: Symbols \| SymbolQuery, query\?: SymbolQuery\): Promise<DataFrame>\n\n1-minute TAQ bars/);
+    expect(r.data["text/plain"]).toMatch(
+      /^DataApi\.eqTaq1Min\(tickers: Symbols \| SymbolQuery, query\?: SymbolQuery\): Promise<DataFrame>\n\n1-minute TAQ bars/,
+    );
     expect(r.data["text/markdown"]).toMatch(/^```ts\nDataApi\.eqTaq1Min\(/);
   });
 
   it("shows workbench functions, frame methods and what a variable holds", () => {
-    expect(help("connect").data["text/plain"]).toMatch(/^connect\(options\?: ConnectOptions\): Promise<Workbench>\n\nConnects to the Datasets Service/);
+    expect(help("connect").data["text/plain"]).toMatch(
+      /^connect\(options\?: ConnectOptions\): Promise<Workbench>\n\nConnects to the Datasets Service/,
+    );
     expect(help("daily.groupBy").data["text/plain"]).toMatch(/^DataFrame\.groupBy\(/);
-    expect(help("daily").data["text/plain"]).toMatch(/^daily: 1 rows × 3 columns: TradeDate \(datetime\[ms\]\), Ticker \(str\), ClosePrice \(f64\)/);
+    expect(help("daily").data["text/plain"]).toMatch(
+      /^daily: 1 rows × 3 columns: TradeDate \(datetime\[ms\]\), Ticker \(str\), ClosePrice \(f64\)/,
+    );
     expect(help("nosuch(").found).toBe(false);
   });
 });

@@ -24,7 +24,15 @@ const browser = fileBrowser();
 afterAll(() => browser.close());
 const bundleOf = (value: unknown) => (value as Record<symbol, () => Record<string, string>>)[DISPLAY]();
 
-const rule = (id: string, universe: string[] = []): AccessRule => ({ dataset_text_id: id, dataset_id: id, dataset_name: id, dataset_version: "1", start_date: "2000-01-01", end_date: null, universe_identifiers: universe });
+const rule = (id: string, universe: string[] = []): AccessRule => ({
+  dataset_text_id: id,
+  dataset_id: id,
+  dataset_name: id,
+  dataset_version: "1",
+  start_date: "2000-01-01",
+  end_date: null,
+  universe_identifiers: universe,
+});
 const rules = [rule("eq-taq-1min"), rule("opt-greeks-daily", ["AAPL"])];
 const book = new TickerBook([
   { ticker: "AAPL", secId: "1", endDate: "2999-12-31" },
@@ -32,7 +40,14 @@ const book = new TickerBook([
   { ticker: "XYZ", secId: "2", endDate: "2999-12-31" },
 ]);
 const holdings: Record<string, Holding> = {
-  "eq-taq-1min": { dataset: "eq-taq-1min", first: "2023-11-01", last: "2024-01-31", tickerCount: 3, symbol: "ticker", tickers: ["AAPL", "SQ", "XYZ"] },
+  "eq-taq-1min": {
+    dataset: "eq-taq-1min",
+    first: "2023-11-01",
+    last: "2024-01-31",
+    tickerCount: 3,
+    symbol: "ticker",
+    tickers: ["AAPL", "SQ", "XYZ"],
+  },
   "opt-greeks-daily": { dataset: "opt-greeks-daily", first: null, last: null, unread: "503 Service Unavailable" },
 };
 const quotas = {
@@ -60,10 +75,21 @@ describe("the card beside what the key sees", () => {
 
   it("counts option roots for an option dataset, not tickers", () => {
     const options = new Entitlements(ent.identity, [rule("opt-open-interest")], quotas, {
-      "opt-open-interest": { dataset: "opt-open-interest", first: "2023-11-01", last: "2024-01-31", tickerCount: 16, symbol: "option root", roots: ["AAPL", "SPXW"] },
+      "opt-open-interest": {
+        dataset: "opt-open-interest",
+        first: "2023-11-01",
+        last: "2024-01-31",
+        tickerCount: 16,
+        symbol: "option root",
+        roots: ["AAPL", "SPXW"],
+      },
     });
     const doc = new JSDOM(entitlementCardBundle(options)["text/html"] as string).window.document;
-    expect([...doc.querySelectorAll("tbody td")].slice(1).map((td) => td.textContent)).toEqual(["2000-01-01 → ongoing", "all option roots", "2023-11-01 to 2024-01-31, 16 option roots"]);
+    expect([...doc.querySelectorAll("tbody td")].slice(1).map((td) => td.textContent)).toEqual([
+      "2000-01-01 → ongoing",
+      "all option roots",
+      "2023-11-01 to 2024-01-31, 16 option roots",
+    ]);
   });
 });
 
@@ -91,19 +117,35 @@ describe("may() and explain() beside what the key sees", () => {
     });
     expect(restricted.may("eq-daily-ohlc", { ticker: "MSFT", date: "2023-12-01" })).toEqual({
       allowed: false,
-      reason: "2023-12-01 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
-      reasons: ["2023-12-01 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see"],
+      reason:
+        "2023-12-01 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
+      reasons: [
+        "2023-12-01 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
+      ],
       missing: [],
     });
     // Inside the window, a day the data lacks is said to be not in the data.
-    expect(restricted.may("eq-daily-ohlc", { ticker: "MSFT", date: "2023-11-25" }).missing).toEqual(["2023-11-25 is a Saturday, not a trading day: the nearest are 2023-11-24 before and 2023-11-27 after"]);
+    expect(restricted.may("eq-daily-ohlc", { ticker: "MSFT", date: "2023-11-25" }).missing).toEqual([
+      "2023-11-25 is a Saturday, not a trading day: the nearest are 2023-11-24 before and 2023-11-27 after",
+    ]);
   });
 
   it("a holiday, and a renamed security on either side of its rename", () => {
-    expect(ent.may("eq-taq-1min", { ticker: "AAPL", date: "2023-11-23" }).missing).toEqual(["2023-11-23 is a market holiday (Thanksgiving Day), not a trading day: the nearest are 2023-11-22 before and 2023-11-24 after"]);
-    expect(ent.may("eq-taq-1min", { ticker: "XYZ", date: "2023-11-21" }).missing).toEqual(["on 2023-11-21, XYZ begins on 2023-11-27: until 2023-11-26 its security 2 traded as SQ; ask for SQ"]);
-    expect(ent.may("eq-taq-1min", { ticker: "SQ", date: "2023-11-28" }).missing).toEqual([expect.stringMatching(/^on 2023-11-28, SQ was renamed: it trades as XYZ from 2023-11-27/)]);
-    expect(ent.may("eq-taq-1min", { ticker: "XYZ", date: "2023-11-27" })).toEqual({ allowed: true, reason: "Yes: eq-taq-1min from 2000-01-01 to today, every ticker", reasons: [], missing: [] });
+    expect(ent.may("eq-taq-1min", { ticker: "AAPL", date: "2023-11-23" }).missing).toEqual([
+      "2023-11-23 is a market holiday (Thanksgiving Day), not a trading day: the nearest are 2023-11-22 before and 2023-11-24 after",
+    ]);
+    expect(ent.may("eq-taq-1min", { ticker: "XYZ", date: "2023-11-21" }).missing).toEqual([
+      "on 2023-11-21, XYZ begins on 2023-11-27: until 2023-11-26 its security 2 traded as SQ; ask for SQ",
+    ]);
+    expect(ent.may("eq-taq-1min", { ticker: "SQ", date: "2023-11-28" }).missing).toEqual([
+      expect.stringMatching(/^on 2023-11-28, SQ was renamed: it trades as XYZ from 2023-11-27/),
+    ]);
+    expect(ent.may("eq-taq-1min", { ticker: "XYZ", date: "2023-11-27" })).toEqual({
+      allowed: true,
+      reason: "Yes: eq-taq-1min from 2000-01-01 to today, every ticker",
+      reasons: [],
+      missing: [],
+    });
   });
 
   it("a refused read lists the refusals and, under them, why the data holds no row either", () => {
@@ -118,7 +160,12 @@ describe("may() and explain() beside what the key sees", () => {
     const dir = process.env.ENTITLEMENT_SHOTS ?? mkdtempSync(join(tmpdir(), "entitlement-holdings-"));
     const page = join(dir, "holdings.html");
     const answer = bundleOf(explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })))["text/html"];
-    writeFileSync(page, `<!doctype html><meta charset="utf-8"><body style="margin:10px;background:#fff">${entitlementCardBundle(ent)["text/html"]}<br>${answer}</body>`);
+    writeFileSync(
+      page,
+      `<!doctype html><meta charset="utf-8"><body style="margin:10px;background:#fff">${
+        entitlementCardBundle(ent)["text/html"]
+      }<br>${answer}</body>`,
+    );
     const png = await (await browser.open(page, 800, 420)).screenshot();
     if (process.env.ENTITLEMENT_SHOTS) writeFileSync(join(dir, "holdings.png"), png);
     const image = decodePng(png);
@@ -126,4 +173,3 @@ describe("may() and explain() beside what the key sees", () => {
     if (!process.env.ENTITLEMENT_SHOTS) rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 });
-

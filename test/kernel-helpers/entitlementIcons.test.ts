@@ -14,13 +14,24 @@ import { fileBrowser } from "../scripts/support/chromium.ts";
 import { decodePng, type Image } from "../scripts/support/png.ts";
 
 const rules: AccessRule[] = [
-  { dataset_text_id: "eq-taq-1min", dataset_id: "7", dataset_name: "Equity TAQ 1-minute bars", dataset_version: "1", start_date: "2023-11-21", end_date: "2023-11-27", universe_identifiers: ["AAPL"] },
+  {
+    dataset_text_id: "eq-taq-1min",
+    dataset_id: "7",
+    dataset_name: "Equity TAQ 1-minute bars",
+    dataset_version: "1",
+    start_date: "2023-11-21",
+    end_date: "2023-11-27",
+    universe_identifiers: ["AAPL"],
+  },
 ];
 const ent = new Entitlements({ identity_id: 1, name: "Desk", max_active_api_keys: 2, ip_subnets: [] }, rules, {
   quotas_usage: { per_minute_requests: 1, monthly_requests: 95, monthly_data_scanned: 2 ** 30, monthly_data_returned: 0 },
   quotas_limit: { per_minute_requests: 30, monthly_requests: 100, monthly_data_scanned: 10 * 2 ** 30, monthly_data_returned: 5 * 2 ** 30 },
 });
-const refused = explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })) as unknown as Record<symbol, () => Record<string, string>>;
+const refused = explain(ent.may("eq-taq-1min", { ticker: "TSLA", date: "2020-01-02" })) as unknown as Record<
+  symbol,
+  () => Record<string, string>
+>;
 
 const dir = mkdtempSync(join(tmpdir(), "entitlement-icons-"));
 const browser = fileBrowser();
@@ -30,8 +41,14 @@ let icons: { kind: string; left: number; top: number; width: number; height: num
 
 beforeAll(async () => {
   const page = join(dir, "card.html");
-  const measure = `document.getElementById("out").textContent = JSON.stringify([...document.querySelectorAll("svg.wb-icon")].map((s) => { const r = s.getBoundingClientRect(); return { kind: s.getAttribute("aria-label"), left: r.left, top: r.top, width: r.width, height: r.height }; }));`;
-  writeFileSync(page, `<!doctype html><meta charset="utf-8"><body style="margin:10px;background:#fff">${entitlementCardBundle(ent)["text/html"]}${refused[Symbol.for("Jupyter.display")]()["text/html"]}<pre id="out"></pre><script>${measure}</script></body>`);
+  const measure =
+    `document.getElementById("out").textContent = JSON.stringify([...document.querySelectorAll("svg.wb-icon")].map((s) => { const r = s.getBoundingClientRect(); return { kind: s.getAttribute("aria-label"), left: r.left, top: r.top, width: r.width, height: r.height }; }));`;
+  writeFileSync(
+    page,
+    `<!doctype html><meta charset="utf-8"><body style="margin:10px;background:#fff">${entitlementCardBundle(ent)["text/html"]}${
+      refused[Symbol.for("Jupyter.display")]()["text/html"]
+    }<pre id="out"></pre><script>${measure}</script></body>`,
+  );
   // One page: its script measures the icons on load, then the same page is photographed.
   const tab = await browser.open(page, 800, 600);
   icons = JSON.parse((await tab.content()).match(/<pre id="out">([^<]*)<\/pre>/)![1].replace(/&quot;/g, '"'));

@@ -55,7 +55,9 @@ import { sandbox } from "${repo}/sandbox/launcher/mod.ts";
 import { intradayProfileChart, progressBar } from "${repo}/kernel-helpers/mod.ts";`,
     // Records what reaches the kernel's display (the message type Deno derives from \`update\`).
     `// A sandbox of the kernel's own: extra args make a new one, with its own state and one worker.
-const local = await sandbox({ profile: "tiny", dataDir: ${JSON.stringify(inject("tinyMarketDir"))}, args: ["--state", ${JSON.stringify(join(dir, "state.sqlite"))}, "--workers", "1"] });
+const local = await sandbox({ profile: "tiny", dataDir: ${JSON.stringify(inject("tinyMarketDir"))}, args: ["--state", ${
+      JSON.stringify(join(dir, "state.sqlite"))
+    }, "--workers", "1"] });
 const sent: { type: string; id?: string; text: string }[] = [];
 const display = Deno.jupyter.display;
 Deno.jupyter.display = (obj: any, options: any = {}) => {
@@ -125,7 +127,13 @@ it("a frame as a cell's value renders as HTML with dtypes, New York times and da
   expect(Object.keys(result.data!).sort()).toEqual(["text/html", "text/plain"]); // not Polars' own bundle
   const doc = new JSDOM(joined(result.data!["text/html"])).window.document;
   expect(doc.querySelector(".wb-shape")!.textContent).toMatch(/^9\d\d rows × 5 columns · showing the first 10/);
-  expect([...doc.querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual(["date", "datetime[ns, America/New_York]", "str", "f64", "f64"]);
+  expect([...doc.querySelectorAll(".wb-dtype")].map((s) => s.textContent)).toEqual([
+    "date",
+    "datetime[ns, America/New_York]",
+    "str",
+    "f64",
+    "f64",
+  ]);
   const first = [...doc.querySelector("tbody tr")!.children].map((td) => td.textContent);
   expect(first.slice(0, 3)).toEqual(["2023-11-21", "2023-11-21 04:00", "AAPL"]);
   expect(doc.querySelector(".wb-note")!.textContent).toMatch(/^showing the first 10 and last 10 of 9\d\d rows$/);
@@ -158,7 +166,17 @@ it("a chart cell outputs an SVG with its marks on a New York time axis, titled i
   const [line] = [...doc.querySelectorAll('g[aria-label="line"] path')];
   expect(line.getAttribute("d")!.split("L").length).toBeGreaterThan(900);
   expect(doc.querySelectorAll('g[aria-label="rect"] rect')).toHaveLength(1);
-  expect([...doc.querySelectorAll('g[aria-label="x-axis tick label"] text')].map((t) => t.textContent)).toEqual(["04:00", "06:00", "08:00", "10:00", "12:00", "14:00", "16:00", "18:00", "20:00"]);
+  expect([...doc.querySelectorAll('g[aria-label="x-axis tick label"] text')].map((t) => t.textContent)).toEqual([
+    "04:00",
+    "06:00",
+    "08:00",
+    "10:00",
+    "12:00",
+    "14:00",
+    "16:00",
+    "18:00",
+    "20:00",
+  ]);
   expect(joined(result.data!["text/html"])).toContain("AAPL quoted spread, 2023-11-21</div>");
 });
 
@@ -171,7 +189,12 @@ it("other values keep the kernel's own display", () => {
 function received(i: number) {
   expect(outputs[i]).toHaveLength(1);
   const data = outputs[i][0].data!;
-  return { html: joined(data["text/html"]), text: joined(data["text/plain"]), doc: new JSDOM(joined(data["text/html"])).window.document, keys: Object.keys(data) };
+  return {
+    html: joined(data["text/html"]),
+    text: joined(data["text/plain"]),
+    doc: new JSDOM(joined(data["text/html"])).window.document,
+    keys: Object.keys(data),
+  };
 }
 
 it("a frame made before the workbench was imported displays richly, with no installDisplay call", () => {
@@ -191,7 +214,9 @@ it("a Series shows as a one-column table and a LazyFrame as its schema and plan 
 
 it("an estimate, a dataset status, the entitlements and a download result render as cards", () => {
   const estimate = received(10);
-  expect(estimate.text).toMatch(/^Estimate: eq-taq-1min\n {2}rows \(about\) +[\d,]+, scaled from the dataset.s status\n {2}requests +\d+\n {2}data +[\d.,]+ (B|KiB|MiB)\n/);
+  expect(estimate.text).toMatch(
+    /^Estimate: eq-taq-1min\n {2}rows \(about\) +[\d,]+, scaled from the dataset.s status\n {2}requests +\d+\n {2}data +[\d.,]+ (B|KiB|MiB)\n/,
+  );
   expect(estimate.doc.querySelectorAll("tr").length).toBe(7);
   const status = received(11);
   expect(status.text).toMatch(/^Dataset status\n/);
@@ -200,7 +225,9 @@ it("an estimate, a dataset status, the entitlements and a download result render
   expect(ent.text).toContain("eq-taq-1min");
   expect(ent.doc.querySelectorAll("svg.wb-icon").length).toBeGreaterThan(0);
   const download = received(13);
-  expect(download.text).toMatch(/^Download of eq-daily-ohlc complete\n {2}folder +.*daily\n {2}partitions +[\d,]+ by TradeDate; [\d,]+ fetched by this call\n {2}rows written +[\d,]+\n {2}read it with +wb.scan\(/);
+  expect(download.text).toMatch(
+    /^Download of eq-daily-ohlc complete\n {2}folder +.*daily\n {2}partitions +[\d,]+ by TradeDate; [\d,]+ fetched by this call\n {2}rows written +[\d,]+\n {2}read it with +wb.scan\(/,
+  );
 });
 
 it("an error shows its class, message and detail", () => {

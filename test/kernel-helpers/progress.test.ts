@@ -10,7 +10,14 @@ import { progressBar, type RichProgressEvent } from "../../kernel-helpers/mod.ts
 import { progressBundle, progressLine } from "../../kernel-helpers/progress/view.ts";
 
 const event = (over: Partial<RichProgressEvent> = {}): RichProgressEvent => ({
-  dataset: "eq-taq-1min", rows: 2_500, pages: 3, bytes: 3 * 2 ** 20, elapsedSeconds: 2, rowsPerSecond: 1_250, done: false, ...over,
+  dataset: "eq-taq-1min",
+  rows: 2_500,
+  pages: 3,
+  bytes: 3 * 2 ** 20,
+  elapsedSeconds: 2,
+  rowsPerSecond: 1_250,
+  done: false,
+  ...over,
 });
 const html = (e: RichProgressEvent) => new JSDOM(String(progressBundle(e)["text/html"])).window.document;
 const barWidth = (e: RichProgressEvent) => (html(e).querySelector(".wb-progress > div > div") as HTMLElement).style.width;
@@ -24,7 +31,9 @@ describe("the notebook bar", () => {
   });
 
   it("takes the workbench's percent when it gives one, and a long ETA in minutes", () => {
-    expect(progressBundle(event({ percent: 40, expectedRows: 10_000, etaSeconds: 125 }))["text/plain"]).toMatch(/^eq-taq-1min: 40%, .*, ETA 2 min 5 s$/);
+    expect(progressBundle(event({ percent: 40, expectedRows: 10_000, etaSeconds: 125 }))["text/plain"]).toMatch(
+      /^eq-taq-1min: 40%, .*, ETA 2 min 5 s$/,
+    );
   });
 
   it("sweeps without a total, with no percent and no ETA", () => {
@@ -37,20 +46,26 @@ describe("the notebook bar", () => {
   it("shows at once, before the first page: a sweeping bar that says it is starting", () => {
     const e = event({ rows: 0, pages: 0, bytes: 0, elapsedSeconds: 0, rowsPerSecond: 0 });
     expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: starting, waiting for the first page");
-    expect(progressBundle({ ...e, tickers: { done: 0, total: 4 } })["text/plain"]).toBe("eq-taq-1min: starting, 4 tickers, waiting for the first page");
+    expect(progressBundle({ ...e, tickers: { done: 0, total: 4 } })["text/plain"]).toBe(
+      "eq-taq-1min: starting, 4 tickers, waiting for the first page",
+    );
     expect(html(e).querySelector(".wb-progress-indeterminate")).not.toBeNull();
     expect(barWidth(e)).toBe("100%");
   });
 
   it("shows the wait for the per-minute quota, in amber, instead of an ETA", () => {
     const e = event({ expectedRows: 10_000, etaSeconds: 6, waiting: { seconds: 41.2, reason: "per-minute quota" } });
-    expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, waiting 42 s for the per-minute quota");
+    expect(progressBundle(e)["text/plain"]).toBe(
+      "eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, waiting 42 s for the per-minute quota",
+    );
     expect(html(e).querySelector(".wb-progress-waiting")).not.toBeNull();
   });
 
   it("counts the tickers of a multi-ticker call and turns green when done", () => {
     const e = event({ rows: 10_000, expectedRows: 10_000, tickers: { done: 4, total: 4 }, done: true, elapsedSeconds: 8 });
-    expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 100%, 10,000 of 10,000 rows, 4 of 4 tickers, 3 pages, 3 MiB, 1,250 rows/s, done in 8 s");
+    expect(progressBundle(e)["text/plain"]).toBe(
+      "eq-taq-1min: 100%, 10,000 of 10,000 rows, 4 of 4 tickers, 3 pages, 3 MiB, 1,250 rows/s, done in 8 s",
+    );
     expect(html(e).querySelector(".wb-progress-done")).not.toBeNull();
   });
 });
@@ -58,7 +73,9 @@ describe("the notebook bar", () => {
 describe("a call that did not complete", () => {
   it("ends grey as interrupted, at the counts reached, without a percent of 100", () => {
     const e = event({ expectedRows: 10_000, tickers: { done: 1, total: 4 }, done: true, stopped: "interrupted", elapsedSeconds: 4 });
-    expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 25%, 2,500 of 10,000 rows, 1 of 4 tickers, 3 pages, 3 MiB, 1,250 rows/s, interrupted after 4 s");
+    expect(progressBundle(e)["text/plain"]).toBe(
+      "eq-taq-1min: 25%, 2,500 of 10,000 rows, 1 of 4 tickers, 3 pages, 3 MiB, 1,250 rows/s, interrupted after 4 s",
+    );
     expect(html(e).querySelector(".wb-progress-interrupted")).not.toBeNull();
     expect(barWidth(e)).toBe("25%");
     expect(progressLine(e)).toMatch(/^\[#####-+\] eq-taq-1min: 25%, .*, interrupted after 4 s$/);
@@ -74,7 +91,9 @@ describe("a call that did not complete", () => {
 
 describe("the terminal line", () => {
   it("is the same status after a 20-cell bar, rewritten in place and ended by a newline when done", () => {
-    expect(progressLine(event({ expectedRows: 10_000, etaSeconds: 6 }))).toBe("[#####---------------] eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, ETA 6 s");
+    expect(progressLine(event({ expectedRows: 10_000, etaSeconds: 6 }))).toBe(
+      "[#####---------------] eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, ETA 6 s",
+    );
     const written: string[] = [];
     const bar = progressBar({ write: (t) => written.push(t) });
     bar(event());
@@ -113,7 +132,9 @@ describe("one bar over several fetches", () => {
     msft(event({ rows: 1_000, waiting: { seconds: 30, reason: "per-minute quota" } }));
     aapl(event({ rows: 2_000, done: true }));
     msft(event({ rows: 2_000, done: true }));
-    expect(written[1]).toMatch(/^\r\[#{10}-{10}\] eq-taq-1min, 2 tickers: 50%, 2,000 of 4,000 rows, 0 of 2 tickers, 6 pages, 6 MiB, .*waiting 30 s for the per-minute quota$/);
+    expect(written[1]).toMatch(
+      /^\r\[#{10}-{10}\] eq-taq-1min, 2 tickers: 50%, 2,000 of 4,000 rows, 0 of 2 tickers, 6 pages, 6 MiB, .*waiting 30 s for the per-minute quota$/,
+    );
     expect(written[2]).toMatch(/75%, 3,000 of 4,000 rows, 1 of 2 tickers/);
     expect(written[2]).not.toContain("done");
     expect(written[3]).toMatch(/100%, 4,000 of 4,000 rows, 2 of 2 tickers, .*, done in \d+ s\n$/);

@@ -31,7 +31,10 @@ let page: Page;
 /** Shows `html` as a cell output in a 900 px page and returns the page. */
 async function show(name: string, html: string): Promise<Page> {
   const file = join(shots, `${name}.html`);
-  writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><style>${JUPYTERLAB_TABLE_CSS}</style></head><body style="margin:10px;background:#fff"><div class="jp-OutputArea-output jp-RenderedHTMLCommon">${html}</div></body></html>`);
+  writeFileSync(
+    file,
+    `<!doctype html><html><head><meta charset="utf-8"><style>${JUPYTERLAB_TABLE_CSS}</style></head><body style="margin:10px;background:#fff"><div class="jp-OutputArea-output jp-RenderedHTMLCommon">${html}</div></body></html>`,
+  );
   await page.goto(`file://${file}`);
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   return page;
@@ -46,7 +49,9 @@ afterAll(() => browser.close());
 
 describe("frames under JupyterLab's table styles, in Chromium", () => {
   it("keeps the '… N more rows …' marker of a wide frame in view at the left of its box, on one line", async () => {
-    const wide = pl.DataFrame(Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`column_${j}`, Array.from({ length: 1000 }, (_, i) => i * 1.5 + j)])));
+    const wide = pl.DataFrame(
+      Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`column_${j}`, Array.from({ length: 1000 }, (_, i) => i * 1.5 + j)])),
+    );
     const p = await show("wide-frame", String(frameBundle(wide)["text/html"]));
     const box = (await p.locator(".wb-box").boundingBox())!;
     const marker = p.locator(".wb-gap span");
@@ -67,16 +72,21 @@ describe("frames under JupyterLab's table styles, in Chromium", () => {
   });
 
   it("lines up each float column's decimal points and shows describe's counts as integers", async () => {
-    const prices = pl.DataFrame([pl.Series("Close", [174.41, 174.88, 1234567.25, 0.5], pl.Float64), pl.Series("Volume", [959, 12, 7_000_000, 3], pl.Int64)]);
+    const prices = pl.DataFrame([
+      pl.Series("Close", [174.41, 174.88, 1234567.25, 0.5], pl.Float64),
+      pl.Series("Volume", [959, 12, 7_000_000, 3], pl.Int64),
+    ]);
     const p = await show("floats", String(frameBundle(prices)["text/html"]));
     const cells = p.locator(".wb-frame tbody tr td:first-child");
     expect(await cells.allInnerTexts()).toEqual(["174.41", "174.88", "1,234,567.25", "0.50"]);
     // Right-aligned monospace text with equal decimals: every cell ends at the same x.
-    const rights = await cells.evaluateAll((tds) => tds.map((td) => {
-      const range = document.createRange();
-      range.selectNodeContents(td);
-      return Math.round(range.getBoundingClientRect().right);
-    }));
+    const rights = await cells.evaluateAll((tds) =>
+      tds.map((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        return Math.round(range.getBoundingClientRect().right);
+      })
+    );
     expect(new Set(rights).size).toBe(1);
     const d = await show("describe", String(frameBundle(describeFrame(prices))["text/html"]));
     const count = await d.locator(".wb-frame tbody tr").first().locator("td").allInnerTexts();

@@ -97,7 +97,10 @@ notHttp`,
   ];
   const input = join(dir, "no-secrets.ipynb");
   writeFileSync(input, JSON.stringify(makeNotebook(cells)));
-  const failure = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 180, report: true }).then(() => undefined, (e: unknown) => e);
+  const failure = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 180, report: true }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(failure instanceof NotebookError)) throw failure ?? new Error("The notebook ran to its end: its last cell should have raised");
   const failed = failure as NotebookError & { notebook: { cells: { outputs: Output[] }[] }; outputPath: string; htmlPath?: string };
   notebookText = readFileSync(failed.outputPath, "utf8");
@@ -112,7 +115,9 @@ afterAll(async () => {
 
 /** The secrets found in `text`, by name (each also searched percent-encoded). */
 function leaked(text: string): string[] {
-  return Object.entries(secrets).filter(([, secret]) => text.includes(secret) || text.includes(encodeURIComponent(secret))).map(([name]) => name);
+  return Object.entries(secrets).filter(([, secret]) => text.includes(secret) || text.includes(encodeURIComponent(secret))).map(([name]) =>
+    name
+  );
 }
 
 /** Every file under `folder`, with its text. */
@@ -150,7 +155,10 @@ it("wb shows as a card of its service, identity, datasets and quota, as a value,
     expect(plain).toMatch(/this month\s+[\d,]+ of [\d,]+ requests; .* returned/);
     expect(joined(shown.data!["text/html"])).toContain("Demo full access");
   }
-  expect(outputs[4].filter((o) => o.output_type === "display_data").map((o) => joined(o.data?.["text/plain"]).split("\n")[0])).toEqual(["Workbench of Demo full access", "Workbench of Demo full access"]);
+  expect(outputs[4].filter((o) => o.output_type === "display_data").map((o) => joined(o.data?.["text/plain"]).split("\n")[0])).toEqual([
+    "Workbench of Demo full access",
+    "Workbench of Demo full access",
+  ]);
   expect(text(2)).toContain(`Workbench { service: "${sb.baseUrl}"`);
 });
 

@@ -41,13 +41,19 @@ describe("npm run demo executes every notebook and recipe in the Deno kernel", (
     // Asynchronous, so the test worker stays responsive while the demo runs (a minute or two).
     // Killed short of the hook's own timeout: a demo that hangs fails the test with its output
     // so far, instead of outliving the run at full CPU.
-    const child = spawn(denoPath(), ["run", "-A", "scripts/demo.ts"], { env: { ...process.env, NO_COLOR: "1" }, timeout: DEMO_TIMEOUT_MS, killSignal: "SIGKILL" });
+    const child = spawn(denoPath(), ["run", "-A", "scripts/demo.ts"], {
+      env: { ...process.env, NO_COLOR: "1" },
+      timeout: DEMO_TIMEOUT_MS,
+      killSignal: "SIGKILL",
+    });
     child.stdout.on("data", (d) => (run.stdout += d));
     child.stderr.on("data", (d) => (run.stderr += d));
-    run.status = await new Promise<number | null>((resolve) => child.on("exit", (code, signal) => {
-      if (signal) run.stderr += `\n(the demo was killed with ${signal}: the test allows it ${DEMO_TIMEOUT_MS / 1000} s)`;
-      resolve(code);
-    }));
+    run.status = await new Promise<number | null>((resolve) =>
+      child.on("exit", (code, signal) => {
+        if (signal) run.stderr += `\n(the demo was killed with ${signal}: the test allows it ${DEMO_TIMEOUT_MS / 1000} s)`;
+        resolve(code);
+      })
+    );
   }, DEMO_TIMEOUT_MS + 20_000);
 
   it("exits 0 and names where the results are", () => {
@@ -74,7 +80,9 @@ describe("npm run demo executes every notebook and recipe in the Deno kernel", (
     const printed = cells.flatMap((c) => c.outputs ?? []).map((o) => text(o.text) + text(o.data?.["text/plain"])).join("\n");
     expect(printed).toMatch(/call 1 eq-taq-1min: same \([\d,]+ rows, rows:[0-9a-f]{12}…\)/);
     expect(printed).toContain("differences: 0; the study's result frames are equal");
-    expect(printed).toMatch(/call 1 eq-taq-1min: DIFFERENT: another call: .*TradeDate\.le=2023-11-22 then, TradeDate\.le=\d{4}-\d{2}-\d{2} now/);
+    expect(printed).toMatch(
+      /call 1 eq-taq-1min: DIFFERENT: another call: .*TradeDate\.le=2023-11-22 then, TradeDate\.le=\d{4}-\d{2}-\d{2} now/,
+    );
     expect(printed).toContain("the key in the manifest: absent");
     expect(printed).toContain("Cache verified: nothing stale");
     expect(printed).toMatch(/monthly requests\s+[\d,]+\s+[\d,]+\s+[\d,]+\s+[\d,]+/);

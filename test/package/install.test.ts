@@ -85,38 +85,71 @@ console.log(JSON.stringify({ connect: typeof connect, sandbox: typeof sandbox, s
 describe("the installed package (npm pack, then npm install <tarball> in a folder of the user's)", () => {
   it("holds the built JavaScript with its type declarations, and no test, benchmark, source, data or notebook", () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths.filter((p) => !/^(dist\/.+\.(js|mjs|d\.ts|d\.mts)|scripts\/jupyter-kernel\/[^/]+\.py|workbench\/store\/lake-manifest\.schema\.json|LICENSE|README\.md|package\.json)$/.test(p))).toEqual([]);
+    expect(
+      paths.filter((p) =>
+        !/^(dist\/.+\.(js|mjs|d\.ts|d\.mts)|scripts\/jupyter-kernel\/[^/]+\.py|workbench\/store\/lake-manifest\.schema\.json|LICENSE|README\.md|package\.json)$/
+          .test(p)
+      ),
+    ).toEqual([]);
     expect(paths.filter((p) => /(^|\/)(test|bench|notebooks|recipes|data)\/|\.test\.|\.ipynb$|\.parquet$/.test(p))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(project, "node_modules", "market-workbench", "package.json"), "utf8"));
     for (const entry of Object.values(manifest.exports as Record<string, string | Record<string, string>>)) {
       for (const target of typeof entry === "string" ? [entry] : Object.values(entry)) expect(paths).toContain(target.replace(/^\.\//, ""));
     }
     expect(paths).toContain(manifest.bin["market-workbench"]);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@hono/zod-openapi", "@observablehq/plot", "deno", "hono", "jsdom", "ky", "nodejs-polars", "zod"]);
-    console.log(`tarball: ${packed.entryCount} files, ${(packed.size / 1e3).toFixed(0)} kB packed, ${(packed.unpackedSize / 1e6).toFixed(2)} MB unpacked`);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      "@hono/zod-openapi",
+      "@observablehq/plot",
+      "deno",
+      "hono",
+      "jsdom",
+      "ky",
+      "nodejs-polars",
+      "zod",
+    ]);
+    console.log(
+      `tarball: ${packed.entryCount} files, ${(packed.size / 1e3).toFixed(0)} kB packed, ${
+        (packed.unpackedSize / 1e6).toFixed(2)
+      } MB unpacked`,
+    );
   });
 
   it("on a Node older than 22, the import names the Polars binary npm skipped and the command that installs it", ({ skip }) => {
     if (beforeBinary === undefined) return skip();
     expect(beforeBinary.status).not.toBe(0);
-    expect(beforeBinary.stderr).toMatch(new RegExp(`npm install nodejs-polars-${process.platform}-${process.arch}(-\\w+)?@${polarsVersion.replaceAll(".", "\\.")}`));
+    expect(beforeBinary.stderr).toMatch(
+      new RegExp(`npm install nodejs-polars-${process.platform}-${process.arch}(-\\w+)?@${polarsVersion.replaceAll(".", "\\.")}`),
+    );
     expect(beforeBinary.stderr).toMatch(/npm skips it on Node 2\d\.\d+\.\d+, as its package declares Node >= 22/);
   });
 
   it.each([["the system's", systemNode], ["the suite's (22)", node22]])("%s Node imports every entry point by name", async (_, node) => {
     writeFileSync(join(project, "first.mjs"), USER_SCRIPT);
     const said = JSON.parse(await inProject(node, ["first.mjs"], { ...process.env, XDG_CACHE_HOME: join(scratch, "cache") }));
-    expect(said).toEqual({ connect: "function", sandbox: "function", same: true, chart: "function", error: "function", data: "function", home: join(scratch, "cache", "market-workbench") });
+    expect(said).toEqual({
+      connect: "function",
+      sandbox: "function",
+      same: true,
+      chart: "function",
+      error: "function",
+      data: "function",
+      home: join(scratch, "cache", "market-workbench"),
+    });
   });
 
   it("Deno imports it by name from the folder's package.json and node_modules, and its types check", async () => {
     // A wrong type the declarations must catch: were they missing (any), the expected error would not come.
-    writeFileSync(join(project, "first.ts"), `${USER_SCRIPT}// @ts-expect-error a frame's height is a number\nconst rows: string = (await wb.data.eqDailyOhlc("AAPL").catch(() => ({ height: 0 }))).height;\n`);
+    writeFileSync(
+      join(project, "first.ts"),
+      `${USER_SCRIPT}// @ts-expect-error a frame's height is a number\nconst rows: string = (await wb.data.eqDailyOhlc("AAPL").catch(() => ({ height: 0 }))).height;\n`,
+    );
     // The deno npm package's launcher, as `npx deno` runs it (npm 11 runs no install script, so the binary is linked on first use).
     const deno = join(project, "node_modules", ".bin", "deno");
     await inProject(systemNode, [deno, "check", "first.ts"]);
     writeFileSync(join(project, "first.ts"), USER_SCRIPT);
-    const said = JSON.parse(await inProject(systemNode, [deno, "run", "-A", "first.ts"], { ...process.env, MARKET_WORKBENCH_HOME: join(scratch, "home") }));
+    const said = JSON.parse(
+      await inProject(systemNode, [deno, "run", "-A", "first.ts"], { ...process.env, MARKET_WORKBENCH_HOME: join(scratch, "home") }),
+    );
     expect(said).toMatchObject({ connect: "function", sandbox: "function", same: true, data: "function", home: join(scratch, "home") });
   });
 
@@ -133,7 +166,20 @@ describe("the installed package (npm pack, then npm install <tarball> in a folde
 
     it("`market-workbench sandbox` starts the sandbox from the installed package", async () => {
       const bin = join(project, "node_modules", ".bin", "market-workbench");
-      command = spawn(systemNode, [bin, "sandbox", "--profile", "tiny", "--data", tiny, "--state", join(scratch, "command-state.sqlite"), "--port", "0", "--workers", "1"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+      command = spawn(systemNode, [
+        bin,
+        "sandbox",
+        "--profile",
+        "tiny",
+        "--data",
+        tiny,
+        "--state",
+        join(scratch, "command-state.sqlite"),
+        "--port",
+        "0",
+        "--workers",
+        "1",
+      ], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       command.stdout!.on("data", (d) => (out += d));
       command.stderr!.on("data", (d) => (out += d));
@@ -151,24 +197,47 @@ describe("the installed package (npm pack, then npm install <tarball> in a folde
       delete env.JUPYTER_PATH;
       delete env.JUPYTER_DATA_DIR;
       // The package's kernel, installed by its command; the plain one by Deno itself.
-      expect(await inProject(systemNode, [join(project, "node_modules", ".bin", "market-workbench"), "kernel"], env)).toContain(`Installed kernelspec market-workbench in ${join(xdg, "jupyter", "kernels", "market-workbench")}`);
+      expect(await inProject(systemNode, [join(project, "node_modules", ".bin", "market-workbench"), "kernel"], env)).toContain(
+        `Installed kernelspec market-workbench in ${join(xdg, "jupyter", "kernels", "market-workbench")}`,
+      );
       await inProject(systemNode, [join(project, "node_modules", ".bin", "deno"), "jupyter", "--install"], env);
-      const pull = `const daily = await wb.data.eqDailyOhlc(["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-28" });\nconsole.log(daily.height);\ndaily`;
+      const pull =
+        `const daily = await wb.data.eqDailyOhlc(["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-28" });\nconsole.log(daily.height);\ndaily`;
       const notebooks = {
         "market-workbench": [
-          `import { connect, sandbox } from "market-workbench/notebook";\nconst local = await sandbox({ profile: "tiny", dataDir: ${JSON.stringify(tiny)}, args: ["--state", ${JSON.stringify(join(scratch, "kernel-state.sqlite"))}, "--workers", "1"] });\nconst wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });`,
+          `import { connect, sandbox } from "market-workbench/notebook";\nconst local = await sandbox({ profile: "tiny", dataDir: ${
+            JSON.stringify(tiny)
+          }, args: ["--state", ${
+            JSON.stringify(join(scratch, "kernel-state.sqlite"))
+          }, "--workers", "1"] });\nconst wb = await connect({ baseUrl: local.baseUrl, apiKey: local.keys.fullAccess });`,
           pull,
           "local.stop();",
         ],
-        deno: [`import { connect, DEMO_KEYS } from "market-workbench/notebook";\nconst wb = await connect({ baseUrl: ${JSON.stringify(commandUrl)}, apiKey: DEMO_KEYS.fullAccess });`, pull],
+        deno: [
+          `import { connect, DEMO_KEYS } from "market-workbench/notebook";\nconst wb = await connect({ baseUrl: ${
+            JSON.stringify(commandUrl)
+          }, apiKey: DEMO_KEYS.fullAccess });`,
+          pull,
+        ],
       };
-      const executed = await Promise.all(Object.entries(notebooks).map(async ([kernel, cells]) => {
-        const notebook = makeNotebook(cells);
-        notebook.metadata.kernelspec = { name: kernel, display_name: kernel, language: "typescript" };
-        writeFileSync(join(project, `${kernel}.ipynb`), JSON.stringify(notebook));
-        await inProject(jupyterPath()!, ["nbconvert", "--to", "notebook", "--execute", `--ExecutePreprocessor.kernel_name=${kernel}`, "--output", `${kernel}.out.ipynb`, `${kernel}.ipynb`], env);
-        return JSON.parse(readFileSync(join(project, `${kernel}.out.ipynb`), "utf8"));
-      }));
+      const executed = await Promise.all(
+        Object.entries(notebooks).map(async ([kernel, cells]) => {
+          const notebook = makeNotebook(cells);
+          notebook.metadata.kernelspec = { name: kernel, display_name: kernel, language: "typescript" };
+          writeFileSync(join(project, `${kernel}.ipynb`), JSON.stringify(notebook));
+          await inProject(jupyterPath()!, [
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            `--ExecutePreprocessor.kernel_name=${kernel}`,
+            "--output",
+            `${kernel}.out.ipynb`,
+            `${kernel}.ipynb`,
+          ], env);
+          return JSON.parse(readFileSync(join(project, `${kernel}.out.ipynb`), "utf8"));
+        }),
+      );
       for (const notebook of executed) {
         const outputs = notebook.cells[1].outputs as { output_type: string; text?: string[]; data?: Record<string, unknown> }[];
         // Two tickers over the week of 20 Nov 2023 (Thanksgiving closed): 2 x 6 rows, shown as the workbench's HTML table.

@@ -61,7 +61,9 @@ describe("intraday-spread with other parameters on the tiny market", () => {
 
   it("a rename: SQ is followed across to XYZ and measured on every trading day, with a note", () => {
     const { markdown } = runs.rename;
-    expect(markdown).toContain("SQ was renamed XYZ from 2023-11-27 (one security, SecId 100013): its days from then are fetched as XYZ, so SQ's figures cover 6 trading days of 6, not the 4 days under SQ alone.");
+    expect(markdown).toContain(
+      "SQ was renamed XYZ from 2023-11-27 (one security, SecId 100013): its days from then are fetched as XYZ, so SQ's figures cover 6 trading days of 6, not the 4 days under SQ alone.",
+    );
     expect(markdown).toContain("2023-11-23 is Thanksgiving Day, an exchange holiday");
     expect(markdown).toMatch(/\*\*SQ\*\* over 6 day\(s\): effective spread \d+\.\d{3} ± \d+\.\d{3} bps/);
     expect(markdown).toContain("Every planned ticker-day had trades to measure.");
@@ -70,7 +72,9 @@ describe("intraday-spread with other parameters on the tiny market", () => {
   it("a split, a merger and a holiday in one range: a note for each, the merged stock measured up to its last day", () => {
     const { markdown } = runs.events;
     expect(markdown).toContain("ODFL split 3-for-2 (its adjusted option root ODFL1 delivers 150 ODFL) with ex date 2023-11-21");
-    expect(markdown).toMatch(/HES stops trading after 2023-11-23, its last day in the equity lookup file \(a merger: OCC's adjusted option root HES1 delivers \d+ CVX/);
+    expect(markdown).toMatch(
+      /HES stops trading after 2023-11-23, its last day in the equity lookup file \(a merger: OCC's adjusted option root HES1 delivers \d+ CVX/,
+    );
     expect(markdown).toContain("3 trading days of 4 can be measured");
     expect(markdown).toContain("2023-11-23 is Thanksgiving Day, an exchange holiday");
     expect(markdown).toMatch(/\*\*HES\*\* over 3 day\(s\)/);

@@ -31,32 +31,69 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    recipe: "oi-term-structure", params: { underlying: "ODFL", date: "2023-11-21" }, why: "the split's ex date: positions sit on the adjusted root",
-    says: [/Note\.\*\* [\d,]+ contracts .* are open on \*\*ODFL1\*\*, adjusted \(split, 1\.5 new shares per old\).*\*\*the standard root ODFL holds none\*\*/, /Note\.\*\* On 2023-11-21 ODFL1 began trading \(split of ODFL/, /\*\*0 with open interest\*\*/],
+    recipe: "oi-term-structure",
+    params: { underlying: "ODFL", date: "2023-11-21" },
+    why: "the split's ex date: positions sit on the adjusted root",
+    says: [
+      /Note\.\*\* [\d,]+ contracts .* are open on \*\*ODFL1\*\*, adjusted \(split, 1\.5 new shares per old\).*\*\*the standard root ODFL holds none\*\*/,
+      /Note\.\*\* On 2023-11-21 ODFL1 began trading \(split of ODFL/,
+      /\*\*0 with open interest\*\*/,
+    ],
   },
   {
-    recipe: "oi-term-structure", params: { underlying: "JPM.PRC", date: "2023-11-22" }, why: "an underlying with no listed options",
+    recipe: "oi-term-structure",
+    params: { underlying: "JPM.PRC", date: "2023-11-22" },
+    why: "an underlying with no listed options",
     says: [/Note\.\*\* JPM\.PRC has no option root in the security master/],
   },
   {
-    recipe: "oi-term-structure", params: { underlying: "AAPL", date: "2023-11-23" }, why: "a holiday, and a history longer than the data",
-    says: [/Note\.\*\* 2023-11-23 is not a trading day \(Thanksgiving Day\): .* the trading day before, 2023-11-22/, /Note\.\*\* Only 2 days of open interest before 2023-11-22 are in the data/],
+    recipe: "oi-term-structure",
+    params: { underlying: "AAPL", date: "2023-11-23" },
+    why: "a holiday, and a history longer than the data",
+    says: [
+      /Note\.\*\* 2023-11-23 is not a trading day \(Thanksgiving Day\): .* the trading day before, 2023-11-22/,
+      /Note\.\*\* Only 2 days of open interest before 2023-11-22 are in the data/,
+    ],
   },
   {
-    recipe: "oi-term-structure", params: { underlying: "SPY", date: "2023-11-24" }, why: "a same-day expiry, and an expiry without open interest",
-    says: [/The expiry on the date itself \([\d,]+ contracts, [\d,]+ open\) expires at today's close/, /Calendar check: total variance at the forward/],
+    recipe: "oi-term-structure",
+    params: { underlying: "SPY", date: "2023-11-24" },
+    why: "a same-day expiry, and an expiry without open interest",
+    says: [
+      /The expiry on the date itself \([\d,]+ contracts, [\d,]+ open\) expires at today's close/,
+      /Calendar check: total variance at the forward/,
+    ],
   },
   {
-    recipe: "adjusted-contracts", params: { splitTicker: "SIRI" }, why: "the reverse split's series linked",
-    says: [/series of SIRI on 2023-11-21 are linked to SIRI1 on 2023-11-22 \(0\.25 new shares per old share: 25 shares a contract\)/, /Across the split the linked series' implied vols moved by a median \*\*[\d.]+ ± [\d.]+ vol points\*\*/, /delisting return of -?[\d.]+%/],
+    recipe: "adjusted-contracts",
+    params: { splitTicker: "SIRI" },
+    why: "the reverse split's series linked",
+    says: [
+      /series of SIRI on 2023-11-21 are linked to SIRI1 on 2023-11-22 \(0\.25 new shares per old share: 25 shares a contract\)/,
+      /Across the split the linked series' implied vols moved by a median \*\*[\d.]+ ± [\d.]+ vol points\*\*/,
+      /delisting return of -?[\d.]+%/,
+    ],
   },
   {
-    recipe: "adjusted-contracts", params: { splitTicker: "AAPL", mergerTicker: "CVX", renamedTicker: "MSFT" }, why: "tickers with no such event",
-    says: [/Note\.\*\* AAPL had no split in the data \(the splits found: ODFL 1\.5, SIRI 0\.25\)/, /Note\.\*\* CVX was not the target of a merger in the data \(targets found: HES\)/, /Note\.\*\* MSFT \(security \d+\) never changed its ticker/],
+    recipe: "adjusted-contracts",
+    params: { splitTicker: "AAPL", mergerTicker: "CVX", renamedTicker: "MSFT" },
+    why: "tickers with no such event",
+    says: [
+      /Note\.\*\* AAPL had no split in the data \(the splits found: ODFL 1\.5, SIRI 0\.25\)/,
+      /Note\.\*\* CVX was not the target of a merger in the data \(targets found: HES\)/,
+      /Note\.\*\* MSFT \(security \d+\) never changed its ticker/,
+    ],
   },
   {
-    recipe: "adjusted-contracts", params: { splitTicker: "HES", mergerTicker: "ODFL", renamedTicker: "XYZ" }, why: "a merger asked as a split, a split as a merger, the new ticker of a rename",
-    says: [/Note\.\*\* HES had no split in the data/, /Note\.\*\* ODFL was not the target of a merger/, /SQ resolves to security \d+ up to 2023-11-26/, /Asked as SQ: \d+ days; asked as XYZ: \d+ days; the same closes: yes/],
+    recipe: "adjusted-contracts",
+    params: { splitTicker: "HES", mergerTicker: "ODFL", renamedTicker: "XYZ" },
+    why: "a merger asked as a split, a split as a merger, the new ticker of a rename",
+    says: [
+      /Note\.\*\* HES had no split in the data/,
+      /Note\.\*\* ODFL was not the target of a merger/,
+      /SQ resolves to security \d+ up to 2023-11-26/,
+      /Asked as SQ: \d+ days; asked as XYZ: \d+ days; the same closes: yes/,
+    ],
   },
 ];
 
@@ -80,7 +117,8 @@ beforeAll(async () => {
 }, 600_000);
 
 /** Every shown output of a run as text: markdown, plain text and HTML. */
-const shown = (cells: Cell[]) => cells.flatMap((c) => c.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join("\n")).join("\n");
+const shown = (cells: Cell[]) =>
+  cells.flatMap((c) => c.outputs ?? []).map((o) => joined(o.text) + Object.values(o.data ?? {}).map(joined).join("\n")).join("\n");
 
 describe.each(CASES)("$recipe with $params ($why)", (c) => {
   it("runs to the end with no error, nothing on stderr, the notes it owes and no NaN or Infinity shown", () => {

@@ -77,7 +77,10 @@ export function withoutNonResults(markdown: string, { parametersCell = false } =
     .replace(/^(\s*)\d+\.(?=\s)/gm, "$1")
     .replace(/\b\d{4}-\d{2}-\d{2}\b/g, " ")
     .replace(/\b\d{1,2}:\d{2}\b/g, " ")
-    .replace(new RegExp(String.raw`\b(?:[Ss]ections?|ch\.|[Cc]hapters?|[Ss]teps?)\s+\d+(?:\.\d+)*` + MORE(String.raw`\s+(?:and|to)\s+|–`), "g"), " ")
+    .replace(
+      new RegExp(String.raw`\b(?:[Ss]ections?|ch\.|[Cc]hapters?|[Ss]teps?)\s+\d+(?:\.\d+)*` + MORE(String.raw`\s+(?:and|to)\s+|–`), "g"),
+      " ",
+    )
     .replace(new RegExp(String.raw`(?<=(?:${AUTHOR}|\bal\.),? \(?)${YEAR}`, "g"), " ")
     .replace(new RegExp(String.raw`(?<=\b[A-Z][A-Za-z'’-]+,(?: [A-Z]\.)+ \(?)${YEAR}`, "g"), " ")
     .replace(new RegExp(String.raw`(?<=(?:^|[^*_\w])(?:\*[^*\n]+\*|_[^_\n]+_),? \(?)${YEAR}`, "gm"), " ")
@@ -131,14 +134,24 @@ describe("the rule itself", () => {
   });
 
   it("drops formula and contract constants in backticks, not bare", () => {
-    expect(kept("one contract is `100` shares; T is calendar days over `365`; `R_t = (P_t + D_t)·f_t / P_(t−1) − 1`; the index multiplies `(1 + R)`")).toEqual([]);
+    expect(
+      kept(
+        "one contract is `100` shares; T is calendar days over `365`; `R_t = (P_t + D_t)·f_t / P_(t−1) − 1`; the index multiplies `(1 + R)`",
+      ),
+    ).toEqual([]);
     expect(kept("one contract is 100 shares; T is calendar days over 365")).toEqual(["100", "365"]);
     expect(kept("R_t = (P_t + D_t)·f_t / P_(t−1) − 1; the index multiplies (1 + R)")).toEqual(["1", "1", "1"]);
   });
 
   it("drops a citation's year after an author's name, after initials and after a work's italic title", () => {
-    expect(kept("## 3. Definitions (Lee and Ready (1991); Bessembinder 2003; Hendershott, Jones and Menkveld 2011; Jones et al. 2011; Cboe (2019))")).toEqual([]);
-    expect(kept("- Black, F. and Scholes, M. (1973), \"The pricing of options\"; Merton, R. C. (1973); Efron, B. and Tibshirani, R. J. (1993)")).toEqual([]);
+    expect(
+      kept(
+        "## 3. Definitions (Lee and Ready (1991); Bessembinder 2003; Hendershott, Jones and Menkveld 2011; Jones et al. 2011; Cboe (2019))",
+      ),
+    ).toEqual([]);
+    expect(
+      kept('- Black, F. and Scholes, M. (1973), "The pricing of options"; Merton, R. C. (1973); Efron, B. and Tibshirani, R. J. (1993)'),
+    ).toEqual([]);
     expect(kept("(Cboe, *VIX White Paper*, 2019, step 1; Gatheral, *The Volatility Surface*, 2006, ch. 3)")).toEqual([]);
     // The same in the underscores deno fmt writes for italics.
     expect(kept("(Cboe, _VIX White Paper_, 2019, step 1; Gatheral, _The Volatility Surface_, 2006, ch. 3)")).toEqual([]);
@@ -157,7 +170,8 @@ describe("the rule itself", () => {
   });
 
   it("drops the defaults named in the Parameters cell, and only there", () => {
-    const parameters = "`riskFreeRate` is the rate (default 5.3%, a flat rate); `constantMaturities` (default 30, 60\nand 91, the first standardized maturities) over 14 expiries";
+    const parameters =
+      "`riskFreeRate` is the rate (default 5.3%, a flat rate); `constantMaturities` (default 30, 60\nand 91, the first standardized maturities) over 14 expiries";
     expect(kept(parameters, true)).toEqual(["14"]);
     expect(kept(parameters, false)).toEqual(["5.3%", "30", "60", "91", "14"]);
   });
@@ -166,7 +180,9 @@ describe("the rule itself", () => {
     const md = (s: string): Cell => ({ cell_type: "markdown", source: s });
     const params: Cell = { cell_type: "code", source: "let rate = 0.053;", metadata: { tags: ["parameters"] } };
     const code: Cell = { cell_type: "code", source: "1 + 1" };
-    expect(breaks([md("# T (default 5.3%)"), md("## Parameters\n(default 5.3%)"), params, md("Says 62 and 24.3%."), code, md("## Summary")])).toEqual([
+    expect(
+      breaks([md("# T (default 5.3%)"), md("## Parameters\n(default 5.3%)"), params, md("Says 62 and 24.3%."), code, md("## Summary")]),
+    ).toEqual([
       'cell 1 (markdown) states a figure: "5.3%)" in "# T (default 5.3%)"',
       'cell 4 (markdown) states a figure: "62" in "Says 62 and 24.3%."',
       'cell 4 (markdown) states a figure: "24.3%." in "Says 62 and 24.3%."',

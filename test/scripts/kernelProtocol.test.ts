@@ -76,7 +76,8 @@ daily.height`,
   { op: "inspect", code: "daily" },
   {
     op: "interrupt",
-    code: 'const bars = await wb.data.eqTaq1Min(["AAPL", "MSFT", "SPY", "JPM"], { start: "2023-11-20", end: "2023-11-22", pageSize: 100, onProgress: progressBar() });',
+    code:
+      'const bars = await wb.data.eqTaq1Min(["AAPL", "MSFT", "SPY", "JPM"], { start: "2023-11-20", end: "2023-11-22", pageSize: 100, onProgress: progressBar() });',
     after: ": (\\d+%, )?[1-9][\\d,]* (of [\\d,]+ )?rows",
   },
   { op: "execute", code: "`${daily.height} ${lastInterrupted()?.partial?.height}`" },
@@ -86,11 +87,15 @@ daily.height`,
 beforeAll(async () => {
   sb = await startSandbox({ args: ["--latency", "200"] });
   const result = await run(jupyterPython()!, [join(import.meta.dirname, "support", "kernelProtocol.py"), repo], {
-    env: jupyterEnv(), input: JSON.stringify(steps(sb.baseUrl)), timeoutMs: 240_000,
+    env: jupyterEnv(),
+    input: JSON.stringify(steps(sb.baseUrl)),
+    timeoutMs: 240_000,
   });
   stderr = result.stderr;
   results = result.stdout.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
-  if (process.env.KERNEL_PROTOCOL_TIMES) console.log(results.map((r) => `${(r as { took?: number }).took} s ${r.op} ${r.code?.slice(0, 40) ?? ""}`).join("\n"));
+  if (process.env.KERNEL_PROTOCOL_TIMES) {
+    console.log(results.map((r) => `${(r as { took?: number }).took} s ${r.op} ${r.code?.slice(0, 40) ?? ""}`).join("\n"));
+  }
 }, 300_000);
 afterAll(async () => await sb?.stop());
 
@@ -111,27 +116,57 @@ describe("a plain Deno kernel, before the helpers are loaded", () => {
 describe("complete_request", () => {
   it("offers the workbench's API on wb. and nothing internal or inherited", () => {
     const r = find("complete", "wb.");
-    expect(r.matches).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "summary", "entitlements", "estimate", "download", "scan"]);
+    expect(r.matches).toEqual([
+      "account",
+      "meta",
+      "data",
+      "cache",
+      "recording",
+      "provenance",
+      "summary",
+      "entitlements",
+      "estimate",
+      "download",
+      "scan",
+    ]);
     expect(r.cursor_start).toBe(3);
     expect(r.metadata?._jupyter_types_experimental?.find((t) => t.signature.startsWith("estimate("))?.type).toBe("function");
   });
 
   it("offers the dataset functions on wb.data., in the class's order", () => {
-    expect(find("complete", "wb.data.").matches).toEqual(["eqTaq1Min", "eqDailyOhlc", "eqTaq", "optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl", "eqLookupFiles", "get"]);
+    expect(find("complete", "wb.data.").matches).toEqual([
+      "eqTaq1Min",
+      "eqDailyOhlc",
+      "eqTaq",
+      "optGreeksDaily",
+      "optOpenInterest",
+      "optSecMaster",
+      "occEqSpecSettl",
+      "eqLookupFiles",
+      "get",
+    ]);
     expect(find("complete", "wb.data.eq").matches).toEqual(["eqTaq1Min", "eqDailyOhlc", "eqTaq", "eqLookupFiles"]);
   });
 
   it("offers a frame's methods, along a chain of calls, and an expression's", () => {
     const frame = find("complete", "daily.").matches!;
     expect(frame.slice(0, 5)).toEqual(["dtypes", "height", "shape", "width", "columns"]);
-    expect(frame).toEqual(expect.arrayContaining(["filter", "select", "withColumns", "groupBy", "join", "sort", "getColumn", "lazy", "head"]));
+    expect(frame).toEqual(
+      expect.arrayContaining(["filter", "select", "withColumns", "groupBy", "join", "sort", "getColumn", "lazy", "head"]),
+    );
     expect(frame.filter((m) => /^(_|constructor$|__|inner$|toString$)/.test(m))).toEqual([]);
-    expect(find("complete", 'daily.filter(pl.col("ClosePrice").gt(1)).sort("TradeDate").wi').matches).toEqual(["width", "withColumn", "withColumns", "withColumnRenamed", "withRowIndex"]);
+    expect(find("complete", 'daily.filter(pl.col("ClosePrice").gt(1)).sort("TradeDate").wi').matches).toEqual([
+      "width",
+      "withColumn",
+      "withColumns",
+      "withColumnRenamed",
+      "withRowIndex",
+    ]);
     const expr = find("complete", 'pl.col("ClosePrice").').matches!;
     expect(expr).toEqual(expect.arrayContaining(["alias", "gt", "div", "mean", "over", "cast", "str", "dt"]));
   });
 
-  it("offers the frame's column names inside getColumn(\" and pl.col(\"", () => {
+  it('offers the frame\'s column names inside getColumn(" and pl.col("', () => {
     const columns = find("complete", 'daily.getColumn("').matches!;
     expect(columns.slice(0, 3)).toEqual(["TradeDate", "Ticker", "ASID"]);
     expect(columns).toContain("ClosePrice");
@@ -146,13 +181,19 @@ describe("inspect_request (Shift+Tab)", () => {
   it("shows a data function's signature and JSDoc with its example, inside its call", () => {
     const r = find("inspect", 'wb.data.eqDailyOhlc("AAPL", { start: "2023-11-01" })');
     expect(r.found).toBe(true);
-    expect(r.data!["text/plain"]).toMatch(/^DataApi\.eqDailyOhlc\(tickers\?: Symbols \| SymbolQuery, query\?: SymbolQuery\): Promise<DataFrame>\n\nDaily OHLC bars \(GET \/api\/v1\/data\/us-equity\/eq-daily-ohlc\)/);
+    expect(r.data!["text/plain"]).toMatch(
+      /^DataApi\.eqDailyOhlc\(tickers\?: Symbols \| SymbolQuery, query\?: SymbolQuery\): Promise<DataFrame>\n\nDaily OHLC bars \(GET \/api\/v1\/data\/us-equity\/eq-daily-ohlc\)/,
+    );
     expect(r.data!["text/markdown"]).toContain('```ts\nconst odfl = await wb.data.eqDailyOhlc("ODFL"');
   });
 
   it("shows a frame method's and pl.col's documentation from Polars' declarations, and what a frame holds", () => {
-    expect(find("inspect", "daily.filter(").data!["text/plain"]).toMatch(/^DataFrame\.filter\(predicate: any\): DataFrame<S>\n\nFilter the rows in the DataFrame based on a predicate expression\./);
-    expect(find("inspect", 'pl.col("x")').data!["text/plain"]).toMatch(/^pl\.col\(col: string \| string\[\] \| Series \| DataType\): Expr\n\n__A column in a DataFrame\.__/);
+    expect(find("inspect", "daily.filter(").data!["text/plain"]).toMatch(
+      /^DataFrame\.filter\(predicate: any\): DataFrame<S>\n\nFilter the rows in the DataFrame based on a predicate expression\./,
+    );
+    expect(find("inspect", 'pl.col("x")').data!["text/plain"]).toMatch(
+      /^pl\.col\(col: string \| string\[\] \| Series \| DataType\): Expr\n\n__A column in a DataFrame\.__/,
+    );
     expect(find("inspect", "daily").data!["text/plain"]).toMatch(/^daily: 6 rows × \d+ columns: TradeDate \(date\), Ticker \(str\), /);
   });
 });
@@ -163,10 +204,14 @@ describe("interrupt_kernel() during a pull", () => {
     expect(r, stderr.slice(-3000)).toBeDefined();
     expect(r.interrupted, JSON.stringify(r)).toBe(true);
     expect(r.ename).toBe("InterruptedError");
-    expect(r.evalue).toMatch(/^Interrupted: eq-taq-1min fetched [\d,]+ rows \((of about [\d,]+|the total not yet known); \d of 4 tickers complete\)\. They are on lastInterrupted\(\)\.partial; await lastInterrupted\(\)\.resume\(\) fetches the rest\.$/);
+    expect(r.evalue).toMatch(
+      /^Interrupted: eq-taq-1min fetched [\d,]+ rows \((of about [\d,]+|the total not yet known); \d of 4 tickers complete\)\. They are on lastInterrupted\(\)\.partial; await lastInterrupted\(\)\.resume\(\) fetches the rest\.$/,
+    );
     expect(r.seconds).toBeLessThanOrEqual(2);
     expect(r.last_output).toMatch(/^eq-taq-1min: .*, interrupted after \d+ s$/);
-    const [kept, partial] = find("execute", "`${daily.height} ${lastInterrupted()?.partial?.height}`").outputs![0].replace(/"/g, "").split(" ");
+    const [kept, partial] = find("execute", "`${daily.height} ${lastInterrupted()?.partial?.height}`").outputs![0].replace(/"/g, "").split(
+      " ",
+    );
     expect(kept).toBe("6");
     expect(Number(partial)).toBeGreaterThan(0);
     console.log(`interrupt latency: ${r.seconds} s (from interrupt_kernel() to the cell's error)`);

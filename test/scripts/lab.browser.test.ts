@@ -10,7 +10,7 @@
  * second tab) and leaves: without scripts/jupyter-kernel/relay.py the Deno kernel leaves a new
  * client's requests unanswered, usually within the first cycles (docs/jupyter-kernel-reload.md).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -34,8 +34,14 @@ const CYCLES = 15;
  * so far (`--debug`: the server's nudges of the kernel, named when the reconnect test fails).
  */
 function startLab(root: string, port: number): Promise<{ url: string; child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [join(repoRoot, "scripts", "lab.mjs"), "--no-setup", `--port=${port}`,
-    "--ServerApp.port_retries=0", `--ServerApp.root_dir=${root}`, "--debug"], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [
+    join(repoRoot, "scripts", "lab.mjs"),
+    "--no-setup",
+    `--port=${port}`,
+    "--ServerApp.port_retries=0",
+    `--ServerApp.root_dir=${root}`,
+    "--debug",
+  ], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`lab.mjs printed no URL in 90 s:\n${output.slice(-3000)}`)), 90_000);
@@ -77,7 +83,7 @@ async function completions(page: Page, index: number, text: string): Promise<str
   await page.keyboard.type(text);
   await expect.poll(() => editor.innerText(), { timeout: 10_000 }).toContain(text);
   const items = page.locator(".jp-Completer:not(.lm-mod-hidden) .jp-Completer-item .jp-Completer-match");
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     await page.keyboard.press("Tab");
     try {
       await items.first().waitFor({ timeout: 15_000 });
@@ -123,7 +129,10 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    const [sandbox, started] = await Promise.all([startSandbox({ args: ["--latency", "200"] }), freePort().then((port) => startLab(root, port))]);
+    const [sandbox, started] = await Promise.all([
+      startSandbox({ args: ["--latency", "200"] }),
+      freePort().then((port) => startLab(root, port)),
+    ]);
     sb = sandbox;
     writeFileSync(join(root, "reload.ipynb"), JSON.stringify(makeNotebook(cells(sb.baseUrl))));
     lab = started.child;
@@ -173,7 +182,9 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
     await error.waitFor({ timeout: 30_000 });
     const seconds = (performance.now() - pressed) / 1000;
     console.log(`stop button to the cell's error: ${seconds.toFixed(2)} s`);
-    expect(await error.innerText()).toMatch(/InterruptedError: Interrupted: eq-taq-1min fetched [\d,]+ rows \((of about [\d,]+|the total not yet known); \d of 4 tickers complete\)\./);
+    expect(await error.innerText()).toMatch(
+      /InterruptedError: Interrupted: eq-taq-1min fetched [\d,]+ rows \((of about [\d,]+|the total not yet known); \d of 4 tickers complete\)\./,
+    );
     expect(seconds).toBeLessThanOrEqual(2);
     await expect.poll(() => pull.locator(".wb-progress").innerText(), { timeout: 10_000 }).toMatch(/, interrupted after \d+ s$/);
     expect(await pull.locator(".wb-progress-interrupted").count()).toBe(1);
@@ -182,14 +193,37 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
   }, 300_000);
 
   it("Tab completes wb., wb.data. and a frame; Shift+Tab shows a data function's JSDoc", async () => {
-    expect(await completions(page, 5, "wb.")).toEqual(["account", "meta", "data", "cache", "recording", "provenance", "entitlements", "estimate", "download", "scan"]);
+    expect(await completions(page, 5, "wb.")).toEqual([
+      "account",
+      "meta",
+      "data",
+      "cache",
+      "recording",
+      "provenance",
+      "entitlements",
+      "estimate",
+      "download",
+      "scan",
+    ]);
     // Still in the cell: `wb.` + `data.`
-    expect(await completions(page, 5, "data.")).toEqual(["eqTaq1Min", "eqDailyOhlc", "eqTaq", "optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl", "eqLookupFiles", "get"]);
+    expect(await completions(page, 5, "data.")).toEqual([
+      "eqTaq1Min",
+      "eqDailyOhlc",
+      "eqTaq",
+      "optGreeksDaily",
+      "optOpenInterest",
+      "optSecMaster",
+      "occEqSpecSettl",
+      "eqLookupFiles",
+      "get",
+    ]);
     await page.keyboard.type("eqDailyOhlc(");
     await page.keyboard.press("Shift+Tab");
     const tooltip = page.locator(".jp-Tooltip");
     // The tooltip shows at once and renders its Markdown a moment later.
-    await expect.poll(() => tooltip.innerText(), { timeout: 30_000 }).toMatch(/^DataApi\.eqDailyOhlc\(tickers\?: Symbols \| SymbolQuery, query\?: SymbolQuery\):\s*Promise<DataFrame>\s+Daily OHLC bars \(GET \/api\/v1\/data\/us-equity\/eq-daily-ohlc\), of every ticker or of those given\.\s+Example\s+const odfl = await wb\.data\.eqDailyOhlc\("ODFL"/);
+    await expect.poll(() => tooltip.innerText(), { timeout: 30_000 }).toMatch(
+      /^DataApi\.eqDailyOhlc\(tickers\?: Symbols \| SymbolQuery, query\?: SymbolQuery\):\s*Promise<DataFrame>\s+Daily OHLC bars \(GET \/api\/v1\/data\/us-equity\/eq-daily-ohlc\), of every ticker or of those given\.\s+Example\s+const odfl = await wb\.data\.eqDailyOhlc\("ODFL"/,
+    );
     await page.screenshot({ path: join(shots, "4-shift-tab.png") });
     await page.keyboard.press("Escape");
     const frame = await completions(page, 6, "daily.");
@@ -199,14 +233,18 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
 
   it(`the Deno kernel answers every cell over ${CYCLES} cycles of connect, second connection, disconnect`, async () => {
     const { origin, searchParams } = new URL(base);
-    const result = await run(join(labVenv, "bin", "python"),
-      [join(import.meta.dirname, "support", "kernelReconnect.py"), origin, searchParams.get("token")!, String(CYCLES)],
-      { timeoutMs: 100_000 });
+    const result = await run(join(labVenv, "bin", "python"), [
+      join(import.meta.dirname, "support", "kernelReconnect.py"),
+      origin,
+      searchParams.get("token")!,
+      String(CYCLES),
+    ], { timeoutMs: 100_000 });
     const lines = result.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
     const failed = lines.find((line) => line.error);
     const nudges = labLog().split("\n").filter((line) => /Nudge: attempt (10|20)\b|finish_nudge|Shell error/.test(line));
     expect(failed, `${JSON.stringify(failed)}\n${nudges.join("\n")}\n${result.stderr.slice(-2000)}`).toBeUndefined();
     expect(lines.map((line) => line.outputs)).toEqual(
-      Array.from({ length: CYCLES }, (_, i) => [String(i * 2), String(i * 3), String(i * 5)]));
+      Array.from({ length: CYCLES }, (_, i) => [String(i * 2), String(i * 3), String(i * 5)]),
+    );
   }, 120_000);
 });

@@ -22,7 +22,10 @@ describe("plain jupyter with the project's kernelspec and config", () => {
   const jupyter = jupyterPath()!;
 
   it("jupyter nbconvert --execute runs a Deno notebook", async () => {
-    const result = await run(jupyter, ["nbconvert", "--execute", "--to", "notebook", "--output", join(dir, "converted.ipynb"), plain], { env: jupyterEnv(), timeoutMs: 120_000 });
+    const result = await run(jupyter, ["nbconvert", "--execute", "--to", "notebook", "--output", join(dir, "converted.ipynb"), plain], {
+      env: jupyterEnv(),
+      timeoutMs: 120_000,
+    });
     expect(result.stderr).not.toContain("AttributeError");
     expect(result.status).toBe(0);
     const executed = JSON.parse(readFileSync(join(dir, "converted.ipynb"), "utf8"));
@@ -37,7 +40,10 @@ describe("plain jupyter with the project's kernelspec and config", () => {
 
   it("without the project's config nbclient 0.7.2 crashes (the reason the config exists)", async () => {
     const env = { ...jupyterEnv(), JUPYTER_CONFIG_PATH: join(dir, "no-config") };
-    const result = await run(jupyter, ["nbconvert", "--execute", "--to", "notebook", "--output", join(dir, "crashed.ipynb"), plain], { env, timeoutMs: 120_000 });
+    const result = await run(jupyter, ["nbconvert", "--execute", "--to", "notebook", "--output", join(dir, "crashed.ipynb"), plain], {
+      env,
+      timeoutMs: 120_000,
+    });
     // jupyter's own interpreter, as `jupyter --version` would report it, without importing every Jupyter package.
     const version = (await run(jupyterPython()!, ["-c", "import nbclient; print(nbclient.__version__)"])).stdout.trim();
     if (/^0\.(\d|10\.[01])\b/.test(version)) expect(result.stderr).toContain("AttributeError: 'NoneType' object has no attribute 'get'");

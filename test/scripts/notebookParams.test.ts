@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  declarations,
-  INJECTED_TAG,
-  injectParameters,
-  ParameterError,
-  parseParamArgs,
-} from "../../scripts/notebookParams.ts";
+import { declarations, INJECTED_TAG, injectParameters, ParameterError, parseParamArgs } from "../../scripts/notebookParams.ts";
 import { figureCount, svgWithMarks } from "../../scripts/report.ts";
 
 const PARAMETERS = [
@@ -18,7 +12,7 @@ const PARAMETERS = [
   "];\n",
   "const strikes = [100, 105];\n",
   "const noFinra = false; const title = 'It\\'s \"quoted\"';\n",
-  "const span = { from: \"2023-11-01\", to: \"2023-11-30\" };\n",
+  'const span = { from: "2023-11-01", to: "2023-11-30" };\n',
 ];
 
 function recipe(source: string[] = PARAMETERS) {
@@ -113,8 +107,10 @@ describe("injecting parameters", () => {
 
   it("names an unknown parameter and the ones the recipe declares", () => {
     expect(() => injectParameters(recipe(), { tickr: "MSFT" }, "recipe intraday-spread")).toThrow(
-      new ParameterError("Unknown parameter 'tickr' for recipe intraday-spread; its parameters cell declares: "
-        + "ticker, minutes, tickers, strikes, noFinra, title, span"),
+      new ParameterError(
+        "Unknown parameter 'tickr' for recipe intraday-spread; its parameters cell declares: " +
+          "ticker, minutes, tickers, strikes, noFinra, title, span",
+      ),
     );
   });
 
@@ -156,9 +152,15 @@ describe("counting figures", () => {
     expect(svgWithMarks(axesOnly)).toBe(false);
     const notebook = {
       cells: [
-        { cell_type: "code", outputs: [{ output_type: "display_data", data: { "text/html": [`<div class="wb-chart">`, chart, "</div>"] } }] },
+        {
+          cell_type: "code",
+          outputs: [{ output_type: "display_data", data: { "text/html": [`<div class="wb-chart">`, chart, "</div>"] } }],
+        },
         { cell_type: "code", outputs: [{ output_type: "execute_result", data: { "image/svg+xml": chart, "text/html": chart } }] },
-        { cell_type: "code", outputs: [{ output_type: "execute_result", data: { "text/html": "<table></table>" } }, { output_type: "stream", text: "<svg>" }] },
+        {
+          cell_type: "code",
+          outputs: [{ output_type: "execute_result", data: { "text/html": "<table></table>" } }, { output_type: "stream", text: "<svg>" }],
+        },
         { cell_type: "code", outputs: [{ output_type: "display_data", data: { "image/svg+xml": axesOnly } }] },
         { cell_type: "markdown" },
       ],

@@ -15,12 +15,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it("reports time and packages fetched while npm runs, and keeps npm's own error", async () => {
   const npm = join(dir, "npm");
-  writeFileSync(npm, `#!/bin/sh
+  writeFileSync(
+    npm,
+    `#!/bin/sh
 [ "$2" = "--loglevel=http" ] || { echo "expected --loglevel=http, got $*" >&2; exit 9; }
 for i in 1 2 3 4 5 6; do echo "npm http fetch GET 200 https://registry.npmjs.org/p$i 12ms" >&2; sleep 0.4; done
 echo "npm error code E404" >&2
 exit 3
-`);
+`,
+  );
   chmodSync(npm, 0o755);
   const reports: [number, number][] = [];
   const result = await npmWithProgress(npm, ["ci"], { report: (seconds, fetched) => reports.push([seconds, fetched]), everySeconds: 0.5 });

@@ -60,7 +60,18 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
 
   beforeAll(async () => {
     // One run makes a call and a download, so one --verify run checks both.
-    result = await recipe([FIXTURE, "--param", "ticker=MSFT", "--param", "days=3", "--param", `lake=${lake}`, ...(await onTinyMarket()), "--out", out], "notebook");
+    result = await recipe([
+      FIXTURE,
+      "--param",
+      "ticker=MSFT",
+      "--param",
+      "days=3",
+      "--param",
+      `lake=${lake}`,
+      ...(await onTinyMarket()),
+      "--out",
+      out,
+    ], "notebook");
     notebook = readJson(join(out, "tiny-recipe.ipynb"));
     manifest = readJson(join(out, "tiny-recipe.provenance.json"));
   }, RUN_TEST_MS);
@@ -87,7 +98,10 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
 
   it("writes the very report `jupyter nbconvert --to html` makes of the executed notebook (markdown, chart, provenance footer)", async () => {
     const converted = join(out, "converted");
-    const result = await run(jupyterPath()!, ["nbconvert", "--to", "html", "--output-dir", converted, join(out, "tiny-recipe.ipynb")], { env: jupyterEnv(), timeoutMs: 120_000 });
+    const result = await run(jupyterPath()!, ["nbconvert", "--to", "html", "--output-dir", converted, join(out, "tiny-recipe.ipynb")], {
+      env: jupyterEnv(),
+      timeoutMs: 120_000,
+    });
     expect(result.status, result.stderr).toBe(0);
     const report = readFileSync(join(out, "tiny-recipe.html"), "utf8");
     const reference = readFileSync(join(converted, "tiny-recipe.html"), "utf8");
@@ -96,7 +110,10 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
     let at = 0;
     while (at < report.length && report[at] === reference[at]) at++;
     const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 80), at + 80));
-    expect(report.length === reference.length && at === report.length, `first difference at character ${at}: ${around(report)} vs nbconvert's ${around(reference)}`).toBe(true);
+    expect(
+      report.length === reference.length && at === report.length,
+      `first difference at character ${at}: ${around(report)} vs nbconvert's ${around(reference)}`,
+    ).toBe(true);
   });
 
   it("writes an HTML report that Chromium shows with its chart, offline", async () => {
@@ -172,15 +189,29 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
     // The download reused the partitions, hashing their files read back.
     expect(rerun.downloads![0]).toMatchObject({ fetched: [], reused: 2, reusedPartitions: manifest.downloads![0].fetched, requestIds: [] });
     const rows = manifest.downloads![0].rows.toLocaleString("en-US");
-    expect(result.stdout).toContain(`verify: download 1 eq-taq-1min: same (2 partitions, ${rows} rows; fetched then, reused from the folder now)`);
+    expect(result.stdout).toContain(
+      `verify: download 1 eq-taq-1min: same (2 partitions, ${rows} rows; fetched then, reused from the folder now)`,
+    );
   }, RUN_TEST_MS);
 
   it("--verify against a market generated with another seed (the folder gone): the call and the partitions DIFFERENT, exit 1", async () => {
     rmSync(lake, { recursive: true, force: true });
     const path = join(out, "tiny-recipe.provenance.json");
-    const result = await recipe([FIXTURE, "--profile", "tiny", "--data", inject("otherMarketDir"), "--out", join(dir, "other"), "--verify", path], "notebook");
+    const result = await recipe([
+      FIXTURE,
+      "--profile",
+      "tiny",
+      "--data",
+      inject("otherMarketDir"),
+      "--out",
+      join(dir, "other"),
+      "--verify",
+      path,
+    ], "notebook");
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/);
+    expect(result.stdout).toMatch(
+      /verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/,
+    );
     expect(result.stdout).toMatch(
       /verify: download 1 eq-taq-1min: DIFFERENT: 2 of 2 partitions differ \(Ticker=MSFT\/TradeDate=2023-11-20, Ticker=MSFT\/TradeDate=2023-11-21\), [\d,]+ rows then, [\d,]+ rows now \(fetched then, fetched now\); first differing: Ticker=MSFT\/TradeDate=2023-11-20: [\d,]+ rows (both times, other values|then, [\d,]+ rows now) \(rows:[0-9a-f]{12}… then, rows:[0-9a-f]{12}… now\)/,
     );
@@ -207,7 +238,9 @@ describe("a run whose cell fails", () => {
     expect(errorOutputs(notebook).map((e: { ename: string }) => e.ename)).toEqual(["UnknownTickerError"]);
     expect(fetched.outputs.at(-1).output_type).toBe("error");
     // The chart cell after it never ran.
-    expect(notebook.cells.filter((c: { cell_type: string; execution_count: number | null }) => c.cell_type === "code").at(-1).execution_count).toBeNull();
+    expect(
+      notebook.cells.filter((c: { cell_type: string; execution_count: number | null }) => c.cell_type === "code").at(-1).execution_count,
+    ).toBeNull();
     const html = readFileSync(join(out, "tiny-recipe.html"), "utf8");
     expect(html).toContain("UnknownTickerError");
     expect(html).toContain("This run failed");
@@ -232,7 +265,15 @@ describe("a recipe that asks sandbox() for its service, run on another market", 
   const out = join(dir, "sandbox");
 
   it("meets the runner's sandbox on that market, not the demo one", async () => {
-    const result = await recipe(["test/scripts/fixtures/sandbox-recipe.ipynb", "--profile", "tiny", "--data", inject("tinyMarketDir"), "--out", out]);
+    const result = await recipe([
+      "test/scripts/fixtures/sandbox-recipe.ipynb",
+      "--profile",
+      "tiny",
+      "--data",
+      inject("tinyMarketDir"),
+      "--out",
+      out,
+    ]);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const notebook = JSON.parse(readFileSync(join(out, "sandbox-recipe.ipynb"), "utf8"));
@@ -274,14 +315,18 @@ describe("the recipe runner's refusals", () => {
   it("names an unknown parameter and the declared ones, before starting anything", async () => {
     const result = await recipe([FIXTURE, "--param", "tickr=MSFT"]);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe("recipe: Unknown parameter 'tickr' for recipe tiny-recipe; its parameters cell declares: ticker, days, color, lake");
+    expect(result.stderr.trim()).toBe(
+      "recipe: Unknown parameter 'tickr' for recipe tiny-recipe; its parameters cell declares: ticker, days, color, lake",
+    );
     expect(result.stdout).toBe("");
   });
 
   it("refuses --base-url with a market of its own, and one where no sandbox answers", async () => {
     const both = await recipe([FIXTURE, "--base-url", "http://127.0.0.1:1", "--data", inject("tinyMarketDir")]);
     expect(both.status).toBe(2);
-    expect(both.stderr.trim()).toBe("recipe: --base-url uses the sandbox running there, on its own market: give no --profile or --data with it");
+    expect(both.stderr.trim()).toBe(
+      "recipe: --base-url uses the sandbox running there, on its own market: give no --profile or --data with it",
+    );
     const none = await recipe([FIXTURE, "--base-url", "http://127.0.0.1:1"]);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain("recipe: no sandbox answers at 'http://127.0.0.1:1'");

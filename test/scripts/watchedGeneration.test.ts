@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type DayProgress, GenerationFailed, generateWatched } from "../../scripts/watchedGeneration.ts";
+import { type DayProgress, generateWatched, GenerationFailed } from "../../scripts/watchedGeneration.ts";
 import process from "node:process";
 
 const dir = mkdtempSync(join(tmpdir(), "watched-generation-"));
@@ -25,7 +25,14 @@ describe("generateWatched", () => {
   it("relays every day's progress and resolves when the generator finishes", async () => {
     const outDir = join(dir, "finishes");
     const seen: DayProgress[] = [];
-    await generateWatched({ ...base, outDir, stallSeconds: 30, attempts: 1, command: child(`${day(1)} console.log("a summary line"); ${day(2)}`, outDir), onProgress: (p) => seen.push(p) });
+    await generateWatched({
+      ...base,
+      outDir,
+      stallSeconds: 30,
+      attempts: 1,
+      command: child(`${day(1)} console.log("a summary line"); ${day(2)}`, outDir),
+      onProgress: (p) => seen.push(p),
+    });
     expect(seen).toEqual([{ day: 1, days: 3, date: "2023-11-21" }, { day: 2, days: 3, date: "2023-11-22" }]);
   });
 
@@ -33,7 +40,14 @@ describe("generateWatched", () => {
     const outDir = join(dir, "hangs");
     const restarts: number[] = [];
     const started = performance.now();
-    const failure = await generateWatched({ ...base, outDir, stallSeconds: 0.5, attempts: 2, command: child(hang, outDir), onRestart: (attempt) => restarts.push(attempt) }).catch((e) => e);
+    const failure = await generateWatched({
+      ...base,
+      outDir,
+      stallSeconds: 0.5,
+      attempts: 2,
+      command: child(hang, outDir),
+      onRestart: (attempt) => restarts.push(attempt),
+    }).catch((e) => e);
     expect(failure).toBeInstanceOf(GenerationFailed);
     expect(failure.message).toMatch(/made no progress for \d+ s in each of 2 attempts/);
     expect(restarts).toEqual([2]);
@@ -44,10 +58,20 @@ describe("generateWatched", () => {
   it("starts a stalled generation again, which then finishes", async () => {
     const outDir = join(dir, "recovers");
     const marker = join(dir, "stalled-once");
-    const source = `const fs = require("fs"); if (!fs.existsSync(${JSON.stringify(marker)})) { fs.writeFileSync(${JSON.stringify(marker)}, ""); ${hang} } ${day(1)} ${day(2)} ${day(3)}`;
+    const source = `const fs = require("fs"); if (!fs.existsSync(${JSON.stringify(marker)})) { fs.writeFileSync(${
+      JSON.stringify(marker)
+    }, ""); ${hang} } ${day(1)} ${day(2)} ${day(3)}`;
     const restarts: number[] = [];
     const seen: number[] = [];
-    await generateWatched({ ...base, outDir, stallSeconds: 0.5, attempts: 3, command: child(source, outDir), onRestart: (attempt) => restarts.push(attempt), onProgress: (p) => seen.push(p.day) });
+    await generateWatched({
+      ...base,
+      outDir,
+      stallSeconds: 0.5,
+      attempts: 3,
+      command: child(source, outDir),
+      onRestart: (attempt) => restarts.push(attempt),
+      onProgress: (p) => seen.push(p.day),
+    });
     expect(restarts).toEqual([2]);
     expect(seen).toEqual([1, 1, 2, 3]);
     expect(existsSync(marker)).toBe(true);
@@ -56,7 +80,14 @@ describe("generateWatched", () => {
   it("does not retry a generator that fails, and says what it printed", async () => {
     const outDir = join(dir, "fails");
     const restarts: number[] = [];
-    const failure = await generateWatched({ ...base, outDir, stallSeconds: 30, attempts: 3, command: child(`console.error("Seed -1 is not a non-negative integer"); process.exit(2)`, outDir), onRestart: (a) => restarts.push(a) }).catch((e) => e);
+    const failure = await generateWatched({
+      ...base,
+      outDir,
+      stallSeconds: 30,
+      attempts: 3,
+      command: child(`console.error("Seed -1 is not a non-negative integer"); process.exit(2)`, outDir),
+      onRestart: (a) => restarts.push(a),
+    }).catch((e) => e);
     expect(failure).toBeInstanceOf(GenerationFailed);
     expect(failure.message).toContain("exit code 2");
     expect(failure.message).toContain("Seed -1 is not a non-negative integer");
@@ -66,13 +97,23 @@ describe("generateWatched", () => {
   it("refuses no attempts or no stall limit, before starting anything", async () => {
     const outDir = join(dir, "refused");
     const command = child(`require("fs").mkdirSync(${JSON.stringify(outDir)})`, outDir);
-    await expect(generateWatched({ ...base, outDir, stallSeconds: 30, attempts: 0, command })).rejects.toThrow(/attempts 0 is not a whole number of 1 or more/);
-    await expect(generateWatched({ ...base, outDir, stallSeconds: 0, attempts: 3, command })).rejects.toThrow(/stallSeconds 0 is not a number of seconds above 0/);
+    await expect(generateWatched({ ...base, outDir, stallSeconds: 30, attempts: 0, command })).rejects.toThrow(
+      /attempts 0 is not a whole number of 1 or more/,
+    );
+    await expect(generateWatched({ ...base, outDir, stallSeconds: 0, attempts: 3, command })).rejects.toThrow(
+      /stallSeconds 0 is not a number of seconds above 0/,
+    );
     expect(existsSync(outDir)).toBe(false);
   });
 
   it("says so when the generator cannot be started at all", async () => {
-    const failure = await generateWatched({ ...base, outDir: join(dir, "missing"), stallSeconds: 30, attempts: 3, command: [join(dir, "no-such-deno")] }).catch((e) => e);
+    const failure = await generateWatched({
+      ...base,
+      outDir: join(dir, "missing"),
+      stallSeconds: 30,
+      attempts: 3,
+      command: [join(dir, "no-such-deno")],
+    }).catch((e) => e);
     expect(failure).toBeInstanceOf(GenerationFailed);
     expect(failure.message).toMatch(/could not start: .*ENOENT/);
   });

@@ -2,13 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  errorOutputs,
-  executeNotebook,
-  makeNotebook,
-  NotebookError,
-  notebookText,
-} from "../../scripts/jupyter.mjs";
+import { errorOutputs, executeNotebook, makeNotebook, NotebookError, notebookText } from "../../scripts/jupyter.mjs";
 
 describe("the Deno Jupyter kernel", () => {
   const dir = mkdtempSync(join(tmpdir(), "kernel-test-"));
@@ -18,8 +12,8 @@ describe("the Deno Jupyter kernel", () => {
     const input = join(dir, "polars-shape.ipynb");
     const cells = [
       'import pl from "nodejs-polars";',
-      'const df = pl.DataFrame({ ticker: ["AAPL", "MSFT", "SPY"], close: [1, 2, 3] });\n'
-        + "console.log(JSON.stringify(df.shape));",
+      'const df = pl.DataFrame({ ticker: ["AAPL", "MSFT", "SPY"], close: [1, 2, 3] });\n' +
+      "console.log(JSON.stringify(df.shape));",
       "df.height * 10",
     ];
     writeFileSync(input, JSON.stringify(makeNotebook(cells)));
@@ -39,7 +33,10 @@ describe("the Deno Jupyter kernel", () => {
 
   it("fails with the cell's error when a cell throws, and leaves the copy executed up to that cell", async () => {
     const input = join(dir, "throws.ipynb");
-    writeFileSync(input, JSON.stringify(makeNotebook(['console.log("before");', 'throw new Error("boom in cell");', 'console.log("after");'])));
+    writeFileSync(
+      input,
+      JSON.stringify(makeNotebook(['console.log("before");', 'throw new Error("boom in cell");', 'console.log("after");'])),
+    );
 
     const error = await executeNotebook(input, join(dir, "out"), { timeoutSeconds: 60 }).then(
       () => expect.fail("the notebook ran"),

@@ -20,7 +20,8 @@ describe("package-lock.json", () => {
   it("records every platform binary npm would leave out (lockPlatforms has nothing to add)", () => {
     copyFileSync(join(repo, "package-lock.json"), join(scratch, "package-lock.json"));
     const out = execFileSync(process.execPath, [join(repo, "scripts/lockPlatforms.mjs")], {
-      encoding: "utf8", env: { ...process.env, LOCK_PLATFORMS_FILE: join(scratch, "package-lock.json") },
+      encoding: "utf8",
+      env: { ...process.env, LOCK_PLATFORMS_FILE: join(scratch, "package-lock.json") },
     });
     expect(out).toContain("nothing missing");
   });

@@ -21,7 +21,13 @@ const columns: ColumnInfo[] = [
 ] as ColumnInfo[];
 const csv = Buffer.from(
   "Ticker,TradeDate,BarDateTime,Volume,Price\n" +
-    Array.from({ length: 40_000 }, (_, i) => `T${i % 13},2023-11-2${i % 8},2023-11-20T09:${String(30 + (i % 30)).padStart(2, "0")}:00.000000000-05:00,${(i * 7919) % 100_000},${(100 + (i % 997) / 7).toFixed(4)}`).join("\n") + "\n",
+    Array.from(
+      { length: 40_000 },
+      (_, i) =>
+        `T${i % 13},2023-11-2${i % 8},2023-11-20T09:${String(30 + (i % 30)).padStart(2, "0")}:00.000000000-05:00,${(i * 7919) % 100_000},${
+          (100 + (i % 997) / 7).toFixed(4)
+        }`,
+    ).join("\n") + "\n",
 );
 const gz = gzipSync(csv, { level: 2 });
 

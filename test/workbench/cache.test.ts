@@ -134,7 +134,9 @@ describe("a workbench connected without a cache", () => {
     expect(wb.cache.enabled).toBe(false);
     const error = await wb.cache.verify().catch((e) => e);
     expect(error).toBeInstanceOf(QueryError);
-    expect(error.message).toMatch(/^This workbench has no cache, so there is nothing to verify: connect\(\{ cache: "<dir>" \}\) keeps each fetched frame on disk/);
+    expect(error.message).toMatch(
+      /^This workbench has no cache, so there is nothing to verify: connect\(\{ cache: "<dir>" \}\) keeps each fetched frame on disk/,
+    );
     await expect(wb.cache.verify({ remove: true })).rejects.toThrow(QueryError);
     expect(wb.transport.requestsSent).toBe(0);
   });

@@ -30,10 +30,15 @@ afterAll(async () => {
 
 function runDeno(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(denoPath(), ["run", "-A", "test/workbench/support/denoFrame.ts", ...args], { env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`deno exited with ${error.code}:\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      denoPath(),
+      ["run", "-A", "test/workbench/support/denoFrame.ts", ...args],
+      { env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`deno exited with ${error.code}:\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -47,10 +52,27 @@ it("a Deno process fetches a typed frame from the sandbox, equal to Node's fetch
   expect(node.height).toBeGreaterThan(1000); // several pages of 500
   expect(report.requests).toBeGreaterThanOrEqual(2 + Math.ceil(node.height / 500));
   expect({ height: report.height, width: report.width }).toEqual({ height: node.height, width: 9 });
-  expect(report.columns).toEqual(["TradeDate", "EventDateTime", "EventType", "Ticker", "ASID", "Price", "Quantity", "Exchange", "ConditionCode"]);
+  expect(report.columns).toEqual([
+    "TradeDate",
+    "EventDateTime",
+    "EventType",
+    "Ticker",
+    "ASID",
+    "Price",
+    "Quantity",
+    "Exchange",
+    "ConditionCode",
+  ]);
   expect(report.dtypes).toEqual([
-    "DataType(Date)", "DataType(Datetime(ns,America/New_York))", "DataType(String)", "DataType(String)",
-    "DataType(Int64)", "DataType(Float64)", "DataType(Int64)", "DataType(String)", "DataType(String)",
+    "DataType(Date)",
+    "DataType(Datetime(ns,America/New_York))",
+    "DataType(String)",
+    "DataType(String)",
+    "DataType(Int64)",
+    "DataType(Float64)",
+    "DataType(Int64)",
+    "DataType(String)",
+    "DataType(String)",
   ]);
   const fromDeno = pl.readParquet(out);
   expectSameFrame(fromDeno, node);

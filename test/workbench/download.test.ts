@@ -54,18 +54,33 @@ describe("a partitioned download", () => {
 
   it("writes a Ticker= file of each request's days, Ticker/TradeDate partitions in a manifest without the key; the scan equals a fetch", async () => {
     const result = await full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21" }, dir());
-    expect(result).toMatchObject({ dataset: "eq-taq-1min", layout: ["Ticker", "TradeDate"], partitions: 6, fetched: 6, rows: 6 * 960, resumed: false });
+    expect(result).toMatchObject({
+      dataset: "eq-taq-1min",
+      layout: ["Ticker", "TradeDate"],
+      partitions: 6,
+      fetched: 6,
+      rows: 6 * 960,
+      resumed: false,
+    });
     const file = "Ticker=AAPL/part-2023-11-20_2023-11-21.parquet";
     expect(readdirSync(join(dir(), "Ticker=AAPL"))).toEqual(["part-2023-11-20_2023-11-21.parquet"]);
     // The file keeps the trade date; its path carries the ticker.
-    expect(pl.readParquet(join(dir(), file)).columns).toEqual(manifestOf(dir()).columns.map((c: { name: string }) => c.name).filter((n: string) => n !== "Ticker"));
+    expect(pl.readParquet(join(dir(), file)).columns).toEqual(
+      manifestOf(dir()).columns.map((c: { name: string }) => c.name).filter((n: string) => n !== "Ticker"),
+    );
     // The table holds only Parquet files; the bookkeeping is beside it.
     expect(readdirSync(dir()).sort()).toEqual(TICKERS.map((t) => `Ticker=${t}`).sort());
     const manifestText = readFileSync(manifestPath(dir()), "utf8");
     expect(manifestText).not.toContain("demo-full-access");
     // Each partition is recorded with its rows and file; each file with its size, rows and SHA-256 (checked before a re-run reuses it).
     const manifest = manifestOf(dir());
-    expect(manifest).toMatchObject({ format: "market-workbench-lake/3", layout: ["Ticker", "TradeDate"], fileColumns: ["Ticker"], timeUnits: { BarDateTime: "us" }, writer: { name: "market-workbench" } });
+    expect(manifest).toMatchObject({
+      format: "market-workbench-lake/3",
+      layout: ["Ticker", "TradeDate"],
+      fileColumns: ["Ticker"],
+      timeUnits: { BarDateTime: "us" },
+      writer: { name: "market-workbench" },
+    });
     expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-20"]).toEqual({ rows: 960, file });
     expect(manifest.partitions["Ticker=AAPL/TradeDate=2023-11-21"]).toEqual({ rows: 960, file });
     expect(manifest.files[file]).toEqual({ bytes: statSync(join(dir(), file)).size, rows: 2 * 960, sha256: sha256(join(dir(), file)) });
@@ -87,7 +102,9 @@ describe("a partitioned download", () => {
     const duck = await (await DuckDBInstance.create(":memory:")).connect();
     const source = `read_parquet('${dir()}/**/*.parquet', hive_partitioning = true)`;
     const columns = "Ticker, CAST(TradeDate AS VARCHAR) AS d, epoch_ns(BarDateTime) AS t, Volume, CloseBidPrice";
-    const rows = (await duck.runAndReadAll(`SELECT ${columns} FROM ${source} ORDER BY Ticker, t`)).getRows().map((r) => r.map(String).join("|"));
+    const rows = (await duck.runAndReadAll(`SELECT ${columns} FROM ${source} ORDER BY Ticker, t`)).getRows().map((r) =>
+      r.map(String).join("|")
+    );
     const scanned = full.scan(dir()).collectSync().sort(["Ticker", "BarDateTime"]);
     const mine = scanned.select(
       pl.col("Ticker"),
@@ -99,7 +116,9 @@ describe("a partitioned download", () => {
     expect(rows.length).toBe(18 * 960);
     expect(rows).toEqual(mine);
     // Pruning: a filter on the ticker reads that ticker's two files of six.
-    const plan = (await duck.runAndReadAll(`EXPLAIN ANALYZE SELECT count(*) FROM ${source} WHERE Ticker = 'AAPL' AND TradeDate = '2023-11-21'`)).getRows().map((r) => r.map(String).join("\n")).join("\n");
+    const plan =
+      (await duck.runAndReadAll(`EXPLAIN ANALYZE SELECT count(*) FROM ${source} WHERE Ticker = 'AAPL' AND TradeDate = '2023-11-21'`))
+        .getRows().map((r) => r.map(String).join("\n")).join("\n");
     expect(plan).toMatch(/Scanning Files: 2\/6/);
     const counted = await duck.runAndReadAll(`SELECT count(*) FROM ${source} WHERE Ticker = 'AAPL' AND TradeDate = '2023-11-21'`);
     expect(Number(counted.getRows()[0][0])).toBe(960);
@@ -107,7 +126,9 @@ describe("a partitioned download", () => {
   });
 
   it("a folder holding another query's download is refused", async () => {
-    await expect(full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir())).rejects.toThrow(/holds a download of a different query/);
+    await expect(
+      full.download("eq-taq-1min", { tickers: TICKERS, start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir()),
+    ).rejects.toThrow(/holds a download of a different query/);
   });
 
   it("a daily dataset asked by ticker is partitioned by Ticker and TradeDate, its universe a Ticker filter: one request, a file a ticker", async () => {
@@ -142,7 +163,9 @@ describe("folders of formats 1 and 2 (bookkeeping inside the table, no hashes), 
     await full.download("eq-taq-1min", { tickers: ["AAPL"], ...range }, dir);
     const manifest = manifestOf(dir);
     const chunk = readdirSync(join(dir, "Ticker=AAPL"))[0];
-    const rows = pl.readParquet(join(dir, "Ticker=AAPL", chunk)).withColumns(pl.col("BarDateTime").cast(pl.Datetime("ns", "America/New_York")));
+    const rows = pl.readParquet(join(dir, "Ticker=AAPL", chunk)).withColumns(
+      pl.col("BarDateTime").cast(pl.Datetime("ns", "America/New_York")),
+    );
     rmSync(join(dir, "Ticker=AAPL"), { recursive: true });
     rmSync(dirname(manifestPath(dir)), { recursive: true });
     mkdirSync(join(dir, "Ticker=AAPL"));
@@ -150,7 +173,11 @@ describe("folders of formats 1 and 2 (bookkeeping inside the table, no hashes), 
     for (const path of Object.keys(manifest.partitions)) {
       const date = path.split("TradeDate=")[1];
       if (format === 2) {
-        manifest.partitions[path] = { rows: manifest.partitions[path].rows, bytes: statSync(join(dir, "Ticker=AAPL", chunk)).size, file: `Ticker=AAPL/${chunk}` };
+        manifest.partitions[path] = {
+          rows: manifest.partitions[path].rows,
+          bytes: statSync(join(dir, "Ticker=AAPL", chunk)).size,
+          file: `Ticker=AAPL/${chunk}`,
+        };
         continue;
       }
       mkdirSync(join(dir, path), { recursive: true });
@@ -170,15 +197,40 @@ describe("folders of formats 1 and 2 (bookkeeping inside the table, no hashes), 
       expect(full.scan(d).collectSync().height).toBe(2 * 960);
       const result = await quietly(() => full.download("eq-taq-1min", { tickers: ["AAPL"], ...range }, d));
       expect(result).toMatchObject({ partitions: 3, fetched: 1, resumed: true });
-      expect(result.warnings).toEqual([expect.stringMatching(new RegExp(`was of format ${format}: upgraded to 3, its manifest moved beside the table .* and its ${format === 1 ? 2 : 1} file\\(s\\) hashed as they are`))]);
+      expect(result.warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `was of format ${format}: upgraded to 3, its manifest moved beside the table .* and its ${
+              format === 1 ? 2 : 1
+            } file\\(s\\) hashed as they are`,
+          ),
+        ),
+      ]);
       expect(existsSync(join(d, "_manifest.json"))).toBe(false);
       const manifest = manifestOf(d);
-      expect(manifest).toMatchObject({ format: "market-workbench-lake/3", layout: ["Ticker", "TradeDate"], fileColumns: format === 1 ? ["Ticker", "TradeDate"] : ["Ticker"], timeUnits: { BarDateTime: "ns" } });
-      for (const [file, record] of Object.entries(manifest.files as Record<string, { sha256: string }>)) expect(record.sha256, file).toBe(sha256(join(d, file)));
-      if (format === 1) expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual(["TradeDate=2023-11-20", "TradeDate=2023-11-21", "TradeDate=2023-11-22"]);
-      else expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual(["part-2023-11-20_2023-11-21.parquet", "part-2023-11-22_2023-11-22.parquet"]);
+      expect(manifest).toMatchObject({
+        format: "market-workbench-lake/3",
+        layout: ["Ticker", "TradeDate"],
+        fileColumns: format === 1 ? ["Ticker", "TradeDate"] : ["Ticker"],
+        timeUnits: { BarDateTime: "ns" },
+      });
+      for (const [file, record] of Object.entries(manifest.files as Record<string, { sha256: string }>)) {
+        expect(record.sha256, file).toBe(sha256(join(d, file)));
+      }
+      if (format === 1) {
+        expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual([
+          "TradeDate=2023-11-20",
+          "TradeDate=2023-11-21",
+          "TradeDate=2023-11-22",
+        ]);
+      } else {expect(readdirSync(join(d, "Ticker=AAPL")).sort()).toEqual([
+          "part-2023-11-20_2023-11-21.parquet",
+          "part-2023-11-22_2023-11-22.parquet",
+        ]);}
       // Every file of the folder in the same unit: one table for any engine.
-      for (const file of Object.keys(manifest.files)) expect(String(pl.readParquet(join(d, file)).schema.BarDateTime), file).toContain("Datetime(ns");
+      for (const file of Object.keys(manifest.files)) {
+        expect(String(pl.readParquet(join(d, file)).schema.BarDateTime), file).toContain("Datetime(ns");
+      }
       expectSameFrame(full.scan(d).collectSync().sort("BarDateTime"), await full.data.eqTaq1Min("AAPL", range));
     });
   }
@@ -191,7 +243,10 @@ describe("other layouts", () => {
     const result = await full.download("eq-taq", { tickers: ["OXY.WS"], ...range }, d);
     expect(result).toMatchObject({ layout: ["Ticker", "TradeDate"], partitions: 2, fetched: 2 });
     expect(existsSync(join(d, "Ticker=OXY.WS", "TradeDate=2023-11-24", "part.parquet"))).toBe(true);
-    expectSameFrame(full.scan(d).collectSync().sort(["TradeDate", "EventDateTime"]), (await full.data.eqTaq(null, "OXY.WS", range)).sort(["TradeDate", "EventDateTime"]));
+    expectSameFrame(
+      full.scan(d).collectSync().sort(["TradeDate", "EventDateTime"]),
+      (await full.data.eqTaq(null, "OXY.WS", range)).sort(["TradeDate", "EventDateTime"]),
+    );
   });
 
   it("an undated dataset is one part.parquet", async () => {
@@ -199,7 +254,9 @@ describe("other layouts", () => {
     const result = await full.download("eq-lookup-files", {}, d);
     expect(result).toMatchObject({ layout: [], partitions: 1, fetched: 1 });
     expectSameFrame(full.scan(d).collectSync(), await full.data.eqLookupFiles());
-    await expect(full.download("eq-lookup-files", { start: "2023-11-20" }, join(scratch, "lookup2"))).rejects.toThrow(/has no trade-date column/);
+    await expect(full.download("eq-lookup-files", { start: "2023-11-20" }, join(scratch, "lookup2"))).rejects.toThrow(
+      /has no trade-date column/,
+    );
   });
 });
 

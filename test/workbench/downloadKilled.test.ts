@@ -34,11 +34,20 @@ afterAll(async () => {
 
 describe("an interrupted download", () => {
   it("killed midway, resumes at partition granularity and equals a clean download", async () => {
-    const query = { tickers: ["SPY", "AAPL", "MSFT", "JPM", "OXY.WS", "ODFL"], start: "2023-11-20", end: "2023-11-28", pageSize: 240, concurrency: 1 };
+    const query = {
+      tickers: ["SPY", "AAPL", "MSFT", "JPM", "OXY.WS", "ODFL"],
+      start: "2023-11-20",
+      end: "2023-11-28",
+      pageSize: 240,
+      concurrency: 1,
+    };
     const dir = join(scratch, "killed");
     // The Deno binary itself: node_modules/.bin/deno is a Node launcher, and killing it would leave
     // the real download running on, writing partitions while the test resumes into the same folder.
-    const child = spawn(denoPath(), ["run", "-A", "test/workbench/support/lakeDownload.ts", sb.baseUrl, dir, JSON.stringify(query), "1"], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(denoPath(), ["run", "-A", "test/workbench/support/lakeDownload.ts", sb.baseUrl, dir, JSON.stringify(query), "1"], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stderr = "", exited = false;
     child.stderr!.on("data", (d) => (stderr += d));
     child.once("exit", () => (exited = true));

@@ -32,7 +32,12 @@ describe("wb.account", () => {
   it("quotas give one Int64 row per quota, and a data request adds exactly one to the month's requests", async () => {
     const before = await restricted.account.quotas();
     expect(schemaOf(before)).toEqual(["quota: String", "used: Int64", "limit: Int64", "remaining: Int64"]);
-    expect(before.getColumn("quota").toArray()).toEqual(["per_minute_requests", "monthly_requests", "monthly_data_scanned", "monthly_data_returned"]);
+    expect(before.getColumn("quota").toArray()).toEqual([
+      "per_minute_requests",
+      "monthly_requests",
+      "monthly_data_scanned",
+      "monthly_data_returned",
+    ]);
     expect(before.getColumn("limit").toArray()).toEqual([30, 100_000, 10 * 2 ** 30, 2 ** 30]);
     await restricted.data.eqDailyOhlc({ filters: { Ticker: "AAPL" } });
     const after = await restricted.account.quotas();
@@ -46,15 +51,23 @@ describe("wb.account", () => {
   it("dataAccessRules give the restricted key's window and universe as dates and a list of strings", async () => {
     const rules = (await restricted.account.dataAccessRules()).sort("dataset_text_id");
     expect(schemaOf(rules)).toEqual([
-      "dataset_text_id: String", "dataset_id: String", "dataset_name: String", "dataset_version: String",
-      "start_date: Date", "end_date: Date", "universe_identifiers: List(String)",
+      "dataset_text_id: String",
+      "dataset_id: String",
+      "dataset_name: String",
+      "dataset_version: String",
+      "start_date: Date",
+      "end_date: Date",
+      "universe_identifiers: List(String)",
     ]);
     expect(rules.getColumn("dataset_text_id").toArray()).toEqual(["eq-daily-ohlc", "eq-taq-1min"]);
     expect(rules.select(pl.col("start_date").dt.strftime("%Y-%m-%d"), pl.col("end_date").dt.strftime("%Y-%m-%d")).rows()).toEqual([
       ["2023-11-21", "2023-11-27"],
       ["2023-11-21", "2023-11-27"],
     ]);
-    expect(rules.getColumn("universe_identifiers").toArray().map((l) => [...(l as Iterable<string>)])).toEqual([["AAPL", "MSFT"], ["AAPL", "MSFT"]]);
+    expect(rules.getColumn("universe_identifiers").toArray().map((l) => [...(l as Iterable<string>)])).toEqual([["AAPL", "MSFT"], [
+      "AAPL",
+      "MSFT",
+    ]]);
   });
 
   it("dataAccessRules of an unrestricted key keep the same types: an ongoing end is null, an empty universe a list of strings", async () => {
@@ -68,7 +81,13 @@ describe("wb.account", () => {
 describe("wb.meta", () => {
   it("datasets lists what each key may reach", async () => {
     const all = await full.meta.datasets();
-    expect(schemaOf(all)).toEqual(["dataset_id: String", "dataset_text_id: String", "dataset_name: String", "data_group: String", "vendor: String"]);
+    expect(schemaOf(all)).toEqual([
+      "dataset_id: String",
+      "dataset_text_id: String",
+      "dataset_name: String",
+      "data_group: String",
+      "vendor: String",
+    ]);
     expect(all.getColumn("dataset_text_id").toArray().sort()).toEqual(marketDatasets(dir()));
     expect(marketDatasets(dir())).toEqual(expect.arrayContaining(["eq-daily-ohlc", "eq-taq", "eq-taq-1min"]));
     expect((await restricted.meta.datasets()).getColumn("dataset_text_id").toArray().sort()).toEqual(["eq-daily-ohlc", "eq-taq-1min"]);
@@ -86,7 +105,15 @@ describe("wb.meta", () => {
     for (const id of ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"] as const) {
       const cols = await full.meta.columns(id);
       expect(cols.columns).toEqual(["name", "data_type", "description", "nullable"]);
-      const file = marketFrame(dir(), id, id === "eq-taq-1min" ? "aggregation_logic=core/TradeDate=2023-11-20.parquet" : id === "eq-taq" ? "TradeDate=2023-11-20/Ticker=AAPL.parquet" : "TradeDate=2023-11-20.parquet");
+      const file = marketFrame(
+        dir(),
+        id,
+        id === "eq-taq-1min"
+          ? "aggregation_logic=core/TradeDate=2023-11-20.parquet"
+          : id === "eq-taq"
+          ? "TradeDate=2023-11-20/Ticker=AAPL.parquet"
+          : "TradeDate=2023-11-20.parquet",
+      );
       expect(cols.getColumn("name").toArray()).toEqual(file.columns);
       const schema = await full.meta.schema(id);
       expect(schema.map((c) => `${c.name}: ${typeText(dtypeOf(c))}`)).toEqual(schemaOf(file));
@@ -97,7 +124,9 @@ describe("wb.meta", () => {
 describe("wb.data", () => {
   const bars = (variant: string) =>
     marketFrame(dir(), "eq-taq-1min", `aggregation_logic=${variant}`).filter(
-      pl.col("Ticker").eq(pl.lit("AAPL")).and(pl.col("TradeDate").gtEq(date("2023-11-21"))).and(pl.col("TradeDate").ltEq(date("2023-11-22"))),
+      pl.col("Ticker").eq(pl.lit("AAPL")).and(pl.col("TradeDate").gtEq(date("2023-11-21"))).and(
+        pl.col("TradeDate").ltEq(date("2023-11-22")),
+      ),
     );
   const q = { filters: { TradeDate: { ge: "2023-11-21", le: "2023-11-22" } } };
 
@@ -129,13 +158,15 @@ describe("wb.data", () => {
   // The options issue adds the options and reference datasets to the market. Where the market
   // holds one, its function returns the market's rows; where it does not yet, the function is
   // refused as not entitled (the access rules cannot name it) and the service agrees with a 404.
-  it.each([
-    ["optGreeksDaily", "opt-greeks-daily", "/api/v1/data/us-equity-opt/opt-greeks-daily"],
-    ["optOpenInterest", "opt-open-interest", "/api/v1/data/us-equity-opt/opt-open-interest"],
-    ["optSecMaster", "opt-sec-master", "/api/v1/data/us-equity-opt-ref/opt-sec-master"],
-    ["occEqSpecSettl", "occ-eq-spec-settl", "/api/v1/data/us-equity-opt-ref/occ-eq-spec-settl"],
-    ["eqLookupFiles", "eq-lookup-files", "/api/v1/data/us-equity-ref/eq-lookup-files"],
-  ] as const)("%s gives the market's %s rows, or NotEntitledError while the market lacks them", async (fn, id, path) => {
+  it.each(
+    [
+      ["optGreeksDaily", "opt-greeks-daily", "/api/v1/data/us-equity-opt/opt-greeks-daily"],
+      ["optOpenInterest", "opt-open-interest", "/api/v1/data/us-equity-opt/opt-open-interest"],
+      ["optSecMaster", "opt-sec-master", "/api/v1/data/us-equity-opt-ref/opt-sec-master"],
+      ["occEqSpecSettl", "occ-eq-spec-settl", "/api/v1/data/us-equity-opt-ref/occ-eq-spec-settl"],
+      ["eqLookupFiles", "eq-lookup-files", "/api/v1/data/us-equity-ref/eq-lookup-files"],
+    ] as const,
+  )("%s gives the market's %s rows, or NotEntitledError while the market lacks them", async (fn, id, path) => {
     if (!marketDatasets(dir()).includes(id)) {
       await expect(full.data[fn]()).rejects.toThrow(NotEntitledError);
       const answer = await full.transport.get(path).catch((e) => e);

@@ -7,8 +7,21 @@ import { createServer } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  AccountDeactivatedError, connect, GatewayTimeoutError, InvalidApiKeyError, IpNotAllowedError, KeyExpiredError, NetworkError, NotEntitledError,
-  NotFoundError, QueryError, QuotaExceededError, ServiceUnavailableError, UnauthenticatedError, ValidationError, WorkbenchError,
+  AccountDeactivatedError,
+  connect,
+  GatewayTimeoutError,
+  InvalidApiKeyError,
+  IpNotAllowedError,
+  KeyExpiredError,
+  NetworkError,
+  NotEntitledError,
+  NotFoundError,
+  QueryError,
+  QuotaExceededError,
+  ServiceUnavailableError,
+  UnauthenticatedError,
+  ValidationError,
+  WorkbenchError,
 } from "../../workbench/mod.ts";
 import { ACCOUNT } from "../../workbench/query/endpoints.ts";
 import { Transport } from "../../workbench/http/transport.ts";
@@ -44,7 +57,9 @@ function expectCarries(error: WorkbenchError, cls: new (...a: never[]) => Workbe
   expect(error.url!.startsWith(`${base}/api/v1/`)).toBe(true);
   expect(error.message).toContain(new URL(error.url!).pathname);
   if (key !== "") {
-    for (const text of [error.message, String(error), error.stack ?? "", JSON.stringify(error), inspect(error, { depth: 4 })]) expect(text).not.toContain(key);
+    for (const text of [error.message, String(error), error.stack ?? "", JSON.stringify(error), inspect(error, { depth: 4 })]) {
+      expect(text).not.toContain(key);
+    }
   }
 }
 
@@ -86,7 +101,13 @@ describe("authentication and access", () => {
     const e = await failure(wb.meta.status("eq-taq"));
     expectCarries(e, NotEntitledError, 404, sb.baseUrl, "demo-restricted");
     expect(e.detail).toBe("A dataset with the id 'eq-taq' is not found");
-    expectCarries(await failure(wb.transport.get("/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL")), NotEntitledError, 404, sb.baseUrl, "demo-restricted");
+    expectCarries(
+      await failure(wb.transport.get("/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL")),
+      NotEntitledError,
+      404,
+      sb.baseUrl,
+      "demo-restricted",
+    );
   });
 
   it("an unentitled dataset is a NotEntitledError from the 403 setting, and so is a ticker outside the universe", async () => {
@@ -128,14 +149,19 @@ describe("validation", () => {
 
   it("an unknown column, sent anyway, is a ValidationError naming the column", async () => {
     const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
-    const e = (await failure(wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", new URLSearchParams({ Foo: "1" })))) as ValidationError;
+    const e =
+      (await failure(wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", new URLSearchParams({ Foo: "1" })))) as ValidationError;
     expectCarries(e, ValidationError, 422, sb.baseUrl, "demo-full-access");
-    expect(e.issues).toEqual([expect.objectContaining({ loc: ["query", "filters"], msg: "The following columns do not exist in the dataset: Foo" })]);
+    expect(e.issues).toEqual([
+      expect.objectContaining({ loc: ["query", "filters"], msg: "The following columns do not exist in the dataset: Foo" }),
+    ]);
   });
 
   it("a date outside the access window, sent anyway, is a ValidationError with the spec's text", async () => {
     const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-restricted" });
-    const e = (await failure(wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", new URLSearchParams({ TradeDate: "2023-11-20" })))) as ValidationError;
+    const e = (await failure(
+      wb.transport.get("/api/v1/data/us-equity/eq-daily-ohlc", new URLSearchParams({ TradeDate: "2023-11-20" })),
+    )) as ValidationError;
     expectCarries(e, ValidationError, 422, sb.baseUrl, "demo-restricted");
     expect(e.issues[0].msg).toBe("The date value '2023-11-20' is outside of the allowed range for this account");
   });
@@ -182,7 +208,13 @@ describe("service failures", () => {
   });
 
   it("a query past the time budget is a GatewayTimeoutError after halving the page to one row and retrying it", async () => {
-    const wb = await connect({ baseUrl: timingOut.baseUrl, fetch: timingOut.fetch, apiKey: "demo-full-access", retries: 1, waits: { sleep: () => Promise.resolve(), backoffDelay: () => 0 } });
+    const wb = await connect({
+      baseUrl: timingOut.baseUrl,
+      fetch: timingOut.fetch,
+      apiKey: "demo-full-access",
+      retries: 1,
+      waits: { sleep: () => Promise.resolve(), backoffDelay: () => 0 },
+    });
     await Promise.all([wb.account.rules(), wb.meta.schema("eq-daily-ohlc")]);
     const before = wb.transport.requestsSent;
     const e = await failure(wb.data.eqDailyOhlc({ pageSize: 4 }));

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { connect, type DataQuery, type Estimate, QuotaGuardError, type Workbench } from "../../workbench/mod.ts";
-import { countRows, type CountRead, MAX_SAMPLED_DAYS, sampledIndices } from "../../workbench/guard/rowCount.ts";
+import { type CountRead, countRows, MAX_SAMPLED_DAYS, sampledIndices } from "../../workbench/guard/rowCount.ts";
 import { dataEndpoint } from "../../workbench/query/endpoints.ts";
 import type { PreparedRequest } from "../../workbench/query/prepare.ts";
 import pl from "nodejs-polars";
@@ -53,7 +53,9 @@ const FAR_APART: Call[] = [
   ...["SPY", "ODFL", "OXY.WS"].map((t): Call => ["eq-taq", [null, t], { ...WEEK, pageSize: 20_000, concurrency: 1 }, "minute-bars"]),
   ["eq-taq", [null, "SPY"], { ...WEEK, filters: { EventType: "TRADE" } }, "minute-bars"],
   ["eq-taq", [null, "ODFL"], { ...WEEK, filters: { EventType: ["QUOTE BID", "QUOTE ASK"] } }, "minute-bars"],
-  ...["opt-greeks-daily", "opt-open-interest"].flatMap((d) => ["SPY", "SIRI", "ODFL1"].map((t): Call => [d, [], { ...WEEK, filters: { Ticker: t }, pageSize: 1_000, concurrency: 1 }, "sampled-days"])),
+  ...["opt-greeks-daily", "opt-open-interest"].flatMap((d) =>
+    ["SPY", "SIRI", "ODFL1"].map((t): Call => [d, [], { ...WEEK, filters: { Ticker: t }, pageSize: 1_000, concurrency: 1 }, "sampled-days"])
+  ),
 ];
 
 /** The estimate and the call, each with the data requests it sent; the call once before, so only its pages are counted. */
@@ -80,13 +82,16 @@ describe("wb.estimate against the real answer", () => {
     expect(estimate.lookupBytes > 0).toBe(estimateSent > 0);
   });
 
-  it.each(EVERY_DATASET.filter(([d]) => ["eq-taq-1min", "eq-daily-ohlc"].includes(d)))("%s: requests exact over several pages fetched one at a time", async (dataset, path, query) => {
-    const paged: DataQuery = { ...query, pageSize: dataset === "eq-daily-ohlc" ? 2 : 1000, concurrency: 1 };
-    const { estimate, rows, callSent } = await estimateAndCall([dataset, path, paged, "metadata"]);
-    expect(callSent).toBe(Math.ceil(rows / paged.pageSize!));
-    expect(callSent).toBeGreaterThan(2);
-    expect(estimate.requests).toBe(callSent);
-  });
+  it.each(EVERY_DATASET.filter(([d]) => ["eq-taq-1min", "eq-daily-ohlc"].includes(d)))(
+    "%s: requests exact over several pages fetched one at a time",
+    async (dataset, path, query) => {
+      const paged: DataQuery = { ...query, pageSize: dataset === "eq-daily-ohlc" ? 2 : 1000, concurrency: 1 };
+      const { estimate, rows, callSent } = await estimateAndCall([dataset, path, paged, "metadata"]);
+      expect(callSent).toBe(Math.ceil(rows / paged.pageSize!));
+      expect(callSent).toBeGreaterThan(2);
+      expect(estimate.requests).toBe(callSent);
+    },
+  );
 
   it("with lookups: false stays on free metadata and sends no data request", async () => {
     const { wb, dataRequests } = await counted();
@@ -98,9 +103,14 @@ describe("wb.estimate against the real answer", () => {
 
   it("refuses a mistyped option before sending anything, naming it and what it takes", async () => {
     const { wb, dataRequests } = await counted();
-    const refused = (options: unknown) => wb.estimate("eq-taq", WEEK, [null, "SPY"], options as never).then(() => "sent", (e: Error) => `${e.name}: ${e.message}`);
-    expect(await refused({ lookup: false })).toBe("QueryError: Unknown estimate option 'lookup' (did you mean 'lookups'?): the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them");
-    expect(await refused({ lookups: "no" })).toMatch(/^QueryError: lookups is .*no.*: give true \(count rows with a small read\) or false \(free metadata only\)$/);
+    const refused = (options: unknown) =>
+      wb.estimate("eq-taq", WEEK, [null, "SPY"], options as never).then(() => "sent", (e: Error) => `${e.name}: ${e.message}`);
+    expect(await refused({ lookup: false })).toBe(
+      "QueryError: Unknown estimate option 'lookup' (did you mean 'lookups'?): the option is lookups (true or false); the call's own options (tickers, start, end, filters ...) come before it, as its data function takes them",
+    );
+    expect(await refused({ lookups: "no" })).toMatch(
+      /^QueryError: lookups is .*no.*: give true \(count rows with a small read\) or false \(free metadata only\)$/,
+    );
     expect(await refused(null)).toMatch(/^QueryError: wb.estimate's options are an object such as \{ lookups: false \}, not /);
     expect(dataRequests()).toBe(0);
   });
@@ -137,7 +147,15 @@ describe("wb.estimate against the real answer", () => {
 });
 
 describe("an option chain's count over many days", () => {
-  const request = (start: string, end: string) => ({ pathValues: [], conditions: [{ column: "Ticker", op: "eq", texts: ["SPY"] }, { column: "TradeDate", op: "ge", texts: [start] }, { column: "TradeDate", op: "le", texts: [end] }] }) as unknown as PreparedRequest;
+  const request = (start: string, end: string) =>
+    ({
+      pathValues: [],
+      conditions: [{ column: "Ticker", op: "eq", texts: ["SPY"] }, { column: "TradeDate", op: "ge", texts: [start] }, {
+        column: "TradeDate",
+        op: "le",
+        texts: [end],
+      }],
+    }) as unknown as PreparedRequest;
   const status = { first_available_date: "2023-11-01", last_available_date: "2024-01-31" } as never;
 
   it("reads at most MAX_SAMPLED_DAYS (16) days, both ends included, and interpolates the days between on the line through them", async () => {

@@ -58,12 +58,16 @@ describe("failing fast where retrying cannot help", () => {
   });
 
   it("another web server (404 as HTML) is not taken for the service", async () => {
-    const other = await serve((_req, res) => res.writeHead(404, { "Content-Type": "text/html" }).end("<html><body>Not Found</body></html>"));
+    const other = await serve((_req, res) =>
+      res.writeHead(404, { "Content-Type": "text/html" }).end("<html><body>Not Found</body></html>")
+    );
     try {
       const wb = await connect({ baseUrl: other.baseUrl, apiKey: "demo-full-access" });
       const { error, requests } = await timedFailure(wb, () => wb.account.quotas());
       expect(error).toBeInstanceOf(NotTheServiceError);
-      expect(error.message).toContain(`${other.baseUrl}/api/v1/account/my/quotas is not from a Datasets Service: HTTP 404 (text/html) without a JSON detail, starting '<html><body>Not Found`);
+      expect(error.message).toContain(
+        `${other.baseUrl}/api/v1/account/my/quotas is not from a Datasets Service: HTTP 404 (text/html) without a JSON detail, starting '<html><body>Not Found`,
+      );
       expect(requests).toBe(1);
     } finally {
       other.server.close();
@@ -97,7 +101,9 @@ describe("transient failures keep their retries", () => {
       if (calls === 1) return req.socket.destroy();
       if (calls === 2) return res.writeHead(503, { "Content-Type": "text/html", "Retry-After": "0" }).end("<html>busy</html>");
       const upstream = await fetch(`${sb.baseUrl}${req.url}`, { headers: { "X-API-KEY": String(req.headers["x-api-key"]) } });
-      res.writeHead(upstream.status, { "Content-Type": upstream.headers.get("Content-Type")! }).end(Buffer.from(await upstream.arrayBuffer()));
+      res.writeHead(upstream.status, { "Content-Type": upstream.headers.get("Content-Type")! }).end(
+        Buffer.from(await upstream.arrayBuffer()),
+      );
     });
     try {
       const wb = await connect({ baseUrl: flaky.baseUrl, apiKey: "demo-full-access" });

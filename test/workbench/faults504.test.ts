@@ -50,7 +50,9 @@ describe("the 504 rule under scattered faults", () => {
       try {
         const { frame, requests } = await fetchCounted(faulty);
         expectSameFrame(frame, reference);
-        console.log(`seed ${seed}: ${requests} requests under faults against ${cleanRequests} clean (${(requests / cleanRequests).toFixed(2)}x)`);
+        console.log(
+          `seed ${seed}: ${requests} requests under faults against ${cleanRequests} clean (${(requests / cleanRequests).toFixed(2)}x)`,
+        );
         expect(requests).toBeGreaterThan(cleanRequests); // the faults were met
         // Against the clean walk at its most: how many pages it asks past the end depends on
         // timing (69-72 here; a full suite's load gave 69 once, and 141 faulty requests failed 2 x 69).

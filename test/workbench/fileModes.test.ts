@@ -31,7 +31,12 @@ function report(runtime: keyof typeof RUNTIMES, umask: string): Promise<Record<s
   const dir = join(scratch, `${runtime}-${umask}`);
   mkdirSync(dir);
   const command = [...RUNTIMES[runtime], dir, inject("tinyMarketDir")].map((a) => `'${a}'`).join(" ");
-  const env = { ...process.env, NO_COLOR: "1", XDG_CONFIG_HOME: join(dir, "config"), MARKETDATA_PROVENANCE_JOURNAL: join(dir, "journal.jsonl") };
+  const env = {
+    ...process.env,
+    NO_COLOR: "1",
+    XDG_CONFIG_HOME: join(dir, "config"),
+    MARKETDATA_PROVENANCE_JOURNAL: join(dir, "journal.jsonl"),
+  };
   return new Promise((resolve, reject) => {
     execFile("sh", ["-c", `umask ${umask} && exec ${command}`], { env, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
       const line = stdout.split("\n").find((l) => l.startsWith("MODES "));
@@ -41,39 +46,42 @@ function report(runtime: keyof typeof RUNTIMES, umask: string): Promise<Record<s
   });
 }
 
-describe.each([["deno", "022"], ["deno", "000"], ["node", "022"], ["node", "000"]] as const)("under %s with a umask of %s", (runtime, umask) => {
-  let modes: Record<string, string | string[]>;
-  beforeAll(async () => {
-    modes = await report(runtime, umask);
-  }, 240_000);
+describe.each([["deno", "022"], ["deno", "000"], ["node", "022"], ["node", "000"]] as const)(
+  "under %s with a umask of %s",
+  (runtime, umask) => {
+    let modes: Record<string, string | string[]>;
+    beforeAll(async () => {
+      modes = await report(runtime, umask);
+    }, 240_000);
 
-  it("an appended file keeps its mode on every append (0644 shared, 0600 private); a file left 0666 is narrowed", () => {
-    expect(modes.appendShared).toEqual(["644", "644", "644"]);
-    expect(modes.appendPrivate).toEqual(["600", "600", "600"]);
-    expect(modes.narrowed).toBe("600");
-    expect(modes.journal).toBe("600"); // the provenance journal after five appends
-  });
+    it("an appended file keeps its mode on every append (0644 shared, 0600 private); a file left 0666 is narrowed", () => {
+      expect(modes.appendShared).toEqual(["644", "644", "644"]);
+      expect(modes.appendPrivate).toEqual(["600", "600", "600"]);
+      expect(modes.narrowed).toBe("600");
+      expect(modes.journal).toBe("600"); // the provenance journal after five appends
+    });
 
-  it("a rewritten file keeps its mode (sync and async, shared and private); the lock 0644; the local secret 0600 in a 0700 folder", () => {
-    expect(modes.rewriteShared).toEqual(["644", "644"]);
-    expect(modes.rewritePrivate).toEqual(["600", "600"]);
-    expect(modes.rewriteAsync).toEqual(["644", "644"]);
-    expect(modes.lock).toBe("644");
-    expect([modes.secret, modes.secretFolder]).toEqual(["600", "700"]);
-  });
+    it("a rewritten file keeps its mode (sync and async, shared and private); the lock 0644; the local secret 0600 in a 0700 folder", () => {
+      expect(modes.rewriteShared).toEqual(["644", "644"]);
+      expect(modes.rewritePrivate).toEqual(["600", "600"]);
+      expect(modes.rewriteAsync).toEqual(["644", "644"]);
+      expect(modes.lock).toBe("644");
+      expect([modes.secret, modes.secretFolder]).toEqual(["600", "700"]);
+    });
 
-  it("a session's cache is 0600 in a 0700 folder, its lake and the lake's bookkeeping 0644 in 0755 folders", () => {
-    const session = Object.entries(modes).filter(([path]) => path.startsWith("session/"));
-    const cache = session.filter(([path]) => path.startsWith("session/cache/") && !path.endsWith("/"));
-    const ofLake = (path: string) => path.startsWith("session/lake/") || path.startsWith("session/.lake.workbench/");
-    const lake = session.filter(([path]) => ofLake(path) && !path.endsWith("/"));
-    const lakeFolders = session.filter(([path]) => ofLake(path) && path.endsWith("/"));
-    expect(cache.length).toBeGreaterThanOrEqual(6); // three calls' frames and their provenance
-    expect(lake.map(([path]) => path)).toContain("session/.lake.workbench/manifest.json");
-    expect(lakeFolders.map(([path]) => path)).toEqual(expect.arrayContaining(["session/lake/Ticker=MSFT/", "session/.lake.workbench/"]));
-    expect(modes["session/cache/"]).toBe("700");
-    expect(cache.filter(([, m]) => m !== "600")).toEqual([]);
-    expect(lake.filter(([, m]) => m !== "644")).toEqual([]);
-    expect(lakeFolders.filter(([, m]) => m !== "755")).toEqual([]);
-  });
-});
+    it("a session's cache is 0600 in a 0700 folder, its lake and the lake's bookkeeping 0644 in 0755 folders", () => {
+      const session = Object.entries(modes).filter(([path]) => path.startsWith("session/"));
+      const cache = session.filter(([path]) => path.startsWith("session/cache/") && !path.endsWith("/"));
+      const ofLake = (path: string) => path.startsWith("session/lake/") || path.startsWith("session/.lake.workbench/");
+      const lake = session.filter(([path]) => ofLake(path) && !path.endsWith("/"));
+      const lakeFolders = session.filter(([path]) => ofLake(path) && path.endsWith("/"));
+      expect(cache.length).toBeGreaterThanOrEqual(6); // three calls' frames and their provenance
+      expect(lake.map(([path]) => path)).toContain("session/.lake.workbench/manifest.json");
+      expect(lakeFolders.map(([path]) => path)).toEqual(expect.arrayContaining(["session/lake/Ticker=MSFT/", "session/.lake.workbench/"]));
+      expect(modes["session/cache/"]).toBe("700");
+      expect(cache.filter(([, m]) => m !== "600")).toEqual([]);
+      expect(lake.filter(([, m]) => m !== "644")).toEqual([]);
+      expect(lakeFolders.filter(([, m]) => m !== "755")).toEqual([]);
+    });
+  },
+);

@@ -15,7 +15,8 @@ let sb: AppSandbox;
 let wb: Workbench;
 const dir = () => inject("tinyMarketDir");
 const date = (d: string) => pl.lit(d).str.strptime(pl.Date, "%Y-%m-%d");
-const nyTime = (iso: string) => pl.lit(new Date(iso).getTime() * 1_000_000).cast(pl.Datetime("ns", "UTC")).dt.convertTimeZone("America/New_York");
+const nyTime = (iso: string) =>
+  pl.lit(new Date(iso).getTime() * 1_000_000).cast(pl.Datetime("ns", "UTC")).dt.convertTimeZone("America/New_York");
 
 beforeAll(async () => {
   sb = await openAppSandbox();
@@ -26,7 +27,11 @@ afterAll(() => sb?.stop());
 describe("filters and columns", () => {
   it("an equality and a date range on daily bars give the rows Polars finds in the files", async () => {
     const got = await wb.data.eqDailyOhlc({ filters: { Ticker: "SPY", TradeDate: { ge: "2023-11-21", le: "2023-11-27" } } });
-    const want = marketFrame(dir(), "eq-daily-ohlc").filter(pl.col("Ticker").eq(pl.lit("SPY")).and(pl.col("TradeDate").gtEq(date("2023-11-21"))).and(pl.col("TradeDate").ltEq(date("2023-11-27"))));
+    const want = marketFrame(dir(), "eq-daily-ohlc").filter(
+      pl.col("Ticker").eq(pl.lit("SPY")).and(pl.col("TradeDate").gtEq(date("2023-11-21"))).and(
+        pl.col("TradeDate").ltEq(date("2023-11-27")),
+      ),
+    );
     expect(want.height).toBe(4);
     expectSameFrame(got, want);
   });
@@ -62,8 +67,16 @@ describe("filters and columns", () => {
   it("chosen columns arrive in the order asked, each with its schema type", async () => {
     const columns = ["Volume", "BarDateTime", "Ticker", "VolumeWeightPrice", "TradeDate"];
     const got = await wb.data.eqTaq1Min("MSFT", { filters: { TradeDate: "2023-11-24" }, columns });
-    const want = marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core/TradeDate=2023-11-24.parquet").filter(pl.col("Ticker").eq(pl.lit("MSFT"))).select(...columns);
-    expect(schemaOf(got)).toEqual(["Volume: Int64", "BarDateTime: Datetime(ns,America/New_York)", "Ticker: String", "VolumeWeightPrice: Float64", "TradeDate: Date"]);
+    const want = marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core/TradeDate=2023-11-24.parquet").filter(
+      pl.col("Ticker").eq(pl.lit("MSFT")),
+    ).select(...columns);
+    expect(schemaOf(got)).toEqual([
+      "Volume: Int64",
+      "BarDateTime: Datetime(ns,America/New_York)",
+      "Ticker: String",
+      "VolumeWeightPrice: Float64",
+      "TradeDate: Date",
+    ]);
     expectSameFrame(got, want);
   });
 });
@@ -71,7 +84,9 @@ describe("filters and columns", () => {
 describe("types and nulls", () => {
   it("every column of minute bars has the Parquet file's dtype and empty trade fields stay null", async () => {
     const got = await wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-22" } });
-    const want = marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core/TradeDate=2023-11-22.parquet").filter(pl.col("Ticker").eq(pl.lit("ODFL")));
+    const want = marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core/TradeDate=2023-11-22.parquet").filter(
+      pl.col("Ticker").eq(pl.lit("ODFL")),
+    );
     const nulls = want.getColumn("FirstTradePrice").nullCount();
     expect(nulls).toBeGreaterThan(0); // the test needs minutes without trades
     expect(got.getColumn("FirstTradePrice").nullCount()).toBe(nulls);
@@ -95,7 +110,9 @@ describe("sorting", () => {
     const sort = ["-Volume", "BarDateTime"];
     const got = await wb.data.eqTaq1Min("QQQ", { filters: { TradeDate: { ge: "2023-11-27" } }, sort });
     const want = serviceSort(
-      marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core").filter(pl.col("Ticker").eq(pl.lit("QQQ")).and(pl.col("TradeDate").gtEq(date("2023-11-27")))),
+      marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core").filter(
+        pl.col("Ticker").eq(pl.lit("QQQ")).and(pl.col("TradeDate").gtEq(date("2023-11-27"))),
+      ),
       "eq-taq-1min",
       sort,
     );
@@ -113,7 +130,9 @@ describe("sorting", () => {
 describe("wire formats", () => {
   it("csv, json and csv_gzip give identical frames for minute bars with nulls", async () => {
     const q = { filters: { TradeDate: { le: "2023-11-21" } } };
-    const [csv, json, gz] = await Promise.all((["csv", "json", "csv_gzip"] as const).map((format) => wb.data.eqTaq1Min("HES", { ...q, format })));
+    const [csv, json, gz] = await Promise.all(
+      (["csv", "json", "csv_gzip"] as const).map((format) => wb.data.eqTaq1Min("HES", { ...q, format })),
+    );
     expect(csv.getColumn("LastTradePrice").nullCount()).toBeGreaterThan(0);
     expectSameFrame(json, csv);
     expectSameFrame(gz, csv);
@@ -121,7 +140,9 @@ describe("wire formats", () => {
   });
 
   it("csv, json and csv_gzip give identical tick frames down to the nanosecond", async () => {
-    const frames = await Promise.all((["csv", "json", "csv_gzip"] as const).map((format) => wb.data.eqTaq("2023-11-24", "OXY.WS", { format, pageSize: 2000 })));
+    const frames = await Promise.all(
+      (["csv", "json", "csv_gzip"] as const).map((format) => wb.data.eqTaq("2023-11-24", "OXY.WS", { format, pageSize: 2000 })),
+    );
     const want = marketFrame(dir(), "eq-taq", "TradeDate=2023-11-24/Ticker=OXY.WS.parquet");
     for (const f of frames) expectSameFrame(f, want);
   });
@@ -149,7 +170,9 @@ describe("paging", () => {
     expect(pages).toBeLessThanOrEqual(Math.ceil(large.height / 97) + 4); // concurrent pages past the end
     expectSameFrame(small, large);
     const want = marketFrame(dir(), "eq-taq-1min", "aggregation_logic=core").filter(
-      pl.col("Ticker").eq(pl.lit("SPY")).and(pl.col("TradeDate").gtEq(date("2023-11-24"))).and(pl.col("TradeDate").ltEq(date("2023-11-27"))),
+      pl.col("Ticker").eq(pl.lit("SPY")).and(pl.col("TradeDate").gtEq(date("2023-11-24"))).and(
+        pl.col("TradeDate").ltEq(date("2023-11-27")),
+      ),
     );
     expectSameFrame(small, want);
   });
@@ -164,7 +187,11 @@ describe("CSV text read by the column schema", () => {
   const csv = (rows: string[]) => new TextEncoder().encode(["EventDateTime,TradeDate,Quantity", ...rows].join("\n") + "\n");
 
   it("date-times keep each value's UTC offset and every nanosecond, with or without a fraction, across a DST change", () => {
-    const frame = pageToFrame(csv(["2024-03-08T09:30:00.000000001-05:00,2024-03-08,9007199254740993", "2024-03-11T09:30:00-04:00,2024-03-11,", ",2024-03-11,1"]), "csv", columns);
+    const frame = pageToFrame(
+      csv(["2024-03-08T09:30:00.000000001-05:00,2024-03-08,9007199254740993", "2024-03-11T09:30:00-04:00,2024-03-11,", ",2024-03-11,1"]),
+      "csv",
+      columns,
+    );
     expect(schemaOf(frame)).toEqual(["EventDateTime: Datetime(ns,America/New_York)", "TradeDate: Date", "Quantity: Int64"]);
     const epochNs = frame.select(pl.col("EventDateTime").cast(pl.Int64).cast(pl.String), pl.col("Quantity").cast(pl.String));
     expect(epochNs.getColumn("EventDateTime").toArray()).toEqual(["1709908200000000001", "1710163800000000000", null]);
@@ -173,14 +200,22 @@ describe("CSV text read by the column schema", () => {
   });
 
   it("pages are stacked in order with their types and nanoseconds; pages of another schema are refused", () => {
-    const rows = ["2024-03-08T09:30:00.000000001-05:00,2024-03-08,9007199254740993", "2024-03-11T09:30:00-04:00,2024-03-11,", ",2024-03-11,1"];
+    const rows = [
+      "2024-03-08T09:30:00.000000001-05:00,2024-03-08,9007199254740993",
+      "2024-03-11T09:30:00-04:00,2024-03-11,",
+      ",2024-03-11,1",
+    ];
     const pages = rows.map((row) => pageToFrame(csv([row]), "csv", columns));
     const stacked = stackFrames(pages);
     expect(stacked.frameEqual(pageToFrame(csv(rows), "csv", columns), true)).toBe(true);
     expect(schemaOf(stacked)).toEqual(["EventDateTime: Datetime(ns,America/New_York)", "TradeDate: Date", "Quantity: Int64"]);
     expect(stackFrames([pages[0]])).toBe(pages[0]);
-    expect(() => stackFrames([pages[0], pages[1].select("TradeDate", "Quantity")])).toThrow(/Cannot stack frames of different schemas: frame 1 has TradeDate: Date, Quantity: Int64 where frame 0 has EventDateTime: Datetime/);
-    expect(() => stackFrames([pages[0], pages[1].withColumns(pl.col("Quantity").cast(pl.Float64))])).toThrow(/frame 1 has .*Quantity: Float64/);
+    expect(() => stackFrames([pages[0], pages[1].select("TradeDate", "Quantity")])).toThrow(
+      /Cannot stack frames of different schemas: frame 1 has TradeDate: Date, Quantity: Int64 where frame 0 has EventDateTime: Datetime/,
+    );
+    expect(() => stackFrames([pages[0], pages[1].withColumns(pl.col("Quantity").cast(pl.Float64))])).toThrow(
+      /frame 1 has .*Quantity: Float64/,
+    );
   });
 
   it("a long CSV page is one chunk a column, and a time zone apart is another schema", () => {
@@ -194,8 +229,14 @@ describe("CSV text read by the column schema", () => {
   });
 
   it("a value that does not parse as its column's type is an error naming the value, not a null", () => {
-    expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-03-08,1.5"]), "csv", columns)).toThrow(/does not match the dataset's column schema: could not parse `1\.5` as dtype `i64` at column 'Quantity'/);
-    expect(() => pageToFrame(csv(["9:30 yesterday,2024-03-08,1"]), "csv", columns)).toThrow(/could not parse `9:30 yesterday` as dtype `datetime\[ns\]`/);
-    expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-02-30,1"]), "csv", columns)).toThrow(/could not parse `2024-02-30` as dtype `date`/);
+    expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-03-08,1.5"]), "csv", columns)).toThrow(
+      /does not match the dataset's column schema: could not parse `1\.5` as dtype `i64` at column 'Quantity'/,
+    );
+    expect(() => pageToFrame(csv(["9:30 yesterday,2024-03-08,1"]), "csv", columns)).toThrow(
+      /could not parse `9:30 yesterday` as dtype `datetime\[ns\]`/,
+    );
+    expect(() => pageToFrame(csv(["2024-03-08T09:30:00-05:00,2024-02-30,1"]), "csv", columns)).toThrow(
+      /could not parse `2024-02-30` as dtype `date`/,
+    );
   });
 });

@@ -50,7 +50,9 @@ afterAll(() => {
 
 /** Every file under `dir`, relative to it. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) =>
+    relative(dir, join(e.parentPath, e.name))
+  ).sort();
 }
 
 /** The partitions the download's journal records, each with the file it names. */
@@ -110,16 +112,22 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     const used = (await local.wb.account.quotasRaw()).quotas_usage.monthly_requests;
     const said: string[] = [];
     const quiet = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void said.push(String(m).replace(/^Warning: /, "")));
-    const stillFull = await local.wb.download("eq-taq-1min", UNIVERSE, dir).then(() => undefined, (e: unknown) => e).finally(() => quiet.mockRestore());
+    const stillFull = await local.wb.download("eq-taq-1min", UNIVERSE, dir).then(() => undefined, (e: unknown) => e).finally(() =>
+      quiet.mockRestore()
+    );
     expect(stillFull).toBeInstanceOf(StorageError);
     expect((stillFull as StorageError).code).toBe("ENOSPC");
-    expect((stillFull as Error).message).toMatch(/no space left on the device \(ENOSPC\): its disk has [\d.]+ MB free where the next request's \d+ partition\(s\) need about [\d.]+ MB; nothing was sent/);
+    expect((stillFull as Error).message).toMatch(
+      /no space left on the device \(ENOSPC\): its disk has [\d.]+ MB free where the next request's \d+ partition\(s\) need about [\d.]+ MB; nothing was sent/,
+    );
     expect((await local.wb.account.quotasRaw()).quotas_usage.monthly_requests).toBe(used);
 
     mount(["-o", "remount,size=20m"], disk);
     const again = await local.wb.download("eq-taq-1min", UNIVERSE, dir);
     // Files no partition records are removed by the first run that finds them (the one on the full disk).
-    expect([...said, ...again.warnings]).toEqual(unrecorded.map((file) => `File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`));
+    expect([...said, ...again.warnings]).toEqual(
+      unrecorded.map((file) => `File ${file} of '${dir}' was recorded by no partition (left by an interrupted download): removed`),
+    );
     expect(again.resumed).toBe(recorded.size > 0);
     expect(again.partitions).toBe(whole.partitions);
     expect(again.fetched).toBe(whole.partitions - recorded.size); // what was recorded before is reused, not fetched again
@@ -143,10 +151,16 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
     // 32 requests of two or three days (8 in flight): about 0.2 MB each, far more than the disk holds.
     const universe = { tickers: ["AAPL", "MSFT", "SPY", "QQQ", "JPM", "CVX", "TSM", "SIRI"], start: "2023-11-20", end: "2023-11-28" };
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const error = await wb.download("eq-taq-1min", universe, dir, { chunkDays: 2 }).then(() => undefined, (e: unknown) => e).finally(() => warn.mockRestore());
+    const error = await wb.download("eq-taq-1min", universe, dir, { chunkDays: 2 }).then(() => undefined, (e: unknown) => e).finally(() =>
+      warn.mockRestore()
+    );
     expect(error).toBeInstanceOf(StorageError);
     // The check's refusal, not a write that failed after its request was paid for.
-    expect((error as Error).message).toMatch(new RegExp(`^Cannot write into '${dir}': no space left on the device \\(ENOSPC\\): its disk has [\\d.]+ MB free where the next request's \\d+ partition\\(s\\)( and the \\d+ of requests in flight)? need about [\\d.]+ MB; nothing was sent`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Cannot write into '${dir}': no space left on the device \\(ENOSPC\\): its disk has [\\d.]+ MB free where the next request's \\d+ partition\\(s\\)( and the \\d+ of requests in flight)? need about [\\d.]+ MB; nothing was sent`,
+      ),
+    );
     const written = lakeFiles(dir);
     const recorded = new Set([...journalRecords(dir).values()].filter(Boolean));
     expect([...written.keys()].filter((file) => !recorded.has(file))).toEqual([]);
@@ -168,7 +182,9 @@ describe.skipIf(why !== undefined)(`on a real tmpfs${why ? ` (skipped: ${why})` 
       const fetched = await wb.data.eqTaq1Min("AAPL", query);
       expect(fetched.height).toBeGreaterThan(0);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(new RegExp(`Cannot cache the frame in '${cache}/eq-taq-1min-[0-9a-f]{32}\\.parquet': .*no space.* \\(ENOSPC\\)`, "i"));
+      expect(warnings[0]).toMatch(
+        new RegExp(`Cannot cache the frame in '${cache}/eq-taq-1min-[0-9a-f]{32}\\.parquet': .*no space.* \\(ENOSPC\\)`, "i"),
+      );
       expect(filesUnder(cache)).toEqual([]); // neither the frame nor its provenance, nor a partial file
       expect(wb.cache.hits).toBe(0);
 

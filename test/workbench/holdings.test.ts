@@ -31,9 +31,13 @@ describe("entitlements beside what the data holds", () => {
     expect(verdict.allowed).toBe(true); // the full-access key is entitled to it
     expect(verdict.missing).toEqual([
       `2020-01-02 is not in the data of eq-taq-1min: the dates visible to you run ${first} to ${last}`,
-      expect.stringMatching(/^TSLA is not a ticker the service knows \(did you mean 'TSM'\?\); the lookup files know 14 tickers: AAPL, CVX, /),
+      expect.stringMatching(
+        /^TSLA is not a ticker the service knows \(did you mean 'TSM'\?\); the lookup files know 14 tickers: AAPL, CVX, /,
+      ),
     ]);
-    expect(verdict.reason).toMatch(/^Yes: eq-taq-1min from 2000-01-01 to today, every ticker, but the data holds no row for it: 2020-01-02 is not in the data/);
+    expect(verdict.reason).toMatch(
+      /^Yes: eq-taq-1min from 2000-01-01 to today, every ticker, but the data holds no row for it: 2020-01-02 is not in the data/,
+    );
     expect(ent.may("eq-taq-1min", { ticker: "AAPL", date: first! })).toMatchObject({ allowed: true, missing: [], reasons: [] });
   });
 
@@ -57,8 +61,11 @@ describe("what a restricted key sees is not what the data holds", () => {
     expect(full.height).toBe(1);
     expect(ent.may("eq-daily-ohlc", { ticker: "MSFT", date: "2023-11-28" })).toEqual({
       allowed: false,
-      reason: "2023-11-28 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
-      reasons: ["2023-11-28 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see"],
+      reason:
+        "2023-11-28 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
+      reasons: [
+        "2023-11-28 is outside your access window for eq-daily-ohlc (2023-11-21 to 2023-11-27): whether the data holds it, this key cannot see",
+      ],
       missing: [],
     });
     // The card says what the key sees, by that name.
@@ -71,12 +78,24 @@ describe("what a restricted key sees is not what the data holds", () => {
     const ent = await local.wb.entitlements();
     const greeks = await local.wb.data.optGreeksDaily();
     const roots = (await local.wb.data.optSecMaster()).getColumn("OptionTicker").toArray() as string[];
-    expect(ent.holdings["opt-greeks-daily"]).toMatchObject({ symbol: "option root", tickerCount: greeks.getColumn("Ticker").nUnique(), roots: [...roots].sort() });
+    expect(ent.holdings["opt-greeks-daily"]).toMatchObject({
+      symbol: "option root",
+      tickerCount: greeks.getColumn("Ticker").nUnique(),
+      roots: [...roots].sort(),
+    });
     expect(ent.holdings["opt-greeks-daily"].tickerCount).not.toBe(ent.holdings["eq-daily-ohlc"].tickerCount);
-    expect(entitlementCardBundle(ent)["text/plain"]).toContain(`opt-greeks-daily: 2000-01-01 to ongoing, all option roots; visible to you: 2023-11-20 to 2023-11-28, ${greeks.getColumn("Ticker").nUnique()} option roots`);
+    expect(entitlementCardBundle(ent)["text/plain"]).toContain(
+      `opt-greeks-daily: 2000-01-01 to ongoing, all option roots; visible to you: 2023-11-20 to 2023-11-28, ${
+        greeks.getColumn("Ticker").nUnique()
+      } option roots`,
+    );
     expect(ent.may("opt-greeks-daily", { ticker: "APPL", date: "2023-11-21" }).missing).toEqual([
-      `APPL is not an option root the service knows (did you mean 'AAPL'?); the security master knows ${roots.length} roots: ${[...roots].sort().join(", ")}`,
+      `APPL is not an option root the service knows (did you mean 'AAPL'?); the security master knows ${roots.length} roots: ${
+        [...roots].sort().join(", ")
+      }`,
     ]);
-    expect(ent.may("opt-greeks-daily", { ticker: "SPX", date: "2023-11-21" }).missing![0]).toMatch(/^SPX is not an option root the service knows \(SPX is the underlying of option root SPXW: ask for SPXW\)/);
+    expect(ent.may("opt-greeks-daily", { ticker: "SPX", date: "2023-11-21" }).missing![0]).toMatch(
+      /^SPX is not an option root the service knows \(SPX is the underlying of option root SPXW: ask for SPXW\)/,
+    );
   });
 });

@@ -71,7 +71,9 @@ describe("requests in flight at the client's fetch", () => {
     [2.5, "concurrency 2.5 is out of range: use 1 to 16"],
     ["8", "concurrency is '8': give a whole number"],
   ])("a universe call with concurrency %o is refused before any request, naming it", async (concurrency, message) => {
-    const error = await most(() => wb.data.eqTaq1Min(TICKERS, { ...RANGE, concurrency: concurrency as number, force: true })).catch((e) => e);
+    const error = await most(() => wb.data.eqTaq1Min(TICKERS, { ...RANGE, concurrency: concurrency as number, force: true })).catch((e) =>
+      e
+    );
     expect(error).toBeInstanceOf(QueryError);
     expect(error.message).toContain(message);
     expect(counter.most).toBe(0);

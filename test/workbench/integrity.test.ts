@@ -8,7 +8,19 @@
  */
 import pl from "nodejs-polars";
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -30,7 +42,10 @@ const RANGE = { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" };
 const twoFiles = async (dir: string) => {
   await local.wb.download("eq-taq-1min", { ...RANGE, end: "2023-11-21" }, dir);
   await local.wb.download("eq-taq-1min", RANGE, dir);
-  return { twoDays: join(dir, "Ticker=AAPL", "part-2023-11-20_2023-11-21.parquet"), oneDay: join(dir, "Ticker=AAPL", "part-2023-11-22_2023-11-22.parquet") };
+  return {
+    twoDays: join(dir, "Ticker=AAPL", "part-2023-11-20_2023-11-21.parquet"),
+    oneDay: join(dir, "Ticker=AAPL", "part-2023-11-22_2023-11-22.parquet"),
+  };
 };
 const quietly = async <T>(run: () => Promise<T>) => {
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -55,13 +70,19 @@ describe("a lake that checks what it reuses", () => {
       local.wb.scan(dir);
     } catch (e) {
       expect((e as LakeDamagedError).path).toBe(twoDays);
-      expect((e as Error).message).toMatch(/Ticker=AAPL\/TradeDate=2023-11-20 .* is damaged: its file is 3,000 bytes where [\d,]+ were written/);
+      expect((e as Error).message).toMatch(
+        /Ticker=AAPL\/TradeDate=2023-11-20 .* is damaged: its file is 3,000 bytes where [\d,]+ were written/,
+      );
     }
     const again = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir));
     expect(again.fetched).toBe(3);
     expect(again.warnings).toHaveLength(2);
-    expect(again.warnings[0]).toMatch(/File Ticker=AAPL\/part-2023-11-20_2023-11-21.parquet of .* was damaged \(its file is 3,000 bytes .*\): removed; its partitions Ticker=AAPL\/TradeDate=2023-11-20 to Ticker=AAPL\/TradeDate=2023-11-21 \(2\) fetched again$/);
-    expect(again.warnings[1]).toMatch(/File Ticker=AAPL\/part-2023-11-22_2023-11-22.parquet .* was damaged .*: removed; its partition Ticker=AAPL\/TradeDate=2023-11-22 fetched again$/);
+    expect(again.warnings[0]).toMatch(
+      /File Ticker=AAPL\/part-2023-11-20_2023-11-21.parquet of .* was damaged \(its file is 3,000 bytes .*\): removed; its partitions Ticker=AAPL\/TradeDate=2023-11-20 to Ticker=AAPL\/TradeDate=2023-11-21 \(2\) fetched again$/,
+    );
+    expect(again.warnings[1]).toMatch(
+      /File Ticker=AAPL\/part-2023-11-22_2023-11-22.parquet .* was damaged .*: removed; its partition Ticker=AAPL\/TradeDate=2023-11-22 fetched again$/,
+    );
     // Fetched again as one request, one file; the damaged ones are gone, so no row is read twice.
     expect(readdirSync(join(dir, "Ticker=AAPL")).filter((f) => !f.startsWith("."))).toEqual(["part-2023-11-20_2023-11-22.parquet"]);
     expect(local.wb.scan(dir).collectSync().sort("BarDateTime").frameEqual(whole.sort("BarDateTime"))).toBe(true);
@@ -73,8 +94,14 @@ describe("a lake that checks what it reuses", () => {
     rmSync(twoDays);
     const again = await quietly(() => local.wb.download("eq-taq-1min", { ...RANGE, end: "2023-11-20" }, dir));
     expect(again.fetched).toBe(1);
-    expect(again.warnings).toEqual([expect.stringMatching(/was damaged \(its file is missing\): removed; its partition Ticker=AAPL\/TradeDate=2023-11-20 fetched again; its partition Ticker=AAPL\/TradeDate=2023-11-21, outside this range, left for a download of their range$/)]);
-    const days = local.wb.scan(dir).select(pl.col("TradeDate").cast(pl.String)).unique().sort("TradeDate").collectSync().getColumn("TradeDate").toArray();
+    expect(again.warnings).toEqual([
+      expect.stringMatching(
+        /was damaged \(its file is missing\): removed; its partition Ticker=AAPL\/TradeDate=2023-11-20 fetched again; its partition Ticker=AAPL\/TradeDate=2023-11-21, outside this range, left for a download of their range$/,
+      ),
+    ]);
+    const days = local.wb.scan(dir).select(pl.col("TradeDate").cast(pl.String)).unique().sort("TradeDate").collectSync().getColumn(
+      "TradeDate",
+    ).toArray();
     expect(days).toEqual(["2023-11-20", "2023-11-22"]);
   });
 
@@ -83,10 +110,14 @@ describe("a lake that checks what it reuses", () => {
     const { oneDay } = await twoFiles(dir);
     const stray = join(dir, "Ticker=AAPL", "part-2023-11-21_2023-11-22.parquet");
     pl.readParquet(oneDay).writeParquet(stray);
-    expect(() => local.wb.scan(dir)).toThrow(/holds 1 Parquet file\(s\) no partition records \(Ticker=AAPL\/part-2023-11-21_2023-11-22.parquet\): left by an interrupted download/);
+    expect(() => local.wb.scan(dir)).toThrow(
+      /holds 1 Parquet file\(s\) no partition records \(Ticker=AAPL\/part-2023-11-21_2023-11-22.parquet\): left by an interrupted download/,
+    );
     const again = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir));
     expect(again.fetched).toBe(0);
-    expect(again.warnings).toEqual([expect.stringMatching(/File Ticker=AAPL\/part-2023-11-21_2023-11-22.parquet of .* was recorded by no partition .*: removed/)]);
+    expect(again.warnings).toEqual([
+      expect.stringMatching(/File Ticker=AAPL\/part-2023-11-21_2023-11-22.parquet of .* was recorded by no partition .*: removed/),
+    ]);
     expect(existsSync(stray)).toBe(false);
     expect(local.wb.scan(dir).collectSync().height).toBe(3 * 960);
   });
@@ -232,7 +263,9 @@ describe("storage errors", () => {
       mkdirSync(lakeBooks(dir).books, { recursive: true });
       writeFileSync(lakeBooks(dir).lock, String(holder.pid));
       expect(() => lockFolder(lakeBooks(dir).books)).toThrow(FolderInUseError);
-      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(new RegExp(`being written by another download: process ${holder.pid} on host ${hostname()}`));
+      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(
+        new RegExp(`being written by another download: process ${holder.pid} on host ${hostname()}`),
+      );
     } finally {
       holder.kill("SIGKILL");
       await new Promise((r) => holder.once("exit", r));

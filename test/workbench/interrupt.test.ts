@@ -11,7 +11,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, InterruptedError, interruptCalls, lastInterrupted, type ProgressEvent, QueryError, type Workbench } from "../../workbench/mod.ts";
+import {
+  connect,
+  interruptCalls,
+  InterruptedError,
+  lastInterrupted,
+  type ProgressEvent,
+  QueryError,
+  type Workbench,
+} from "../../workbench/mod.ts";
 import { type AppSandbox, openAppSandbox } from "../sandbox/service/support/appSandbox.ts";
 import { expectSameFrame } from "./support/frames.ts";
 
@@ -86,7 +94,11 @@ describe("interruptCalls()", () => {
     expect(error.rows).toBeGreaterThanOrEqual(4 * 250);
     expect(error.rows).toBeLessThan(whole.height);
     expect(error.expectedRows).toBeGreaterThanOrEqual(whole.height);
-    expect(error.message).toBe(`Interrupted: eq-taq-1min fetched ${error.rows.toLocaleString("en-US")} rows (of about ${error.expectedRows.toLocaleString("en-US")}; ${error.parts.done} of 4 tickers complete). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.`);
+    expect(error.message).toBe(
+      `Interrupted: eq-taq-1min fetched ${error.rows.toLocaleString("en-US")} rows (of about ${
+        error.expectedRows.toLocaleString("en-US")
+      }; ${error.parts.done} of 4 tickers complete). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.`,
+    );
     expect(lastInterrupted()).toBe(error);
     expect(events.at(-1)).toMatchObject({ done: true, stopped: "interrupted" });
     gate.release();
@@ -96,12 +108,19 @@ describe("interruptCalls()", () => {
   it("ends a call waiting out a 503's Retry-After at once, and sends nothing more", async () => {
     let unavailable = 0;
     const busy = await connect({
-      baseUrl: sb.baseUrl, apiKey: "demo-full-access", provenance: false,
+      baseUrl: sb.baseUrl,
+      apiKey: "demo-full-access",
+      provenance: false,
       fetch: (input, init) => {
         const url = String(input instanceof Request ? input.url : input);
         if (!url.includes("/api/v1/data/")) return sb.fetch(input, init);
         unavailable++;
-        return Promise.resolve(new Response(JSON.stringify({ detail: "Service unavailable" }), { status: 503, headers: { "Content-Type": "application/json", "Retry-After": "1" } }));
+        return Promise.resolve(
+          new Response(JSON.stringify({ detail: "Service unavailable" }), {
+            status: 503,
+            headers: { "Content-Type": "application/json", "Retry-After": "1" },
+          }),
+        );
       },
     });
     const call = busy.data.eqDailyOhlc("AAPL", DAYS);
@@ -128,7 +147,11 @@ describe("interruptCalls()", () => {
     interruptCalls();
     const error = await download.catch((e) => e);
     expect(error).toBeInstanceOf(InterruptedError);
-    expect(error.message).toMatch(new RegExp(`^Interrupted: the download of eq-taq-1min into '${lake}' wrote 1,920 rows \\(of about [\\d,]+; 2 of 8 chunks complete\\)\\. Run the same wb\\.download again: it fetches only what is missing\\.$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Interrupted: the download of eq-taq-1min into '${lake}' wrote 1,920 rows \\(of about [\\d,]+; 2 of 8 chunks complete\\)\\. Run the same wb\\.download again: it fetches only what is missing\\.$`,
+      ),
+    );
     gate.release();
     const again = await wb.download("eq-taq-1min", { tickers: TICKERS, ...DAYS }, lake, { chunkDays: 1 });
     expect(again).toMatchObject({ resumed: true, fetched: 6, partitions: 8 });
@@ -139,11 +162,28 @@ describe("the error's message", () => {
   it("says when nothing was fetched yet, and what a download keeps", () => {
     const base = { by: "interrupt" as const, dataset: "eq-taq-1min", parts: { done: 0, total: 13, noun: "tickers" } };
     expect(new InterruptedError({ ...base, kind: "call", rows: 0, expectedRows: 511_680 }).message)
-      .toBe("Interrupted: eq-taq-1min fetched no rows yet (of about 511,680; 0 of 13 tickers complete). await lastInterrupted().resume() fetches them.");
+      .toBe(
+        "Interrupted: eq-taq-1min fetched no rows yet (of about 511,680; 0 of 13 tickers complete). await lastInterrupted().resume() fetches them.",
+      );
     expect(new InterruptedError({ ...base, kind: "call", rows: 1_234, parts: { done: 0, total: 1, noun: "tickers" } }).message)
-      .toBe("Interrupted: eq-taq-1min fetched 1,234 rows (the total not yet known). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.");
-    expect(new InterruptedError({ ...base, by: "signal", reason: new DOMException("The operation timed out.", "TimeoutError"), kind: "download", dir: "lake/bars", rows: 99, expectedRows: 50, parts: { done: 1, total: 4, noun: "chunks" } }).message)
-      .toBe("Aborted by the call's signal (The operation timed out.): the download of eq-taq-1min into 'lake/bars' wrote 99 rows (of about 99; 1 of 4 chunks complete). Run the same wb.download again: it fetches only what is missing.");
+      .toBe(
+        "Interrupted: eq-taq-1min fetched 1,234 rows (the total not yet known). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.",
+      );
+    expect(
+      new InterruptedError({
+        ...base,
+        by: "signal",
+        reason: new DOMException("The operation timed out.", "TimeoutError"),
+        kind: "download",
+        dir: "lake/bars",
+        rows: 99,
+        expectedRows: 50,
+        parts: { done: 1, total: 4, noun: "chunks" },
+      }).message,
+    )
+      .toBe(
+        "Aborted by the call's signal (The operation timed out.): the download of eq-taq-1min into 'lake/bars' wrote 99 rows (of about 99; 1 of 4 chunks complete). Run the same wb.download again: it fetches only what is missing.",
+      );
   });
 });
 
@@ -158,13 +198,17 @@ describe("a call's own signal", () => {
     gate.release();
     expect(error).toBeInstanceOf(InterruptedError);
     expect(error.by).toBe("signal");
-    expect(error.message).toMatch(/^Aborted by the call's signal \(enough\): eq-taq-1min fetched 500 rows \((of about [\d,]+|the total not yet known)\)\. They are on lastInterrupted\(\)\.partial; await lastInterrupted\(\)\.resume\(\) fetches the rest\.$/);
+    expect(error.message).toMatch(
+      /^Aborted by the call's signal \(enough\): eq-taq-1min fetched 500 rows \((of about [\d,]+|the total not yet known)\)\. They are on lastInterrupted\(\)\.partial; await lastInterrupted\(\)\.resume\(\) fetches the rest\.$/,
+    );
   });
 
   it("is refused when it is not an AbortSignal, before any request", async () => {
     const before = wb.transport.requestsSent;
     await expect(wb.data.eqDailyOhlc("AAPL", { signal: "stop" as never })).rejects.toThrow(QueryError);
-    await expect(wb.data.eqDailyOhlc("AAPL", { signal: "stop" as never })).rejects.toThrow("signal is 'stop': give an AbortSignal, such as new AbortController().signal or AbortSignal.timeout(60_000)");
+    await expect(wb.data.eqDailyOhlc("AAPL", { signal: "stop" as never })).rejects.toThrow(
+      "signal is 'stop': give an AbortSignal, such as new AbortController().signal or AbortSignal.timeout(60_000)",
+    );
     expect(wb.transport.requestsSent).toBe(before);
   });
 });

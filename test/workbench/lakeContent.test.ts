@@ -9,7 +9,22 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type pl from "nodejs-polars";
@@ -71,28 +86,41 @@ describe("one-byte flips of a lake file", () => {
       flipByte(join(dir, FILE), fraction);
       return dir;
     });
-    const child = spawnSync(denoPath(), ["run", "-A", "test/workbench/support/lakeScanChild.ts", join(base, "lake"), ...dirs], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawnSync(denoPath(), ["run", "-A", "test/workbench/support/lakeScanChild.ts", join(base, "lake"), ...dirs], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     expect(child.status, child.stderr).toBe(0); // a reader's panic would abort it (134)
     const results = child.stdout.trim().split("\n").map((line) => JSON.parse(line));
     expect(results[0]).toMatchObject({ ok: true, rows: reference.height });
     expect(results.slice(1)).toHaveLength(10);
     for (const result of results.slice(1)) {
       expect(result).toMatchObject({ ok: false, error: "LakeDamagedError" });
-      expect(result.message).toMatch(/Ticker=AAPL\/TradeDate=2023-11-20 .* is damaged: its bytes are not those written \(SHA-256 .*\) \(.*part-2023-11-20_2023-11-24\.parquet\); it is not read/);
+      expect(result.message).toMatch(
+        /Ticker=AAPL\/TradeDate=2023-11-20 .* is damaged: its bytes are not those written \(SHA-256 .*\) \(.*part-2023-11-20_2023-11-24\.parquet\); it is not read/,
+      );
     }
   }, 120_000);
 
-  it("a re-run of wb.download fetches each of 10 flipped files again with a warning naming it, and the scan then equals the reference", async () => {
-    for (const [k, fraction] of OFFSETS.entries()) {
-      const dir = copyOf(`download-flip-${k}`);
-      const offset = flipByte(join(dir, FILE), fraction);
-      expect(() => local.wb.scan(dir), `offset ${offset}`).toThrow(LakeDamagedError);
-      const again = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir));
-      expect(again.fetched, `offset ${offset}`).toBe(4);
-      expect(again.warnings).toEqual([expect.stringMatching(/^File Ticker=AAPL\/part-2023-11-20_2023-11-24\.parquet of '.*' was damaged \(its bytes are not those written \(SHA-256 .*\)\): removed; its partitions Ticker=AAPL\/TradeDate=2023-11-20 to Ticker=AAPL\/TradeDate=2023-11-24 \(4\) fetched again$/)]);
-      expect(sortRows(local.wb.scan(dir).collectSync()).frameEqual(reference, true), `offset ${offset}`).toBe(true);
-    }
-  }, 120_000);
+  it(
+    "a re-run of wb.download fetches each of 10 flipped files again with a warning naming it, and the scan then equals the reference",
+    async () => {
+      for (const [k, fraction] of OFFSETS.entries()) {
+        const dir = copyOf(`download-flip-${k}`);
+        const offset = flipByte(join(dir, FILE), fraction);
+        expect(() => local.wb.scan(dir), `offset ${offset}`).toThrow(LakeDamagedError);
+        const again = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir));
+        expect(again.fetched, `offset ${offset}`).toBe(4);
+        expect(again.warnings).toEqual([
+          expect.stringMatching(
+            /^File Ticker=AAPL\/part-2023-11-20_2023-11-24\.parquet of '.*' was damaged \(its bytes are not those written \(SHA-256 .*\)\): removed; its partitions Ticker=AAPL\/TradeDate=2023-11-20 to Ticker=AAPL\/TradeDate=2023-11-24 \(4\) fetched again$/,
+          ),
+        ]);
+        expect(sortRows(local.wb.scan(dir).collectSync()).frameEqual(reference, true), `offset ${offset}`).toBe(true);
+      }
+    },
+    120_000,
+  );
 });
 
 describe("the manifest", () => {
@@ -105,29 +133,43 @@ describe("the manifest", () => {
     expect(manifest.writer.version).toBe(JSON.parse(readFileSync("package.json", "utf8")).version);
     const file = FILE.split("\\").join("/");
     const bytes = readFileSync(join(base, "lake", file));
-    expect(manifest.files).toEqual({ [file]: { bytes: bytes.byteLength, rows: reference.height, sha256: createHash("sha256").update(bytes).digest("hex") } });
+    expect(manifest.files).toEqual({
+      [file]: { bytes: bytes.byteLength, rows: reference.height, sha256: createHash("sha256").update(bytes).digest("hex") },
+    });
     // The sizes add up to the folder's, counted once a file.
-    expect(Object.values(manifest.files as Record<string, { bytes: number }>).reduce((n, f) => n + f.bytes, 0)).toBe(statSync(join(base, "lake", file)).size);
+    expect(Object.values(manifest.files as Record<string, { bytes: number }>).reduce((n, f) => n + f.bytes, 0)).toBe(
+      statSync(join(base, "lake", file)).size,
+    );
     expect(Object.values(manifest.partitions)).toEqual(Array(4).fill({ rows: 960, file }));
   });
 
-  it("truncated: scan and download are a LakeManifestError saying how to repair; { repair: 'rebuild' } rebuilds it from the files, { repair: 'refetch' } fetches them again", async () => {
-    for (const repair of ["rebuild", "refetch"] as const) {
-      const dir = copyOf(`truncated-${repair}`);
-      const manifest = lakeBooks(dir).manifest;
-      truncateSync(manifest, Math.floor(statSync(manifest).size / 2));
-      expect(() => local.wb.scan(dir)).toThrow(LakeManifestError);
-      expect(() => local.wb.scan(dir)).toThrow(/its manifest '.*manifest\.json' is not readable JSON .* Repair it with the download that wrote the folder, given \{ repair: "rebuild" \}/);
-      await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(LakeManifestError);
-      const repaired = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir, { repair }));
-      expect(repaired.fetched).toBe(repair === "rebuild" ? 0 : 4);
-      expect(repaired.warnings[0]).toMatch(repair === "rebuild" ? /its manifest was damaged \(is not readable JSON .*\); rebuilt from its 1 file\(s\) \(4 partitions\)/ : /set aside as '\.damaged', its 1 file\(s\) removed and the range fetched again/);
-      expect(sortRows(local.wb.scan(dir).collectSync()).frameEqual(reference, true)).toBe(true);
-      expect(existsSync(`${manifest}.damaged`)).toBe(true);
-      const again = await local.wb.download("eq-taq-1min", RANGE, dir);
-      expect(again).toMatchObject({ fetched: 0, warnings: [] });
-    }
-  }, 60_000);
+  it(
+    "truncated: scan and download are a LakeManifestError saying how to repair; { repair: 'rebuild' } rebuilds it from the files, { repair: 'refetch' } fetches them again",
+    async () => {
+      for (const repair of ["rebuild", "refetch"] as const) {
+        const dir = copyOf(`truncated-${repair}`);
+        const manifest = lakeBooks(dir).manifest;
+        truncateSync(manifest, Math.floor(statSync(manifest).size / 2));
+        expect(() => local.wb.scan(dir)).toThrow(LakeManifestError);
+        expect(() => local.wb.scan(dir)).toThrow(
+          /its manifest '.*manifest\.json' is not readable JSON .* Repair it with the download that wrote the folder, given \{ repair: "rebuild" \}/,
+        );
+        await expect(local.wb.download("eq-taq-1min", RANGE, dir)).rejects.toThrow(LakeManifestError);
+        const repaired = await quietly(() => local.wb.download("eq-taq-1min", RANGE, dir, { repair }));
+        expect(repaired.fetched).toBe(repair === "rebuild" ? 0 : 4);
+        expect(repaired.warnings[0]).toMatch(
+          repair === "rebuild"
+            ? /its manifest was damaged \(is not readable JSON .*\); rebuilt from its 1 file\(s\) \(4 partitions\)/
+            : /set aside as '\.damaged', its 1 file\(s\) removed and the range fetched again/,
+        );
+        expect(sortRows(local.wb.scan(dir).collectSync()).frameEqual(reference, true)).toBe(true);
+        expect(existsSync(`${manifest}.damaged`)).toBe(true);
+        const again = await local.wb.download("eq-taq-1min", RANGE, dir);
+        expect(again).toMatchObject({ fetched: 0, warnings: [] });
+      }
+    },
+    60_000,
+  );
 
   it("missing while the table holds files: the same error, and the same repair", async () => {
     const dir = copyOf("missing");

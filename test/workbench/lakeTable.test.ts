@@ -26,10 +26,20 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const rows = async (sql: string) => (await duck.runAndReadAll(sql)).getRows().map((r) => r.map((v) => (typeof v === "bigint" ? Number(v) : String(v))));
+const rows = async (sql: string) =>
+  (await duck.runAndReadAll(sql)).getRows().map((r) => r.map((v) => (typeof v === "bigint" ? Number(v) : String(v))));
 const table = (dir: string) => `read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`;
 /** Each date-time column's Parquet logical type in a file, as DuckDB reports it. */
-const timeTypes = async (file: string) => Object.fromEntries((await rows(`SELECT name, logical_type FROM parquet_schema('${file}') WHERE logical_type LIKE 'TimestampType%'`)).map(([name, type]) => [name, /unit=TimeUnit\((\w+)=/.exec(String(type).replace(/MILLIS=<null>, |MICROS=<null>, /g, ""))?.[1] + (/isAdjustedToUTC=1/.test(String(type)) ? ", UTC" : ", local")]));
+const timeTypes = async (file: string) =>
+  Object.fromEntries(
+    (await rows(`SELECT name, logical_type FROM parquet_schema('${file}') WHERE logical_type LIKE 'TimestampType%'`)).map((
+      [name, type],
+    ) => [
+      name,
+      /unit=TimeUnit\((\w+)=/.exec(String(type).replace(/MILLIS=<null>, |MICROS=<null>, /g, ""))?.[1] +
+      (/isAdjustedToUTC=1/.test(String(type)) ? ", UTC" : ", local"),
+    ]),
+  );
 const quietly = async <T>(run: () => Promise<T>) => {
   const warnings: string[] = [];
   const warn = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void warnings.push(String(m)));
@@ -57,7 +67,9 @@ describe("times", () => {
     expect(utc).not.toBe(first); // the same instant, shown in UTC: why the line is needed
     // Every instant exact: DuckDB's microseconds are the workbench's nanoseconds / 1000.
     const duckMicros = (await rows(`SELECT epoch_us(BarDateTime) FROM ${table(dir)} ORDER BY 1`)).map(([v]) => v);
-    expect(duckMicros).toEqual((scanned.getColumn("BarDateTime").cast(pl.Int64).toArray() as unknown as bigint[]).map((ns) => Number(BigInt(ns) / 1000n)));
+    expect(duckMicros).toEqual(
+      (scanned.getColumn("BarDateTime").cast(pl.Int64).toArray() as unknown as bigint[]).map((ns) => Number(BigInt(ns) / 1000n)),
+    );
   });
 
   it("option analytics: UnderLastMidTime in microseconds, the millisecond columns as they are; ticks keep nanoseconds", async () => {
@@ -92,7 +104,8 @@ describe("one table per dataset", () => {
 
 describe("a ticker that stops trading mid-range", () => {
   const universe = { tickers: ["AAPL", "HES", "MSFT"], start: "2023-11-20", end: "2023-11-28" };
-  const hesWarning = /^HES has rows in eq-daily-ohlc only up to (2023-11-\d\d) of 2023-11-20 to 2023-11-28: HES maps to no security after \1 \(delisted or merged\)/;
+  const hesWarning =
+    /^HES has rows in eq-daily-ohlc only up to (2023-11-\d\d) of 2023-11-20 to 2023-11-28: HES maps to no security after \1 \(delisted or merged\)/;
 
   it("is downloaded for the days it traded, with a warning naming it, the date and the reason; the others in full", async () => {
     const dir = join(scratch, "delisted");
@@ -102,21 +115,39 @@ describe("a ticker that stops trading mid-range", () => {
     const until = /: downloaded for 2023-11-20 to (2023-11-\d\d)$/.exec(result.warnings[0])![1];
     expect(until <= hesWarning.exec(result.warnings[0])![1]).toBe(true);
     expect(warnings).toEqual([`Warning: ${result.warnings[0]}`]);
-    const spans = await rows(`SELECT Ticker, CAST(min(TradeDate) AS VARCHAR), CAST(max(TradeDate) AS VARCHAR), count(*) FROM ${table(dir)} GROUP BY Ticker ORDER BY Ticker`);
-    expect(spans).toEqual([["AAPL", "2023-11-20", "2023-11-28", 6], ["HES", "2023-11-20", until, spans[1][3]], ["MSFT", "2023-11-20", "2023-11-28", 6]]);
+    const spans = await rows(
+      `SELECT Ticker, CAST(min(TradeDate) AS VARCHAR), CAST(max(TradeDate) AS VARCHAR), count(*) FROM ${
+        table(dir)
+      } GROUP BY Ticker ORDER BY Ticker`,
+    );
+    expect(spans).toEqual([["AAPL", "2023-11-20", "2023-11-28", 6], ["HES", "2023-11-20", until, spans[1][3]], [
+      "MSFT",
+      "2023-11-20",
+      "2023-11-28",
+      6,
+    ]]);
     expect(result.partitions).toBe(12 + Number(spans[1][3]));
   });
 
   it("the data call returns the same rows with the same warning", async () => {
     const { value: frame } = await quietly(() => local.wb.data.eqDailyOhlc(universe.tickers, { start: universe.start, end: universe.end }));
     expect(frameWarnings(frame)).toEqual([expect.stringMatching(hesWarning)]);
-    expectSameFrame(local.wb.scan(join(scratch, "delisted")).collectSync().sort(["TradeDate", "Ticker"]), frame.sort(["TradeDate", "Ticker"]));
+    expectSameFrame(
+      local.wb.scan(join(scratch, "delisted")).collectSync().sort(["TradeDate", "Ticker"]),
+      frame.sort(["TradeDate", "Ticker"]),
+    );
   });
 
   it("a renamed ticker in a per-ticker dataset: downloaded up to its last day under that name, the warning naming the new one", async () => {
     const dir = join(scratch, "renamed");
-    const { value: result } = await quietly(() => local.wb.download("eq-taq-1min", { tickers: ["SQ", "AAPL"], start: "2023-11-20", end: "2023-11-28" }, dir));
-    expect(result.warnings).toEqual([expect.stringMatching(/^SQ has rows in eq-taq-1min only up to 2023-11-\d\d of 2023-11-20 to 2023-11-28: SQ was renamed: it trades as XYZ from 2023-11-\d\d .*: downloaded for 2023-11-20 to 2023-11-\d\d$/)]);
+    const { value: result } = await quietly(() =>
+      local.wb.download("eq-taq-1min", { tickers: ["SQ", "AAPL"], start: "2023-11-20", end: "2023-11-28" }, dir)
+    );
+    expect(result.warnings).toEqual([
+      expect.stringMatching(
+        /^SQ has rows in eq-taq-1min only up to 2023-11-\d\d of 2023-11-20 to 2023-11-28: SQ was renamed: it trades as XYZ from 2023-11-\d\d .*: downloaded for 2023-11-20 to 2023-11-\d\d$/,
+      ),
+    ]);
     const { value: frame } = await quietly(() => local.wb.data.eqTaq1Min(["SQ", "AAPL"], { start: "2023-11-20", end: "2023-11-28" }));
     expect(frameWarnings(frame)).toEqual([result.warnings[0].replace(/: downloaded for .*$/, "")]);
   });

@@ -18,7 +18,8 @@ const local = withFullAccess();
 const scratch = mkdtempSync(join(tmpdir(), "lake-writes-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const days = (dates: string[]) => pl.DataFrame({ TradeDate: dates, n: dates.map((_, i) => i) }).withColumns(pl.col("TradeDate").str.strptime(pl.Date, "%Y-%m-%d"));
+const days = (dates: string[]) =>
+  pl.DataFrame({ TradeDate: dates, n: dates.map((_, i) => i) }).withColumns(pl.col("TradeDate").str.strptime(pl.Date, "%Y-%m-%d"));
 const rowsOf = (frame: pl.DataFrame | undefined) => (frame ? (frame.getColumn("n").toArray() as number[]) : []);
 
 describe("a unit cut into its dates", () => {
@@ -44,12 +45,21 @@ describe("a download that fails while partitions are written", () => {
     // MSFT's answer fails at once, while AAPL's partitions (fetched first) are being written.
     const failing = async (input: string | URL | Request, init?: RequestInit) => {
       const url = String(input instanceof Request ? input.url : input);
-      if (url.includes("/eq-taq-1min/MSFT")) return new Response(JSON.stringify({ detail: "refused by the test" }), { status: 403, headers: { "content-type": "application/json" } });
+      if (url.includes("/eq-taq-1min/MSFT")) {
+        return new Response(JSON.stringify({ detail: "refused by the test" }), {
+          status: 403,
+          headers: { "content-type": "application/json" },
+        });
+      }
       return await local.sb.fetch(input, init);
     };
     const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: failing, apiKey: "demo-full-access" });
     const dir = join(scratch, "failing");
-    const error = await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-24", concurrency: 1 }, dir).catch((e) => e);
+    const error = await wb.download(
+      "eq-taq-1min",
+      { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-24", concurrency: 1 },
+      dir,
+    ).catch((e) => e);
     expect(error).toBeInstanceOf(Error);
     // At once, before any later turn of the event loop: nothing is left writing.
     const dates = ["2023-11-20", "2023-11-21", "2023-11-22", "2023-11-24"];

@@ -27,14 +27,22 @@ interface Racer {
 }
 
 function racer(): Racer {
-  const child = spawn(denoPath(), ["run", "-A", "test/workbench/support/lockRacer.ts"], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(denoPath(), ["run", "-A", "test/workbench/support/lockRacer.ts"], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
   createInterface({ input: child.stdout! }).on("line", (line) => (waiting.length ? waiting.shift()!(line) : lines.push(line)));
-  return { child, send: (line) => child.stdin!.write(`${line}\n`), next: () => (lines.length ? Promise.resolve(lines.shift()!) : new Promise((r) => waiting.push(r))) };
+  return {
+    child,
+    send: (line) => child.stdin!.write(`${line}\n`),
+    next: () => (lines.length ? Promise.resolve(lines.shift()!) : new Promise((r) => waiting.push(r))),
+  };
 }
 
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+const exited = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once("exit", resolve)));
 
 let scratch: string;
 let racers: Racer[];
@@ -85,7 +93,10 @@ function judge(trials: string[][]): { holders: Record<number, number>; odd: stri
     const holder = pids[answers.findIndex((a) => a.startsWith("held "))];
     for (const a of answers) {
       if (a.startsWith("held ")) continue;
-      if (!(a.startsWith("busy ") && a.includes(`being written by another download: process ${holder} (started `) && a.includes(`on host ${hostname()}`))) odd.push(a);
+      if (
+        !(a.startsWith("busy ") && a.includes(`being written by another download: process ${holder} (started `) &&
+          a.includes(`on host ${hostname()}`))
+      ) odd.push(a);
     }
   }
   return { holders, odd };
@@ -171,7 +182,9 @@ describe("who holds a lock", () => {
       expect(e.pid).toBe(holder.child.pid);
       expect(e.holder).toMatchObject({ pid: holder.child.pid, host: hostname(), file: join(folder, "_download.lock") });
       expect(Date.parse(e.holder.startedAt!)).toBeGreaterThan(Date.now() - 600_000);
-      expect(e.message).toBe(`Folder '${folder}' is being written by another download: process ${holder.child.pid} (started ${e.holder.startedAt}) on host ${hostname()}, holding it since ${e.holder.lockedAt}; run this one when it ends (it then reuses what that one wrote), or choose another folder`);
+      expect(e.message).toBe(
+        `Folder '${folder}' is being written by another download: process ${holder.child.pid} (started ${e.holder.startedAt}) on host ${hostname()}, holding it since ${e.holder.lockedAt}; run this one when it ends (it then reuses what that one wrote), or choose another folder`,
+      );
     } finally {
       holder.child.kill("SIGKILL");
       await exited(holder.child);
@@ -183,7 +196,9 @@ describe("who holds a lock", () => {
     const { folder, record } = await leftByKilledHolder("other-host");
     const lock = join(folder, "_download.lock");
     writeFileSync(lock, JSON.stringify({ ...record, host: "lab-2" }));
-    expect(() => lockFolder(folder)).toThrow(`process ${record.pid} (started ${record.startedAt}) on host lab-2, holding it since ${record.lockedAt}; if no download writes into it any more, delete '${lock}' (that host's processes cannot be checked from here), or choose another folder`);
+    expect(() => lockFolder(folder)).toThrow(
+      `process ${record.pid} (started ${record.startedAt}) on host lab-2, holding it since ${record.lockedAt}; if no download writes into it any more, delete '${lock}' (that host's processes cannot be checked from here), or choose another folder`,
+    );
     if (record.boot) {
       writeFileSync(lock, JSON.stringify({ ...record, pid: live.pid, boot: "another-boot" }));
       lockFolder(folder)();
@@ -198,6 +213,8 @@ describe("who holds a lock", () => {
     release();
     writeFileSync(join(folder, "_download.lock"), "not a lock record");
     const lock = join(folder, "_download.lock");
-    expect(() => lockFolder(folder)).toThrow(`a lock file this workbench cannot read ('${lock}'); if no download writes into it any more, delete '${lock}', or choose another folder`);
+    expect(() => lockFolder(folder)).toThrow(
+      `a lock file this workbench cannot read ('${lock}'); if no download writes into it any more, delete '${lock}', or choose another folder`,
+    );
   });
 });

@@ -78,7 +78,9 @@ describe("tickers", () => {
 
   it("SQ asked for after its rename says it trades as XYZ from that date; before it, SQ answers", async () => {
     const error = await refused(() => wb.data.eqTaq1Min("SQ", { filters: { TradeDate: { ge: "2023-11-27" } } }));
-    expect(error.message).toBe("eq-taq-1min from 2023-11-27: SQ was renamed: it trades as XYZ from 2023-11-27 (SQ maps to security 100013 until 2023-11-26); ask for XYZ");
+    expect(error.message).toBe(
+      "eq-taq-1min from 2023-11-27: SQ was renamed: it trades as XYZ from 2023-11-27 (SQ maps to security 100013 until 2023-11-26); ask for XYZ",
+    );
     const before = await wb.data.eqDailyOhlc({ filters: { Ticker: "SQ", TradeDate: "2023-11-22" } });
     expect(before.height).toBe(1);
   });
@@ -87,29 +89,41 @@ describe("tickers", () => {
 describe("dates", () => {
   it("a weekend is refused, naming the weekday and the nearest trading days", async () => {
     const error = await refused(() => wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-25" } }));
-    expect(error.message).toBe("eq-taq-1min.TradeDate: 2023-11-25 is a Saturday, not a trading day: the nearest are 2023-11-24 before and 2023-11-27 after");
+    expect(error.message).toBe(
+      "eq-taq-1min.TradeDate: 2023-11-25 is a Saturday, not a trading day: the nearest are 2023-11-24 before and 2023-11-27 after",
+    );
     const ticks = await refused(() => wb.data.eqTaq("2023-11-26", "AAPL"));
     expect(ticks.message).toMatch(/eq-taq\.TradeDate: 2023-11-26 is a Sunday/);
   });
 
   it("a holiday is refused by name; a range with no trading day too", async () => {
     const error = await refused(() => wb.data.eqDailyOhlc({ filters: { TradeDate: new Date("2023-11-23") } }));
-    expect(error.message).toMatch(/2023-11-23 is a market holiday \(Thanksgiving Day\), not a trading day: the nearest are 2023-11-22 before and 2023-11-24 after/);
+    expect(error.message).toMatch(
+      /2023-11-23 is a market holiday \(Thanksgiving Day\), not a trading day: the nearest are 2023-11-22 before and 2023-11-24 after/,
+    );
     const range = await refused(() => wb.data.eqDailyOhlc({ filters: { TradeDate: { ge: "2023-11-25", le: "2023-11-26" } } }));
     expect(range.message).toMatch(/2023-11-25 to 2023-11-26 holds no trading day/);
   });
 
   it("a range wholly outside the data names the dataset's availability", async () => {
     const error = await refused(() => wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: { ge: "2022-01-01", le: "2022-12-31" } } }));
-    expect(error.message).toBe("eq-taq-1min.TradeDate 2022-01-01 to 2022-12-31 is wholly outside the data of eq-taq-1min: the dates visible to you run 2023-11-20 to 2023-11-28");
+    expect(error.message).toBe(
+      "eq-taq-1min.TradeDate 2022-01-01 to 2022-12-31 is wholly outside the data of eq-taq-1min: the dates visible to you run 2023-11-20 to 2023-11-28",
+    );
     const after = await refused(() => wb.data.optGreeksDaily({ filters: { TradeDate: "2024-03-01" } }));
-    expect(after.message).toMatch(/2024-03-01 is not in the data of opt-greeks-daily: the dates visible to you run 2023-11-20 to 2023-11-28/);
+    expect(after.message).toMatch(
+      /2024-03-01 is not in the data of opt-greeks-daily: the dates visible to you run 2023-11-20 to 2023-11-28/,
+    );
   });
 
   it("a reversed range is refused with the corrected one, for dates and date-times", async () => {
     const error = await refused(() => wb.data.eqDailyOhlc({ filters: { TradeDate: { ge: "2023-11-24", le: "2023-11-21" } } }));
-    expect(error.message).toBe("eq-daily-ohlc.TradeDate ge 2023-11-24 is after le 2023-11-21: the range is reversed (did you mean ge 2023-11-21, le 2023-11-24?)");
-    const times = await refused(() => wb.data.eqTaq1Min("AAPL", { filters: { BarDateTime: { gt: "2023-11-21T16:00:00", lt: "2023-11-21T14:30:00Z" } } }));
+    expect(error.message).toBe(
+      "eq-daily-ohlc.TradeDate ge 2023-11-24 is after le 2023-11-21: the range is reversed (did you mean ge 2023-11-21, le 2023-11-24?)",
+    );
+    const times = await refused(() =>
+      wb.data.eqTaq1Min("AAPL", { filters: { BarDateTime: { gt: "2023-11-21T16:00:00", lt: "2023-11-21T14:30:00Z" } } })
+    );
     expect(times.message).toMatch(/BarDateTime gt 2023-11-21T16:00:00 is after lt 2023-11-21T14:30:00Z: the range is reversed/);
   });
 
@@ -124,11 +138,16 @@ describe("dates", () => {
 describe("without the lookup files", () => {
   it("an unknown ticker is judged from the answer by a one-row probe; a known one with no row in range is not an error", async () => {
     // The rewrite hides eq-lookup-files from the account's rules: the workbench cannot resolve tickers through it.
-    const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
+    const drifting = rewritingFetch(sb.fetch, {
+      "/api/v1/account/my/data-access-rules": (rules) =>
+        rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files"),
+    });
     const blind = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
     const error = await blind.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "MSFTT"], TradeDate: "2023-11-21" } }).catch((e) => e);
     expect(error).toBeInstanceOf(UnknownTickerError);
-    expect(error.message).toMatch(/eq-daily-ohlc: no row for ticker MSFTT at any date: the service does not know it \(this account cannot read eq-lookup-files/);
+    expect(error.message).toMatch(
+      /eq-daily-ohlc: no row for ticker MSFTT at any date: the service does not know it \(this account cannot read eq-lookup-files/,
+    );
     // SQ is known: no row after its rename is not an error here (the frame is empty, and says so elsewhere).
     const empty = await blind.data.eqDailyOhlc({ filters: { Ticker: "SQ", TradeDate: "2023-11-28" } });
     expect(empty.height).toBe(0);
@@ -146,7 +165,10 @@ describe("calls of several requests judge their tickers before sending", () => {
 
   it("a universe with a misspelt member costs only the lookup files, once per session, and no empty page", async () => {
     const fresh = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
-    const [spent, error] = await monthlyRequests(fresh, () => fresh.data.eqTaq1Min(["SPY", "APPL", "MSFT"], { start: "2023-11-20", end: "2023-11-21" }));
+    const [spent, error] = await monthlyRequests(
+      fresh,
+      () => fresh.data.eqTaq1Min(["SPY", "APPL", "MSFT"], { start: "2023-11-20", end: "2023-11-21" }),
+    );
     expect(error).toBeInstanceOf(UnknownTickerError);
     expect((error as Error).message).toMatch(/eq-taq-1min: unknown ticker APPL \(did you mean 'AAPL'\?\)/);
     expect(spent).toBe(1); // the lookup files' one page
@@ -160,7 +182,10 @@ describe("calls of several requests judge their tickers before sending", () => {
     const fresh = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access" });
     const dir = mkdtempSync(join(tmpdir(), "wb-misspelt-"));
     try {
-      const [spent, error] = await monthlyRequests(fresh, () => fresh.download("eq-taq-1min", { tickers: ["AAPL", "MSFTT"], start: "2023-11-20", end: "2023-11-21" }, join(dir, "lake")));
+      const [spent, error] = await monthlyRequests(
+        fresh,
+        () => fresh.download("eq-taq-1min", { tickers: ["AAPL", "MSFTT"], start: "2023-11-20", end: "2023-11-21" }, join(dir, "lake")),
+      );
       expect(error).toBeInstanceOf(UnknownTickerError);
       expect((error as Error).message).toMatch(/unknown ticker MSFTT \(did you mean 'MSFT'\?\)/);
       expect(spent).toBe(1);
@@ -171,7 +196,10 @@ describe("calls of several requests judge their tickers before sending", () => {
   });
 
   it("without the lookup files, an unknown eq-taq ticker is judged by a probe of eq-daily-ohlc", async () => {
-    const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files") });
+    const drifting = rewritingFetch(sb.fetch, {
+      "/api/v1/account/my/data-access-rules": (rules) =>
+        rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "eq-lookup-files"),
+    });
     const blind = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
     const error = await blind.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
     expect(error).toBeInstanceOf(UnknownTickerError);
@@ -183,7 +211,9 @@ describe("calls of several requests judge their tickers before sending", () => {
   it("a probe outside the identity's universe in one dataset asks the next", async () => {
     // eq-daily-ohlc lists only AAPL for this identity: MSFTT is probed in eq-taq-1min instead.
     const rules = (all: { dataset_text_id: string; universe_identifiers: string[] }[]) =>
-      all.filter((r) => r.dataset_text_id !== "eq-lookup-files").map((r) => (r.dataset_text_id === "eq-daily-ohlc" ? { ...r, universe_identifiers: ["AAPL"] } : r));
+      all.filter((r) => r.dataset_text_id !== "eq-lookup-files").map((
+        r,
+      ) => (r.dataset_text_id === "eq-daily-ohlc" ? { ...r, universe_identifiers: ["AAPL"] } : r));
     const drifting = rewritingFetch(sb.fetch, { "/api/v1/account/my/data-access-rules": rules });
     const narrow = await connect({ baseUrl: sb.baseUrl, fetch: drifting, apiKey: "demo-full-access" });
     const error = await narrow.data.eqTaq("2023-11-21", "MSFTT").catch((e) => e);
@@ -213,6 +243,8 @@ describe("a restricted universe", () => {
     const restricted = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-restricted" });
     const error = await restricted.data.eqTaq1Min("APPL", { filters: { TradeDate: "2023-11-21" } }).catch((e) => e);
     expect(error).toBeInstanceOf(NotEntitledError);
-    expect(error.message).toBe("Ticker 'APPL' is outside your universe for eq-taq-1min (did you mean 'AAPL'?): allowed tickers are AAPL, MSFT");
+    expect(error.message).toBe(
+      "Ticker 'APPL' is outside your universe for eq-taq-1min (did you mean 'AAPL'?): allowed tickers are AAPL, MSFT",
+    );
   });
 });

@@ -36,5 +36,7 @@ it("keeps one reason's message as it was, and a date-only refusal a QueryError",
   expect(ticker.message).toMatch(/^Ticker 'SPY' is outside your universe for eq-taq-1min: allowed tickers are AAPL, MSFT$/);
   const date = await wb.data.eqTaq1Min("AAPL", { date: "2023-11-20" }).catch((e) => e);
   expect(date).toBeInstanceOf(QueryError);
-  expect(date.message).toMatch(/^eq-taq-1min.TradeDate ge 2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\); narrow the dates or drop the filter to get the whole window$/);
+  expect(date.message).toMatch(
+    /^eq-taq-1min.TradeDate ge 2023-11-20 is outside your access window for eq-taq-1min \(2023-11-21 to 2023-11-27\); narrow the dates or drop the filter to get the whole window$/,
+  );
 });

@@ -8,7 +8,15 @@
  */
 import pl from "nodejs-polars";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connect, frameDates, frameWarnings, type ProgressEvent, QueryError, UnknownTickerError, type Workbench } from "../../workbench/mod.ts";
+import {
+  connect,
+  frameDates,
+  frameWarnings,
+  type ProgressEvent,
+  QueryError,
+  UnknownTickerError,
+  type Workbench,
+} from "../../workbench/mod.ts";
 import { withFullAccess } from "./support/fullAccess.ts";
 import { rewritingFetch } from "./support/rewritingFetch.ts";
 
@@ -50,18 +58,26 @@ describe("option roots, checked as tickers are", () => {
 
   it("an underlying that is not a root names the root its options trade under", async () => {
     const e = await refused(() => local.wb.data.optGreeksDaily("SPX", { date: "2023-11-21" }));
-    expect(e.message).toBe(`opt-greeks-daily: unknown option root SPX (SPX is the underlying of option root SPXW: ask for SPXW); known option roots are ${roots}`);
+    expect(e.message).toBe(
+      `opt-greeks-daily: unknown option root SPX (SPX is the underlying of option root SPXW: ask for SPXW); known option roots are ${roots}`,
+    );
     expect((await local.wb.data.optGreeksDaily("SPXW", { date: "2023-11-21" })).height).toBeGreaterThan(0);
   });
 
   it("a renamed root names its new name, and a delisted one what its contracts became", async () => {
     const renamed = await refused(() => local.wb.data.optOpenInterest("SQ", { date: "2023-11-28" }));
     expect(renamed).toBeInstanceOf(QueryError);
-    expect(renamed.message).toBe("opt-open-interest from 2023-11-28: option root SQ was renamed: its options trade as XYZ from 2023-11-27 (SQ's last day was 2023-11-24); ask for XYZ");
+    expect(renamed.message).toBe(
+      "opt-open-interest from 2023-11-28: option root SQ was renamed: its options trade as XYZ from 2023-11-27 (SQ's last day was 2023-11-24); ask for XYZ",
+    );
     const delisted = await refused(() => local.wb.data.optOpenInterest(["HES", "AAPL"], { start: "2023-11-24", end: "2023-11-28" }));
-    expect(delisted.message).toBe("opt-open-interest from 2023-11-24: option root HES was delisted after 2023-11-22; its contracts were adjusted into HES1 (from 2023-11-24, underlying CVX)");
+    expect(delisted.message).toBe(
+      "opt-open-interest from 2023-11-24: option root HES was delisted after 2023-11-22; its contracts were adjusted into HES1 (from 2023-11-24, underlying CVX)",
+    );
     const greeks = await refused(() => local.wb.data.optGreeksDaily("HES1", { date: "2023-11-27" }));
-    expect(greeks.message).toBe("opt-greeks-daily holds no row of HES1: opt-sec-master says its greeks are not computed (GreeksCoverage N); opt-open-interest lists its contracts");
+    expect(greeks.message).toBe(
+      "opt-greeks-daily holds no row of HES1: opt-sec-master says its greeks are not computed (GreeksCoverage N); opt-open-interest lists its contracts",
+    );
   });
 
   it("an identity without the security master has a root with no row at any date refused by a one-row probe", async () => {
@@ -69,11 +85,16 @@ describe("option roots, checked as tickers are", () => {
     const blind = await connect({
       baseUrl: local.sb.baseUrl,
       apiKey: "demo-full-access",
-      fetch: rewritingFetch(local.sb.fetch, { "/api/v1/account/my/data-access-rules": (rules) => rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "opt-sec-master") }),
+      fetch: rewritingFetch(local.sb.fetch, {
+        "/api/v1/account/my/data-access-rules": (rules) =>
+          rules.filter((r: { dataset_text_id: string }) => r.dataset_text_id !== "opt-sec-master"),
+      }),
     });
     const e = await refused(() => blind.data.optGreeksDaily(["AAPL", "APPL"], { date: "2023-11-21" }));
     expect(e).toBeInstanceOf(UnknownTickerError);
-    expect(e.message).toBe("opt-greeks-daily: no row for option root APPL at any date: the service does not know it (this account cannot read opt-sec-master, which would name the nearest option roots)");
+    expect(e.message).toBe(
+      "opt-greeks-daily: no row for option root APPL at any date: the service does not know it (this account cannot read opt-sec-master, which would name the nearest option roots)",
+    );
   });
 });
 
@@ -85,17 +106,23 @@ describe("option roots of the reference datasets, checked as the other option da
     expect(master).toBeInstanceOf(UnknownTickerError);
     expect(master.message).toBe(`opt-sec-master: unknown option root APPL (did you mean 'AAPL'?); known option roots are ${roots}`);
     const settl = await refused(() => wb.data.occEqSpecSettl(["ODFL1", "SPX"]));
-    expect(settl.message).toBe(`occ-eq-spec-settl: unknown option root SPX (SPX is the underlying of option root SPXW: ask for SPXW); known option roots are ${roots}`);
+    expect(settl.message).toBe(
+      `occ-eq-spec-settl: unknown option root SPX (SPX is the underlying of option root SPXW: ask for SPXW); known option roots are ${roots}`,
+    );
     // The security master is loaded now: a misspelt root is refused before its request is sent.
     const sent = data().length;
-    expect((await refused(() => wb.data.occEqSpecSettl("ODFL2"))).message).toBe(`occ-eq-spec-settl: unknown option root ODFL2 (did you mean 'ODFL' or 'ODFL1'?); known option roots are ${roots}`);
+    expect((await refused(() => wb.data.occEqSpecSettl("ODFL2"))).message).toBe(
+      `occ-eq-spec-settl: unknown option root ODFL2 (did you mean 'ODFL' or 'ODFL1'?); known option roots are ${roots}`,
+    );
     expect(data().length).toBe(sent);
   });
 
   it("a root that exists but was never adjusted has its empty part said, naming the adjusted roots it became", async () => {
     const settl = await local.wb.data.occEqSpecSettl(["ODFL", "ODFL1"]);
     expect(settl.getColumn("OptionTicker").unique().toArray()).toEqual(["ODFL1"]);
-    expect(frameWarnings(settl)).toContain("occ-eq-spec-settl lists adjusted option roots only: ODFL is not one (no row); its contracts were adjusted into ODFL1: ask for ODFL1");
+    expect(frameWarnings(settl)).toContain(
+      "occ-eq-spec-settl lists adjusted option roots only: ODFL is not one (no row); its contracts were adjusted into ODFL1: ask for ODFL1",
+    );
     expect((await local.wb.data.optSecMaster(["ODFL", "ODFL1"])).height).toBe(2);
   });
 });
@@ -127,7 +154,9 @@ describe("filter values on columns with a closed list", () => {
     ]);
     expect(data()).toEqual([]);
     // The allowed values pass, and patterns are left to the service.
-    expect((await wb.data.optOpenInterest("SPY", { date: "2023-11-21", filters: { CallPut: "P" } })).getColumn("CallPut").unique().toArray()).toEqual(["P"]);
+    expect(
+      (await wb.data.optOpenInterest("SPY", { date: "2023-11-21", filters: { CallPut: "P" } })).getColumn("CallPut").unique().toArray(),
+    ).toEqual(["P"]);
     expect((await wb.data.optSecMaster({ filters: { OptionListStatus: { like: "*" } } })).height).toBeGreaterThan(0);
   });
 });
@@ -148,9 +177,16 @@ describe("filter values of the service's closed word lists: EventType and Implie
     ]);
     expect(data()).toEqual([]);
     // The service's own words pass, and its schema says the same words.
-    const trades = await wb.data.eqTaq("AAPL", { date: "2023-11-21", filters: { EventType: ["TRADE", "QUOTE BID"] }, columns: ["EventType"] });
+    const trades = await wb.data.eqTaq("AAPL", {
+      date: "2023-11-21",
+      filters: { EventType: ["TRADE", "QUOTE BID"] },
+      columns: ["EventType"],
+    });
     expect((trades.getColumn("EventType").unique().toArray() as string[]).sort()).toEqual(["QUOTE BID", "TRADE"]);
-    const greeks = await wb.data.optGreeksDaily("SPY", { date: "2023-11-21", filters: { ImpliedVolConvergence: ["computed", "interpolated", "not converged"] } });
+    const greeks = await wb.data.optGreeksDaily("SPY", {
+      date: "2023-11-21",
+      filters: { ImpliedVolConvergence: ["computed", "interpolated", "not converged"] },
+    });
     expect(greeks.height).toBe((await wb.data.optGreeksDaily("SPY", { date: "2023-11-21" })).height);
   });
 });
@@ -172,7 +208,9 @@ describe("wb.estimate takes the data functions' arguments", () => {
 
   it("a mistaken call is refused in the data function's words, with the dataset in the form", async () => {
     const e = await refused(() => local.wb.estimate("eq-taq-1min", 5 as never));
-    expect(e.message).toBe(`wb.estimate's argument after the dataset is 5 (number): give the ticker (one or a list) or the options, as in wb.estimate("eq-taq-1min", "AAPL", { start: "2023-11-20", end: "2023-11-24" }) or wb.estimate("eq-taq-1min", { tickers: ["AAPL", ...], date: "2023-11-21" })`);
+    expect(e.message).toBe(
+      `wb.estimate's argument after the dataset is 5 (number): give the ticker (one or a list) or the options, as in wb.estimate("eq-taq-1min", "AAPL", { start: "2023-11-20", end: "2023-11-24" }) or wb.estimate("eq-taq-1min", { tickers: ["AAPL", ...], date: "2023-11-21" })`,
+    );
     const twice = await refused(() => local.wb.estimate("eq-taq-1min", ["AAPL"], { tickers: "MSFT", ...week }));
     expect(twice.message).toMatch(/^wb\.estimate got its tickers twice \(first argument and tickers\)/);
   });
@@ -186,12 +224,32 @@ describe("progress counts what was asked for", () => {
     const dir = mkdtempSync(join(tmpdir(), "progress-tickers-"));
     try {
       const events: ProgressEvent[] = [];
-      await local.wb.download("eq-daily-ohlc", { tickers: ["AAPL", "MSFT", "SPY"], start: "2023-11-20", end: "2023-11-28", onProgress: (e) => events.push(e) }, join(dir, "lake"), { chunkDays: 2 });
+      await local.wb.download(
+        "eq-daily-ohlc",
+        {
+          tickers: ["AAPL", "MSFT", "SPY"],
+          start: "2023-11-20",
+          end: "2023-11-28",
+          onProgress: (e) => events.push(e),
+        },
+        join(dir, "lake"),
+        { chunkDays: 2 },
+      );
       const units = events.filter((e) => e.tickers).map((e) => e.tickers!.total);
       expect(new Set(units)).toEqual(new Set([3]));
       expect(events.at(-1)).toMatchObject({ done: true, tickers: { done: 3, total: 3 } });
       const minutes: ProgressEvent[] = [];
-      await local.wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-28", onProgress: (e) => minutes.push(e) }, join(dir, "bars"), { chunkDays: 2 });
+      await local.wb.download(
+        "eq-taq-1min",
+        {
+          tickers: ["AAPL", "MSFT"],
+          start: "2023-11-20",
+          end: "2023-11-28",
+          onProgress: (e) => minutes.push(e),
+        },
+        join(dir, "bars"),
+        { chunkDays: 2 },
+      );
       expect(minutes.at(-1)).toMatchObject({ done: true, tickers: { done: 2, total: 2 } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -200,7 +258,12 @@ describe("progress counts what was asked for", () => {
 
   it("one ticker over several days shows no ticker count (its days are not tickers)", async () => {
     const events: ProgressEvent[] = [];
-    await local.wb.data.eqTaq("AAPL", { start: "2023-11-20", end: "2023-11-21", columns: ["TradeDate", "EventType"], onProgress: (e) => events.push(e) });
+    await local.wb.data.eqTaq("AAPL", {
+      start: "2023-11-20",
+      end: "2023-11-21",
+      columns: ["TradeDate", "EventType"],
+      onProgress: (e) => events.push(e),
+    });
     expect(events.every((e) => e.tickers === undefined)).toBe(true);
   });
 });

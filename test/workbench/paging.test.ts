@@ -35,9 +35,13 @@ async function startProxy(upstream: string, options: { capLimit?: number; holdFi
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url!, upstream);
     const isData = url.pathname.startsWith("/api/v1/data/");
-    const entry = isData ? { offset: Number(url.searchParams.get("offset")), limit: Number(url.searchParams.get("limit")), arrived: performance.now() } : undefined;
+    const entry = isData
+      ? { offset: Number(url.searchParams.get("offset")), limit: Number(url.searchParams.get("limit")), arrived: performance.now() }
+      : undefined;
     if (entry) log.push(entry);
-    if (isData && options.capLimit !== undefined) url.searchParams.set("limit", String(Math.min(options.capLimit, Number(url.searchParams.get("limit")))));
+    if (isData && options.capLimit !== undefined) {
+      url.searchParams.set("limit", String(Math.min(options.capLimit, Number(url.searchParams.get("limit")))));
+    }
     const hold = entry && log.length === 1 ? options.holdFirstBodyMs ?? 0 : 0;
     const upstreamRequest = request(url, { headers: { ...req.headers, host: url.host } }, (answer) => {
       res.writeHead(answer.statusCode!, answer.headers);
@@ -48,8 +52,7 @@ async function startProxy(upstream: string, options: { capLimit?: number; holdFi
         setTimeout(() => {
           if (entry) entry.bodyEnded = performance.now();
           res.end(Buffer.concat(chunks));
-        }, hold)
-      );
+        }, hold));
     });
     upstreamRequest.end();
   });

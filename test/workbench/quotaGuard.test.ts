@@ -84,7 +84,9 @@ describe("quota guard", () => {
 
   it("the threshold is a connect option", async () => {
     const strict = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", quotaGuard: { maxBytes: 100_000 } });
-    await expect(strict.data.eqTaq1Min("SPY", { start: "2023-11-20", end: "2023-11-22", pageSize: 500 })).rejects.toThrow(/against the 0\.1 MB limit of one call/);
+    await expect(strict.data.eqTaq1Min("SPY", { start: "2023-11-20", end: "2023-11-22", pageSize: 500 })).rejects.toThrow(
+      /against the 0\.1 MB limit of one call/,
+    );
     const off = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", quotaGuard: false, maxWaitSeconds: 0 });
     expect((await off.data.eqTaq1Min("SPY", { start: "2023-11-20", end: "2023-11-22", pageSize: 500 })).height).toBe(3 * 960);
   });

@@ -41,15 +41,17 @@ function chunkedAs(chunks: Uint8Array[], headers: Record<string, string>, error?
 const split = (all: Uint8Array, sizes: number[]) => {
   const out: Uint8Array[] = [];
   let at = 0;
-  for (const size of sizes) out.push(all.slice(at, (at += size)));
+  for (const size of sizes) out.push(all.slice(at, at += size));
   if (at < all.byteLength) out.push(all.slice(at));
   return out;
 };
 
-describe.each([
-  ["a stream of chunks", false, undefined],
-  ["a byte stream", true, "byob"],
-] as const)("readBody, from %s", (_kind, byteStream, mode) => {
+describe.each(
+  [
+    ["a stream of chunks", false, undefined],
+    ["a byte stream", true, "byob"],
+  ] as const,
+)("readBody, from %s", (_kind, byteStream, mode) => {
   const chunked = (chunks: Uint8Array[], headers: Record<string, string>, error?: Error) => chunkedAs(chunks, headers, error, byteStream);
 
   it("reads it the way its kind allows", async () => {
@@ -90,7 +92,9 @@ describe.each([
     const all = bytes(40_000);
     const encoded = gzipSync(all);
     expect(encoded.byteLength).toBeLessThan(all.byteLength);
-    const body = await readBody(chunked(split(all, [16_384, 16_384]), { "Content-Length": String(encoded.byteLength), "Content-Encoding": "gzip" }));
+    const body = await readBody(
+      chunked(split(all, [16_384, 16_384]), { "Content-Length": String(encoded.byteLength), "Content-Encoding": "gzip" }),
+    );
     expect(Buffer.from(body).equals(Buffer.from(all))).toBe(true);
   });
 

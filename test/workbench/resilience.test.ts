@@ -39,18 +39,22 @@ beforeAll(async () => {
 afterAll(() => Promise.all([clean, faulty].map((s) => s?.stop())));
 
 describe("fault injection", () => {
-  it("a fetch of more than 200 pages through 503s, 504s, 429s and dropped connections returns exactly the clean rows in order", async () => {
-    const wb = await connect({ baseUrl: faulty.baseUrl, apiKey: "demo-full-access", retries: 12, waits: instantWaits });
-    let pages = 0;
-    const got = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 16, onProgress: (e) => (pages = e.pages) });
-    expect(pages).toBeGreaterThanOrEqual(200);
-    expect(got.unique().height).toBe(got.height);
-    expectSameFrame(got, reference);
-    // The faults really happened, and the client really went through them.
-    const statuses = [...faulty.stderr().matchAll(/^GET \/api\/v1\/data\/\S+ (\d{3}) /gm)].map((m) => m[1]);
-    for (const status of ["503", "504", "429"]) expect(statuses.filter((s) => s === status).length).toBeGreaterThanOrEqual(5);
-    expect(wb.transport.requestsSent).toBeGreaterThan(pages + 30);
-  }, 240_000);
+  it(
+    "a fetch of more than 200 pages through 503s, 504s, 429s and dropped connections returns exactly the clean rows in order",
+    async () => {
+      const wb = await connect({ baseUrl: faulty.baseUrl, apiKey: "demo-full-access", retries: 12, waits: instantWaits });
+      let pages = 0;
+      const got = await wb.data.eqTaq(DAY, TICKER, { pageSize: PAGE, concurrency: 16, onProgress: (e) => (pages = e.pages) });
+      expect(pages).toBeGreaterThanOrEqual(200);
+      expect(got.unique().height).toBe(got.height);
+      expectSameFrame(got, reference);
+      // The faults really happened, and the client really went through them.
+      const statuses = [...faulty.stderr().matchAll(/^GET \/api\/v1\/data\/\S+ (\d{3}) /gm)].map((m) => m[1]);
+      for (const status of ["503", "504", "429"]) expect(statuses.filter((s) => s === status).length).toBeGreaterThanOrEqual(5);
+      expect(wb.transport.requestsSent).toBeGreaterThan(pages + 30);
+    },
+    240_000,
+  );
 });
 
 describe("a monthly quota spent midway", () => {
@@ -90,18 +94,78 @@ describe("checks before any request", () => {
   });
 
   const cases: [string, () => Workbench, (wb: Workbench) => Promise<unknown>, typeof QueryError | typeof NotEntitledError, RegExp][] = [
-    ["an unknown filter column", () => full, (wb) => wb.data.eqDailyOhlc({ filters: { Volume: 1 } }), QueryError, /Unknown column 'Volume' in filters of eq-daily-ohlc/],
-    ["an unknown column to return", () => full, (wb) => wb.data.eqDailyOhlc({ columns: ["Ticker", "closeprice"] }), QueryError, /'closeprice'.*did you mean 'ClosePrice'/],
-    ["an unknown sort column", () => full, (wb) => wb.data.eqTaq1Min("AAPL", { sort: "-volume" }), QueryError, /'volume' in sort.*did you mean 'Volume'/],
-    ["an unknown operator", () => full, (wb) => wb.data.eqDailyOhlc({ filters: { TradeDate: { gte: "2023-11-21" } as never } }), QueryError, /Unknown operator 'gte'.*ge, lt, le/],
-    ["a malformed filter date", () => full, (wb) => wb.data.eqDailyOhlc({ filters: { TradeDate: "2023-13-01" } }), QueryError, /'2023-13-01'.*YYYY-MM-DD/],
+    [
+      "an unknown filter column",
+      () => full,
+      (wb) => wb.data.eqDailyOhlc({ filters: { Volume: 1 } }),
+      QueryError,
+      /Unknown column 'Volume' in filters of eq-daily-ohlc/,
+    ],
+    [
+      "an unknown column to return",
+      () => full,
+      (wb) => wb.data.eqDailyOhlc({ columns: ["Ticker", "closeprice"] }),
+      QueryError,
+      /'closeprice'.*did you mean 'ClosePrice'/,
+    ],
+    [
+      "an unknown sort column",
+      () => full,
+      (wb) => wb.data.eqTaq1Min("AAPL", { sort: "-volume" }),
+      QueryError,
+      /'volume' in sort.*did you mean 'Volume'/,
+    ],
+    [
+      "an unknown operator",
+      () => full,
+      (wb) => wb.data.eqDailyOhlc({ filters: { TradeDate: { gte: "2023-11-21" } as never } }),
+      QueryError,
+      /Unknown operator 'gte'.*ge, lt, le/,
+    ],
+    [
+      "a malformed filter date",
+      () => full,
+      (wb) => wb.data.eqDailyOhlc({ filters: { TradeDate: "2023-13-01" } }),
+      QueryError,
+      /'2023-13-01'.*YYYY-MM-DD/,
+    ],
     ["a malformed path date", () => full, (wb) => wb.data.eqTaq("21/11/2023", "AAPL"), QueryError, /'21\/11\/2023'/],
-    ["text for a whole number", () => full, (wb) => wb.data.eqDailyOhlc({ filters: { DailyVolume: { gt: "lots" } } }), QueryError, /'lots': expected a whole number/],
+    [
+      "text for a whole number",
+      () => full,
+      (wb) => wb.data.eqDailyOhlc({ filters: { DailyVolume: { gt: "lots" } } }),
+      QueryError,
+      /'lots': expected a whole number/,
+    ],
     ["a page size of 0", () => full, (wb) => wb.data.eqDailyOhlc({ pageSize: 0 }), QueryError, /pageSize 0 is out of range/],
-    ["a page size above 100000", () => full, (wb) => wb.data.eqDailyOhlc({ pageSize: 100_001 }), QueryError, /pageSize 100001 is out of range/],
-    ["a date before the access window", () => restricted, (wb) => wb.data.eqDailyOhlc({ filters: { TradeDate: { ge: "2023-11-20" } } }), QueryError, /2023-11-20 is outside your access window.*2023-11-21 to 2023-11-27/],
-    ["a path ticker outside the universe", () => restricted, (wb) => wb.data.eqTaq1Min("SPY"), NotEntitledError, /Ticker 'SPY' is outside your universe.*AAPL, MSFT/],
-    ["a filter ticker outside the universe", () => restricted, (wb) => wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "QQQ"] } }), NotEntitledError, /Ticker 'QQQ'/],
+    [
+      "a page size above 100000",
+      () => full,
+      (wb) => wb.data.eqDailyOhlc({ pageSize: 100_001 }),
+      QueryError,
+      /pageSize 100001 is out of range/,
+    ],
+    [
+      "a date before the access window",
+      () => restricted,
+      (wb) => wb.data.eqDailyOhlc({ filters: { TradeDate: { ge: "2023-11-20" } } }),
+      QueryError,
+      /2023-11-20 is outside your access window.*2023-11-21 to 2023-11-27/,
+    ],
+    [
+      "a path ticker outside the universe",
+      () => restricted,
+      (wb) => wb.data.eqTaq1Min("SPY"),
+      NotEntitledError,
+      /Ticker 'SPY' is outside your universe.*AAPL, MSFT/,
+    ],
+    [
+      "a filter ticker outside the universe",
+      () => restricted,
+      (wb) => wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "QQQ"] } }),
+      NotEntitledError,
+      /Ticker 'QQQ'/,
+    ],
     ["an unentitled dataset", () => restricted, (wb) => wb.data.eqTaq("2023-11-22", "AAPL"), NotEntitledError, /not entitled to eq-taq/],
   ];
 

@@ -32,18 +32,33 @@ afterAll(async () => {
 });
 
 /** Everything a researcher could print of `value`. */
-const shown = (value: unknown) => [inspect(value, { depth: 30, showHidden: true, getters: true }), String(value), JSON.stringify(value) ?? ""].join("\n");
+const shown = (value: unknown) =>
+  [inspect(value, { depth: 30, showHidden: true, getters: true }), String(value), JSON.stringify(value) ?? ""].join("\n");
 
 describe("a workbench shows no key", () => {
   it("inspected, printed and serialised, with its transport, API objects and cache", async () => {
-    const wb = await connect({ baseUrl: `http://alice:${PASSWORD}@sandbox.test`, fetch: sb.fetch, apiKey: KEY, cache: join(scratch, "shown") });
+    const wb = await connect({
+      baseUrl: `http://alice:${PASSWORD}@sandbox.test`,
+      fetch: sb.fetch,
+      apiKey: KEY,
+      cache: join(scratch, "shown"),
+    });
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       console.log(wb, wb.transport);
-      const text = [shown(wb), shown(wb.transport), shown(wb.account), shown(wb.data), shown(wb.cache), ...log.mock.calls.flat().map((v) => inspect(v))].join("\n");
+      const text = [
+        shown(wb),
+        shown(wb.transport),
+        shown(wb.account),
+        shown(wb.data),
+        shown(wb.cache),
+        ...log.mock.calls.flat().map((v) => inspect(v)),
+      ].join("\n");
       expect(text).not.toContain(KEY);
       expect(text).not.toContain(PASSWORD);
-      expect(inspect(wb)).toBe(`Workbench { service: "http://sandbox.test", cache: ${JSON.stringify(join(scratch, "shown"))}, recording: true, requestsSent: 0 }`);
+      expect(inspect(wb)).toBe(
+        `Workbench { service: "http://sandbox.test", cache: ${JSON.stringify(join(scratch, "shown"))}, recording: true, requestsSent: 0 }`,
+      );
       expect(String(wb)).toBe("Workbench(http://sandbox.test)");
       expect(wb.transport.options).not.toHaveProperty("apiKey");
     } finally {
@@ -76,7 +91,9 @@ describe("a password in the base URL", () => {
     const manifest = JSON.stringify(wb.provenance());
     expect(manifest).toContain('"name":"ServiceUnreachableError"');
     expect(manifest).not.toContain(PASSWORD);
-    await expect(connect({ baseUrl: `ftp://alice:${PASSWORD}@files.example.com`, apiKey: KEY })).rejects.toThrow("Base URL 'ftp://files.example.com' is not an http(s) address");
+    await expect(connect({ baseUrl: `ftp://alice:${PASSWORD}@files.example.com`, apiKey: KEY })).rejects.toThrow(
+      "Base URL 'ftp://files.example.com' is not an http(s) address",
+    );
   });
 });
 
@@ -122,14 +139,19 @@ describe("cache entries keyed without a digest of the key alone", () => {
     mkdirSync(dir);
     for (const name of ["eq-daily-ohlc-0123456789abcdef0123456789abcdef", "eq-taq-1min-fedcba9876543210fedcba9876543210"]) {
       writeFileSync(join(dir, `${name}.parquet`), "frame");
-      writeFileSync(join(dir, `${name}.provenance.json`), JSON.stringify({ version: 1, scope: oldDigest(sb.baseUrl, KEY), dataset: "eq-daily-ohlc" }));
+      writeFileSync(
+        join(dir, `${name}.provenance.json`),
+        JSON.stringify({ version: 1, scope: oldDigest(sb.baseUrl, KEY), dataset: "eq-daily-ohlc" }),
+      );
     }
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: KEY, cache: dir });
       await wb.data.eqDailyOhlc("AAPL", { start: "2023-11-20", end: "2023-11-21" });
       await wb.data.eqDailyOhlc("MSFT", { start: "2023-11-20", end: "2023-11-21" });
-      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([`Warning: removed 2 cached frames from '${dir}' that an older workbench keyed by a digest of the API key; they are fetched again when asked for`]);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        `Warning: removed 2 cached frames from '${dir}' that an older workbench keyed by a digest of the API key; they are fetched again when asked for`,
+      ]);
     } finally {
       warn.mockRestore();
     }

@@ -42,22 +42,44 @@ describe("universe calls", () => {
     expect(asText.height).toBe(4);
     expectSameFrame(asText, byFilters);
     expectSameFrame(asDates, byFilters);
-    const startOnly = await local.wb.data.eqDailyOhlc({ ...q, start: "2023-11-27", filters: { ...q.filters, TradeDate: { le: "2023-11-27" } } });
-    expect(startOnly.getColumn("TradeDate").toArray().map((d) => (d as Date).toISOString().slice(0, 10))).toEqual(["2023-11-27", "2023-11-27"]);
+    const startOnly = await local.wb.data.eqDailyOhlc({
+      ...q,
+      start: "2023-11-27",
+      filters: { ...q.filters, TradeDate: { le: "2023-11-27" } },
+    });
+    expect(startOnly.getColumn("TradeDate").toArray().map((d) => (d as Date).toISOString().slice(0, 10))).toEqual([
+      "2023-11-27",
+      "2023-11-27",
+    ]);
   });
 
   it("ticks over a range fetch every trading day (Thanksgiving skipped) for each ticker", async () => {
-    const ticks = await local.wb.data.eqTaq(null, ["OXY.WS", "JPM.PRC"], { start: "2023-11-22", end: "2023-11-24", columns: ["TradeDate", "Ticker"] });
+    const ticks = await local.wb.data.eqTaq(null, ["OXY.WS", "JPM.PRC"], {
+      start: "2023-11-22",
+      end: "2023-11-24",
+      columns: ["TradeDate", "Ticker"],
+    });
     const days = ticks.unique(["Ticker", "TradeDate"], "first", true);
     expect(days.getColumn("Ticker").toArray()).toEqual(["OXY.WS", "OXY.WS", "JPM.PRC", "JPM.PRC"]);
-    expect(days.getColumn("TradeDate").toArray().map((d) => (d as Date).toISOString().slice(0, 10))).toEqual(["2023-11-22", "2023-11-24", "2023-11-22", "2023-11-24"]);
+    expect(days.getColumn("TradeDate").toArray().map((d) => (d as Date).toISOString().slice(0, 10))).toEqual([
+      "2023-11-22",
+      "2023-11-24",
+      "2023-11-22",
+      "2023-11-24",
+    ]);
   });
 
   it("refuses a conflict between start/end and a TradeDate filter, a reversed range and a bad date, before sending", async () => {
     const before = local.wb.transport.requestsSent;
-    await expect(local.wb.data.eqTaq1Min("AAPL", { start: "2023-11-21", filters: { TradeDate: { ge: "2023-11-20" } } })).rejects.toThrow(/start and filters.TradeDate.ge/);
-    await expect(local.wb.data.eqDailyOhlc({ end: "2023-11-24", filters: { TradeDate: ["2023-11-21", "2023-11-22"] } })).rejects.toThrow(/end and filters.TradeDate.in both bound TradeDate/);
-    await expect(local.wb.data.eqTaq1Min("AAPL", { start: "2023-11-24", end: "2023-11-20" })).rejects.toThrow(/reversed: start 2023-11-24 is after end 2023-11-20/);
+    await expect(local.wb.data.eqTaq1Min("AAPL", { start: "2023-11-21", filters: { TradeDate: { ge: "2023-11-20" } } })).rejects.toThrow(
+      /start and filters.TradeDate.ge/,
+    );
+    await expect(local.wb.data.eqDailyOhlc({ end: "2023-11-24", filters: { TradeDate: ["2023-11-21", "2023-11-22"] } })).rejects.toThrow(
+      /end and filters.TradeDate.in both bound TradeDate/,
+    );
+    await expect(local.wb.data.eqTaq1Min("AAPL", { start: "2023-11-24", end: "2023-11-20" })).rejects.toThrow(
+      /reversed: start 2023-11-24 is after end 2023-11-20/,
+    );
     await expect(local.wb.data.eqDailyOhlc({ end: "2023-11-31" })).rejects.toBeInstanceOf(QueryError);
     await expect(local.wb.data.eqDailyOhlc({ start: new Date("nope") })).rejects.toThrow(/start is an invalid Date/);
     await expect(local.wb.data.optSecMaster({ start: "2023-11-21" })).rejects.toThrow(/opt-sec-master has no trade-date column/);
@@ -105,7 +127,9 @@ describe("known but empty", () => {
     try {
       const daily = await local.wb.data.eqDailyOhlc({ filters: { Ticker: ["AAPL", "XYZ"] }, start: "2023-11-20", end: "2023-11-21" });
       expect(daily.height).toBe(2);
-      expect(frameWarnings(daily)).toEqual(["XYZ is absent from the result of eq-daily-ohlc from 2023-11-20 to 2023-11-21: no rows for it"]);
+      expect(frameWarnings(daily)).toEqual([
+        "XYZ is absent from the result of eq-daily-ohlc from 2023-11-20 to 2023-11-21: no rows for it",
+      ]);
     } finally {
       warn.mockRestore();
     }

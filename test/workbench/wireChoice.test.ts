@@ -18,14 +18,22 @@ const RANGE = { start: "2023-11-20", end: "2023-11-28" };
 
 describe("WireChoice", () => {
   it("starts from where the service is: CSV on this machine or a private network, csv_gzip across the internet", () => {
-    for (const url of ["http://127.0.0.1:8000", "http://[::1]:8000", "http://localhost:8000", "http://10.1.2.3", "http://sandbox-1.invalid"]) {
+    for (
+      const url of ["http://127.0.0.1:8000", "http://[::1]:8000", "http://localhost:8000", "http://10.1.2.3", "http://sandbox-1.invalid"]
+    ) {
       expect(new WireChoice(url).decision.format, url).toBe("csv");
     }
     expect(new WireChoice("https://data.example.com").decision.format).toBe("csv_gzip");
   });
 
   /** An answer asked at `sent`, its headers `wait` ms later, its body taking `ms` more. */
-  const answer = (sent: number, wait: number, ms: number, wire: number, csv = wire) => ({ sent, headers: sent + wait, end: sent + wait + ms, wire, csv });
+  const answer = (sent: number, wait: number, ms: number, wire: number, csv = wire) => ({
+    sent,
+    headers: sent + wait,
+    end: sent + wait + ms,
+    wire,
+    csv,
+  });
 
   it("tries csv_gzip when CSV pages measure a slow line, and keeps it when it delivers more CSV a second", () => {
     const choice = new WireChoice("http://127.0.0.1:8000");
@@ -38,9 +46,15 @@ describe("WireChoice", () => {
     expect(choice.decision.reason).toMatch(/trying csv_gzip/);
     choice.transferred(answer(1000, 40, 200, 2_500_000, 12_000_000), "csv_gzip"); // 8 x 12 MB of CSV in 0.24 s
     // Then CSV is measured again, warm, to compare.
-    expect(choice.decision).toMatchObject({ format: "csv", reason: expect.stringMatching(/csv_gzip delivered 400\.0 MB\/s of CSV .* measuring plain CSV again/) });
+    expect(choice.decision).toMatchObject({
+      format: "csv",
+      reason: expect.stringMatching(/csv_gzip delivered 400\.0 MB\/s of CSV .* measuring plain CSV again/),
+    });
     for (let i = 0; i < 8; i++) choice.transferred(answer(2000, 40, 800, 1_000_000), "csv"); // 8 MB of CSV in 0.84 s
-    expect(choice.decision).toMatchObject({ format: "csv_gzip", reason: expect.stringMatching(/^csv_gzip: over this line plain CSV delivered 9\.5 MB\/s of CSV, csv_gzip 400\.0 MB\/s/) });
+    expect(choice.decision).toMatchObject({
+      format: "csv_gzip",
+      reason: expect.stringMatching(/^csv_gzip: over this line plain CSV delivered 9\.5 MB\/s of CSV, csv_gzip 400\.0 MB\/s/),
+    });
     choice.transferred(answer(3000, 40, 2000, 2_500_000, 12_000_000), "csv_gzip"); // slower now: decided already
     for (let i = 0; i < 8; i++) choice.transferred(answer(3000, 40, 2000, 2_500_000, 12_000_000), "csv_gzip");
     expect(choice.decision.format).toBe("csv_gzip");
@@ -53,7 +67,10 @@ describe("WireChoice", () => {
     for (let i = 0; i < 8; i++) choice.transferred(answer(1000 + 1600 * i, 1500, 100, 2_500_000, 12_000_000), "csv_gzip"); // compressing took 1.5 s each
     expect(choice.decision.format).toBe("csv"); // measured again
     for (let i = 0; i < 8; i++) choice.transferred(answer(20_000 + 800 * i, 300, 500, 10_000_000), "csv");
-    expect(choice.decision).toMatchObject({ format: "csv", reason: expect.stringMatching(/^plain CSV: over this line plain CSV delivered 12\.5 MB\/s of CSV, csv_gzip 7\.5 MB\/s/) });
+    expect(choice.decision).toMatchObject({
+      format: "csv",
+      reason: expect.stringMatching(/^plain CSV: over this line plain CSV delivered 12\.5 MB\/s of CSV, csv_gzip 7\.5 MB\/s/),
+    });
     choice.transferred(answer(2000, 300, 500, 10_000_000), "csv"); // slow again: kept for the session
     expect(choice.decision.format).toBe("csv");
   });
@@ -112,7 +129,11 @@ describe("the format a data call asks for", () => {
   };
   const pull = async (wb: Awaited<ReturnType<typeof connect>>, format?: "csv" | "csv_gzip") => {
     const said: NonNullable<ProgressEvent["wireFormat"]>[] = [];
-    const frame = await wb.data.eqTaq1Min(TICKERS, { ...RANGE, ...(format ? { format } : {}), onProgress: (e) => void (e.wireFormat && said.at(-1) !== e.wireFormat && said.push(e.wireFormat)) });
+    const frame = await wb.data.eqTaq1Min(TICKERS, {
+      ...RANGE,
+      ...(format ? { format } : {}),
+      onProgress: (e) => void (e.wireFormat && said.at(-1) !== e.wireFormat && said.push(e.wireFormat)),
+    });
     return { frame, said };
   };
 
@@ -126,8 +147,13 @@ describe("the format a data call asks for", () => {
     expect(second.said[0].reason).toMatch(/measured [\d.]+ MB\/s/);
     // The trial measures csv_gzip, then CSV again, and settles: kept for the session.
     let settled = second.said.at(-1)!;
-    for (let call = 0; call < 6 && !/^(plain CSV|csv_gzip): over this line/.test(settled.reason); call++) settled = (await pull(wb)).said.at(-1) ?? settled;
-    expect(settled).toMatchObject({ format: "csv_gzip", reason: expect.stringMatching(/^csv_gzip: over this line plain CSV delivered [\d.]+ MB\/s of CSV, csv_gzip [\d.]+ MB\/s/) });
+    for (let call = 0; call < 6 && !/^(plain CSV|csv_gzip): over this line/.test(settled.reason); call++) {
+      settled = (await pull(wb)).said.at(-1) ?? settled;
+    }
+    expect(settled).toMatchObject({
+      format: "csv_gzip",
+      reason: expect.stringMatching(/^csv_gzip: over this line plain CSV delivered [\d.]+ MB\/s of CSV, csv_gzip [\d.]+ MB\/s/),
+    });
     const before = slow.formats.length;
     await pull(wb);
     expect(new Set(slow.formats.slice(before))).toEqual(new Set(["csv_gzip"]));

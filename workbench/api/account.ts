@@ -106,8 +106,12 @@ function quotasFrame(q: Quotas): pl.DataFrame {
 function rulesFrame(rules: AccessRule[]): pl.DataFrame {
   if (rules.length === 0) {
     return pl.DataFrame([
-      pl.Series("dataset_text_id", [], pl.String), pl.Series("dataset_id", [], pl.String), pl.Series("dataset_name", [], pl.String),
-      pl.Series("dataset_version", [], pl.String), pl.Series("start_date", [], pl.Date), pl.Series("end_date", [], pl.Date),
+      pl.Series("dataset_text_id", [], pl.String),
+      pl.Series("dataset_id", [], pl.String),
+      pl.Series("dataset_name", [], pl.String),
+      pl.Series("dataset_version", [], pl.String),
+      pl.Series("start_date", [], pl.Date),
+      pl.Series("end_date", [], pl.Date),
       pl.Series("universe_identifiers", [], pl.List(pl.String)),
     ]);
   }

@@ -90,9 +90,15 @@ export class DataApi {
    * const week = await wb.data.eqTaq(["AAPL", "MSFT"], { start: "2023-11-20", end: "2023-11-24" });
    * ```
    */
-  eqTaq(tickers: Symbols | SymbolQuery | DateLike | readonly DateLike[] | null, query?: SymbolQuery | Symbols, rest?: DataQuery): Promise<pl.DataFrame> {
+  eqTaq(
+    tickers: Symbols | SymbolQuery | DateLike | readonly DateLike[] | null,
+    query?: SymbolQuery | Symbols,
+    rest?: DataQuery,
+  ): Promise<pl.DataFrame> {
     if (isRestOrder(tickers, query)) return this.get("eq-taq", [tickers as PathArg, query as Symbols], rest ?? {});
-    if (rest !== undefined) return Promise.reject(new QueryError(`eqTaq takes (tickers, options): call ${callForm("eqTaq", dataEndpoint("eq-taq"))}`));
+    if (rest !== undefined) {
+      return Promise.reject(new QueryError(`eqTaq takes (tickers, options): call ${callForm("eqTaq", dataEndpoint("eq-taq"))}`));
+    }
     return this.#symbolCall("eqTaq", "eq-taq", tickers, query);
   }
 
@@ -198,7 +204,17 @@ export class DataApi {
 }
 
 /** The public functions of `wb.data`, in the order completion lists them. */
-const DATA_FUNCTIONS = ["eqTaq1Min", "eqDailyOhlc", "eqTaq", "optGreeksDaily", "optOpenInterest", "optSecMaster", "occEqSpecSettl", "eqLookupFiles", "get"];
+const DATA_FUNCTIONS = [
+  "eqTaq1Min",
+  "eqDailyOhlc",
+  "eqTaq",
+  "optGreeksDaily",
+  "optOpenInterest",
+  "optSecMaster",
+  "occEqSpecSettl",
+  "eqLookupFiles",
+  "get",
+];
 
 // Completion on `wb.data.` in the Deno kernel lists the object's properties down its prototype
 // chain, constructor and Object.prototype's members included: without them it lists the

@@ -80,7 +80,9 @@ export class Entitlements {
   may(dataset: string, options: { ticker?: string; date?: string | Date } = {}): Verdict {
     const rule = this.rules.find((r) => r.dataset_text_id === dataset);
     if (!rule) {
-      const reason = `Your account is not entitled to ${dataset}; it may read ${this.rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}`;
+      const reason = `Your account is not entitled to ${dataset}; it may read ${
+        this.rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"
+      }`;
       return { allowed: false, reason, reasons: [reason] };
     }
     const date = options.date instanceof Date ? options.date.toISOString().slice(0, 10) : options.date;
@@ -98,15 +100,21 @@ export class Entitlements {
     }
     const used = this.quotas.quotas_usage, limit = this.quotas.quotas_limit;
     if (used.monthly_requests >= limit.monthly_requests) {
-      reasons.push(`Your monthly request quota is used up (${used.monthly_requests}/${limit.monthly_requests}); it resets on the 1st at 00:00 UTC`);
+      reasons.push(
+        `Your monthly request quota is used up (${used.monthly_requests}/${limit.monthly_requests}); it resets on the 1st at 00:00 UTC`,
+      );
     }
     if (used.monthly_data_returned >= limit.monthly_data_returned) {
-      reasons.push(`Your monthly data quota is used up (${used.monthly_data_returned}/${limit.monthly_data_returned} bytes); it resets on the 1st at 00:00 UTC`);
+      reasons.push(
+        `Your monthly data quota is used up (${used.monthly_data_returned}/${limit.monthly_data_returned} bytes); it resets on the 1st at 00:00 UTC`,
+      );
     }
     if (reasons.length > 0) return { allowed: false, reason: reasons.join("; "), reasons, ...missing };
     const scope = universe.length > 0 ? `tickers ${universe.join(", ")}` : "every ticker";
     const yes = `Yes: ${dataset} from ${window}, ${scope}`;
-    if (missing.missing?.length) return { allowed: true, reason: `${yes}, but the data holds no row for it: ${missing.missing.join("; ")}`, reasons: [], ...missing };
+    if (missing.missing?.length) {
+      return { allowed: true, reason: `${yes}, but the data holds no row for it: ${missing.missing.join("; ")}`, reasons: [], ...missing };
+    }
     return { allowed: true, reason: yes, reasons: [], ...missing };
   }
 }
@@ -123,7 +131,12 @@ export class Entitlements {
  * ent.holdings["eq-taq-1min"].first; // "2023-11-01"
  * ```
  */
-export async function readEntitlements(facts: ServiceFacts, identity: Identity, rules: readonly AccessRule[], quotas: Quotas): Promise<Entitlements> {
+export async function readEntitlements(
+  facts: ServiceFacts,
+  identity: Identity,
+  rules: readonly AccessRule[],
+  quotas: Quotas,
+): Promise<Entitlements> {
   const [book, roots, ...statuses] = await Promise.all([
     tickerBook(facts),
     rootBook(facts),

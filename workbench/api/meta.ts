@@ -15,7 +15,9 @@ export type { DatasetStatus };
 /** A dataset id given to `wb.meta`: text that is not empty, else a QueryError before any request. */
 function checkedId(id: unknown): string {
   if (typeof id !== "string" || id.trim() === "") {
-    throw new QueryError(`The dataset id is ${typeof id === "string" ? "empty" : String(id)}: give one such as "eq-taq-1min" (wb.meta.datasets() lists them)`);
+    throw new QueryError(
+      `The dataset id is ${typeof id === "string" ? "empty" : String(id)}: give one such as "eq-taq-1min" (wb.meta.datasets() lists them)`,
+    );
   }
   return id;
 }

@@ -55,7 +55,10 @@ function problemOf(results: PromiseSettledResult<unknown>[]): string | undefined
  * s.identity?.name;
  * ```
  */
-export async function readSummary(facts: ServiceFacts, local: Pick<WorkbenchSummary, "service" | "cache" | "recording">): Promise<WorkbenchSummary> {
+export async function readSummary(
+  facts: ServiceFacts,
+  local: Pick<WorkbenchSummary, "service" | "cache" | "recording">,
+): Promise<WorkbenchSummary> {
   const free = facts.freeTransport;
   const results = await Promise.allSettled([
     withDeadline(free.getJson(ACCOUNT.identity, contract.Identity)),

@@ -43,6 +43,8 @@ export function credentialsOf(url: string): { user: string; password: string } |
  * ```
  */
 export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const masked = [...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length >= 4))].sort((a, b) => b.length - a.length);
+  const masked = [...new Set(secrets.filter((s): s is string => typeof s === "string" && s.length >= 4))].sort((a, b) =>
+    b.length - a.length
+  );
   return (text) => masked.reduce((t, s) => t.split(s).join("***"), withoutCredentials(String(text)));
 }

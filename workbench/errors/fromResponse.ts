@@ -9,8 +9,8 @@ import {
   KeyExpiredError,
   NotEntitledError,
   NotFoundError,
-  type QuotaName,
   QuotaExceededError,
+  type QuotaName,
   ServiceUnavailableError,
   UnauthenticatedError,
   ValidationError,
@@ -25,7 +25,8 @@ const QUOTA_BY_MESSAGE: [RegExp, QuotaName][] = [
 ];
 
 function quotaError(message: string, detail: string, context: ErrorContext, retryAfterSeconds: number): QuotaExceededError {
-  const quota = QUOTA_BY_MESSAGE.find(([re]) => re.test(detail))?.[1] ?? (retryAfterSeconds > 120 ? "monthly_requests" : "per_minute_requests");
+  const quota = QUOTA_BY_MESSAGE.find(([re]) => re.test(detail))?.[1] ??
+    (retryAfterSeconds > 120 ? "monthly_requests" : "per_minute_requests");
   const numbers = /(\d+)\/(\d+)/.exec(detail);
   return new QuotaExceededError(message, {
     ...context,
@@ -45,7 +46,11 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const detail = typeof rawDetail === "string" ? rawDetail : Array.isArray(rawDetail) ? rawDetail : body;
   const requestId = headers.get("X-Request-ID") ?? undefined;
   const path = new URL(url).pathname;
-  const text = typeof detail === "string" ? detail : Array.isArray(detail) ? (detail as ValidationIssue[]).map((d) => d.msg).join("; ") : `HTTP ${status}`;
+  const text = typeof detail === "string"
+    ? detail
+    : Array.isArray(detail)
+    ? (detail as ValidationIssue[]).map((d) => d.msg).join("; ")
+    : `HTTP ${status}`;
   const message = `${text} (${status}): ${method} ${path}${requestId ? ` [request ${requestId}]` : ""}`;
   const context: ErrorContext = { status, detail, requestId, url };
   switch (status) {

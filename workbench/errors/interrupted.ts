@@ -32,14 +32,20 @@ const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** The message: what stopped the call, how many rows of how many, and how to go on. */
 function message(p: InterruptedProgress): string {
-  const what = p.by === "interrupt" ? "Interrupted" : `Aborted by the call's signal${p.reason === undefined ? "" : ` (${reasonText(p.reason)})`}`;
+  const what = p.by === "interrupt"
+    ? "Interrupted"
+    : `Aborted by the call's signal${p.reason === undefined ? "" : ` (${reasonText(p.reason)})`}`;
   const of = p.expectedRows !== undefined ? `of about ${n(Math.max(p.expectedRows, p.rows))}` : "the total not yet known";
   const parts = p.parts.total > 1 ? `; ${p.parts.done} of ${p.parts.total} ${p.parts.noun} complete` : "";
   if (p.kind === "download") {
-    return `${what}: the download of ${p.dataset} into '${p.dir}' wrote ${n(p.rows)} rows (${of}${parts}). Run the same wb.download again: it fetches only what is missing.`;
+    return `${what}: the download of ${p.dataset} into '${p.dir}' wrote ${
+      n(p.rows)
+    } rows (${of}${parts}). Run the same wb.download again: it fetches only what is missing.`;
   }
   if (p.rows === 0) return `${what}: ${p.dataset} fetched no rows yet (${of}${parts}). await lastInterrupted().resume() fetches them.`;
-  return `${what}: ${p.dataset} fetched ${n(p.rows)} rows (${of}${parts}). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.`;
+  return `${what}: ${p.dataset} fetched ${
+    n(p.rows)
+  } rows (${of}${parts}). They are on lastInterrupted().partial; await lastInterrupted().resume() fetches the rest.`;
 }
 
 function reasonText(reason: unknown): string {

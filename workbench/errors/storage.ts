@@ -50,7 +50,10 @@ function causeOf(error: unknown, path: string): { code?: string; cause: string }
   const osError = /os error (\d+)/.exec(e?.message ?? "")?.[1];
   // Native Polars errors carry napi's code ("GenericFailure"), the system's only in their message.
   const systemCode = /^E[A-Z]+$/.test(e?.code ?? "") ? e.code : undefined;
-  let code: string | undefined = systemCode ?? ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT", "122": "EDQUOT" } as Record<string, string>)[osError ?? ""];
+  let code: string | undefined = systemCode ??
+    ({ "28": "ENOSPC", "13": "EACCES", "1": "EPERM", "30": "EROFS", "2": "ENOENT", "122": "EDQUOT" } as Record<string, string>)[
+      osError ?? ""
+    ];
   if (code === "ENOENT" && e?.syscall === "mkdir" && e.path) code = mkdirCode(e.path) ?? code;
   code ??= fullDiskCode(path);
   const words: Record<string, string> = {
@@ -156,7 +159,9 @@ export interface LockHolder {
 /** The holder in words: "process 4711 (started …) on host lab-1, holding it since …". */
 function holderText(h: LockHolder): string {
   if (h.doubt === "unreadable") return `a lock file this workbench cannot read ('${h.file}')`;
-  const who = h.doubt === "this-process" ? `a download of this process (${h.pid}) still running` : `process ${h.pid}${h.startedAt ? ` (started ${h.startedAt})` : ""}`;
+  const who = h.doubt === "this-process"
+    ? `a download of this process (${h.pid}) still running`
+    : `process ${h.pid}${h.startedAt ? ` (started ${h.startedAt})` : ""}`;
   return `${who}${h.host ? ` on host ${h.host}` : ""}${h.lockedAt ? `, holding it since ${h.lockedAt}` : ""}`;
 }
 
@@ -203,7 +208,9 @@ export class FolderInUseError extends StorageError {
    */
   constructor(folder: string, holder: LockHolder) {
     const ending = holder.doubt === "other-host" || holder.doubt === "unreadable"
-      ? `; if no download writes into it any more, delete '${holder.file}'${holder.doubt === "other-host" ? " (that host's processes cannot be checked from here)" : ""}, or choose another folder`
+      ? `; if no download writes into it any more, delete '${holder.file}'${
+        holder.doubt === "other-host" ? " (that host's processes cannot be checked from here)" : ""
+      }, or choose another folder`
       : "; run this one when it ends (it then reuses what that one wrote), or choose another folder";
     super(`Folder '${folder}' is being written by another download: ${holderText(holder)}${ending}`, folder, "in use by another download");
     this.pid = holder.pid ?? Number.NaN;

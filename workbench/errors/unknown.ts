@@ -67,6 +67,10 @@ export class UnknownTickerError extends QueryError {
 
   /** The same refusal, made again with what its call keeps. */
   override keeping(state: CallState): UnknownTickerError {
-    return new UnknownTickerError(this.message, this.tickers, this.suggestions as Record<string, string[]>, { partial: this.partial, resume: this.resume, ...state });
+    return new UnknownTickerError(this.message, this.tickers, this.suggestions as Record<string, string[]>, {
+      partial: this.partial,
+      resume: this.resume,
+      ...state,
+    });
   }
 }

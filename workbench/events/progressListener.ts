@@ -19,7 +19,12 @@ import type { CallListener } from "./callEvents.ts";
  * const listener = progressListener("eq-taq-1min", (e) => console.log(e.rows, e.done), 2);
  * ```
  */
-export function progressListener(dataset: string, onProgress: ProgressListener, units?: number, tickers?: readonly (readonly string[])[]): CallListener {
+export function progressListener(
+  dataset: string,
+  onProgress: ProgressListener,
+  units?: number,
+  tickers?: readonly (readonly string[])[],
+): CallListener {
   let progress: CallProgress | undefined;
   const begin = (count: number, perUnit?: readonly (readonly string[])[]) => {
     progress = new CallProgress(dataset, Math.max(1, count), onProgress);
@@ -28,7 +33,9 @@ export function progressListener(dataset: string, onProgress: ProgressListener, 
   };
   if (units !== undefined) begin(units, tickers);
   return (event) => {
-    if (event.type === "prepared" && (!progress || Math.max(1, event.requests.length) !== Math.max(1, units ?? -1))) begin(event.requests.length);
+    if (event.type === "prepared" && (!progress || Math.max(1, event.requests.length) !== Math.max(1, units ?? -1))) {
+      begin(event.requests.length);
+    }
     if (!progress) return;
     // Progress counts what the call asked for: its tickers, however many requests each takes.
     if (event.type === "prepared") progress.tickers(event.requests.map((r) => r.tickers?.asked ?? []));

@@ -166,7 +166,8 @@ export class Pager {
     const firstNext = await Promise.race([announced, first.then(() => (pages.has(start) ? pages.get(start)!.next : null))]);
     if (firstNext === null) lastAsked = true;
     let nextOffset = start + firstSize;
-    const more = () => failure === undefined && !lastAsked && (retake.some((r) => r.offset < end) || (nextOffset < end && nextOffset < stop));
+    const more = () =>
+      failure === undefined && !lastAsked && (retake.some((r) => r.offset < end) || (nextOffset < end && nextOffset < stop));
     while (more() || inflight.size > 0) {
       while (more() && inflight.size < concurrency) {
         const again = retake.shift();
@@ -182,11 +183,15 @@ export class Pager {
     }
     const ordered = contiguous(pages, start);
     // Pages stay separate chunks: copying them into one buffer would cost a tenth of a long fetch.
-    let frame = ordered.length + prefix.length === 0 ? emptyFrame(this.request.columns) : stackFrames([...prefix, ...ordered.map((p) => p.frame)]);
+    let frame = ordered.length + prefix.length === 0
+      ? emptyFrame(this.request.columns)
+      : stackFrames([...prefix, ...ordered.map((p) => p.frame)]);
     if (frame.height > maxRows) frame = frame.head(maxRows);
     if (failure !== undefined) {
       // Every row from the request's first, in order: it resumes at frame.height.
-      throw failure instanceof WorkbenchError ? failure.keeping({ partial: frame }) : new WorkbenchError(String(failure), { partial: frame });
+      throw failure instanceof WorkbenchError
+        ? failure.keeping({ partial: frame })
+        : new WorkbenchError(String(failure), { partial: frame });
     }
     return frame;
   }

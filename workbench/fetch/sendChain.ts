@@ -64,14 +64,25 @@ export class SendChain {
     const emit = events?.emit;
     return async (path, params, onHeaders) => {
       if (gate) await untilAborted(gate.beforeSend(), signal);
-      await this.window.acquire(emit ? (seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }) : undefined, transport.maxWaitSeconds, signal);
+      await this.window.acquire(
+        emit ? (seconds) => emit({ type: "waiting", seconds, reason: "per-minute quota" }) : undefined,
+        transport.maxWaitSeconds,
+        signal,
+      );
       try {
         const r = await transport.get(path, params, (headers) => {
           this.window.observe(headers);
           gate?.onHeaders(headers);
           onHeaders?.(headers);
         }, signal);
-        if (events) events.emit({ type: "answer", unit: events.unit, requestId: r.headers.get("X-Request-ID"), bytes: r.wireBytes ?? r.body.byteLength });
+        if (events) {
+          events.emit({
+            type: "answer",
+            unit: events.unit,
+            requestId: r.headers.get("X-Request-ID"),
+            bytes: r.wireBytes ?? r.body.byteLength,
+          });
+        }
         return r;
       } finally {
         gate?.settled();

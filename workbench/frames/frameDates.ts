@@ -20,7 +20,8 @@ const DAY_MS = 86_400_000;
 const MOST_DAYS = 10_000_000;
 
 const isSeries = (v: unknown): v is pl.Series =>
-  v !== null && typeof v === "object" && typeof (v as { dtype?: unknown }).dtype === "object" && typeof (v as { toArray?: unknown }).toArray === "function";
+  v !== null && typeof v === "object" && typeof (v as { dtype?: unknown }).dtype === "object" &&
+  typeof (v as { toArray?: unknown }).toArray === "function";
 
 /** One value as a Date (a day at midnight UTC), refusing what is not a day. */
 function dayOf(value: DateValue): Date | null {
@@ -31,10 +32,18 @@ function dayOf(value: DateValue): Date | null {
   }
   if (typeof value === "number") {
     if (Number.isInteger(value) && Math.abs(value) < MOST_DAYS) return new Date(value * DAY_MS);
-    throw new QueryError(`frameDates reads ${value} as days since 1970 (what a Date column's min() and max() give), and ${value} is not a whole number of days below ${MOST_DAYS}: for a Datetime column pass the column, e.g. frameDates(frame.select(pl.col("BarDateTime").min()).getColumn("BarDateTime"))`);
+    throw new QueryError(
+      `frameDates reads ${value} as days since 1970 (what a Date column's min() and max() give), and ${value} is not a whole number of days below ${MOST_DAYS}: for a Datetime column pass the column, e.g. frameDates(frame.select(pl.col("BarDateTime").min()).getColumn("BarDateTime"))`,
+    );
   }
-  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))) return new Date(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
-  throw new QueryError(`frameDates cannot read ${JSON.stringify(value)} as a date: give a Date or Datetime column, or a value read out of one (a Date, days since 1970, or YYYY-MM-DD text)`);
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))) {
+    return new Date(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
+  }
+  throw new QueryError(
+    `frameDates cannot read ${
+      JSON.stringify(value)
+    } as a date: give a Date or Datetime column, or a value read out of one (a Date, days since 1970, or YYYY-MM-DD text)`,
+  );
 }
 
 /** A Datetime column as ISO text in its own time zone (with the offset), fractions only where the column has them. */
@@ -42,7 +51,8 @@ function datetimeTexts(series: pl.Series): (string | null)[] {
   const name = series.name || "value";
   const zoned = String(series.dtype).includes(",");
   const frame = pl.DataFrame([series.rename(name)]);
-  const full = frame.select(pl.col(name).dt.strftime(`%Y-%m-%dT%H:%M:%S%.9f${zoned ? "%:z" : ""}`)).getColumn(name).toArray() as (string | null)[];
+  const full = frame.select(pl.col(name).dt.strftime(`%Y-%m-%dT%H:%M:%S%.9f${zoned ? "%:z" : ""}`)).getColumn(name)
+    .toArray() as (string | null)[];
   // Keep the finest fraction any value needs, in steps of three digits.
   const fraction = (t: string) => t.slice(20, 29).replace(/0+$/, "").length;
   const digits = Math.ceil(Math.max(0, ...full.filter((t): t is string => t !== null).map(fraction)) / 3) * 3;
@@ -103,7 +113,9 @@ export function frameDates(value: DateValue, as?: "iso"): string | null;
  */
 export function frameDates(value: DateValue, as: "Date"): Date | null;
 export function frameDates(source: pl.Series | DateValue, as: DatesAs = "iso"): unknown {
-  if (as !== "iso" && as !== "Date") throw new QueryError(`frameDates writes dates as "iso" (text) or "Date" (JavaScript Dates), not ${JSON.stringify(as)}`);
+  if (as !== "iso" && as !== "Date") {
+    throw new QueryError(`frameDates writes dates as "iso" (text) or "Date" (JavaScript Dates), not ${JSON.stringify(as)}`);
+  }
   if (!isSeries(source)) {
     const day = dayOf(source);
     if (day === null || as === "Date") return day;
@@ -115,5 +127,9 @@ export function frameDates(source: pl.Series | DateValue, as: DatesAs = "iso"): 
     return as === "Date" ? days : days.map((d) => (d === null ? null : d.toISOString().slice(0, 10)));
   }
   if (variant === "Datetime") return as === "Date" ? instants(source) : datetimeTexts(source);
-  throw new QueryError(`frameDates reads a Date or Datetime column; '${source.name}' is ${variant}${variant === "String" ? ": parse it first, e.g. pl.col(name).str.strptime(pl.Date, \"%Y-%m-%d\")" : ""}`);
+  throw new QueryError(
+    `frameDates reads a Date or Datetime column; '${source.name}' is ${variant}${
+      variant === "String" ? ': parse it first, e.g. pl.col(name).str.strptime(pl.Date, "%Y-%m-%d")' : ""
+    }`,
+  );
 }

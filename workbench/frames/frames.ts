@@ -9,7 +9,12 @@
 import pl, { type DataType } from "nodejs-polars";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { type ColumnRecord as ColumnInfo, DataEnvelope, type ResponseFormat as WireFormat, wireDateTimeToEpochNs } from "../../contract/mod.ts";
+import {
+  type ColumnRecord as ColumnInfo,
+  DataEnvelope,
+  type ResponseFormat as WireFormat,
+  wireDateTimeToEpochNs,
+} from "../../contract/mod.ts";
 import { polarsTypeOf, WIRE_TIME_ZONE } from "../../contract/polarsTypes.ts";
 import { checkAnswer } from "../http/contractCheck.ts";
 
@@ -65,7 +70,8 @@ export function stackFrames(frames: readonly pl.DataFrame[]): pl.DataFrame {
   // that lists the frame's column names first, so names and types are read once a frame.
   const schemas = frames.map((f) => ({ names: f.columns, dtypes: f.dtypes }));
   const [first] = schemas;
-  const same = (s: typeof first) => s.names.length === first.names.length && s.names.every((n, i) => n === first.names[i] && s.dtypes[i].equals(first.dtypes[i]));
+  const same = (s: typeof first) =>
+    s.names.length === first.names.length && s.names.every((n, i) => n === first.names[i] && s.dtypes[i].equals(first.dtypes[i]));
   const odd = schemas.findIndex((s) => !same(s));
   if (odd >= 0) {
     const text = (s: typeof first) => s.names.map((n, i) => `${n}: ${String(s.dtypes[i]).replace(/^DataType\((.*)\)$/, "$1")}`).join(", ");
@@ -90,7 +96,9 @@ function dateTimeTextToUtcNs(c: pl.Expr): pl.Expr {
   const nanos = c.str.extract("\\.(\\d{1,9})", 1).str.padEnd(9, "0").cast(pl.Int64).fillNull(pl.lit(0).cast(pl.Int64));
   const digits = offset.str.replace(":", "");
   const minutes = digits.str.slice(1, 2).cast(pl.Int64).mul(60).add(digits.str.slice(3, 2).cast(pl.Int64, false).fillNull(0));
-  const offsetNs = pl.when(offset.eq(pl.lit("Z"))).then(pl.lit(0)).otherwise(pl.when(offset.str.startsWith("-")).then(minutes.mul(-1)).otherwise(minutes))
+  const offsetNs = pl.when(offset.eq(pl.lit("Z"))).then(pl.lit(0)).otherwise(
+    pl.when(offset.str.startsWith("-")).then(minutes.mul(-1)).otherwise(minutes),
+  )
     .cast(pl.Int64).mul(60_000_000_000);
   const fromOffset = wall.cast(pl.Int64).sub(offsetNs);
   const fromNaive = wall.dt.replaceTimeZone(NEW_YORK).dt.convertTimeZone("UTC").cast(pl.Int64);
@@ -210,7 +218,9 @@ function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataF
     if (textDateTimes.length > 0 && /as dtype `datetime/.test(String((error as Error).message))) {
       for (const name of textDateTimes) delete dtypes[name];
       const frame = pl.readCSV(bytes, { inferSchemaLength: 0, dtypes, rechunk: true } as never);
-      const wellFormed = (name: string) => !frame.columns.includes(name) || frame.getColumn(name).toArray().every((v) => v === null || wireDateTimeToEpochNs(v as string) !== undefined);
+      const wellFormed = (name: string) =>
+        !frame.columns.includes(name) ||
+        frame.getColumn(name).toArray().every((v) => v === null || wireDateTimeToEpochNs(v as string) !== undefined);
       if (textDateTimes.every(wellFormed)) return frame;
     }
     // Polars' message ends in advice about its own options; the first line names the value.
@@ -227,7 +237,13 @@ function readCsvPage(text: Uint8Array, columns: readonly ColumnInfo[]): pl.DataF
  * const frame = pageToFrame(body, "csv", columns, ["TradeDate", "Volume"]);
  * ```
  */
-export function pageToFrame(body: Uint8Array, format: WireFormat, columns: readonly ColumnInfo[], selected?: readonly string[], endpoint = "a data request"): pl.DataFrame {
+export function pageToFrame(
+  body: Uint8Array,
+  format: WireFormat,
+  columns: readonly ColumnInfo[],
+  selected?: readonly string[],
+  endpoint = "a data request",
+): pl.DataFrame {
   const wanted = selected ? selected.map((n) => columns.find((c) => c.name === n)!).filter(Boolean) : columns;
   let raw: pl.DataFrame;
   if (format === "json") raw = jsonRows(body, endpoint);

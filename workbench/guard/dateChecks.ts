@@ -76,7 +76,9 @@ export function checkReversed(dataset: string, schema: readonly ColumnInfo[], co
         const strict = lo.op === "gt" || hi.op === "lt";
         if (a > b || (strict && a === b)) {
           throw new QueryError(
-            `${dataset}.${column.name} ${lo.op} ${lo.texts[0]} is ${a === b ? "equal to" : "after"} ${hi.op} ${hi.texts[0]}: the range is ${a === b ? "empty" : "reversed"}` +
+            `${dataset}.${column.name} ${lo.op} ${lo.texts[0]} is ${a === b ? "equal to" : "after"} ${hi.op} ${hi.texts[0]}: the range is ${
+              a === b ? "empty" : "reversed"
+            }` +
               (a > b ? ` (did you mean ${lo.op} ${hi.texts[0]}, ${hi.op} ${lo.texts[0]}?)` : ""),
           );
         }
@@ -135,7 +137,9 @@ export function checkDates(dataset: string, column: string, asked: RequestedDate
     }
     if (inRange.length > 0 && inRange.every((d) => !isTradingDay(d))) {
       const why = inRange.map((d) => `${d} is ${whyClosed(d)}`).join("; ");
-      throw new QueryError(`${where}: ${why}, not ${inRange.length > 1 ? "trading days" : "a trading day"}: the nearest are ${neighbours(inRange[0])}`);
+      throw new QueryError(
+        `${where}: ${why}, not ${inRange.length > 1 ? "trading days" : "a trading day"}: the nearest are ${neighbours(inRange[0])}`,
+      );
     }
     return;
   }

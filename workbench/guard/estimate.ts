@@ -62,7 +62,15 @@ export interface Estimate {
 export type EstimateBasis = Pick<Estimate, "basis" | "lookupRequests" | "lookupBytes" | "countedDays" | "lookupFailure">;
 
 /** Bytes per CSV field by type, measured on the sandbox's data. */
-const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = { date: 11, datetime_ns: 36, datetime_ms: 30, int64: 8, float64: 9, string: 7, list_string: 24 };
+const FIELD_BYTES: Record<ColumnInfo["data_type"], number> = {
+  date: 11,
+  datetime_ns: 36,
+  datetime_ms: 30,
+  int64: 8,
+  float64: 9,
+  string: 7,
+  list_string: 24,
+};
 
 /** NYSE trading days from a to b, both inclusive (0 when b is before a). */
 const days = (a: string, b: string) => (a > b ? 0 : tradingDays(a, b).length);
@@ -102,7 +110,13 @@ export async function estimateContext(facts: ServiceFacts, status: DatasetStatus
 }
 
 /** The dates a request asks for on the dataset's date column: listed ones, or a range, within the data's dates. */
-export function askedDates(endpoint: DataEndpoint, request: PreparedRequest, pathValues: readonly string[], first: string, last: string): { listed?: string[]; low: string; high: string } {
+export function askedDates(
+  endpoint: DataEndpoint,
+  request: PreparedRequest,
+  pathValues: readonly string[],
+  first: string,
+  last: string,
+): { listed?: string[]; low: string; high: string } {
   const dateColumn = endpoint.dateColumn!;
   let low = first, high = last;
   let listed: string[] | undefined; // dates named one by one (eq, in, or the trade_date path)
@@ -154,7 +168,14 @@ function tickerDaysOf(book: TickerBook, first: string, last: string): number {
  * e.rows; e.requests; e.fitsMonthlyQuota;
  * ```
  */
-export function estimateDownload(endpoint: DataEndpoint, request: PreparedRequest, status: DatasetStatus, quotas: Quotas, pathValues: readonly string[] = [], context: EstimateContext = {}): Estimate {
+export function estimateDownload(
+  endpoint: DataEndpoint,
+  request: PreparedRequest,
+  status: DatasetStatus,
+  quotas: Quotas,
+  pathValues: readonly string[] = [],
+  context: EstimateContext = {},
+): Estimate {
   let rows = status.row_count;
   const first = status.first_available_date, last = status.last_available_date;
   const tickers = typeof status.ticker_count === "number" && status.ticker_count > 0 ? status.ticker_count : undefined;
@@ -165,7 +186,10 @@ export function estimateDownload(endpoint: DataEndpoint, request: PreparedReques
     if (symbols && (context.tickerDays || tickers)) {
       const tickerDays = context.tickerDays || tickers! * all;
       const book = context.book;
-      const dayCount = symbols.reduce((n, t) => n + (book?.has(t) ? book.spans(t).reduce((m, s) => m + daysWithin(asked, s.from, s.to), 0) : daysWithin(asked)), 0);
+      const dayCount = symbols.reduce(
+        (n, t) => n + (book?.has(t) ? book.spans(t).reduce((m, s) => m + daysWithin(asked, s.from, s.to), 0) : daysWithin(asked)),
+        0,
+      );
       rows = (rows * dayCount) / Math.max(1, tickerDays);
     } else {
       rows = (rows * daysWithin(asked)) / all;
@@ -195,7 +219,14 @@ export function estimateOfRows(endpoint: DataEndpoint, request: PreparedRequest,
 }
 
 /** An estimate of `rows`, `requests` and `bytes`, judged against the quotas left (limit minus usage, never below 0). */
-function againstQuotas(endpoint: DataEndpoint, rows: number, requests: number, bytes: number, quotas: Quotas, basis: EstimateBasis): Estimate {
+function againstQuotas(
+  endpoint: DataEndpoint,
+  rows: number,
+  requests: number,
+  bytes: number,
+  quotas: Quotas,
+  basis: EstimateBasis,
+): Estimate {
   const remaining = Object.fromEntries(
     Object.entries(quotas.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - quotas.quotas_usage[k as keyof QuotaValues])]),
   ) as unknown as QuotaValues;

@@ -33,13 +33,25 @@ export interface EstimateOptions {
  * e.basis; // "minute-bars"
  * ```
  */
-export async function estimateCall(facts: ServiceFacts, endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], options: EstimateOptions = {}): Promise<Estimate> {
+export async function estimateCall(
+  facts: ServiceFacts,
+  endpoint: DataEndpoint,
+  requests: readonly PreparedRequest[],
+  units: readonly string[][],
+  options: EstimateOptions = {},
+): Promise<Estimate> {
   const status = await facts.status(endpoint.dataset);
   const spent = { requests: 0, bytes: 0 };
   let count: RowCount | undefined, failure: string | undefined;
   if (options.lookups !== false && COUNTED_DATASETS[endpoint.dataset] && requests.length > 0) {
     try {
-      count = await countRows((dataset, path, query) => facts.countRead(dataset, path, query, spent), endpoint, requests, status, loadedTickerBook(facts));
+      count = await countRows(
+        (dataset, path, query) => facts.countRead(dataset, path, query, spent),
+        endpoint,
+        requests,
+        status,
+        loadedTickerBook(facts),
+      );
     } catch (error) {
       // Not entitled to the 1-minute bars, a quota hit: the estimate stays on free metadata and says why.
       if (!(error instanceof WorkbenchError)) throw error;
@@ -51,7 +63,11 @@ export async function estimateCall(facts: ServiceFacts, endpoint: DataEndpoint, 
   if (count) {
     const counted = count;
     const each = requests.map((r, i) => estimateOfRows(endpoint, r, counted.rows[i], quotas));
-    return combineEstimates(endpoint, each, quotas, { basis: counted.basis, ...cost, ...(counted.days ? { countedDays: counted.days } : {}) });
+    return combineEstimates(endpoint, each, quotas, {
+      basis: counted.basis,
+      ...cost,
+      ...(counted.days ? { countedDays: counted.days } : {}),
+    });
   }
   const context = await estimateContext(facts, status);
   const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i], context));

@@ -12,7 +12,7 @@
 import type { DatasetStatus } from "../../contract/mod.ts";
 import { QueryError } from "../errors/base.ts";
 import { didYouMean } from "../errors/nearest.ts";
-import { dataEndpoint, DATA_ENDPOINTS } from "../query/endpoints.ts";
+import { DATA_ENDPOINTS, dataEndpoint } from "../query/endpoints.ts";
 import { EQUITY_TICKER_DATASETS } from "../service/facts.ts";
 import { checkDates } from "./dateChecks.ts";
 import { OPTION_ROOT_DATASETS, type RootBook } from "./optionRoots.ts";
@@ -79,16 +79,26 @@ export interface Window {
  * // ["2020-01-02 is not in the data of eq-taq-1min: the dates visible to you run 2023-11-01 to 2024-01-31", "TSLA is not a ticker the service knows ..."]
  * ```
  */
-export function missingData(holding: Holding, book: TickerBook | undefined, ask: { ticker?: string; date?: string }, roots?: RootBook, window?: Window): string[] {
+export function missingData(
+  holding: Holding,
+  book: TickerBook | undefined,
+  ask: { ticker?: string; date?: string },
+  roots?: RootBook,
+  window?: Window,
+): string[] {
   const reasons: string[] = [];
   const { dataset } = holding;
   const endpoint = Object.hasOwn(DATA_ENDPOINTS, dataset) ? dataEndpoint(dataset) : undefined;
   if (holding.unread !== undefined) return reasons;
-  const hidden = ask.date !== undefined && window !== undefined && (ask.date < window.start_date || (window.end_date !== null && ask.date > window.end_date));
+  const hidden = ask.date !== undefined && window !== undefined &&
+    (ask.date < window.start_date || (window.end_date !== null && ask.date > window.end_date));
   if (!holding.first || !holding.last) reasons.push(`${dataset} holds no row visible to you: it is empty for this account`);
   else if (ask.date !== undefined && endpoint?.dateColumn && !hidden) {
     try {
-      checkDates(dataset, endpoint.dateColumn, { exact: [ask.date] }, { first_available_date: holding.first, last_available_date: holding.last });
+      checkDates(dataset, endpoint.dateColumn, { exact: [ask.date] }, {
+        first_available_date: holding.first,
+        last_available_date: holding.last,
+      });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
       reasons.push(error.message.replace(`${dataset}.${endpoint.dateColumn} `, "").replace(`${dataset}.${endpoint.dateColumn}: `, ""));
@@ -97,7 +107,11 @@ export function missingData(holding: Holding, book: TickerBook | undefined, ask:
   const date = hidden ? undefined : ask.date;
   if (ask.ticker !== undefined && book && holding.tickers) {
     if (!book.has(ask.ticker)) {
-      reasons.push(`${ask.ticker} is not a ticker the service knows${didYouMean(ask.ticker, holding.tickers)}; the lookup files know ${holding.tickers.length} tickers: ${holding.tickers.join(", ")}`);
+      reasons.push(
+        `${ask.ticker} is not a ticker the service knows${
+          didYouMean(ask.ticker, holding.tickers)
+        }; the lookup files know ${holding.tickers.length} tickers: ${holding.tickers.join(", ")}`,
+      );
     } else if (date !== undefined) {
       const why = book.endedBefore(ask.ticker, date) ?? book.startedAfter(ask.ticker, date);
       if (why) reasons.push(`on ${date}, ${why}`);
@@ -105,9 +119,15 @@ export function missingData(holding: Holding, book: TickerBook | undefined, ask:
   }
   if (ask.ticker !== undefined && roots && holding.roots) {
     if (!roots.has(ask.ticker)) {
-      reasons.push(`${ask.ticker} is not an option root the service knows${roots.hint(ask.ticker).text}; the security master knows ${holding.roots.length} roots: ${holding.roots.join(", ")}`);
+      reasons.push(
+        `${ask.ticker} is not an option root the service knows${
+          roots.hint(ask.ticker).text
+        }; the security master knows ${holding.roots.length} roots: ${holding.roots.join(", ")}`,
+      );
     } else {
-      if (dataset === "opt-greeks-daily" && !roots.hasGreeks(ask.ticker)) reasons.push(`opt-greeks-daily does not value ${ask.ticker}'s contracts (GreeksCoverage N in opt-sec-master)`);
+      if (dataset === "opt-greeks-daily" && !roots.hasGreeks(ask.ticker)) {
+        reasons.push(`opt-greeks-daily does not value ${ask.ticker}'s contracts (GreeksCoverage N in opt-sec-master)`);
+      }
       const why = date === undefined ? undefined : roots.endedBefore(ask.ticker, date) ?? roots.startedAfter(ask.ticker, date);
       if (why) reasons.push(`on ${date}, ${why}`);
     }

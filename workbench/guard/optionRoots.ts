@@ -17,7 +17,6 @@ import { ROOT_COLUMNS, type TickerSource } from "../service/facts.ts";
 /** Datasets whose ticker column holds option roots. */
 export const OPTION_ROOT_DATASETS: readonly string[] = ["opt-greeks-daily", "opt-open-interest"];
 
-
 /** One option root: when it traded, and what it belongs to. */
 interface Root {
   root: string;
@@ -31,7 +30,8 @@ interface Root {
 }
 
 /** Whether `name` is an adjusted root of `root` (its name and a digit suffix: ODFL1 of ODFL). */
-const adjustedOf = (root: string, name: string) => name.length > root.length && name.startsWith(root) && /^\d+$/.test(name.slice(root.length));
+const adjustedOf = (root: string, name: string) =>
+  name.length > root.length && name.startsWith(root) && /^\d+$/.test(name.slice(root.length));
 
 /** "20231219" as "2023-12-19". */
 const day = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
@@ -103,24 +103,39 @@ export class RootBook {
     // The new name: the next root of the same underlying security, not an adjusted one (HES1).
     const renamed = [...this.byRoot.values()].filter((o) => o.underSecId === r.underSecId && o.first >= next && !adjustedOf(root, o.root))
       .sort((a, b) => a.first.localeCompare(b.first))[0];
-    if (renamed) return `option root ${root} was renamed: its options trade as ${renamed.root} from ${renamed.first} (${root}'s last day was ${r.last}); ask for ${renamed.root}`;
-    const adjusted = [...this.byRoot.values()].filter((o) => adjustedOf(root, o.root) && o.first >= next).map((o) => `${o.root} (from ${o.first}, underlying ${o.under})`);
-    return `option root ${root} ${r.delisted ? "was delisted" : "stopped trading"} after ${r.last}${adjusted.length ? `; its contracts were adjusted into ${adjusted.join(", ")}` : ""}`;
+    if (renamed) {
+      return `option root ${root} was renamed: its options trade as ${renamed.root} from ${renamed.first} (${root}'s last day was ${r.last}); ask for ${renamed.root}`;
+    }
+    const adjusted = [...this.byRoot.values()].filter((o) => adjustedOf(root, o.root) && o.first >= next).map((o) =>
+      `${o.root} (from ${o.first}, underlying ${o.under})`
+    );
+    return `option root ${root} ${r.delisted ? "was delisted" : "stopped trading"} after ${r.last}${
+      adjusted.length ? `; its contracts were adjusted into ${adjusted.join(", ")}` : ""
+    }`;
   }
 
   /** Why a root has no data up to `to` (it began after, e.g. the new name of a renamed root), or undefined. */
   startedAfter(root: string, to: string): string | undefined {
     const r = this.byRoot.get(root);
     if (!r || r.first <= to) return undefined;
-    const before = [...this.byRoot.values()].filter((o) => o.underSecId === r.underSecId && o.last !== undefined && o.last < r.first && o.root !== root && !adjustedOf(o.root, root))
+    const before = [...this.byRoot.values()].filter((o) =>
+      o.underSecId === r.underSecId && o.last !== undefined && o.last < r.first && o.root !== root && !adjustedOf(o.root, root)
+    )
       .sort((a, b) => a.last!.localeCompare(b.last!)).at(-1);
-    return `option root ${root} begins on ${r.first}${before ? `: until ${before.last} its options traded as ${before.root}; ask for ${before.root}` : ""}`;
+    return `option root ${root} begins on ${r.first}${
+      before ? `: until ${before.last} its options traded as ${before.root}; ask for ${before.root}` : ""
+    }`;
   }
 
   /** " (did you mean 'AAPL'?)", or for an underlying the roots its options trade under. */
   hint(root: string): { text: string; near: string[] } {
     const of = this.rootsOf(root).filter((r) => r !== root);
-    if (of.length) return { text: ` (${root} is the underlying of option root${of.length > 1 ? "s" : ""} ${of.join(", ")}: ask for ${of.join(" or ")})`, near: of };
+    if (of.length) {
+      return {
+        text: ` (${root} is the underlying of option root${of.length > 1 ? "s" : ""} ${of.join(", ")}: ask for ${of.join(" or ")})`,
+        near: of,
+      };
+    }
     return { text: didYouMean(root, this.roots), near: nearestNames(root, this.roots) };
   }
 }
@@ -141,7 +156,9 @@ export function checkRootsInBook(book: RootBook, dataset: string, roots: readonl
   if (unknown.length > 0) {
     const hints = unknown.map((r) => ({ r, ...book.hint(r) }));
     throw new UnknownTickerError(
-      `${dataset}: unknown option root${unknown.length > 1 ? "s" : ""} ${hints.map((h) => `${h.r}${h.text}`).join(", ")}; known option roots are ${book.roots.join(", ")}`,
+      `${dataset}: unknown option root${unknown.length > 1 ? "s" : ""} ${
+        hints.map((h) => `${h.r}${h.text}`).join(", ")
+      }; known option roots are ${book.roots.join(", ")}`,
       unknown,
       Object.fromEntries(hints.map((h) => [h.r, h.near])),
     );
@@ -153,7 +170,13 @@ export function checkRootsInBook(book: RootBook, dataset: string, roots: readonl
   if (dataset === "opt-greeks-daily") {
     const uncovered = roots.filter((r) => !book.hasGreeks(r));
     if (uncovered.length > 0) {
-      throw new QueryError(`opt-greeks-daily holds no row of ${uncovered.join(", ")}: opt-sec-master says its greeks are not computed (GreeksCoverage N); opt-open-interest lists ${uncovered.length > 1 ? "their" : "its"} contracts`);
+      throw new QueryError(
+        `opt-greeks-daily holds no row of ${
+          uncovered.join(", ")
+        }: opt-sec-master says its greeks are not computed (GreeksCoverage N); opt-open-interest lists ${
+          uncovered.length > 1 ? "their" : "its"
+        } contracts`,
+      );
     }
   }
 }
@@ -174,7 +197,12 @@ const loaded = new WeakMap<TickerSource, RootBook | undefined>();
 export function rootBook(source: TickerSource): Promise<RootBook | undefined> {
   let book = books.get(source);
   if (!book) {
-    book = source.rules().then(async (rules) => (source.optionRoots && rules.some((r) => r.dataset_text_id === "opt-sec-master") ? RootBook.fromFrame(await source.optionRoots()) : undefined));
+    book = source.rules().then(async (
+      rules,
+    ) => (source.optionRoots && rules.some((r) => r.dataset_text_id === "opt-sec-master")
+      ? RootBook.fromFrame(await source.optionRoots())
+      : undefined)
+    );
     book.then((b) => loaded.set(source, b), () => books.delete(source));
     books.set(source, book);
   }

@@ -76,13 +76,20 @@ function firstAnswer(headers: Headers): FirstAnswer {
 }
 
 const remainingQuotas = (q: Quotas): QuotaValues =>
-  Object.fromEntries(Object.entries(q.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - (q.quotas_usage as unknown as Record<string, number>)[k])])) as unknown as QuotaValues;
+  Object.fromEntries(
+    Object.entries(q.quotas_limit).map(([k, limit]) => [k, Math.max(0, limit - (q.quotas_usage as unknown as Record<string, number>)[k])]),
+  ) as unknown as QuotaValues;
 
 /**
  * Projects the rest of a call from the metadata estimate (rows of the whole call, bytes per
  * row by the schema) and the first answer (a full page with more to come; its bytes per row).
  */
-export function projectRest(first: FirstAnswer, estimate: { rows: number; bytesPerRow: number }, units: number, pageSize: number): Projection {
+export function projectRest(
+  first: FirstAnswer,
+  estimate: { rows: number; bytesPerRow: number },
+  units: number,
+  pageSize: number,
+): Projection {
   const limit = first.limit ?? pageSize;
   const fullFirst = first.next !== null && first.next !== undefined;
   const bytesPerRow = fullFirst && first.contentLength ? first.contentLength / limit : estimate.bytesPerRow;
@@ -98,18 +105,32 @@ const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString("en-US", { maximum
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** The guard's verdict: a QuotaGuardError when the projection passes the threshold, else undefined. */
-export function judge(dataset: string, need: Projection, quotas: Quotas, options: QuotaGuardOptions = {}, when = "before its second request"): QuotaGuardError | undefined {
+export function judge(
+  dataset: string,
+  need: Projection,
+  quotas: Quotas,
+  options: QuotaGuardOptions = {},
+  when = "before its second request",
+): QuotaGuardError | undefined {
   const share = options.maxShare ?? 0.1;
   const maxBytes = options.maxBytes ?? 1e9;
   const left = remainingQuotas(quotas);
   const over: string[] = [];
-  if (need.requests > share * left.monthly_requests) over.push(`${n(need.requests)} requests against ${n(left.monthly_requests)} left this month`);
-  if (need.bytes > share * left.monthly_data_returned) over.push(`${mb(need.bytes)} against ${mb(left.monthly_data_returned)} of data returned left this month`);
-  if (need.bytes > share * left.monthly_data_scanned) over.push(`${mb(need.bytes)} against ${mb(left.monthly_data_scanned)} of data scanned left this month`);
+  if (need.requests > share * left.monthly_requests) {
+    over.push(`${n(need.requests)} requests against ${n(left.monthly_requests)} left this month`);
+  }
+  if (need.bytes > share * left.monthly_data_returned) {
+    over.push(`${mb(need.bytes)} against ${mb(left.monthly_data_returned)} of data returned left this month`);
+  }
+  if (need.bytes > share * left.monthly_data_scanned) {
+    over.push(`${mb(need.bytes)} against ${mb(left.monthly_data_scanned)} of data scanned left this month`);
+  }
   if (need.bytes > maxBytes) over.push(`${mb(need.bytes)} against the ${mb(maxBytes)} limit of one call`);
   if (over.length === 0) return undefined;
   return new QuotaGuardError(
-    `Stopped ${dataset} ${when}: the rest of this call needs about ${n(need.requests)} requests, ${n(need.rows)} rows and ${mb(need.bytes)}, ` +
+    `Stopped ${dataset} ${when}: the rest of this call needs about ${n(need.requests)} requests, ${n(need.rows)} rows and ${
+      mb(need.bytes)
+    }, ` +
       `more than ${Math.round(share * 100)}% of what remains (${over.join("; ")}). ` +
       `Narrow the query (fewer tickers, a shorter range, fewer columns), or pass { force: true } to run it anyway.`,
     need,

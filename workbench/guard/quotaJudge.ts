@@ -33,7 +33,11 @@ export class QuotaJudge {
     const context = await estimateContext(this.facts, status);
     const each = requests.map((r, i) => estimateDownload(endpoint, r, status, quotas, units[i], context));
     const sum = (f: (e: (typeof each)[number]) => number) => each.reduce((n, e) => n + f(e), 0);
-    const need = { requests: sum((e) => Math.max(1, Math.ceil(e.rows / requests[0].pageSize))), rows: sum((e) => e.rows), bytes: sum((e) => e.bytes) };
+    const need = {
+      requests: sum((e) => Math.max(1, Math.ceil(e.rows / requests[0].pageSize))),
+      rows: sum((e) => e.rows),
+      bytes: sum((e) => e.bytes),
+    };
     const verdict = judge(endpoint.dataset, need, quotas, this.options, "before its first request");
     if (verdict) throw verdict;
     return need;
@@ -44,7 +48,12 @@ export class QuotaJudge {
    * after the first wait for the judgement, and get its QuotaGuardError past the threshold;
    * `expect` hears the totals the call is projected to reach.
    */
-  gate(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], expect: (rows: number, bytes: number) => void = () => {}): FirstAnswerGate | undefined {
+  gate(
+    endpoint: DataEndpoint,
+    requests: readonly PreparedRequest[],
+    units: readonly string[][],
+    expect: (rows: number, bytes: number) => void = () => {},
+  ): FirstAnswerGate | undefined {
     if (this.options === false) return undefined;
     return new FirstAnswerGate((first) => this.firstAnswer(endpoint, requests, units, first, expect));
   }
@@ -53,7 +62,13 @@ export class QuotaJudge {
    * Throws QuotaGuardError when the first answer shows the rest of the call passes the
    * threshold; `expect` hears the totals the call is projected to reach.
    */
-  async firstAnswer(endpoint: DataEndpoint, requests: readonly PreparedRequest[], units: readonly string[][], first: FirstAnswer, expect: (rows: number, bytes: number) => void): Promise<void> {
+  async firstAnswer(
+    endpoint: DataEndpoint,
+    requests: readonly PreparedRequest[],
+    units: readonly string[][],
+    first: FirstAnswer,
+    expect: (rows: number, bytes: number) => void,
+  ): Promise<void> {
     if (this.options === false || (units.length === 1 && first.next === null)) return; // one page: already done
     const [status, quotas] = await Promise.all([this.facts.guardStatus(endpoint.dataset), this.facts.guardQuotas()]);
     const e = estimateDownload(endpoint, requests[0], status, quotas, units[0], await estimateContext(this.facts, status));

@@ -18,11 +18,16 @@ const REF_ROOT_DATASETS: readonly string[] = ["opt-sec-master", "occ-eq-spec-set
 /** The roots a request asks for (its OptionTicker `eq`/`in` filter), in order, once each. */
 function askedRoots(endpoint: DataEndpoint, request: PreparedRequest): string[] {
   const column = endpoint.symbol.column;
-  return [...new Set(sentConditions(endpoint, request).filter((c) => c.column === column && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts))];
+  return [
+    ...new Set(
+      sentConditions(endpoint, request).filter((c) => c.column === column && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts),
+    ),
+  ];
 }
 
 /** The adjusted roots of `root` (its name and a digit suffix: ODFL1 of ODFL). */
-const adjustedRoots = (book: RootBook, root: string) => book.roots.filter((r) => r.length > root.length && r.startsWith(root) && /^\d+$/.test(r.slice(root.length)));
+const adjustedRoots = (book: RootBook, root: string) =>
+  book.roots.filter((r) => r.length > root.length && r.startsWith(root) && /^\d+$/.test(r.slice(root.length)));
 
 /**
  * Before sending, once this session has loaded the security master (no request of its own):
@@ -52,7 +57,12 @@ export function checkRefRootsBeforeSending(source: TickerSource, endpoint: DataE
  * // ["occ-eq-spec-settl lists adjusted option roots only: ODFL is not one (no row); its contracts adjusted into ODFL1"]
  * ```
  */
-export async function judgeRefRoots(source: TickerSource, endpoint: DataEndpoint, requests: readonly PreparedRequest[], frames: readonly pl.DataFrame[]): Promise<string[]> {
+export async function judgeRefRoots(
+  source: TickerSource,
+  endpoint: DataEndpoint,
+  requests: readonly PreparedRequest[],
+  frames: readonly pl.DataFrame[],
+): Promise<string[]> {
   const dataset = endpoint.dataset;
   if (!REF_ROOT_DATASETS.includes(dataset)) return [];
   const column = endpoint.symbol.column;
@@ -60,16 +70,32 @@ export async function judgeRefRoots(source: TickerSource, endpoint: DataEndpoint
   for (const [i, request] of requests.entries()) {
     const frame = frames[i];
     if (!frame || frame.height >= request.maxRows) continue; // cut by maxRows: absence tells nothing
-    const present = new Set(frame.columns.includes(column) ? (frame.getColumn(column).unique().toArray() as string[]) : frame.height > 0 ? askedRoots(endpoint, request) : []);
+    const present = new Set(
+      frame.columns.includes(column)
+        ? (frame.getColumn(column).unique().toArray() as string[])
+        : frame.height > 0
+        ? askedRoots(endpoint, request)
+        : [],
+    );
     for (const root of askedRoots(endpoint, request)) if (!present.has(root)) absent.add(root);
   }
   if (absent.size === 0) return [];
   const book = await rootBook(source);
-  if (!book) return [`${[...absent].join(", ")} ${absent.size > 1 ? "are" : "is"} absent from the result of ${dataset}: this account cannot read opt-sec-master, which would say whether ${absent.size > 1 ? "they are option roots" : "it is an option root"}`];
+  if (!book) {
+    return [
+      `${[...absent].join(", ")} ${
+        absent.size > 1 ? "are" : "is"
+      } absent from the result of ${dataset}: this account cannot read opt-sec-master, which would say whether ${
+        absent.size > 1 ? "they are option roots" : "it is an option root"
+      }`,
+    ];
+  }
   checkRootsInBook(book, dataset, [...absent], undefined);
   if (dataset !== "occ-eq-spec-settl") return []; // a known root the other filters left out
   return [...absent].map((root) => {
     const adjusted = adjustedRoots(book, root);
-    return `occ-eq-spec-settl lists adjusted option roots only: ${root} is not one (no row)${adjusted.length ? `; its contracts were adjusted into ${adjusted.join(", ")}: ask for ${adjusted.join(" or ")}` : ""}`;
+    return `occ-eq-spec-settl lists adjusted option roots only: ${root} is not one (no row)${
+      adjusted.length ? `; its contracts were adjusted into ${adjusted.join(", ")}: ask for ${adjusted.join(" or ")}` : ""
+    }`;
   });
 }

@@ -70,12 +70,20 @@ export interface RowCount {
  * count?.rows[0]; // the day's ticks, give or take the cancels
  * ```
  */
-export async function countRows(read: CountRead, endpoint: DataEndpoint, requests: readonly PreparedRequest[], status: DatasetStatus, book?: TickerBook): Promise<RowCount | undefined> {
+export async function countRows(
+  read: CountRead,
+  endpoint: DataEndpoint,
+  requests: readonly PreparedRequest[],
+  status: DatasetStatus,
+  book?: TickerBook,
+): Promise<RowCount | undefined> {
   const basis = COUNTED_DATASETS[endpoint.dataset];
   if (basis === "symbol-rows") return await countSymbolRows(read, endpoint, requests, book);
   const first = status.first_available_date, last = status.last_available_date;
   if (!basis || !endpoint.dateColumn || !first || !last) return undefined;
-  const answers = basis === "minute-bars" ? await countTicks(read, requests, first, last) : await Promise.all(requests.map((r) => countSampled(read, endpoint, r, first, last)));
+  const answers = basis === "minute-bars"
+    ? await countTicks(read, requests, first, last)
+    : await Promise.all(requests.map((r) => countSampled(read, endpoint, r, first, last)));
   return {
     basis,
     rows: answers.flatMap((a) => a.rows),
@@ -89,7 +97,12 @@ export async function countRows(read: CountRead, endpoint: DataEndpoint, request
  * holds it (one row per security a ticker named: its spans); undefined when a request names
  * no symbol (the whole dataset: the status's row count).
  */
-async function countSymbolRows(read: CountRead, endpoint: DataEndpoint, requests: readonly PreparedRequest[], book?: TickerBook): Promise<RowCount | undefined> {
+async function countSymbolRows(
+  read: CountRead,
+  endpoint: DataEndpoint,
+  requests: readonly PreparedRequest[],
+  book?: TickerBook,
+): Promise<RowCount | undefined> {
   const column = endpoint.symbol.column;
   const bySymbol = (c: WireCondition) => c.column === column && (c.op === "eq" || c.op === "in");
   if (!requests.every((r) => r.conditions.some(bySymbol))) return undefined;
@@ -99,7 +112,10 @@ async function countSymbolRows(read: CountRead, endpoint: DataEndpoint, requests
   }
   const rows: number[] = [];
   for (const r of requests) {
-    rows.push((await read(endpoint.dataset, r.pathValues, { filters: filtersOf(r.conditions, ""), columns: [column], pageSize: MAX_PAGE_SIZE })).height);
+    rows.push(
+      (await read(endpoint.dataset, r.pathValues, { filters: filtersOf(r.conditions, ""), columns: [column], pageSize: MAX_PAGE_SIZE }))
+        .height,
+    );
   }
   return { basis: "symbol-rows", rows };
 }
@@ -116,7 +132,8 @@ interface Part {
 }
 
 /** Values of `column` as YYYY-MM-DD, for counting rows per day. */
-const dayTexts = (frame: pl.DataFrame, column: string): string[] => frame.height === 0 ? [] : (frame.getColumn(column).cast(pl.String).toArray() as string[]);
+const dayTexts = (frame: pl.DataFrame, column: string): string[] =>
+  frame.height === 0 ? [] : (frame.getColumn(column).cast(pl.String).toArray() as string[]);
 
 /**
  * Which kinds of ticks a request keeps, from an eq/in filter on `EventType`: trades (`TRADE`)
@@ -127,7 +144,9 @@ function tickKinds(conditions: readonly WireCondition[]): { trades: boolean; quo
   let kinds = { trades: true, quotes: true };
   for (const { column, op, texts } of conditions) {
     if (column !== "EventType") continue;
-    if ((op !== "eq" && op !== "in") || texts.some((t) => !["TRADE", "QUOTE BID", "QUOTE ASK"].includes(t))) return { trades: true, quotes: true };
+    if ((op !== "eq" && op !== "in") || texts.some((t) => !["TRADE", "QUOTE BID", "QUOTE ASK"].includes(t))) {
+      return { trades: true, quotes: true };
+    }
     kinds = { trades: kinds.trades && texts.includes("TRADE"), quotes: kinds.quotes && texts.some((t) => t.startsWith("QUOTE")) };
   }
   return kinds;
@@ -191,7 +210,11 @@ function filtersOf(conditions: readonly WireCondition[], skip: string): Record<s
 async function countSampled(read: CountRead, endpoint: DataEndpoint, request: PreparedRequest, first: string, last: string): Promise<Part> {
   const column = endpoint.dateColumn!;
   const asked = askedDates(endpoint, request, request.pathValues, first, last);
-  const days = asked.listed ? asked.listed.filter(isTradingDay) : asked.low > asked.high ? [] : tradingDays(asked.low, asked.high).map((d) => d.date);
+  const days = asked.listed
+    ? asked.listed.filter(isTradingDay)
+    : asked.low > asked.high
+    ? []
+    : tradingDays(asked.low, asked.high).map((d) => d.date);
   if (days.length === 0) return { rows: [0], counted: 0, asked: 0 };
   const picked = sampledIndices(days.length);
   const frame = await read(endpoint.dataset, request.pathValues, {

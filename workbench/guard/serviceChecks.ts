@@ -44,7 +44,9 @@ export async function checkWithService(ctx: ServiceCheckContext): Promise<Ticker
   if (dates && endpoint.dateColumn) checkDates(endpoint.dataset, endpoint.dateColumn, dates, await ctx.status());
   checkRefRootsBeforeSending(ctx.tickers, endpoint, request); // opt-sec-master, occ-eq-spec-settl: no ticker column
   if (endpoint.tickerColumn) {
-    const tickers = conditions.filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.texts);
+    const tickers = conditions.filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) =>
+      c.texts
+    );
     const from = dates?.exact ? [...dates.exact].sort()[0] : dates?.from;
     if (tickers.length === 0) return undefined;
     const asked = [...new Set(tickers)];

@@ -62,7 +62,9 @@ export function tickerCut(book: TickerBook, ticker: string, from: string | undef
  */
 export function cutWarning(dataset: string, cut: TickerCut, from: string | undefined, to: string | undefined): string {
   const part = [cut.since ? `from ${cut.since}` : "", cut.until ? `up to ${cut.until}` : ""].filter(Boolean).join(" ");
-  return `${cut.ticker} has rows in ${dataset} only ${part} of ${from ?? "its first date"} to ${to ?? "its last date"}: ${cut.why.join("; ")}`;
+  return `${cut.ticker} has rows in ${dataset} only ${part} of ${from ?? "its first date"} to ${to ?? "its last date"}: ${
+    cut.why.join("; ")
+  }`;
 }
 
 /**
@@ -93,7 +95,12 @@ function lastTradingDay(date: string): string | undefined {
  * await cutWarnings(facts, "eq-daily-ohlc", [{ asked: ["AAPL", "HES"], from: "2023-12-01", to: "2024-01-31" }], [frame]);
  * ```
  */
-export async function cutWarnings(source: TickerSource, dataset: string, asks: readonly (TickerAsk | undefined)[], frames: readonly pl.DataFrame[]): Promise<string[]> {
+export async function cutWarnings(
+  source: TickerSource,
+  dataset: string,
+  asks: readonly (TickerAsk | undefined)[],
+  frames: readonly pl.DataFrame[],
+): Promise<string[]> {
   if (!EQUITY_TICKER_DATASETS.includes(dataset)) return [];
   const warnings: string[] = [];
   for (const [i, ask] of asks.entries()) {
@@ -114,7 +121,10 @@ function rowsCutShort(frame: pl.DataFrame | undefined, ask: TickerAsk): boolean 
   if (!frame || frame.height === 0 || !frame.columns.includes("Ticker") || !frame.columns.includes("TradeDate")) return false;
   const last = lastTradingDay(ask.to!);
   const first = tradingDays(ask.from!, addDays(ask.from!, 14))[0]?.date;
-  const spans = frame.groupBy("Ticker").agg(pl.col("TradeDate").min().cast(pl.String).alias("min"), pl.col("TradeDate").max().cast(pl.String).alias("max"));
+  const spans = frame.groupBy("Ticker").agg(
+    pl.col("TradeDate").min().cast(pl.String).alias("min"),
+    pl.col("TradeDate").max().cast(pl.String).alias("max"),
+  );
   const bounds = new Map((spans.toRecords() as { Ticker: string; min: string; max: string }[]).map((r) => [r.Ticker, r]));
   return ask.asked.some((t) => {
     const b = bounds.get(t);

@@ -100,7 +100,9 @@ export class TickerBook {
     });
     if (starts.some((s) => s.first === undefined || s.first <= to)) return undefined;
     const earliest = starts.reduce((a, b) => (a.first! < b.first! ? a : b));
-    return `${ticker} begins on ${earliest.first}: until ${earliest.before!.endDate} its security ${earliest.m.secId} traded as ${earliest.before!.ticker}; ask for ${earliest.before!.ticker}`;
+    return `${ticker} begins on ${earliest.first}: until ${earliest.before!.endDate} its security ${earliest.m.secId} traded as ${
+      earliest.before!.ticker
+    }; ask for ${earliest.before!.ticker}`;
   }
 }
 
@@ -131,7 +133,9 @@ async function judgeByProbe(source: TickerSource, dataset: string, absent: reado
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, universe)]));
     const [noun, book] = OPTION_ROOT_DATASETS.includes(dataset) ? ["option root", "opt-sec-master"] : ["ticker", "eq-lookup-files"];
     throw new UnknownTickerError(
-      `${dataset}: no row for ${noun}${unknown.length > 1 ? "s" : ""} ${unknown.map((t) => `${t}${didYouMean(t, universe)}`).join(", ")} at any date: the service does not know ${unknown.length > 1 ? "them" : "it"} ` +
+      `${dataset}: no row for ${noun}${unknown.length > 1 ? "s" : ""} ${
+        unknown.map((t) => `${t}${didYouMean(t, universe)}`).join(", ")
+      } at any date: the service does not know ${unknown.length > 1 ? "them" : "it"} ` +
         `(this account cannot read ${book}, which would name the nearest ${noun}s)`,
       unknown,
       suggestions,
@@ -148,7 +152,9 @@ const loaded = new WeakMap<TickerSource, TickerBook | undefined>();
 export function tickerBook(source: TickerSource): Promise<TickerBook | undefined> {
   let book = books.get(source);
   if (!book) {
-    book = source.rules().then(async (rules) => (rules.some((r) => r.dataset_text_id === "eq-lookup-files") ? TickerBook.fromFrame(await source.lookup()) : undefined));
+    book = source.rules().then(async (
+      rules,
+    ) => (rules.some((r) => r.dataset_text_id === "eq-lookup-files") ? TickerBook.fromFrame(await source.lookup()) : undefined));
     book.then((b) => loaded.set(source, b), () => books.delete(source));
     books.set(source, book);
   }
@@ -164,7 +170,9 @@ export function loadedTickerBook(source: TickerSource): TickerBook | undefined {
 function checkCase(dataset: string, tickers: readonly string[]): void {
   const lower = tickers.filter((t) => t !== t.toUpperCase());
   if (lower.length > 0) {
-    throw new QueryError(`${dataset}: tickers are upper case: ${lower.map((t) => `'${t}' (did you mean '${t.toUpperCase()}'?)`).join(", ")}`);
+    throw new QueryError(
+      `${dataset}: tickers are upper case: ${lower.map((t) => `'${t}' (did you mean '${t.toUpperCase()}'?)`).join(", ")}`,
+    );
   }
 }
 
@@ -174,7 +182,11 @@ function checkInBook(book: TickerBook, dataset: string, tickers: readonly string
   if (unknown.length > 0) {
     const suggestions = Object.fromEntries(unknown.map((t) => [t, nearestNames(t, book.tickers)]));
     const named = unknown.map((t) => `${t}${didYouMean(t, book.tickers)}`).join(", ");
-    throw new UnknownTickerError(`${dataset}: unknown ticker${unknown.length > 1 ? "s" : ""} ${named}; known tickers are ${book.tickers.sort().join(", ")}`, unknown, suggestions);
+    throw new UnknownTickerError(
+      `${dataset}: unknown ticker${unknown.length > 1 ? "s" : ""} ${named}; known tickers are ${book.tickers.sort().join(", ")}`,
+      unknown,
+      suggestions,
+    );
   }
   if (from !== undefined) {
     const ended = tickers.map((t) => book.endedBefore(t, from)).filter((x): x is string => x !== undefined);
@@ -189,7 +201,12 @@ function checkInBook(book: TickerBook, dataset: string, tickers: readonly string
  * has loaded them (so a correct call never pays a request for them). A ticker the book has
  * not judged yet is judged from the answer (explainAbsentTickers).
  */
-export function checkTickersBeforeSending(source: TickerSource, dataset: string, tickers: readonly string[], from: string | undefined): void {
+export function checkTickersBeforeSending(
+  source: TickerSource,
+  dataset: string,
+  tickers: readonly string[],
+  from: string | undefined,
+): void {
   checkCase(dataset, tickers);
   const book = loaded.get(source);
   if (book && EQUITY_TICKER_DATASETS.includes(dataset)) checkInBook(book, dataset, tickers, from);
@@ -213,7 +230,7 @@ export async function checkTickersUpfront(source: TickerSource, dataset: string,
   const given = asks.filter((a): a is TickerAsk => a !== undefined);
   if (given.length > 0 && OPTION_ROOT_DATASETS.includes(dataset)) {
     const roots = await rootBook(source);
-    if (roots) for (const ask of given) checkRootsInBook(roots, dataset, ask.asked, ask.from);
+    if (roots) { for (const ask of given) checkRootsInBook(roots, dataset, ask.asked, ask.from); }
     return;
   }
   if (given.length === 0 || !EQUITY_TICKER_DATASETS.includes(dataset)) return;
@@ -235,10 +252,18 @@ export async function checkTickersUpfront(source: TickerSource, dataset: string,
  * await explainAbsentTickers(wb.data.tickers, "eq-taq-1min", { asked: ["APPL"] }, frame, Infinity);
  * ```
  */
-export async function explainAbsentTickers(source: TickerSource, dataset: string, ask: TickerAsk, frame: pl.DataFrame, maxRows: number): Promise<string[]> {
+export async function explainAbsentTickers(
+  source: TickerSource,
+  dataset: string,
+  ask: TickerAsk,
+  frame: pl.DataFrame,
+  maxRows: number,
+): Promise<string[]> {
   const options = OPTION_ROOT_DATASETS.includes(dataset);
   if ((!EQUITY_TICKER_DATASETS.includes(dataset) && !options) || frame.height >= maxRows) return [];
-  const present = new Set(frame.columns.includes("Ticker") ? (frame.getColumn("Ticker").unique().toArray() as string[]) : frame.height > 0 ? ask.asked : []);
+  const present = new Set(
+    frame.columns.includes("Ticker") ? (frame.getColumn("Ticker").unique().toArray() as string[]) : frame.height > 0 ? ask.asked : [],
+  );
   const absent = ask.asked.filter((t) => !present.has(t));
   if (absent.length === 0) return [];
   if (options) {

@@ -10,7 +10,9 @@ import { ContractError } from "../errors/contract.ts";
 /** A short, bounded rendering of a received value for a message. */
 function show(value: unknown): string {
   if (value === undefined) return "nothing (the field is missing)";
-  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? String(v) : v));
+  const text = typeof value === "string"
+    ? JSON.stringify(value)
+    : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? String(v) : v));
   const kind = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
   return `${text === undefined ? String(value) : text.length > 80 ? `${text.slice(0, 77)}...` : text} (${kind})`;
 }
@@ -35,9 +37,13 @@ export function checkAnswer<T extends z.ZodType>(schema: T, value: unknown, endp
   const issue = result.error.issues[0];
   const field = issue.path.length ? issue.path.map(String).join(".") : "(answer)";
   const received = valueAt(value, issue.path);
-  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more mismatch${result.error.issues.length > 2 ? "es" : ""})` : "";
+  const more = result.error.issues.length > 1
+    ? ` (and ${result.error.issues.length - 1} more mismatch${result.error.issues.length > 2 ? "es" : ""})`
+    : "";
   throw new ContractError(
-    `The service's answer to ${endpoint} does not match the Datasets Service contract: ${field}: ${issue.message}; got ${show(received)}${more}. ` +
+    `The service's answer to ${endpoint} does not match the Datasets Service contract: ${field}: ${issue.message}; got ${
+      show(received)
+    }${more}. ` +
       "Is the base URL a Datasets Service of this API version?",
     { endpoint, field, received, url, detail: result.error.issues },
   );

@@ -10,7 +10,11 @@ import { mediaTypeOf } from "../../contract/formats.ts";
 /** Every message and code along an error's `cause` chain, lower-cased. */
 function causeText(error: unknown): string {
   const parts: string[] = [];
-  for (let e = error as { message?: unknown; code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { message?: unknown; code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code !== undefined) parts.push(String(e.code));
     if (e.message !== undefined) parts.push(String(e.message));
   }

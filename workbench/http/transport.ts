@@ -200,7 +200,10 @@ export class Transport {
       let response: Response;
       try {
         // Raced as well: a `fetch` handed in (a service in-process) may not honour the signal.
-        response = await untilAborted(this.#http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal } : {}) }), signal);
+        response = await untilAborted(
+          this.#http.get(path.replace(/^\//, ""), { ...(params ? { searchParams: params } : {}), ...(signal ? { signal } : {}) }),
+          signal,
+        );
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         const wait = this.#retry.afterFailure(error, attempt, this.options.baseUrl, params);
@@ -224,7 +227,12 @@ export class Transport {
           throw signal.reason;
         }
         const wait = this.#retry.afterDroppedBody(attempt);
-        if (wait === undefined) throw new NetworkError(`Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`, { url });
+        if (wait === undefined) {
+          throw new NetworkError(
+            `Connection dropped while reading the answer: GET ${new URL(url).pathname} (${this.#secrets.redact((error as Error).message)})`,
+            { url },
+          );
+        }
         await this.#pause(wait, signal);
       }
     }
@@ -251,7 +259,12 @@ export class Transport {
     try {
       value = JSON.parse(new TextDecoder().decode(r.body));
     } catch {
-      return checkAnswer(schema, r.body.byteLength === 0 ? undefined : this.#secrets.redact(new TextDecoder().decode(r.body.subarray(0, 80))), endpoint, r.url);
+      return checkAnswer(
+        schema,
+        r.body.byteLength === 0 ? undefined : this.#secrets.redact(new TextDecoder().decode(r.body.subarray(0, 80))),
+        endpoint,
+        r.url,
+      );
     }
     return checkAnswer(schema, value, endpoint, r.url);
   }
@@ -263,7 +276,9 @@ export class Transport {
     if (got === expected) return;
     void response.body?.cancel().catch(() => {});
     throw new NotTheServiceError(
-      `The answer to GET ${url} is not from a Datasets Service: HTTP ${response.status} with content type '${got || "none"}' where ${expected} was expected. ` +
+      `The answer to GET ${url} is not from a Datasets Service: HTTP ${response.status} with content type '${
+        got || "none"
+      }' where ${expected} was expected. ` +
         "Check the base URL (host, port and path prefix).",
       { status: response.status, url },
     );
@@ -286,7 +301,9 @@ export class Transport {
       if (typeof detail !== "string" && !Array.isArray(detail) && ![429, 503, 504].includes(status)) {
         const type = error.response.headers.get("Content-Type") ?? "none";
         return new NotTheServiceError(
-          `The answer to GET ${url} is not from a Datasets Service: HTTP ${status} (${type}) without a JSON detail, starting '${bodyStart(text)}'. ` +
+          `The answer to GET ${url} is not from a Datasets Service: HTTP ${status} (${type}) without a JSON detail, starting '${
+            bodyStart(text)
+          }'. ` +
             "Check the base URL (host, port and path prefix).",
           { status, url, detail: text },
         );

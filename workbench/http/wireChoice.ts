@@ -97,7 +97,13 @@ interface Sample {
  * `busy`, up to `cutoff` (each sample's bytes spread evenly over its time); undefined without
  * `EVIDENCE_BYTES` of wire bytes.
  */
-function rate(samples: Sample[], from: (s: Sample) => number, bytes: (s: Sample) => number, busy: Interval[], cutoff: number): number | undefined {
+function rate(
+  samples: Sample[],
+  from: (s: Sample) => number,
+  bytes: (s: Sample) => number,
+  busy: Interval[],
+  cutoff: number,
+): number | undefined {
   const clipped = samples.flatMap((s): { at: Interval; share: number; wire: number }[] => {
     const a = from(s);
     if (a >= cutoff) return [];
@@ -148,7 +154,10 @@ export class WireChoice {
   constructor(baseUrl: string) {
     this.#decision = nearby(baseUrl)
       ? { format: "csv", reason: "the service is on this machine or a private network: plain CSV until its pages measure a slow line" }
-      : { format: "csv_gzip", reason: "the service is across the internet: csv_gzip until its pages measure a line faster than compressing" };
+      : {
+        format: "csv_gzip",
+        reason: "the service is across the internet: csv_gzip until its pages measure a line faster than compressing",
+      };
   }
 
   /** The format to ask for now, and why. */
@@ -204,7 +213,12 @@ export class WireChoice {
       const { original, otherMBps } = this.#trial;
       if (otherMBps === undefined) {
         this.#trial = { original, otherMBps: csv };
-        this.#switch({ format: original, reason: `${name(format)} delivered ${shown(csv)} of CSV over this line (${shown(line)} measured): measuring ${name(original)} again to compare` });
+        this.#switch({
+          format: original,
+          reason: `${name(format)} delivered ${shown(csv)} of CSV over this line (${shown(line)} measured): measuring ${
+            name(original)
+          } again to compare`,
+        });
         return;
       }
       const other: ChosenFormat = original === "csv" ? "csv_gzip" : "csv";
@@ -220,10 +234,16 @@ export class WireChoice {
     if (this.#settled) return;
     if (format === "csv" && line < GZIP_BELOW_MBPS) {
       this.#trial = { original: "csv" };
-      this.#switch({ format: "csv_gzip", reason: `the line measured ${shown(line)} of CSV, below ${GZIP_BELOW_MBPS} MB/s: trying csv_gzip, fewer bytes for some CPU` });
+      this.#switch({
+        format: "csv_gzip",
+        reason: `the line measured ${shown(line)} of CSV, below ${GZIP_BELOW_MBPS} MB/s: trying csv_gzip, fewer bytes for some CPU`,
+      });
     } else if (format === "csv_gzip" && line >= GZIP_BELOW_MBPS) {
       this.#trial = { original: "csv_gzip" };
-      this.#switch({ format: "csv", reason: `the line measured ${shown(line)} even of compressed bytes, above ${GZIP_BELOW_MBPS} MB/s: trying plain CSV, less CPU` });
+      this.#switch({
+        format: "csv",
+        reason: `the line measured ${shown(line)} even of compressed bytes, above ${GZIP_BELOW_MBPS} MB/s: trying plain CSV, less CPU`,
+      });
     } else {
       this.#decision = { format, reason: `${name(format)}: the line measured ${shown(line)} (csv_gzip below ${GZIP_BELOW_MBPS} MB/s)` };
     }
@@ -249,7 +269,7 @@ const choices = new WeakMap<object, WireChoice>();
  */
 export function wireChoiceOf(client: { readonly options: { readonly baseUrl: string } }): WireChoice {
   let choice = choices.get(client);
-  if (!choice) choices.set(client, (choice = new WireChoice(client.options.baseUrl)));
+  if (!choice) choices.set(client, choice = new WireChoice(client.options.baseUrl));
   return choice;
 }
 
@@ -280,7 +300,9 @@ interface Measured {
  * ```
  */
 export function callWire(choice: WireChoice, say: (decision: WireDecision) => void): PageWire & {
-  metered<P extends URLSearchParams, R extends Measured>(send: (path: string, params: P, onHeaders?: (headers: Headers) => void) => Promise<R>): (path: string, params: P, onHeaders?: (headers: Headers) => void) => Promise<R>;
+  metered<P extends URLSearchParams, R extends Measured>(
+    send: (path: string, params: P, onHeaders?: (headers: Headers) => void) => Promise<R>,
+  ): (path: string, params: P, onHeaders?: (headers: Headers) => void) => Promise<R>;
 } {
   let said: number | undefined;
   return {
@@ -306,7 +328,12 @@ export function callWire(choice: WireChoice, say: (decision: WireDecision) => vo
         });
         answer.ended();
         const format = params.get("response_format");
-        if (headers !== undefined && format) choice.transferred({ sent, headers, end: performance.now(), wire: r.wireBytes ?? r.body.byteLength, csv: r.body.byteLength }, format);
+        if (headers !== undefined && format) {
+          choice.transferred(
+            { sent, headers, end: performance.now(), wire: r.wireBytes ?? r.body.byteLength, csv: r.body.byteLength },
+            format,
+          );
+        }
         return r;
       } finally {
         answer.ended();

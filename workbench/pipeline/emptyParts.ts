@@ -13,7 +13,9 @@ export const rangeText = (r: DateRange) => (r.start || r.end ? ` from ${r.start 
 /** The tickers a query's Ticker filter lists (eq or in), or [] when it names none. */
 function listedTickers(endpoint: DataEndpoint, query: Query): string[] {
   if (!endpoint.tickerColumn) return [];
-  return conditions(query.filters).filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) => c.values.map(String));
+  return conditions(query.filters).filter((c) => c.column === endpoint.tickerColumn && (c.op === "eq" || c.op === "in")).flatMap((c) =>
+    c.values.map(String)
+  );
 }
 
 /**
@@ -26,15 +28,32 @@ function listedTickers(endpoint: DataEndpoint, query: Query): string[] {
  * // ["XYZ has no rows in eq-taq-1min from 2023-11-20 to 2023-11-21"]
  * ```
  */
-export function emptyPartWarnings(endpoint: DataEndpoint, units: string[][], frames: pl.DataFrame[], query: Query, range: DateRange, frame: pl.DataFrame, maxRows: number): string[] {
+export function emptyPartWarnings(
+  endpoint: DataEndpoint,
+  units: string[][],
+  frames: pl.DataFrame[],
+  query: Query,
+  range: DateRange,
+  frame: pl.DataFrame,
+  maxRows: number,
+): string[] {
   if (maxRows === 0 || frame.height >= maxRows) return [];
   const where = rangeText(range) || (query.filters ? " for these filters" : "");
-  const warnings = units.flatMap((u, i) => (frames[i].height === 0 && u.length > 0 ? [`${u.join(" ")} has no rows in ${endpoint.dataset}${where}`] : []));
+  const warnings = units.flatMap((
+    u,
+    i,
+  ) => (frames[i].height === 0 && u.length > 0 ? [`${u.join(" ")} has no rows in ${endpoint.dataset}${where}`] : []));
   const listed = listedTickers(endpoint, query);
   if (listed.length > 0 && frame.columns.includes(endpoint.tickerColumn!)) {
     const present = new Set(frame.getColumn(endpoint.tickerColumn!).unique().toArray().map(String));
     const absent = listed.filter((t) => !present.has(t));
-    if (absent.length > 0) warnings.push(`${absent.join(", ")} ${absent.length === 1 ? "is" : "are"} absent from the result of ${endpoint.dataset}${where}: no rows for ${absent.length === 1 ? "it" : "them"}`);
+    if (absent.length > 0) {
+      warnings.push(
+        `${absent.join(", ")} ${absent.length === 1 ? "is" : "are"} absent from the result of ${endpoint.dataset}${where}: no rows for ${
+          absent.length === 1 ? "it" : "them"
+        }`,
+      );
+    }
   }
   return warnings;
 }

@@ -38,7 +38,11 @@ export function frameSink(facts: ServiceFacts, plan: CallPlan): UnitSink<pl.Data
       const cuts = await cutWarnings(facts, dataset, requests.map((r) => r.tickers), frames);
       cuts.push(...await judgeRefRoots(facts, endpoint, requests, frames)); // option roots of the reference datasets
       const frame = stackFrames(frames);
-      return addFrameWarnings(frame, [...cuts, ...emptyPartWarnings(endpoint, units, [...frames], base, range, frame, requests[0].maxRows), ...unjudgedWarnings(dataset, unjudged)]);
+      return addFrameWarnings(frame, [
+        ...cuts,
+        ...emptyPartWarnings(endpoint, units, [...frames], base, range, frame, requests[0].maxRows),
+        ...unjudgedWarnings(dataset, unjudged),
+      ]);
     },
     partial: (kept, requests) => (kept.length ? stackFrames(kept) : emptyFrame(requests[0]?.columns ?? [])),
   };
@@ -48,10 +52,17 @@ export function frameSink(facts: ServiceFacts, plan: CallPlan): UnitSink<pl.Data
  * Raises for an asked ticker that is absent from its answer when the service does not know
  * it; returns the absent tickers nothing could judge, for a warning.
  */
-async function explainAbsent(facts: ServiceFacts, dataset: string, requests: readonly PreparedRequest[], frames: readonly pl.DataFrame[]): Promise<string[]> {
+async function explainAbsent(
+  facts: ServiceFacts,
+  dataset: string,
+  requests: readonly PreparedRequest[],
+  frames: readonly pl.DataFrame[],
+): Promise<string[]> {
   const unjudged = new Set<string>();
   for (const [i, request] of requests.entries()) {
-    if (request.tickers) for (const t of await explainAbsentTickers(facts, dataset, request.tickers, frames[i], request.maxRows)) unjudged.add(t);
+    if (request.tickers) {
+      for (const t of await explainAbsentTickers(facts, dataset, request.tickers, frames[i], request.maxRows)) unjudged.add(t);
+    }
   }
   return [...unjudged];
 }

@@ -25,11 +25,11 @@ import { callWire } from "../http/wireChoice.ts";
 import { checkPathValues, checkQuery } from "../query/checkInput.ts";
 import { type DataEndpoint, dataEndpoint } from "../query/endpoints.ts";
 import type { CallPlan } from "../query/plan.ts";
-import { prepareRequest, type PreparedRequest } from "../query/prepare.ts";
+import { type PreparedRequest, prepareRequest } from "../query/prepare.ts";
 import type { Query } from "../query/query.ts";
 import type { ServiceFacts } from "../service/facts.ts";
 import { contiguousFrames, fetchedFrames, interruptedError, isFrame, type Units } from "./unitState.ts";
-import { callAbort, type CallAbort } from "../runtime/interrupts.ts";
+import { type CallAbort, callAbort } from "../runtime/interrupts.ts";
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
 interface UnitCache {
@@ -164,7 +164,12 @@ export class Pipeline {
     const events = new CallEvents([...observed, ...(call.listeners ?? [])]);
     const run: Run = { call, events, abort: callAbort(plan.base.signal) };
     let requests: PreparedRequest[] = [];
-    const units: Units = { done: plan.units.map(() => false), kept: plan.units.map(() => undefined), partial: plan.units.map(() => undefined), doneRows: 0 };
+    const units: Units = {
+      done: plan.units.map(() => false),
+      kept: plan.units.map(() => undefined),
+      partial: plan.units.map(() => undefined),
+      doneRows: 0,
+    };
     let fetching = false;
     try {
       const prepared = plan.units.length > 0 ? await this.#planned(plan) : [];
@@ -212,11 +217,19 @@ export class Pipeline {
    * A failed call's error, made again with what the call keeps and how to go on: the one place a
    * call is resumed. `fetched` is the units' state when the failure came while fetching.
    */
-  #resumable<T>(call: PipelineCall, sink: UnitSink<T>, error: unknown, observed: readonly unknown[], fetched?: { units: Units; requests: PreparedRequest[] }): unknown {
+  #resumable<T>(
+    call: PipelineCall,
+    sink: UnitSink<T>,
+    error: unknown,
+    observed: readonly unknown[],
+    fetched?: { units: Units; requests: PreparedRequest[] },
+  ): unknown {
     if (!(error instanceof WorkbenchError)) return error;
     if (error instanceof QuotaGuardError) {
       // Going on after the guard stopped the call means running it anyway (a call of its own).
-      return sink.partial ? error.keeping({ resume: () => this.run({ ...call, plan: { ...call.plan, force: true } }, sink) as Promise<pl.DataFrame> }) : error;
+      return sink.partial
+        ? error.keeping({ resume: () => this.run({ ...call, plan: { ...call.plan, force: true } }, sink) as Promise<pl.DataFrame> })
+        : error;
     }
     if (!fetched || !sink.partial) return error;
     const { units, requests } = fetched;
@@ -226,7 +239,10 @@ export class Pipeline {
       partial: sink.partial(error instanceof InterruptedError ? fetchedFrames(units) : contiguousFrames(units), requests),
       resume: async () => {
         // The rest, as a call of its own that names the failed one (its record says what it resumes).
-        const events = new CallEvents([...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })), ...(call.listeners ?? [])]);
+        const events = new CallEvents([
+          ...this.parts.observers.map((o) => o.observe({ ...call.info, resumes: observed })),
+          ...(call.listeners ?? []),
+        ]);
         const run: Run = { call, events, abort: callAbort(call.plan.base.signal) };
         const missing = units.done.flatMap((done, i) => (done ? [] : [i]));
         let refetching = true;
@@ -253,7 +269,14 @@ export class Pipeline {
    * quota `gate` of a call judged on its first answer, the transport), each from the cache
    * where it holds it; a unit cut short before resumes from its rows.
    */
-  async #fetch<T>(run: Run, requests: PreparedRequest[], todo: number[], gate: SendGate | undefined, units: Units, sink: UnitSink<T>): Promise<void> {
+  async #fetch<T>(
+    run: Run,
+    requests: PreparedRequest[],
+    todo: number[],
+    gate: SendGate | undefined,
+    units: Units,
+    sink: UnitSink<T>,
+  ): Promise<void> {
     if (todo.length === 0) return;
     const { signal } = run.abort;
     const { chain, cache } = this.parts;
@@ -262,7 +285,9 @@ export class Pipeline {
       const given = requests[0]?.concurrencyGiven ? requests[0].concurrency : undefined;
       const running = inFlight(todo.length, given);
       // No format named: the session's choice for this service, said in the call's events (http/wireChoice.ts).
-      const wire = requests[0]?.formatGiven === false ? callWire(chain.wireChoice, ({ format, reason }) => emit({ type: "wire-format", format, reason })) : undefined;
+      const wire = requests[0]?.formatGiven === false
+        ? callWire(chain.wireChoice, ({ format, reason }) => emit({ type: "wire-format", format, reason }))
+        : undefined;
       await runUnits(todo.length, running.units, async (k) => {
         const i = todo[k];
         sink.beforeUnit?.(i);

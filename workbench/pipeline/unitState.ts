@@ -22,7 +22,8 @@ export interface Units {
 }
 
 /** Whether a value is a Polars DataFrame (what a sink keeps, or a lake's nothing). */
-export const isFrame = (value: unknown): value is pl.DataFrame => typeof (value as { getColumn?: unknown } | null)?.getColumn === "function";
+export const isFrame = (value: unknown): value is pl.DataFrame =>
+  typeof (value as { getColumn?: unknown } | null)?.getColumn === "function";
 
 /**
  * Every row fetched, unit by unit in the order asked: a unit done, else the rows of one cut short.
@@ -33,7 +34,9 @@ export const isFrame = (value: unknown): value is pl.DataFrame => typeof (value 
  * ```
  */
 export function fetchedFrames(units: Units): pl.DataFrame[] {
-  return units.kept.map((kept, i) => (units.done[i] ? kept : units.partial[i])).filter((f): f is pl.DataFrame => isFrame(f) && f.height > 0);
+  return units.kept.map((kept, i) => (units.done[i] ? kept : units.partial[i])).filter((f): f is pl.DataFrame =>
+    isFrame(f) && f.height > 0
+  );
 }
 
 /**
@@ -59,11 +62,22 @@ export function contiguousFrames(units: Units): pl.DataFrame[] {
  * if (abort.signal.aborted) throw interruptedError(call, abort, expectedRows, units);
  * ```
  */
-export function interruptedError(call: { plan: CallPlan; info: Omit<CallInfo, "resumes"> }, abort: CallAbort, expectedRows: number | undefined, units: Units): InterruptedError {
+export function interruptedError(
+  call: { plan: CallPlan; info: Omit<CallInfo, "resumes"> },
+  abort: CallAbort,
+  expectedRows: number | undefined,
+  units: Units,
+): InterruptedError {
   const { plan, info } = call;
   const cause = abort.cause() ?? { by: "interrupt" as const };
   const params = plan.endpoint.pathParams;
-  const noun = info.kind === "download" ? "chunks" : params.includes("ticker") ? (params.includes("trade_date") ? "ticker-days" : "tickers") : params.includes("trade_date") ? "days" : "parts";
+  const noun = info.kind === "download"
+    ? "chunks"
+    : params.includes("ticker")
+    ? (params.includes("trade_date") ? "ticker-days" : "tickers")
+    : params.includes("trade_date")
+    ? "days"
+    : "parts";
   const rows = info.kind === "download" ? units.doneRows : fetchedFrames(units).reduce((n, f) => n + f.height, 0);
   return new InterruptedError({
     by: cause.by,

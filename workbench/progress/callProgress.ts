@@ -105,13 +105,21 @@ export class CallProgress {
   /** Tells the listener where the call stands. */
   private emit(done: boolean, stopped?: "interrupted" | "failed"): void {
     if (!this.listener) return;
-    const sum = this.counts.reduce((a, c) => ({ rows: a.rows + c.rows, pages: a.pages + c.pages, bytes: a.bytes + c.bytes }), { rows: 0, pages: 0, bytes: 0 });
+    const sum = this.counts.reduce((a, c) => ({ rows: a.rows + c.rows, pages: a.pages + c.pages, bytes: a.bytes + c.bytes }), {
+      rows: 0,
+      pages: 0,
+      bytes: 0,
+    });
     const elapsedSeconds = (performance.now() - this.started) / 1000;
     const rowsPerSecond = elapsedSeconds > 0 ? sum.rows / elapsedSeconds : 0;
     // Share done: by rows when the total is projected, else by units finished.
     // Nothing fetched yet: no share, so the bar is indeterminate until a total is known.
     const started = sum.pages > 0 || this.unitsDone > 0;
-    let share = this.expectedRows ? Math.min(1, sum.rows / this.expectedRows) : this.units > 1 && started ? this.unitsDone / this.units : undefined;
+    let share = this.expectedRows
+      ? Math.min(1, sum.rows / this.expectedRows)
+      : this.units > 1 && started
+      ? this.unitsDone / this.units
+      : undefined;
     if (done && !stopped) share = 1;
     const etaSeconds = share !== undefined && share > 0 ? (elapsedSeconds * (1 - share)) / share : undefined;
     const event: ProgressEvent = {

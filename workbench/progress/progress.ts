@@ -59,12 +59,19 @@ export type ProgressListener = (event: ProgressEvent) => void;
  * const onProgress = terminalProgress(); // pass as { onProgress } to any data call
  * ```
  */
-export function terminalProgress(write: (text: string) => void = (t) => void (globalThis as { process?: { stderr: { write: (s: string) => void } } }).process?.stderr.write(t)): ProgressListener {
+export function terminalProgress(
+  write: (text: string) => void = (t) =>
+    void (globalThis as { process?: { stderr: { write: (s: string) => void } } }).process?.stderr.write(t),
+): ProgressListener {
   return (e) => {
     const mb = (e.bytes / 1e6).toFixed(1);
     const eta = e.etaSeconds !== undefined && !e.done ? `, ETA ${e.etaSeconds.toFixed(0)} s` : "";
     const tickers = e.tickers ? `, ${e.tickers.done}/${e.tickers.total} tickers` : "";
     const waiting = e.waiting ? `, waiting ${e.waiting.seconds} s for the ${e.waiting.reason}` : "";
-    write(`\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} page${e.pages === 1 ? "" : "s"}, ${mb} MB, ${Math.round(e.rowsPerSecond).toLocaleString("en-US")} rows/s${tickers}${eta}${waiting}${e.done ? ` ${e.stopped ?? "done"}\n` : ""}`);
+    write(
+      `\r${e.dataset}: ${e.rows.toLocaleString("en-US")} rows, ${e.pages} page${e.pages === 1 ? "" : "s"}, ${mb} MB, ${
+        Math.round(e.rowsPerSecond).toLocaleString("en-US")
+      } rows/s${tickers}${eta}${waiting}${e.done ? ` ${e.stopped ?? "done"}\n` : ""}`,
+    );
   };
 }

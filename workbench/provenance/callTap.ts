@@ -24,14 +24,22 @@ const WIRE_ONLY = new Set(["offset", "limit", "response_format"]);
 export function jsonable(value: unknown): unknown {
   if (value === undefined) return null;
   try {
-    return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === "function" || v instanceof AbortSignal ? undefined : typeof v === "bigint" ? v.toString() : v)));
+    return JSON.parse(
+      JSON.stringify(
+        value,
+        (_k, v) => (typeof v === "function" || v instanceof AbortSignal ? undefined : typeof v === "bigint" ? v.toString() : v),
+      ),
+    );
   } catch (error) {
     return `(not recordable as JSON: ${(error as Error).message})`; // e.g. a circular object: the call goes on
   }
 }
 
 /** A request as the manifest writes it: path and parameters without the pager's. */
-export const requestRecord = (r: PreparedRequest): RequestRecord => ({ path: r.path, params: [...requestParams(r)].filter(([k]) => !WIRE_ONLY.has(k)) });
+export const requestRecord = (r: PreparedRequest): RequestRecord => ({
+  path: r.path,
+  params: [...requestParams(r)].filter(([k]) => !WIRE_ONLY.has(k)),
+});
 
 /**
  * An error as the manifest writes it: class, message, status, request id, partial rows; its
@@ -137,7 +145,13 @@ export class CallTap {
     const kept = frame.clone();
     defer(() => {
       const rowHashes = this.hashes.of(kept, this.units);
-      const record: CallRecord = { ...base, rows: kept.height, columns: kept.width, frameHash: rowsDigest(kept, [rowHashes]), rowBlocks: rowBlocksOf(rowHashes, kept.height) };
+      const record: CallRecord = {
+        ...base,
+        rows: kept.height,
+        columns: kept.width,
+        frameHash: rowsDigest(kept, [rowHashes]),
+        rowBlocks: rowBlocksOf(rowHashes, kept.height),
+      };
       if (this.sink.canonical) record.canonicalHash = canonicalFrameHash(kept);
       if (this.cached) record.cached = true;
       if (this.resumes !== undefined) record.resumes = this.resumes;
@@ -145,7 +159,11 @@ export class CallTap {
         this.sink.add(record);
       } catch (error) {
         // Kept in wb.provenance(), lost from the run's journal (a full disk): the frame says so.
-        addFrameWarnings(frame, [`provenance: this call's record could not be written (${(error as Error).message}); wb.provenance() holds it, the run's journal does not`]);
+        addFrameWarnings(frame, [
+          `provenance: this call's record could not be written (${
+            (error as Error).message
+          }); wb.provenance() holds it, the run's journal does not`,
+        ]);
       }
     });
     return frame;

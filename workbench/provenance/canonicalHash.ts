@@ -117,7 +117,9 @@ function buildParts(series: Column, i: number, type: string, hasNulls: boolean):
     // The rows' text end to end: one row, so selected apart from the per-row parts.
     return { rows: parts, text: c.fillNull(pl.lit("")).str.concat("", true).alias(`s${i}`) };
   } else if (type !== "List(String)") {
-    throw new QueryError(`frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`);
+    throw new QueryError(
+      `frameHash cannot encode column '${series.name}' of dtype ${type}: supported are integers, Float32/64, Bool, Date, Datetime, String and List(String)`,
+    );
   }
   return { rows: parts };
 }
@@ -143,7 +145,7 @@ function hashValues(hash: Hash, frame: pl.DataFrame, name: string, type: string,
     const chunks: Buffer[] = [];
     for (const row of frame.getColumn(name).toArray() as unknown as (string[] | null)[]) {
       chunks.push(u32(row?.length ?? 0));
-      if (row) for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : lengthPrefixed(item));
+      if (row) { for (const item of row) chunks.push(item === null ? u32(NULL_ITEM) : lengthPrefixed(item)); }
     }
     hash.update(Buffer.concat(chunks));
   } else {

@@ -27,27 +27,49 @@ const asked = (c: CallRecord) => JSON.stringify([c.dataset, c.requests]);
  */
 function requestChange(before: CallRecord, after: CallRecord): string {
   const url = (r?: RequestRecord) => (r ? `${r.path}?${new URLSearchParams(r.params)}` : "no request");
-  const count = before.requests.length === after.requests.length ? "" : ` (${before.requests.length} requests then, ${after.requests.length} now)`;
-  if (before.dataset !== after.dataset) return `${before.dataset} ${url(before.requests[0])} then, ${after.dataset} ${url(after.requests[0])} now${count}`;
+  const count = before.requests.length === after.requests.length
+    ? ""
+    : ` (${before.requests.length} requests then, ${after.requests.length} now)`;
+  if (before.dataset !== after.dataset) {
+    return `${before.dataset} ${url(before.requests[0])} then, ${after.dataset} ${url(after.requests[0])} now${count}`;
+  }
   const i = Math.max(0, before.requests.findIndex((r, k) => JSON.stringify(r) !== JSON.stringify(after.requests[k])));
   const [b, a] = [before.requests[i], after.requests[i]];
   const which = before.requests.length > 1 ? `request ${i + 1} of ${before.requests.length}: ` : "";
   if (!b || !a || b.path !== a.path) return `${before.dataset} ${which}${url(b)} then, ${url(a)} now${count}`;
-  const only = (x: RequestRecord, y: RequestRecord) => x.params.filter(([k, v]) => !y.params.some(([k2, v2]) => k === k2 && v === v2)).map(([k, v]) => `${k}=${v}`).join("&") || "nothing more";
+  const only = (x: RequestRecord, y: RequestRecord) =>
+    x.params.filter(([k, v]) => !y.params.some(([k2, v2]) => k === k2 && v === v2)).map(([k, v]) => `${k}=${v}`).join("&") ||
+    "nothing more";
   return `${before.dataset} ${which}${b.path} asked ${only(b, a)} then, ${only(a, b)} now${count}`;
 }
 
 /** Why two calls at the same place differ, or undefined when they are the same. */
-function difference(before: CallRecord, after: CallRecord, hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord }): string | undefined {
+function difference(
+  before: CallRecord,
+  after: CallRecord,
+  hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord },
+): string | undefined {
   if (asked(before) !== asked(after)) return `another call: ${requestChange(before, after)}`;
-  if (before.error || after.error) return sameFailure(before.error, after.error) ? undefined : `${outcome(before)} then, ${outcome(after)} now`;
+  if (before.error || after.error) {
+    return sameFailure(before.error, after.error) ? undefined : `${outcome(before)} then, ${outcome(after)} now`;
+  }
   if (before.frameHash === after.frameHash) return undefined;
   const clash = schemeClash(hashes);
-  if (clash) return `cannot compare the frames: ${clash} (${rows(before.rows)} then, ${rows(after.rows)} now; re-run the manifest's notebook under the same nodejs-polars)`;
-  const count = before.rows === after.rows ? `${rows(before.rows)} both times, other values` : `${rows(before.rows)} then, ${rows(after.rows)} now`;
+  if (clash) {
+    return `cannot compare the frames: ${clash} (${rows(before.rows)} then, ${
+      rows(after.rows)
+    } now; re-run the manifest's notebook under the same nodejs-polars)`;
+  }
+  const count = before.rows === after.rows
+    ? `${rows(before.rows)} both times, other values`
+    : `${rows(before.rows)} then, ${rows(after.rows)} now`;
   const where = firstDifference(before.rowBlocks, after.rowBlocks);
-  const updated = before.status.last_updated !== after.status.last_updated ? `; the dataset was updated ${before.status.last_updated} then, ${after.status.last_updated} now` : "";
-  return `${count}${where ? `, first differing at ${where}` : ""} (${short(before.frameHash)} then, ${short(after.frameHash)} now)${updated}`;
+  const updated = before.status.last_updated !== after.status.last_updated
+    ? `; the dataset was updated ${before.status.last_updated} then, ${after.status.last_updated} now`
+    : "";
+  return `${count}${where ? `, first differing at ${where}` : ""} (${short(before.frameHash)} then, ${
+    short(after.frameHash)
+  } now)${updated}`;
 }
 
 /** What can be compared: a run manifest, or a workbench's `wb.provenance()`. */

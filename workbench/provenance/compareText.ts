@@ -11,13 +11,17 @@ export const short = (hash?: string) => (hash ? `${hash.slice(0, hash.indexOf(":
 export const rows = (n: number) => `${n.toLocaleString("en-US")} row${n === 1 ? "" : "s"}`;
 
 /** What a call or download ended with: its rows, or its error. */
-export const outcome = (r: { rows: number; error?: CallFailure }) => (r.error ? `failed (${r.error.name}: ${r.error.message})` : `returned ${rows(r.rows)}`);
+export const outcome = (
+  r: { rows: number; error?: CallFailure },
+) => (r.error ? `failed (${r.error.name}: ${r.error.message})` : `returned ${rows(r.rows)}`);
 
 /** Whether two failures are the same failure (same class, same message). */
 export const sameFailure = (a?: CallFailure, b?: CallFailure) => Boolean(a && b && a.name === b.name && a.message === b.message);
 
 /** The hash scheme as a line says it (a version 1 manifest names none: SHA-256 canonical). */
-const schemeText = (h?: HashSchemeRecord) => (h ? `${h.scheme} under nodejs-polars ${h.nodejsPolars}` : "sha256 canonical (manifest version 1)");
+const schemeText = (
+  h?: HashSchemeRecord,
+) => (h ? `${h.scheme} under nodejs-polars ${h.nodejsPolars}` : "sha256 canonical (manifest version 1)");
 
 /** The two runs' hash schemes, or undefined when their hashes can be compared. */
 export function schemeClash(hashes: { before?: HashSchemeRecord; after?: HashSchemeRecord }): string | undefined {
@@ -45,12 +49,21 @@ export interface RecordWords<T> {
  * sideBySide("call", saved.calls, again.calls, { size: (c) => rows(c.rows), difference, same: () => "same" });
  * ```
  */
-export function sideBySide<T extends { dataset: string }>(kind: string, before: readonly T[], after: readonly T[], words: RecordWords<T>): { lines: string[]; differences: number } {
+export function sideBySide<T extends { dataset: string }>(
+  kind: string,
+  before: readonly T[],
+  after: readonly T[],
+  words: RecordWords<T>,
+): { lines: string[]; differences: number } {
   const lines: string[] = [];
   let differences = 0;
   for (let i = 0; i < Math.max(before.length, after.length); i++) {
     const [b, a] = [before[i], after[i]];
-    const why = !a ? `missing from the re-run (${words.size(b)} in the manifest)` : !b ? `not in the manifest (${words.size(a)} in the re-run)` : words.difference(b, a);
+    const why = !a
+      ? `missing from the re-run (${words.size(b)} in the manifest)`
+      : !b
+      ? `not in the manifest (${words.size(a)} in the re-run)`
+      : words.difference(b, a);
     if (why) differences++;
     lines.push(`${kind} ${i + 1} ${(b ?? a).dataset}: ${why ? `DIFFERENT: ${why}` : words.same(b, a)}`);
   }

@@ -36,7 +36,11 @@ export class DownloadTap {
 
   /** Records download number `seq` of `run` into `sink`; `status` is the dataset's status when it began. */
   constructor(
-    private readonly sink: { addDownload(record: DownloadRecord): void; readonly redact: (text: string) => string; readonly canonical?: boolean },
+    private readonly sink: {
+      addDownload(record: DownloadRecord): void;
+      readonly redact: (text: string) => string;
+      readonly canonical?: boolean;
+    },
     private readonly seq: number,
     private readonly run: { dataset: string; query: unknown; dir: string; warnings?: string[] },
     private readonly status: Promise<StatusAtCall>,
@@ -122,7 +126,16 @@ export class DownloadTap {
     defer(() => {
       try {
         const frame = read();
-        this.kept.push(frame ? { path, rows: frame.height, frameHash: frameHash(frame), ...(this.sink.canonical ? { canonicalHash: canonicalFrameHash(frame) } : {}) } : { path, rows: 0 });
+        this.kept.push(
+          frame
+            ? {
+              path,
+              rows: frame.height,
+              frameHash: frameHash(frame),
+              ...(this.sink.canonical ? { canonicalHash: canonicalFrameHash(frame) } : {}),
+            }
+            : { path, rows: 0 },
+        );
       } catch (error) {
         this.kept.push({ path, rows, error: (error as Error).message });
       }
@@ -161,7 +174,9 @@ export class DownloadTap {
       this.sink.addDownload(record);
     } catch (failure) {
       // Kept in wb.provenance(), lost from the run's journal (a full disk): the result says so.
-      const said = `provenance: this download's record could not be written (${(failure as Error).message}); wb.provenance() holds it, the run's journal does not`;
+      const said = `provenance: this download's record could not be written (${
+        (failure as Error).message
+      }); wb.provenance() holds it, the run's journal does not`;
       if (!this.run.warnings) throw failure; // told by the deferred task's warning
       this.run.warnings.push(said);
       console.warn(`Warning: ${said}`);

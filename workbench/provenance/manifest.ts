@@ -44,7 +44,9 @@ export interface CallFailure {
 }
 
 /** A free read of a dataset's status (the session's cached one, or the service's now). */
-export type StatusRead = (dataset: string) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
+export type StatusRead = (
+  dataset: string,
+) => Promise<{ last_updated: string; first_available_date: string | null; last_available_date: string | null }>;
 
 /**
  * The status a record keeps of `dataset`: the three fields of `read`'s answer, or the error
@@ -57,7 +59,11 @@ export type StatusRead = (dataset: string) => Promise<{ last_updated: string; fi
  */
 export function statusAtCall(read: StatusRead, dataset: string): Promise<StatusAtCall> {
   return read(dataset).then(
-    (s): StatusAtCall => ({ last_updated: s.last_updated, first_available_date: s.first_available_date, last_available_date: s.last_available_date }),
+    (s): StatusAtCall => ({
+      last_updated: s.last_updated,
+      first_available_date: s.first_available_date,
+      last_available_date: s.last_available_date,
+    }),
     (e): StatusAtCall => ({ error: (e as Error).message }),
   );
 }

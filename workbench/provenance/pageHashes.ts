@@ -59,7 +59,7 @@ export class PageHashes {
   /** A page of unit `unit`, parsed: its rows are hashed in the next waits. */
   page(unit: number, offset: number, frame: pl.DataFrame): void {
     let byOffset = this.pages.get(unit);
-    if (!byOffset) this.pages.set(unit, (byOffset = new Map<number, LazyRowHashes>()));
+    if (!byOffset) this.pages.set(unit, byOffset = new Map<number, LazyRowHashes>());
     byOffset.set(offset, new LazyRowHashes(frame));
   }
 

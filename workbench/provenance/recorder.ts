@@ -16,7 +16,16 @@ import { CallTap } from "./callTap.ts";
 import { DownloadTap } from "./downloadTap.ts";
 import { runDeferred } from "./deferred.ts";
 import { hashScheme } from "./frameHash.ts";
-import { type CallRecord, type DownloadRecord, type HashSchemeRecord, MANIFEST_VERSION, type ProvenanceManifest, publicBaseUrl, statusAtCall, type StatusRead } from "./manifest.ts";
+import {
+  type CallRecord,
+  type DownloadRecord,
+  type HashSchemeRecord,
+  MANIFEST_VERSION,
+  type ProvenanceManifest,
+  publicBaseUrl,
+  statusAtCall,
+  type StatusRead,
+} from "./manifest.ts";
 
 export { CallTap } from "./callTap.ts";
 
@@ -64,7 +73,8 @@ export function manifestsOfJournal(text: string): ProvenanceManifest[] {
     } catch {
       continue; // an empty or torn last line
     }
-    const m = byRecorder.get(line.recorder) ?? { version: MANIFEST_VERSION, createdAt: "", service: { baseUrl: line.service }, hash: line.hash, calls: [] };
+    const m = byRecorder.get(line.recorder) ??
+      { version: MANIFEST_VERSION, createdAt: "", service: { baseUrl: line.service }, hash: line.hash, calls: [] };
     byRecorder.set(line.recorder, m);
     if (line.call) m.calls.push(line.call);
     if (line.download) (m.downloads ??= []).push(line.download);
@@ -118,7 +128,12 @@ export class ProvenanceRecorder implements ManifestSource, CallObserver {
   observe(call: CallInfo): CallListener {
     const status = statusAtCall(this.statusOf, call.dataset);
     if (call.kind === "download") {
-      const tap = new DownloadTap(this, ++this.seq, { dataset: call.dataset, query: call.query, dir: call.dir ?? "", warnings: call.warnings }, status);
+      const tap = new DownloadTap(this, ++this.seq, {
+        dataset: call.dataset,
+        query: call.query,
+        dir: call.dir ?? "",
+        warnings: call.warnings,
+      }, status);
       return (event) => tap.hear(event);
     }
     const tap = new CallTap(this, ++this.seq, call.dataset, { pathValues: call.pathValues, query: call.query }, status);

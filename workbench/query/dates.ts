@@ -39,4 +39,3 @@ export function dateRange(start: DateLike | undefined, end: DateLike | undefined
   }
   return range;
 }
-

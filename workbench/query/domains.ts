@@ -46,7 +46,9 @@ const VALUE_DOMAINS: Readonly<Record<string, Readonly<Record<string, readonly Al
 /** The value meant by a word such as "CALL", "put", "american" or "yes", else the nearest by spelling. */
 function meant(text: string, allowed: readonly Allowed[]): string[] {
   const lower = text.trim().toLowerCase();
-  const byMeaning = allowed.filter((a) => a.value.toLowerCase() === lower || a.means.toLowerCase() === lower || (lower.length > 1 && a.means.toLowerCase().startsWith(lower)));
+  const byMeaning = allowed.filter((a) =>
+    a.value.toLowerCase() === lower || a.means.toLowerCase() === lower || (lower.length > 1 && a.means.toLowerCase().startsWith(lower))
+  );
   if (byMeaning.length) return byMeaning.map((a) => a.value);
   return nearestNames(text, allowed.map((a) => a.value));
 }
@@ -68,6 +70,8 @@ export function checkDomain(dataset: string, column: string, op: string, texts: 
     const near = meant(text, allowed);
     const named = allowed.map((a) => `${a.value} (${a.means})`);
     const list = `${named.slice(0, -1).join(", ")} or ${named.at(-1)}`;
-    throw new QueryError(`Cannot filter ${dataset}.${column} by '${text}': ${column} is ${list}${near.length ? ` (did you mean '${near[0]}'?)` : ""}`);
+    throw new QueryError(
+      `Cannot filter ${dataset}.${column} by '${text}': ${column} is ${list}${near.length ? ` (did you mean '${near[0]}'?)` : ""}`,
+    );
   }
 }

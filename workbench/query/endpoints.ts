@@ -43,14 +43,65 @@ export interface DataEndpoint {
 
 /** Every data endpoint of the service, by dataset id: its URL's shape and its columns of date and ticker. */
 export const DATA_ENDPOINTS = {
-  "eq-taq-1min": { dataset: "eq-taq-1min", assetClass: "us-equity", pathParams: ["ticker"], variant: { param: "aggregation_logic", values: ["core", "no_finra_trf"] }, dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: true, what: "ticker" } },
-  "eq-daily-ohlc": { dataset: "eq-daily-ohlc", assetClass: "us-equity", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "ticker" } },
-  "eq-taq": { dataset: "eq-taq", assetClass: "us-equity", pathParams: ["trade_date", "ticker"], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: true, what: "ticker" } },
-  "opt-greeks-daily": { dataset: "opt-greeks-daily", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "option root" } },
-  "opt-open-interest": { dataset: "opt-open-interest", assetClass: "us-equity-opt", pathParams: [], dateColumn: "TradeDate", tickerColumn: "Ticker", symbol: { column: "Ticker", path: false, what: "option root" } },
-  "opt-sec-master": { dataset: "opt-sec-master", assetClass: "us-equity-opt-ref", pathParams: [], symbol: { column: "OptionTicker", path: false, what: "option root" } },
-  "occ-eq-spec-settl": { dataset: "occ-eq-spec-settl", assetClass: "us-equity-opt-ref", pathParams: [], symbol: { column: "OptionTicker", path: false, what: "adjusted option root" } },
-  "eq-lookup-files": { dataset: "eq-lookup-files", assetClass: "us-equity-ref", pathParams: [], symbol: { column: "Ticker", path: false, what: "ticker" } },
+  "eq-taq-1min": {
+    dataset: "eq-taq-1min",
+    assetClass: "us-equity",
+    pathParams: ["ticker"],
+    variant: { param: "aggregation_logic", values: ["core", "no_finra_trf"] },
+    dateColumn: "TradeDate",
+    tickerColumn: "Ticker",
+    symbol: { column: "Ticker", path: true, what: "ticker" },
+  },
+  "eq-daily-ohlc": {
+    dataset: "eq-daily-ohlc",
+    assetClass: "us-equity",
+    pathParams: [],
+    dateColumn: "TradeDate",
+    tickerColumn: "Ticker",
+    symbol: { column: "Ticker", path: false, what: "ticker" },
+  },
+  "eq-taq": {
+    dataset: "eq-taq",
+    assetClass: "us-equity",
+    pathParams: ["trade_date", "ticker"],
+    dateColumn: "TradeDate",
+    tickerColumn: "Ticker",
+    symbol: { column: "Ticker", path: true, what: "ticker" },
+  },
+  "opt-greeks-daily": {
+    dataset: "opt-greeks-daily",
+    assetClass: "us-equity-opt",
+    pathParams: [],
+    dateColumn: "TradeDate",
+    tickerColumn: "Ticker",
+    symbol: { column: "Ticker", path: false, what: "option root" },
+  },
+  "opt-open-interest": {
+    dataset: "opt-open-interest",
+    assetClass: "us-equity-opt",
+    pathParams: [],
+    dateColumn: "TradeDate",
+    tickerColumn: "Ticker",
+    symbol: { column: "Ticker", path: false, what: "option root" },
+  },
+  "opt-sec-master": {
+    dataset: "opt-sec-master",
+    assetClass: "us-equity-opt-ref",
+    pathParams: [],
+    symbol: { column: "OptionTicker", path: false, what: "option root" },
+  },
+  "occ-eq-spec-settl": {
+    dataset: "occ-eq-spec-settl",
+    assetClass: "us-equity-opt-ref",
+    pathParams: [],
+    symbol: { column: "OptionTicker", path: false, what: "adjusted option root" },
+  },
+  "eq-lookup-files": {
+    dataset: "eq-lookup-files",
+    assetClass: "us-equity-ref",
+    pathParams: [],
+    symbol: { column: "Ticker", path: false, what: "ticker" },
+  },
 } as const satisfies Record<string, DataEndpoint>;
 
 /** A dataset id the workbench knows, e.g. `eq-taq-1min`. */
@@ -67,11 +118,16 @@ export type DatasetId = keyof typeof DATA_ENDPOINTS;
  */
 export function dataEndpoint(dataset: unknown): DataEndpoint {
   const known = Object.keys(DATA_ENDPOINTS);
-  const e = typeof dataset === "string" && Object.hasOwn(DATA_ENDPOINTS, dataset) ? (DATA_ENDPOINTS as Record<string, DataEndpoint>)[dataset] : undefined;
+  const e = typeof dataset === "string" && Object.hasOwn(DATA_ENDPOINTS, dataset)
+    ? (DATA_ENDPOINTS as Record<string, DataEndpoint>)[dataset]
+    : undefined;
   if (!e) {
     const shown = typeof dataset === "string" ? `'${dataset}'` : `${String(dataset)} (${typeof dataset})`;
     const near = typeof dataset === "string" ? didYouMean(dataset, known) : "";
-    throw new UnknownDatasetError(`Unknown dataset ${shown}${near}: known datasets are ${known.join(", ")}`, { dataset: String(dataset), known });
+    throw new UnknownDatasetError(`Unknown dataset ${shown}${near}: known datasets are ${known.join(", ")}`, {
+      dataset: String(dataset),
+      known,
+    });
   }
   return e;
 }
@@ -82,7 +138,11 @@ export const PATH_PARAM_COLUMNS: Record<string, string> = { ticker: "Ticker", tr
 /** The URL path of a data request, path parameters percent-encoded. */
 export function dataPath(endpoint: DataEndpoint, pathValues: readonly string[]): string {
   if (pathValues.length !== endpoint.pathParams.length) {
-    throw new QueryError(`Dataset '${endpoint.dataset}' takes ${endpoint.pathParams.length} path parameter(s) (${endpoint.pathParams.join(", ")}), got ${pathValues.length}`);
+    throw new QueryError(
+      `Dataset '${endpoint.dataset}' takes ${endpoint.pathParams.length} path parameter(s) (${
+        endpoint.pathParams.join(", ")
+      }), got ${pathValues.length}`,
+    );
   }
   return `/api/v1/data/${endpoint.assetClass}/${endpoint.dataset}${pathValues.map((v) => `/${encodeURIComponent(v)}`).join("")}`;
 }

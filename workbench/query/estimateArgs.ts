@@ -34,7 +34,9 @@ export function estimateArgs(endpoint: DataEndpoint, args: readonly unknown[]): 
   const [first, second, third] = args;
   const lead = `"${endpoint.dataset}", `;
   // The REST form: a query, then the path values as a list.
-  if (!isSymbols(first) && Array.isArray(second)) return { pathArgs: [...second] as PathArg[], query: (first ?? {}) as DataQuery, options: third };
+  if (!isSymbols(first) && Array.isArray(second)) {
+    return { pathArgs: [...second] as PathArg[], query: (first ?? {}) as DataQuery, options: third };
+  }
   if (isSymbols(first)) return { ...symbolCall("wb.estimate", endpoint, first, second, lead), options: third };
   return { ...symbolCall("wb.estimate", endpoint, first, undefined, lead), options: second };
 }

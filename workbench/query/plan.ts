@@ -66,14 +66,28 @@ const hasRange = (r: DateRange) => r.start !== undefined || r.end !== undefined;
 function withRange(endpoint: DataEndpoint, query: Query, range: DateRange): Query {
   if (!hasRange(range)) return query;
   const column = endpoint.dateColumn;
-  if (!column) throw new QueryError(`${endpoint.dataset} has no trade-date column: start/end do not apply (drop them, or filter another column)`);
+  if (!column) {
+    throw new QueryError(`${endpoint.dataset} has no trade-date column: start/end do not apply (drop them, or filter another column)`);
+  }
   if (endpoint.pathParams.includes("trade_date")) return query; // the dates become path values
   const given = query.filters?.[column];
-  const spec: Record<string, unknown> = given === undefined ? {} : Array.isArray(given) ? { in: given } : typeof given === "object" && !(given instanceof Date) ? { ...given } : { eq: given };
-  const clash = (bound: string, ops: string[]) => ops.filter((op) => op in spec).map((op) => `filters.${column}.${op}`).map((f) => `${bound} and ${f}`);
-  const conflicts = [...(range.start ? clash("start", ["ge", "gt", "eq", "in"]) : []), ...(range.end ? clash("end", ["le", "lt", "eq", "in"]) : [])];
+  const spec: Record<string, unknown> = given === undefined
+    ? {}
+    : Array.isArray(given)
+    ? { in: given }
+    : typeof given === "object" && !(given instanceof Date)
+    ? { ...given }
+    : { eq: given };
+  const clash = (bound: string, ops: string[]) =>
+    ops.filter((op) => op in spec).map((op) => `filters.${column}.${op}`).map((f) => `${bound} and ${f}`);
+  const conflicts = [
+    ...(range.start ? clash("start", ["ge", "gt", "eq", "in"]) : []),
+    ...(range.end ? clash("end", ["le", "lt", "eq", "in"]) : []),
+  ];
   if (conflicts.length > 0) {
-    throw new QueryError(`The range conflicts with the filters: ${conflicts.join(", ")} both bound ${column}; give each bound once (start/end or the filter)`);
+    throw new QueryError(
+      `The range conflicts with the filters: ${conflicts.join(", ")} both bound ${column}; give each bound once (start/end or the filter)`,
+    );
   }
   if (range.start) spec.ge = range.start;
   if (range.end) spec.le = range.end;
@@ -94,7 +108,11 @@ const asList = (arg: PathArg): DateLike[] => (arg === null || arg === undefined 
  */
 function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: DateRange): string[][] {
   if (pathArgs.length > endpoint.pathParams.length) {
-    throw new QueryError(`${endpoint.dataset} takes ${endpoint.pathParams.length} path value(s) (${endpoint.pathParams.join(", ") || "none"}), got ${pathArgs.length}`);
+    throw new QueryError(
+      `${endpoint.dataset} takes ${endpoint.pathParams.length} path value(s) (${
+        endpoint.pathParams.join(", ") || "none"
+      }), got ${pathArgs.length}`,
+    );
   }
   const lists = endpoint.pathParams.map((param, i) => {
     const given = asList(pathArgs[i]);
@@ -103,10 +121,16 @@ function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: 
       for (const v of given) if (typeof v !== "string") throw new QueryError(`${endpoint.dataset} ${param} must be text, got ${String(v)}`);
       return [...new Set(given as string[])];
     }
-    if (given.length > 0 && hasRange(range)) throw new QueryError(`Give ${endpoint.dataset}'s trade dates either as path values or as start/end, not both`);
+    if (given.length > 0 && hasRange(range)) {
+      throw new QueryError(`Give ${endpoint.dataset}'s trade dates either as path values or as start/end, not both`);
+    }
     if (given.length > 0) return [...new Set(given.map((d) => isoDate(d, "trade date")))].sort();
     if (!hasRange(range)) throw new QueryError(`${endpoint.dataset} needs a trade date (or start and end): none was given`);
-    if (!range.start || !range.end) throw new QueryError(`${endpoint.dataset} needs both start and end to list its trade dates (got ${range.start ? "start" : "end"} only)`);
+    if (!range.start || !range.end) {
+      throw new QueryError(
+        `${endpoint.dataset} needs both start and end to list its trade dates (got ${range.start ? "start" : "end"} only)`,
+      );
+    }
     return tradingDays(range.start, range.end).map((d) => d.date);
   });
   let units: string[][] = [[]];
@@ -119,7 +143,6 @@ function planUnits(endpoint: DataEndpoint, pathArgs: readonly PathArg[], range: 
   }
   return units;
 }
-
 
 /**
  * The tickers (or option roots) each unit of a plan asks for: its ticker path value, else the
@@ -134,6 +157,7 @@ export function unitTickers(plan: CallPlan): string[][] {
   const at = plan.endpoint.pathParams.indexOf("ticker");
   if (at >= 0) return plan.units.map((u) => [u[at]]);
   const column = plan.endpoint.tickerColumn;
-  const listed = (query: Query) => conditions(query.filters).filter((c) => c.column === column && (c.op === "eq" || c.op === "in")).flatMap((c) => c.values.map(String));
+  const listed = (query: Query) =>
+    conditions(query.filters).filter((c) => c.column === column && (c.op === "eq" || c.op === "in")).flatMap((c) => c.values.map(String));
   return plan.units.map((_, i) => (column ? listed(plan.unitQueries?.[i] ?? plan.base) : []));
 }

@@ -130,10 +130,18 @@ function isInt64Text(text: string): boolean {
 function checkValue(dataset: string, column: ColumnInfo, text: string): void {
   const bad = (what: string) => new QueryError(`Cannot filter ${dataset}.${column.name} by '${text}': ${what}`);
   if (column.data_type === "date" && !isWireDate(text)) throw bad("expected a real date as YYYY-MM-DD");
-  if (column.data_type === "int64" && !isInt64Text(text)) throw bad(`expected a whole number written in decimal digits (an optional sign, no spaces), such as 170, from ${INT64_MIN} to ${INT64_MAX}`);
-  if (column.data_type === "float64" && !(DECIMAL.test(text) && Number.isFinite(Number(text)))) throw bad("expected a number written in decimal, such as 189.5");
+  if (column.data_type === "int64" && !isInt64Text(text)) {
+    throw bad(
+      `expected a whole number written in decimal digits (an optional sign, no spaces), such as 170, from ${INT64_MIN} to ${INT64_MAX}`,
+    );
+  }
+  if (column.data_type === "float64" && !(DECIMAL.test(text) && Number.isFinite(Number(text)))) {
+    throw bad("expected a number written in decimal, such as 189.5");
+  }
   if (column.data_type.startsWith("datetime") && !isWireDate(text) && wireDateTimeToEpochNs(text) === undefined) {
-    throw bad("expected an ISO 8601 date-time such as 2023-11-21T09:30:00 (New York time), 2023-11-21T09:30:00-05:00 or 2023-11-21T14:30:00Z, or a date");
+    throw bad(
+      "expected an ISO 8601 date-time such as 2023-11-21T09:30:00 (New York time), 2023-11-21T09:30:00-05:00 or 2023-11-21T14:30:00Z, or a date",
+    );
   }
 }
 
@@ -141,27 +149,47 @@ function knownColumn(dataset: string, schema: readonly ColumnInfo[], name: strin
   const c = schema.find((s) => s.name === name);
   if (!c) {
     const sameLetters = schema.find((s) => s.name.toLowerCase() === name.toLowerCase());
-    const near = sameLetters ? ` (did you mean '${sameLetters.name}'? names are case-sensitive)` : didYouMean(name, schema.map((s) => s.name));
+    const near = sameLetters
+      ? ` (did you mean '${sameLetters.name}'? names are case-sensitive)`
+      : didYouMean(name, schema.map((s) => s.name));
     throw new QueryError(`Unknown column '${name}' in ${where} of ${dataset}${near}: columns are ${schema.map((s) => s.name).join(", ")}`);
   }
   return c;
 }
 
-function checkEntitlement(endpoint: DataEndpoint, rules: readonly AccessRule[], checked: { column: string; op: string; text: string }[]): void {
+function checkEntitlement(
+  endpoint: DataEndpoint,
+  rules: readonly AccessRule[],
+  checked: { column: string; op: string; text: string }[],
+): void {
   const rule = rules.find((r) => r.dataset_text_id === endpoint.dataset);
   if (!rule) {
-    throw new NotEntitledError(`Your account is not entitled to ${endpoint.dataset}: it may read ${rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}`);
+    throw new NotEntitledError(
+      `Your account is not entitled to ${endpoint.dataset}: it may read ${rules.map((r) => r.dataset_text_id).join(", ") || "no dataset"}`,
+    );
   }
   const window = `${rule.start_date} to ${rule.end_date ?? "today"}`;
   // Every reason, not the first: a user fixing the date should learn the ticker is out too (as ent.may() lists them).
   const dates: string[] = [], tickers: string[] = [];
   for (const { column, op, text } of checked) {
     const sameDate = (d: string) => d.includes(` ${text} is outside your access window`); // `date` is ge and le of one day: one reason
-    if (column === endpoint.dateColumn && (text < rule.start_date || (rule.end_date !== null && text > rule.end_date)) && !dates.some(sameDate)) {
-      dates.push(`${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`);
+    if (
+      column === endpoint.dateColumn && (text < rule.start_date || (rule.end_date !== null && text > rule.end_date)) &&
+      !dates.some(sameDate)
+    ) {
+      dates.push(
+        `${endpoint.dataset}.${column} ${op} ${text} is outside your access window for ${endpoint.dataset} (${window}); narrow the dates or drop the filter to get the whole window`,
+      );
     }
-    if (column === endpoint.tickerColumn && (op === "eq" || op === "in") && rule.universe_identifiers.length > 0 && !rule.universe_identifiers.includes(text)) {
-      tickers.push(`Ticker '${text}' is outside your universe for ${endpoint.dataset}${didYouMean(text, rule.universe_identifiers)}: allowed tickers are ${rule.universe_identifiers.join(", ")}`);
+    if (
+      column === endpoint.tickerColumn && (op === "eq" || op === "in") && rule.universe_identifiers.length > 0 &&
+      !rule.universe_identifiers.includes(text)
+    ) {
+      tickers.push(
+        `Ticker '${text}' is outside your universe for ${endpoint.dataset}${
+          didYouMean(text, rule.universe_identifiers)
+        }: allowed tickers are ${rule.universe_identifiers.join(", ")}`,
+      );
     }
   }
   const reasons = [...tickers, ...dates];
@@ -199,35 +227,66 @@ export function prepareRequest(
   });
   for (const c of conditions(query.filters)) {
     const column = knownColumn(dataset, schema, c.column, "filters");
-    if (!(OPERATORS as readonly string[]).includes(c.op)) throw new QueryError(`Unknown operator '${c.op}' for ${dataset}.${c.column}: use ${OPERATORS.join(", ")}`);
+    if (!(OPERATORS as readonly string[]).includes(c.op)) {
+      throw new QueryError(`Unknown operator '${c.op}' for ${dataset}.${c.column}: use ${OPERATORS.join(", ")}`);
+    }
     if (c.values.length === 0) throw new QueryError(`Filter ${c.column}.${c.op} has no value`);
-    if (c.op !== "in" && c.values.length > 1) throw new QueryError(`Filter ${c.column}.${c.op} takes one value, got ${c.values.length}; use 'in' for a list`);
+    if (c.op !== "in" && c.values.length > 1) {
+      throw new QueryError(`Filter ${c.column}.${c.op} takes one value, got ${c.values.length}; use 'in' for a list`);
+    }
     const texts = c.values.map((v) => wireValue(v, column.data_type));
     if (c.op !== "like" && c.op !== "ilike") texts.forEach((t) => checkValue(dataset, column, t));
     checkDomain(dataset, column.name, c.op, texts);
-    if (c.op === "in" && texts.some((t) => t.includes(","))) throw new QueryError(`Filter ${c.column}.in values cannot contain a comma: ${texts.find((t) => t.includes(","))}`);
+    if (c.op === "in" && texts.some((t) => t.includes(","))) {
+      throw new QueryError(`Filter ${c.column}.in values cannot contain a comma: ${texts.find((t) => t.includes(","))}`);
+    }
     texts.forEach((text) => checked.push({ column: column.name, op: c.op, text }));
     wireConditions.push({ column: column.name, op: c.op, texts });
   }
   const columns = (query.columns ?? schema.map((s) => s.name)).map((n) => knownColumn(dataset, schema, n, "columns"));
-  if (new Set(columns.map((c) => c.name)).size !== columns.length) throw new QueryError(`columns lists a column twice: ${query.columns!.join(", ")}`);
+  if (new Set(columns.map((c) => c.name)).size !== columns.length) {
+    throw new QueryError(`columns lists a column twice: ${query.columns!.join(", ")}`);
+  }
   const sort = sortList(query.sort);
   for (const s of sort) knownColumn(dataset, schema, s.replace(/^[+-]/, ""), "sort");
   let variant: [string, string] | undefined;
   if (query.aggregation !== undefined) {
     if (!endpoint.variant) throw new QueryError(`${dataset} has no aggregation variants; 'aggregation' applies to eq-taq-1min`);
-    if (!endpoint.variant.values.includes(query.aggregation)) throw new QueryError(`Unknown aggregation '${query.aggregation}' for ${dataset}: use ${endpoint.variant.values.join(" or ")}`);
+    if (!endpoint.variant.values.includes(query.aggregation)) {
+      throw new QueryError(`Unknown aggregation '${query.aggregation}' for ${dataset}: use ${endpoint.variant.values.join(" or ")}`);
+    }
     variant = [endpoint.variant.param, query.aggregation];
   }
   const format = query.format ?? REQUEST_FORMAT;
   if (!RESPONSE_FORMATS.includes(format)) throw new QueryError(`Unknown format '${format}': use ${RESPONSE_FORMATS.join(", ")}`);
   const pageSize = query.pageSize ?? MAX_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new QueryError(`pageSize ${pageSize} is out of range: use a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    throw new QueryError(`pageSize ${pageSize} is out of range: use a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  }
   const maxRows = query.maxRows ?? Number.POSITIVE_INFINITY;
-  if (!(maxRows === Number.POSITIVE_INFINITY || (Number.isInteger(maxRows) && maxRows >= 0))) throw new QueryError(`maxRows ${maxRows} is not a whole number of rows (0 or more)`);
+  if (!(maxRows === Number.POSITIVE_INFINITY || (Number.isInteger(maxRows) && maxRows >= 0))) {
+    throw new QueryError(`maxRows ${maxRows} is not a whole number of rows (0 or more)`);
+  }
   const concurrency = query.concurrency ?? PAGES_IN_FLIGHT;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+    throw new QueryError(`concurrency ${concurrency} is out of range: use 1 to 16`);
+  }
   if (rules) checkEntitlement(endpoint, rules, checked);
   const values = pathValues.map(String);
-  return { dataset, pathValues: values, path: dataPath(endpoint, values), conditions: wireConditions, chosenColumns: query.columns ? [...query.columns] : undefined, sort, variant, columns, format, pageSize, maxRows, concurrency, concurrencyGiven: query.concurrency !== undefined, formatGiven: query.format !== undefined };
+  return {
+    dataset,
+    pathValues: values,
+    path: dataPath(endpoint, values),
+    conditions: wireConditions,
+    chosenColumns: query.columns ? [...query.columns] : undefined,
+    sort,
+    variant,
+    columns,
+    format,
+    pageSize,
+    maxRows,
+    concurrency,
+    concurrencyGiven: query.concurrency !== undefined,
+    formatGiven: query.format !== undefined,
+  };
 }

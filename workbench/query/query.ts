@@ -79,7 +79,9 @@ export function conditions(filters: Query["filters"] = {}): Condition[] {
 /** A value as the service reads it: dates `YYYY-MM-DD`, date-times ISO 8601. */
 export function wireValue(value: FilterValue, type: string | undefined): string {
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new QueryError("Invalid Date given as a filter value: give a real Date or a date as YYYY-MM-DD");
+    if (Number.isNaN(value.getTime())) {
+      throw new QueryError("Invalid Date given as a filter value: give a real Date or a date as YYYY-MM-DD");
+    }
     return type === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
   }
   return String(value);

@@ -22,7 +22,8 @@ export interface SymbolQuery extends DataQuery {
   date?: DateLike;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
 
 /**
  * How a dataset's function is called, for messages: `eqTaq1Min("AAPL", { start, end })`; `lead`
@@ -43,31 +44,57 @@ export function callForm(name: string, endpoint: DataEndpoint, lead = ""): strin
  * // { pathArgs: [], query: { filters: { Ticker: "ODFL" }, start: "2023-11-21", end: "2023-11-21" } }
  * ```
  */
-export function symbolCall(name: string, endpoint: DataEndpoint, first: unknown, second: unknown, lead = ""): { pathArgs: PathArg[]; query: DataQuery } {
+export function symbolCall(
+  name: string,
+  endpoint: DataEndpoint,
+  first: unknown,
+  second: unknown,
+  lead = "",
+): { pathArgs: PathArg[]; query: DataQuery } {
   const form = callForm(name, endpoint, lead);
   let symbols: unknown;
   let options: unknown;
   if (typeof first === "string" || Array.isArray(first)) [symbols, options] = [first, second ?? {}];
   else if (first === undefined || isPlainObject(first)) {
-    if (second !== undefined) throw new QueryError(`${name} takes the ${endpoint.symbol.what}s first, then the options; got options and then ${describeValue(second)}: call ${form}`);
+    if (second !== undefined) {
+      throw new QueryError(
+        `${name} takes the ${endpoint.symbol.what}s first, then the options; got options and then ${describeValue(second)}: call ${form}`,
+      );
+    }
     options = first ?? {};
-  } else throw new QueryError(`${name}'s ${lead ? "argument after the dataset" : "first argument"} is ${describeValue(first)}: give the ${endpoint.symbol.what} (one or a list) or the options, as in ${form}`);
+  } else {throw new QueryError(
+      `${name}'s ${lead ? "argument after the dataset" : "first argument"} is ${
+        describeValue(first)
+      }: give the ${endpoint.symbol.what} (one or a list) or the options, as in ${form}`,
+    );}
   if (!isPlainObject(options)) throw new QueryError(`${name}'s options are ${describeValue(options)}: give an object, as in ${form}`);
   const { tickers, date, ...query } = options as SymbolQuery;
-  if (symbols !== undefined && tickers !== undefined) throw new QueryError(`${name} got its ${endpoint.symbol.what}s twice (first argument and tickers): give them once, as in ${form}`);
+  if (symbols !== undefined && tickers !== undefined) {
+    throw new QueryError(`${name} got its ${endpoint.symbol.what}s twice (first argument and tickers): give them once, as in ${form}`);
+  }
   symbols ??= tickers;
   if (date !== undefined) {
     if (!endpoint.dateColumn) throw new QueryError(`${endpoint.dataset} has no trade date: date does not apply (drop it)`);
-    if (query.start !== undefined || query.end !== undefined) throw new QueryError(`${name} got date and start/end: give one day as date, or a range as start and end`);
+    if (query.start !== undefined || query.end !== undefined) {
+      throw new QueryError(`${name} got date and start/end: give one day as date, or a range as start and end`);
+    }
     const day = isoDate(date as DateLike, "date");
     query.start = day;
     query.end = day;
   }
   const list = symbols === undefined ? undefined : typeof symbols === "string" ? [symbols] : symbols;
   if (list !== undefined) {
-    if (!Array.isArray(list) || list.length === 0) throw new QueryError(`${name}'s ${endpoint.symbol.what}s are ${describeValue(symbols)}: give one as text or a non-empty list, as in ${form}`);
+    if (!Array.isArray(list) || list.length === 0) {
+      throw new QueryError(
+        `${name}'s ${endpoint.symbol.what}s are ${describeValue(symbols)}: give one as text or a non-empty list, as in ${form}`,
+      );
+    }
     list.forEach((s, i) => {
-      if (typeof s !== "string" || s.trim() === "") throw new QueryError(`${name}'s ${endpoint.symbol.what} ${list.length > 1 ? `[${i}] ` : ""}is ${describeValue(s)}: give it as text, as in ${form}`);
+      if (typeof s !== "string" || s.trim() === "") {
+        throw new QueryError(
+          `${name}'s ${endpoint.symbol.what} ${list.length > 1 ? `[${i}] ` : ""}is ${describeValue(s)}: give it as text, as in ${form}`,
+        );
+      }
     });
   }
   const { column, path } = endpoint.symbol;
@@ -76,7 +103,11 @@ export function symbolCall(name: string, endpoint: DataEndpoint, first: unknown,
     return { pathArgs: endpoint.pathParams.map((p) => (p === "ticker" ? (symbols as PathArg) : null)), query };
   }
   if (list !== undefined) {
-    if (query.filters?.[column] !== undefined) throw new QueryError(`${name} got its ${endpoint.symbol.what}s twice (as symbols and as filters.${column}): give them once, as in ${form}`);
+    if (query.filters?.[column] !== undefined) {
+      throw new QueryError(
+        `${name} got its ${endpoint.symbol.what}s twice (as symbols and as filters.${column}): give them once, as in ${form}`,
+      );
+    }
     query.filters = { ...query.filters, [column]: (typeof symbols === "string" ? symbols : [...list]) as FilterSpec };
   }
   return { pathArgs: [], query };

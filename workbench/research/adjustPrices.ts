@@ -32,7 +32,9 @@ export interface AdjustOptions {
  * ```
  */
 export function priceColumnsOf(frame: pl.DataFrame): string[] {
-  return frame.columns.filter((name, i) => frame.dtypes[i].equals(pl.Float64) && /(Price|VWAP|^TimeWeight(Bid|Ask)|Spread|^TradeToMidVolWeight)$/.test(name));
+  return frame.columns.filter((name, i) =>
+    frame.dtypes[i].equals(pl.Float64) && /(Price|VWAP|^TimeWeight(Bid|Ask)|Spread|^TradeToMidVolWeight)$/.test(name)
+  );
 }
 
 /**
@@ -67,10 +69,20 @@ export function adjustPrices(frame: pl.DataFrame, factors: pl.DataFrame, options
   const dateColumn = options.dateColumn ?? "TradeDate";
   const idColumn = options.idColumn ?? "ASID";
   for (const [what, name] of [["date", dateColumn], ["security id", idColumn]]) {
-    if (!frame.columns.includes(name)) throw new QueryError(`adjustPrices needs the ${what} column '${name}', which the frame lacks (it has ${frame.columns.join(", ")}): fetch it, or name another with { ${what === "date" ? "dateColumn" : "idColumn"} }`);
+    if (!frame.columns.includes(name)) {
+      throw new QueryError(
+        `adjustPrices needs the ${what} column '${name}', which the frame lacks (it has ${
+          frame.columns.join(", ")
+        }): fetch it, or name another with { ${what === "date" ? "dateColumn" : "idColumn"} }`,
+      );
+    }
   }
   for (const name of ["SecId", "ExDate", "Factor"]) {
-    if (!factors.columns.includes(name)) throw new QueryError(`The factors frame needs SecId, ExDate and Factor (as splitFactors returns them); it has ${factors.columns.join(", ")}`);
+    if (!factors.columns.includes(name)) {
+      throw new QueryError(
+        `The factors frame needs SecId, ExDate and Factor (as splitFactors returns them); it has ${factors.columns.join(", ")}`,
+      );
+    }
   }
   const prices = options.priceColumns ?? priceColumnsOf(frame);
   const volumes = options.volumeColumns ?? volumeColumnsOf(frame);
@@ -82,7 +94,13 @@ export function adjustPrices(frame: pl.DataFrame, factors: pl.DataFrame, options
   // A row carries the product of the factors of its security's splits with an ex date after
   // the row's date and not after the security's latest date in the frame.
   let cumulative: pl.Expr = pl.lit(1.0);
-  for (const f of factors.select("SecId", "ExDate", "Factor").toRecords() as unknown as { SecId: number | bigint; ExDate: Date; Factor: number }[]) {
+  for (
+    const f of factors.select("SecId", "ExDate", "Factor").toRecords() as unknown as {
+      SecId: number | bigint;
+      ExDate: Date;
+      Factor: number;
+    }[]
+  ) {
     const exDate = pl.lit(isoDate(f.ExDate)).str.strptime(pl.Date, "%Y-%m-%d");
     const applies = pl.col(idColumn).eq(pl.lit(Number(f.SecId))).and(date.lt(exDate)).and(latest.gtEq(exDate));
     cumulative = cumulative.mul(pl.when(applies).then(pl.lit(f.Factor)).otherwise(pl.lit(1.0)));

@@ -23,7 +23,17 @@ import pl from "nodejs-polars";
 import { withSessionColumns } from "../calendar.ts";
 import { QueryError } from "../errors/base.ts";
 
-const NEEDED = ["TradeDate", "Ticker", "BarDateTime", "TimeWeightBid", "TimeWeightAsk", "Volume", "VolumeWeightPrice", "FinraVolume", "FinraVolumeWeightPrice"];
+const NEEDED = [
+  "TradeDate",
+  "Ticker",
+  "BarDateTime",
+  "TimeWeightBid",
+  "TimeWeightAsk",
+  "Volume",
+  "VolumeWeightPrice",
+  "FinraVolume",
+  "FinraVolumeWeightPrice",
+];
 /** 09:30, the open's bar on every NYSE day. */
 const OPEN_MINUTE = 570;
 
@@ -42,10 +52,14 @@ const OPEN_MINUTE = 570;
  */
 export function barImbalance(bars: pl.DataFrame): pl.DataFrame {
   const missing = NEEDED.filter((c) => !bars.columns.includes(c));
-  if (missing.length > 0) throw new QueryError(`barImbalance needs the minute-bar columns ${missing.join(", ")}; the frame has ${bars.columns.join(", ")}`);
+  if (missing.length > 0) {
+    throw new QueryError(`barImbalance needs the minute-bar columns ${missing.join(", ")}; the frame has ${bars.columns.join(", ")}`);
+  }
   const exchange = pl.col("Volume").cast(pl.Float64).fillNull(pl.lit(0));
   const trf = pl.col("FinraVolume").cast(pl.Float64).fillNull(pl.lit(0));
-  const dollars = exchange.mul(pl.col("VolumeWeightPrice").fillNull(pl.lit(0))).add(trf.mul(pl.col("FinraVolumeWeightPrice").fillNull(pl.lit(0))));
+  const dollars = exchange.mul(pl.col("VolumeWeightPrice").fillNull(pl.lit(0))).add(
+    trf.mul(pl.col("FinraVolumeWeightPrice").fillNull(pl.lit(0))),
+  );
   const [bid, ask] = [pl.col("TimeWeightBid"), pl.col("TimeWeightAsk")];
   const netBps = pl.col("Vwap").sub(pl.col("Mid")).div(pl.col("Mid")).mul(2e4);
   return withSessionColumns(bars, "BarDateTime")

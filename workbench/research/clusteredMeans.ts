@@ -35,7 +35,9 @@ export const totalColumns = (measure: string): { sum: string; weight: string } =
 
 function check(frame: pl.DataFrame, columns: string[], what: string): void {
   const missing = columns.filter((c) => !frame.columns.includes(c));
-  if (missing.length > 0) throw new QueryError(`${what} needs the column(s) ${missing.join(", ")}; the frame has ${frame.columns.join(", ")}`);
+  if (missing.length > 0) {
+    throw new QueryError(`${what} needs the column(s) ${missing.join(", ")}; the frame has ${frame.columns.join(", ")}`);
+  }
 }
 
 /**

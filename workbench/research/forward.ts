@@ -65,13 +65,20 @@ export interface ChainForward {
 /** The forward of one chain (see the module's documentation). */
 export function chainForward(chain: OptionChain, options: ForwardOptions): ChainForward {
   const { rate, strikesNearSpot = 3 } = options;
-  if (chain.days <= 0) return { dividendYield: null, forward: null, parity: null, note: "expires on the trade date: no time value left to imply a forward" };
+  if (chain.days <= 0) {
+    return { dividendYield: null, forward: null, parity: null, note: "expires on the trade date: no time value left to imply a forward" };
+  }
   const calls = chain.contracts.filter((c) => c.call && c.computed && c.mid !== null && c.mid > 0)
     .sort((a, b) => Math.abs(a.strike - chain.spot) - Math.abs(b.strike - chain.spot)).slice(0, strikesNearSpot);
-  const yields = calls.map((c) => impliedDividendYield({ spot: chain.spot, strike: c.strike, years: chain.years, rate }, c.mid!, c.vol!)).filter((q): q is number => q !== null);
+  const yields = calls.map((c) => impliedDividendYield({ spot: chain.spot, strike: c.strike, years: chain.years, rate }, c.mid!, c.vol!))
+    .filter((q): q is number => q !== null);
   const q = median(yields);
   const puts = new Map(chain.contracts.filter((c) => !c.call && c.mid !== null).map((c) => [c.strike, c.mid!]));
-  const pairs = chain.contracts.filter((c) => c.call && c.mid !== null && puts.has(c.strike)).map((c) => ({ strike: c.strike, call: c.mid!, put: puts.get(c.strike)! }));
+  const pairs = chain.contracts.filter((c) => c.call && c.mid !== null && puts.has(c.strike)).map((c) => ({
+    strike: c.strike,
+    call: c.mid!,
+    put: puts.get(c.strike)!,
+  }));
   const parity = parityForward(pairs, chain.years, rate);
   const note = q === null ? "no call near the spot with a computed implied vol: no carry, no forward" : null;
   return { dividendYield: q, forward: q === null ? null : chain.spot * Math.exp((rate - q) * chain.years), parity, note };
@@ -91,7 +98,9 @@ export function chainForward(chain: OptionChain, options: ForwardOptions): Chain
  * ```
  */
 export function expiryForwards(greeks: pl.DataFrame, options: ForwardOptions): pl.DataFrame {
-  if (!Number.isFinite(options.rate)) throw new QueryError(`expiryForwards needs a finite rate per year (0.053 is 5.3%), got ${options.rate}`);
+  if (!Number.isFinite(options.rate)) {
+    throw new QueryError(`expiryForwards needs a finite rate per year (0.053 is 5.3%), got ${options.rate}`);
+  }
   const chains = optionChains(greeks);
   const forwards = chains.map((c) => chainForward(c, options));
   const pct = (v: number | null) => (v === null ? null : v * 100);
@@ -106,7 +115,11 @@ export function expiryForwards(greeks: pl.DataFrame, options: ForwardOptions): p
     pl.Series("ForwardUsd", forwards.map((f) => f.forward), pl.Float64),
     pl.Series("ParityForwardUsd", forwards.map((f) => f.parity?.forward ?? null), pl.Float64),
     pl.Series("ParityStrikeUsd", forwards.map((f) => f.parity?.strike ?? null), pl.Float64),
-    pl.Series("ParityGapBps", forwards.map((f) => (f.forward !== null && f.parity ? (f.parity.forward / f.forward - 1) * 1e4 : null)), pl.Float64),
+    pl.Series(
+      "ParityGapBps",
+      forwards.map((f) => (f.forward !== null && f.parity ? (f.parity.forward / f.forward - 1) * 1e4 : null)),
+      pl.Float64,
+    ),
     pl.Series("Note", forwards.map((f) => f.note), pl.String),
   ]);
 }

@@ -48,12 +48,20 @@ const REQUIRED = ["TradeDate", "EventDateTime", "EventType", "Ticker", "Price", 
 /** Reads a one-ticker, one-day tick frame into arrays, in the frame's order. */
 export function dayTicks(ticks: pl.DataFrame): DayTicks {
   const missing = REQUIRED.filter((c) => !ticks.columns.includes(c));
-  if (missing.length > 0) throw new QueryError(`The tick frame lacks ${missing.join(", ")}: fetch eq-taq with these columns (it has ${ticks.columns.join(", ")})`);
+  if (missing.length > 0) {
+    throw new QueryError(
+      `The tick frame lacks ${missing.join(", ")}: fetch eq-taq with these columns (it has ${ticks.columns.join(", ")})`,
+    );
+  }
   if (ticks.height === 0) throw new QueryError("The tick frame is empty: no trades to sign");
   const dates = ticks.getColumn("TradeDate").unique().toArray().map(isoDate);
   const tickers = ticks.getColumn("Ticker").unique().toArray() as string[];
   if (dates.length !== 1 || tickers.length !== 1) {
-    throw new QueryError(`Lee-Ready signing takes one ticker on one day; the frame holds ${tickers.length} ticker(s) (${tickers.slice(0, 5).join(", ")}) on ${dates.length} day(s) (${dates.slice(0, 5).join(", ")})`);
+    throw new QueryError(
+      `Lee-Ready signing takes one ticker on one day; the frame holds ${tickers.length} ticker(s) (${
+        tickers.slice(0, 5).join(", ")
+      }) on ${dates.length} day(s) (${dates.slice(0, 5).join(", ")})`,
+    );
   }
   const date = dates[0];
   const midnight = nyEpochNs(date, 0n);
@@ -130,7 +138,15 @@ export interface SignedDay {
 export function signDay(t: DayTicks): SignedDay {
   const rows = liveTrades(t);
   const n = rows.length;
-  const out: SignedDay = { rows, bid: new Float64Array(n), ask: new Float64Array(n), mid: new Float64Array(n), sign: new Int8Array(n), by: new Uint8Array(n), noMid: new Uint8Array(n) };
+  const out: SignedDay = {
+    rows,
+    bid: new Float64Array(n),
+    ask: new Float64Array(n),
+    mid: new Float64Array(n),
+    sign: new Int8Array(n),
+    by: new Uint8Array(n),
+    noMid: new Uint8Array(n),
+  };
   let b = NaN, a = NaN, lastPrice = NaN, tickSign = 0, k = 0;
   for (let i = 0; i < t.kind.length && k < n; i++) {
     const kind = t.kind[i];

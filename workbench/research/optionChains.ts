@@ -38,11 +38,22 @@ export interface OptionChain {
   contracts: ChainContract[];
 }
 
-const NEEDED = ["TradeDate", "Ticker", "CallPut", "Strike", "ExpirationDate", "UnderLastMidPrice", "LastMidPrice", "MidImpliedVol", "ImpliedVolConvergence"];
+const NEEDED = [
+  "TradeDate",
+  "Ticker",
+  "CallPut",
+  "Strike",
+  "ExpirationDate",
+  "UnderLastMidPrice",
+  "LastMidPrice",
+  "MidImpliedVol",
+  "ImpliedVolConvergence",
+];
 const DAY_MS = 86_400_000;
 
 /** Calendar days from one ISO date to another. */
-const daysFrom = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+const daysFrom = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 
 /**
  * The chains of a greeks frame, ordered by trade date, root and expiry. Throws naming the
@@ -56,10 +67,21 @@ const daysFrom = (from: string, to: string): number => Math.round((Date.parse(`$
  */
 export function optionChains(greeks: pl.DataFrame): OptionChain[] {
   const missing = NEEDED.filter((c) => !greeks.columns.includes(c));
-  if (missing.length > 0) throw new QueryError(`The greeks frame lacks ${missing.join(", ")}: fetch opt-greeks-daily with these columns (it has ${greeks.columns.join(", ")})`);
+  if (missing.length > 0) {
+    throw new QueryError(
+      `The greeks frame lacks ${missing.join(", ")}: fetch opt-greeks-daily with these columns (it has ${greeks.columns.join(", ")})`,
+    );
+  }
   const rows = greeks.select(...NEEDED).sort(["TradeDate", "Ticker", "ExpirationDate", "Strike"]).toRecords() as unknown as {
-    TradeDate: Date; Ticker: string; CallPut: string; Strike: number; ExpirationDate: Date; UnderLastMidPrice: number | null;
-    LastMidPrice: number | null; MidImpliedVol: number | null; ImpliedVolConvergence: string | null;
+    TradeDate: Date;
+    Ticker: string;
+    CallPut: string;
+    Strike: number;
+    ExpirationDate: Date;
+    UnderLastMidPrice: number | null;
+    LastMidPrice: number | null;
+    MidImpliedVol: number | null;
+    ImpliedVolConvergence: string | null;
   }[];
   const chains = new Map<string, OptionChain>();
   for (const r of rows) {
@@ -72,13 +94,20 @@ export function optionChains(greeks: pl.DataFrame): OptionChain[] {
       chains.set(key, chain);
     }
     const vol = r.MidImpliedVol !== null && Number.isFinite(r.MidImpliedVol) && r.MidImpliedVol > 0 ? r.MidImpliedVol : null;
-    chain.contracts.push({ call: r.CallPut === "C", strike: r.Strike, mid: r.LastMidPrice, vol, computed: vol !== null && r.ImpliedVolConvergence === "computed" });
+    chain.contracts.push({
+      call: r.CallPut === "C",
+      strike: r.Strike,
+      mid: r.LastMidPrice,
+      vol,
+      computed: vol !== null && r.ImpliedVolConvergence === "computed",
+    });
   }
   return [...chains.values()];
 }
 
 /** A Date column from ISO dates (a Polars Date reads back as midnight UTC). */
-export const dateSeries = (name: string, dates: string[]): pl.Series => pl.Series(name, dates.map((d) => new Date(`${d}T00:00:00Z`)), pl.Date);
+export const dateSeries = (name: string, dates: string[]): pl.Series =>
+  pl.Series(name, dates.map((d) => new Date(`${d}T00:00:00Z`)), pl.Date);
 
 /** The median of the finite numbers given; null when there are none. */
 export function median(values: number[]): number | null {

@@ -37,7 +37,11 @@ const nextDay = (iso: string): string => new Date(Date.parse(`${iso}T00:00:00Z`)
  * ```
  */
 export function tickerSpans(lookup: pl.DataFrame): TickerSpan[] {
-  const rows = lookup.select("SecId", "Ticker", "EndDate").sort(["SecId", "EndDate"]).toRecords() as unknown as { SecId: number | bigint; Ticker: string; EndDate: Date }[];
+  const rows = lookup.select("SecId", "Ticker", "EndDate").sort(["SecId", "EndDate"]).toRecords() as unknown as {
+    SecId: number | bigint;
+    Ticker: string;
+    EndDate: Date;
+  }[];
   const spans: TickerSpan[] = [];
   for (const row of rows) {
     const secId = Number(row.SecId);
@@ -61,7 +65,11 @@ export async function securitySpans(wb: Workbench, ticker: string, date?: string
   const spans = tickerSpans(await wb.data.eqLookupFiles());
   const named = spans.filter((s) => s.ticker === ticker && (date === undefined || ((s.from ?? "") <= date && date <= s.to)));
   if (named.length === 0) {
-    throw new QueryError(`Ticker '${ticker}' is not in the equity lookup file${date ? ` on ${date}` : ""}: known tickers are ${[...new Set(spans.map((s) => s.ticker))].sort().join(", ")}`);
+    throw new QueryError(
+      `Ticker '${ticker}' is not in the equity lookup file${date ? ` on ${date}` : ""}: known tickers are ${
+        [...new Set(spans.map((s) => s.ticker))].sort().join(", ")
+      }`,
+    );
   }
   const secId = named.at(-1)!.secId;
   return spans.filter((s) => s.secId === secId);
@@ -103,7 +111,9 @@ export async function securityBars(wb: Workbench, ticker: string, options: Secur
     frames.push(frame.filter(pl.col("ASID").eq(pl.lit(secId))));
   }
   if (frames.length === 0) {
-    throw new QueryError(`No ticker of security ${secId} (${spans.map((s) => s.ticker).join(", ")}) was in use from ${options.from} to ${options.to}`);
+    throw new QueryError(
+      `No ticker of security ${secId} (${spans.map((s) => s.ticker).join(", ")}) was in use from ${options.from} to ${options.to}`,
+    );
   }
   const time = options.dataset === "eq-taq-1min" ? "BarDateTime" : "TradeDate";
   return pl.concat(frames).sort(time);

@@ -16,10 +16,16 @@ const NEEDED = ["TradeDate", "Ticker", "CallPut", "Strike", "ExpirationDate", "L
 /** Contracts of one trade date with a computed vol, keyed by call/put, strike and expiry. */
 function computedContracts(greeks: pl.DataFrame, which: string): Map<string, Record<string, unknown>> {
   const missing = NEEDED.filter((c) => !greeks.columns.includes(c));
-  if (missing.length > 0) throw new QueryError(`The ${which} greeks frame lacks ${missing.join(", ")} (it has ${greeks.columns.join(", ")})`);
+  if (missing.length > 0) {
+    throw new QueryError(`The ${which} greeks frame lacks ${missing.join(", ")} (it has ${greeks.columns.join(", ")})`);
+  }
   const dates = greeks.getColumn("TradeDate").unique().toArray().map(isoDate);
-  if (dates.length > 1) throw new QueryError(`The ${which} greeks frame must hold one trade date; it holds ${dates.length} (${dates.slice(0, 5).join(", ")})`);
-  const rows = greeks.filter(pl.col("ImpliedVolConvergence").eq(pl.lit("computed")).and(pl.col("MidImpliedVol").isNotNull())).select(...NEEDED).toRecords() as Record<string, unknown>[];
+  if (dates.length > 1) {
+    throw new QueryError(`The ${which} greeks frame must hold one trade date; it holds ${dates.length} (${dates.slice(0, 5).join(", ")})`);
+  }
+  const rows = greeks.filter(pl.col("ImpliedVolConvergence").eq(pl.lit("computed")).and(pl.col("MidImpliedVol").isNotNull())).select(
+    ...NEEDED,
+  ).toRecords() as Record<string, unknown>[];
   return new Map(rows.map((r) => [`${r.CallPut} ${r.Strike} ${isoDate(r.ExpirationDate)}`, r]));
 }
 
@@ -38,7 +44,10 @@ function computedContracts(greeks: pl.DataFrame, which: string): Map<string, Rec
 export function matchedVolChanges(before: pl.DataFrame, after: pl.DataFrame): pl.DataFrame {
   const a = computedContracts(before, "before"), b = computedContracts(after, "after");
   const pairs = [...a].filter(([key]) => b.has(key)).map(([key, x]) => [x, b.get(key)!] as const)
-    .sort(([x1], [x2]) => String(x1.CallPut).localeCompare(String(x2.CallPut)) || isoDate(x1.ExpirationDate).localeCompare(isoDate(x2.ExpirationDate)) || Number(x1.Strike) - Number(x2.Strike));
+    .sort(([x1], [x2]) =>
+      String(x1.CallPut).localeCompare(String(x2.CallPut)) || isoDate(x1.ExpirationDate).localeCompare(isoDate(x2.ExpirationDate)) ||
+      Number(x1.Strike) - Number(x2.Strike)
+    );
   const col = <T>(f: (x: Record<string, unknown>, y: Record<string, unknown>) => T) => pairs.map(([x, y]) => f(x, y));
   const asDate = (v: unknown) => new Date(`${isoDate(v)}T00:00:00Z`);
   return pl.DataFrame([
@@ -70,7 +79,9 @@ export function matchedVolChanges(before: pl.DataFrame, after: pl.DataFrame): pl
  * ```
  */
 export function linkSplitSeries(before: pl.DataFrame, after: pl.DataFrame, factor: number): pl.DataFrame {
-  if (!(Number.isFinite(factor) && factor > 0)) throw new QueryError(`A split factor is new shares per old share, above 0 (1.5 for 3-for-2); got ${factor}`);
+  if (!(Number.isFinite(factor) && factor > 0)) {
+    throw new QueryError(`A split factor is new shares per old share, above 0 (1.5 for 3-for-2); got ${factor}`);
+  }
   return matchedVolChanges(before, after).withColumns(
     pl.lit(100 * factor).alias("SharesPerContract"),
     pl.col("Strike").div(factor).alias("StrikePerNewShareUsd"),

@@ -38,7 +38,13 @@ export function otmSmile(contracts: ChainContract[], forward: number): SmilePoin
 }
 
 /** Linear interpolation of y at x between (x1, y1) and (x2, y2). */
-const between = (x: number, x1: number, y1: number, x2: number, y2: number) => (x1 === x2 ? (y1 + y2) / 2 : y1 + ((y2 - y1) * (x - x1)) / (x2 - x1));
+const between = (
+  x: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+) => (x1 === x2 ? (y1 + y2) / 2 : y1 + ((y2 - y1) * (x - x1)) / (x2 - x1));
 
 /**
  * The smile's vol at the forward, linear in ln(K/F) between the strikes around it; null when
@@ -52,7 +58,9 @@ const between = (x: number, x1: number, y1: number, x2: number, y2: number) => (
 export function atmForwardVol(smile: SmilePoint[], forward: number): number | null {
   for (let i = 0; i + 1 < smile.length; i++) {
     const [a, b] = [smile[i], smile[i + 1]];
-    if (a.strike <= forward && forward <= b.strike) return between(0, Math.log(a.strike / forward), a.vol, Math.log(b.strike / forward), b.vol);
+    if (a.strike <= forward && forward <= b.strike) {
+      return between(0, Math.log(a.strike / forward), a.vol, Math.log(b.strike / forward), b.vol);
+    }
   }
   const exact = smile.find((p) => p.strike === forward);
   return exact ? exact.vol : null;

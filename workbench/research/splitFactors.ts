@@ -72,7 +72,11 @@ interface SettlementRow {
  * ```
  */
 export async function adjustedRoots(wb: Workbench): Promise<AdjustedRoot[]> {
-  const [settl, master, lookup] = await Promise.all([wb.data.occEqSpecSettl({ sort: ["ProcessDate", "OptionTicker", "DeliveryComponents"] }), wb.data.optSecMaster(), wb.data.eqLookupFiles()]);
+  const [settl, master, lookup] = await Promise.all([
+    wb.data.occEqSpecSettl({ sort: ["ProcessDate", "OptionTicker", "DeliveryComponents"] }),
+    wb.data.optSecMaster(),
+    wb.data.eqLookupFiles(),
+  ]);
   return classifyRoots(settl, master, lookup);
 }
 
@@ -90,9 +94,17 @@ export function classifyRoots(settl: pl.DataFrame, master: pl.DataFrame, lookup:
   const secIdOn = (ticker: string, date: string) => spans.find((s) => s.ticker === ticker && (s.from ?? "") <= date && date <= s.to)?.secId;
   // On a merger's effective date the target no longer trades: it is named by its last ticker.
   const tickerOn = (secId: number, date: string) => spans.filter((s) => s.secId === secId && (s.from ?? "") <= date).at(-1)?.ticker;
-  const roots = new Map((master.select("OptionTicker", "UnderSecId", "OptionTradeDates").toRecords() as unknown as { OptionTicker: string; UnderSecId: number | bigint; OptionTradeDates: string[] | null }[]).map((r) => [r.OptionTicker, r]));
+  const roots = new Map(
+    (master.select("OptionTicker", "UnderSecId", "OptionTradeDates").toRecords() as unknown as {
+      OptionTicker: string;
+      UnderSecId: number | bigint;
+      OptionTradeDates: string[] | null;
+    }[]).map((r) => [r.OptionTicker, r]),
+  );
   const byRoot = new Map<string, SettlementRow[]>();
-  for (const row of settl.toRecords() as unknown as SettlementRow[]) byRoot.set(row.OptionTicker, [...(byRoot.get(row.OptionTicker) ?? []), row]);
+  for (const row of settl.toRecords() as unknown as SettlementRow[]) {
+    byRoot.set(row.OptionTicker, [...(byRoot.get(row.OptionTicker) ?? []), row]);
+  }
 
   const out: AdjustedRoot[] = [];
   for (const [optionTicker, components] of byRoot) {
@@ -100,17 +112,34 @@ export function classifyRoots(settl: pl.DataFrame, master: pl.DataFrame, lookup:
     const exDate = firstTradeDate(roots.get(optionTicker)?.OptionTradeDates ?? null) ?? processDate;
     const standard = roots.get(standardRootOf(optionTicker));
     const secId = standard ? Number(standard.UnderSecId) : undefined;
-    const deliverable = components.map((c) => (c.UnderType === "cash" ? `${c.CashAmount} ${c.UnderTicker}` : `${Number(c.DeliverableUnits)} ${c.UnderTicker}`)).join(" + ");
-    const base = { optionTicker, secId, ticker: secId === undefined ? undefined : tickerOn(secId, exDate), exDate, processDate, deliverable };
+    const deliverable = components.map((
+      c,
+    ) => (c.UnderType === "cash" ? `${c.CashAmount} ${c.UnderTicker}` : `${Number(c.DeliverableUnits)} ${c.UnderTicker}`)).join(" + ");
+    const base = {
+      optionTicker,
+      secId,
+      ticker: secId === undefined ? undefined : tickerOn(secId, exDate),
+      exDate,
+      processDate,
+      deliverable,
+    };
     if (secId === undefined) {
-      out.push({ ...base, kind: "unknown", reason: `no standard root ${standardRootOf(optionTicker)} in the security master to say which security it adjusts` });
+      out.push({
+        ...base,
+        kind: "unknown",
+        reason: `no standard root ${standardRootOf(optionTicker)} in the security master to say which security it adjusts`,
+      });
       continue;
     }
     const own = components.filter((c) => c.UnderType !== "cash" && secIdOn(c.UnderTicker, exDate) === secId);
     const other = components.filter((c) => c.UnderType !== "cash" && secIdOn(c.UnderTicker, exDate) !== secId);
     const cash = components.filter((c) => c.UnderType === "cash" || c.CashAmount > 0);
     if (other.length > 0) {
-      out.push({ ...base, kind: "merger", reason: `delivers shares of another security (${other.map((c) => c.UnderTicker).join(", ")})${cash.length ? " and cash" : ""}` });
+      out.push({
+        ...base,
+        kind: "merger",
+        reason: `delivers shares of another security (${other.map((c) => c.UnderTicker).join(", ")})${cash.length ? " and cash" : ""}`,
+      });
     } else if (own.length === 0 && cash.length > 0) {
       out.push({ ...base, kind: "merger", reason: "delivers cash only: a cash merger, not a split" });
     } else if (own.length === 1 && cash.length === 0) {
@@ -122,7 +151,11 @@ export function classifyRoots(settl: pl.DataFrame, master: pl.DataFrame, lookup:
     } else if (own.length === 1) {
       out.push({ ...base, kind: "distribution", reason: `delivers its own shares plus cash: a cash distribution, not a split` });
     } else {
-      out.push({ ...base, kind: "unknown", reason: `deliverable with ${components.length} components that are neither one stock nor another company's package` });
+      out.push({
+        ...base,
+        kind: "unknown",
+        reason: `deliverable with ${components.length} components that are neither one stock nor another company's package`,
+      });
     }
   }
   return out;

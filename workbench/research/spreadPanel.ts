@@ -16,7 +16,13 @@ export const SIZE_BUCKETS = ["under $10k", "$10k to $50k", "$50k to $250k", "$25
 
 /** The measures `spreadDayTotals` keeps, in bps of the midpoint: the headline ones, then the decay horizons'. */
 export function spreadMeasures(decaySeconds: readonly number[] = []): string[] {
-  return ["QuotedBps", "EffectiveBps", "RealizedBps", "PriceImpactBps", ...decaySeconds.flatMap((s) => [decayColumn("RealizedBps", s), decayColumn("PriceImpactBps", s)])];
+  return [
+    "QuotedBps",
+    "EffectiveBps",
+    "RealizedBps",
+    "PriceImpactBps",
+    ...decaySeconds.flatMap((s) => [decayColumn("RealizedBps", s), decayColumn("PriceImpactBps", s)]),
+  ];
 }
 
 /**
@@ -33,7 +39,9 @@ export function spreadMeasures(decaySeconds: readonly number[] = []): string[] {
 export function withSizeBucket(trades: pl.DataFrame): pl.DataFrame {
   const v = pl.col("DollarVolume");
   let bucket = pl.lit(SIZE_BUCKETS.at(-1)!);
-  for (let b = SIZE_BOUNDS_DOLLARS.length - 1; b >= 0; b--) bucket = pl.when(v.lt(pl.lit(SIZE_BOUNDS_DOLLARS[b]))).then(pl.lit(SIZE_BUCKETS[b])).otherwise(bucket);
+  for (let b = SIZE_BOUNDS_DOLLARS.length - 1; b >= 0; b--) {
+    bucket = pl.when(v.lt(pl.lit(SIZE_BOUNDS_DOLLARS[b]))).then(pl.lit(SIZE_BUCKETS[b])).otherwise(bucket);
+  }
   return trades.withColumns(bucket.alias("SizeBucket"));
 }
 
@@ -57,13 +65,21 @@ export interface SpreadDayOptions extends SpreadOptions {
  */
 export function spreadDayTotals(ticks: pl.DataFrame, options: SpreadDayOptions = {}): pl.DataFrame {
   const bucketMinutes = options.bucketMinutes ?? 30;
-  if (!(Number.isInteger(bucketMinutes) && bucketMinutes > 0)) throw new QueryError(`bucketMinutes must be a whole number of minutes above 0, got ${bucketMinutes}`);
+  if (!(Number.isInteger(bucketMinutes) && bucketMinutes > 0)) {
+    throw new QueryError(`bucketMinutes must be a whole number of minutes above 0, got ${bucketMinutes}`);
+  }
   const d = measureDay(ticks, options);
   const measures = spreadMeasures(options.decaySeconds);
   // The bps values of each measure, in `measures`' order.
   const mid = (j: number) => d.signed.mid[d.keep[j]];
   const perShare = (values: Float64Array) => values.map((v, j) => (v / mid(j)) * 1e4);
-  const values = [d.quotedBps, perShare(d.effective), perShare(d.realized), perShare(d.impact), ...d.decay.flatMap((h) => [h.realizedBps, h.impactBps])];
+  const values = [
+    d.quotedBps,
+    perShare(d.effective),
+    perShare(d.realized),
+    perShare(d.impact),
+    ...d.decay.flatMap((h) => [h.realizedBps, h.impactBps]),
+  ];
   const groups = new Map<string, { venue: string; size: string; bucket: number; observations: number; wx: Float64Array; w: number }>();
   for (let j = 0; j < d.keep.length; j++) {
     const venue = VENUES[d.venue[j]];
@@ -86,7 +102,12 @@ export function spreadDayTotals(ticks: pl.DataFrame, options: SpreadDayOptions =
     BucketMinute: Int32Array.from(rows, (g) => g.bucket),
     TradeDate: rows.map(() => d.ticks.date),
     Observations: rows.map((g) => g.observations),
-    ...Object.fromEntries(measures.flatMap((m, k) => [[totalColumns(m).sum, Float64Array.from(rows, (g) => g.wx[k])], [totalColumns(m).weight, Float64Array.from(rows, (g) => g.w)]])),
+    ...Object.fromEntries(
+      measures.flatMap((m, k) => [[
+        totalColumns(m).sum,
+        Float64Array.from(rows, (g) => g.wx[k]),
+      ], [totalColumns(m).weight, Float64Array.from(rows, (g) => g.w)]]),
+    ),
   }).withColumns(pl.col("Observations").cast(pl.Int64));
 }
 
@@ -107,11 +128,20 @@ export function decayCurve(totals: pl.DataFrame, decaySeconds: readonly number[]
   const rows = decaySeconds.map((h) => {
     const [r, i] = [decayColumn("RealizedBps", h), decayColumn("PriceImpactBps", h)];
     const est = clusteredMeans(totals, { measures: [r, i], by });
-    const pick = (m: string, name: string) => est.filter(pl.col("Measure").eq(pl.lit(m))).select(...by, pl.col("Pooled").alias(`${name}Bps`), pl.col("PooledSe").alias(`${name}Se`), "Days");
+    const pick = (m: string, name: string) =>
+      est.filter(pl.col("Measure").eq(pl.lit(m))).select(
+        ...by,
+        pl.col("Pooled").alias(`${name}Bps`),
+        pl.col("PooledSe").alias(`${name}Se`),
+        "Days",
+      );
     const realized = pick(r, "Realized");
     const impact = pick(i, "PriceImpact").drop("Days");
     const joined = by.length > 0 ? realized.join(impact, { on: by }) : realized.hstack(impact);
     return joined.withColumns(pl.lit(h).cast(pl.Float64).alias("HorizonSeconds"));
   });
-  return pl.concat(rows).select(...by, "HorizonSeconds", "RealizedBps", "RealizedSe", "PriceImpactBps", "PriceImpactSe", "Days").sort([...by, "HorizonSeconds"]);
+  return pl.concat(rows).select(...by, "HorizonSeconds", "RealizedBps", "RealizedSe", "PriceImpactBps", "PriceImpactSe", "Days").sort([
+    ...by,
+    "HorizonSeconds",
+  ]);
 }

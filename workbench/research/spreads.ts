@@ -15,7 +15,7 @@
 import pl from "nodejs-polars";
 import { tradingDays } from "../../calendar/calendar.ts";
 import { QueryError } from "../errors/base.ts";
-import { dayTicks, type DayTicks, midAt, midTimeline, NO_MID, signDay, type SignedDay, signedColumns, tradeFrame } from "./leeReady.ts";
+import { type DayTicks, dayTicks, midAt, midTimeline, NO_MID, signDay, signedColumns, type SignedDay, tradeFrame } from "./leeReady.ts";
 
 const NS_PER_SECOND = 1e9;
 const NS_PER_MINUTE = 60e9;
@@ -83,7 +83,11 @@ export function tradeSpreads(ticks: pl.DataFrame, options: SpreadOptions = {}): 
       EffectiveBps: bps(d.effective),
       RealizedBps: bps(d.realized),
       PriceImpactBps: bps(d.impact),
-      ...Object.fromEntries(d.decay.flatMap((h) => [[decayColumn("RealizedBps", h.seconds), h.realizedBps], [decayColumn("PriceImpactBps", h.seconds), h.impactBps]])),
+      ...Object.fromEntries(
+        d.decay.flatMap((
+          h,
+        ) => [[decayColumn("RealizedBps", h.seconds), h.realizedBps], [decayColumn("PriceImpactBps", h.seconds), h.impactBps]]),
+      ),
     },
     ints: { MinuteOfDay: d.minute },
     int8: signed.int8,
@@ -138,16 +142,29 @@ export function measureDay(ticks: pl.DataFrame, options: SpreadOptions = {}): Da
   const [openNs, closeNs] = [open * NS_PER_MINUTE, close * NS_PER_MINUTE];
   const timeline = midTimeline(t);
   const flags = ticks.select(
-    (ticks.columns.includes("ConditionCode") ? pl.col("ConditionCode").fillNull(pl.lit("")).str.contains(AUCTION) : pl.lit(false)).cast(pl.UInt8).alias("auction"),
-    (ticks.columns.includes("Exchange") ? pl.col("Exchange").eq(pl.lit(TRF_EXCHANGE)).fillNull(pl.lit(false)) : pl.lit(false)).cast(pl.UInt8).alias("trf"),
+    (ticks.columns.includes("ConditionCode") ? pl.col("ConditionCode").fillNull(pl.lit("")).str.contains(AUCTION) : pl.lit(false)).cast(
+      pl.UInt8,
+    ).alias("auction"),
+    (ticks.columns.includes("Exchange") ? pl.col("Exchange").eq(pl.lit(TRF_EXCHANGE)).fillNull(pl.lit(false)) : pl.lit(false)).cast(
+      pl.UInt8,
+    ).alias("trf"),
   );
   const [auction, trf] = ["auction", "trf"].map((c) => flags.getColumn(c).toTypedArray() as Uint8Array);
   const keep = Int32Array.from(s.rows.keys()).filter((k) => t.nsOfDay[s.rows[k]] >= openNs && t.nsOfDay[s.rows[k]] < closeNs);
   const n = keep.length;
   const column = () => new Float64Array(n).fill(NaN);
   const d: DayMeasures = {
-    ticks: t, signed: s, keep, excluded: new Uint8Array(n), minute: new Int32Array(n), venue: new Uint8Array(n),
-    dollars: column(), quotedBps: column(), effective: column(), realized: column(), impact: column(),
+    ticks: t,
+    signed: s,
+    keep,
+    excluded: new Uint8Array(n),
+    minute: new Int32Array(n),
+    venue: new Uint8Array(n),
+    dollars: column(),
+    quotedBps: column(),
+    effective: column(),
+    realized: column(),
+    impact: column(),
     decay: decaySeconds.map((seconds) => ({ seconds, realizedBps: column(), impactBps: column() })),
   };
   for (let j = 0; j < n; j++) {
@@ -215,8 +232,12 @@ export function weightedSpreads(measures: pl.DataFrame): pl.DataFrame {
  * ```
  */
 export function spreadsByTimeOfDay(measures: pl.DataFrame, bucketMinutes = 30): pl.DataFrame {
-  if (!(Number.isInteger(bucketMinutes) && bucketMinutes > 0)) throw new QueryError(`bucketMinutes must be a whole number of minutes above 0, got ${bucketMinutes}`);
-  const grouped = withTimeBucket(measures, bucketMinutes).groupBy("BucketMinute").agg(...weightedMeans(measureColumns(measures))).sort("BucketMinute");
+  if (!(Number.isInteger(bucketMinutes) && bucketMinutes > 0)) {
+    throw new QueryError(`bucketMinutes must be a whole number of minutes above 0, got ${bucketMinutes}`);
+  }
+  const grouped = withTimeBucket(measures, bucketMinutes).groupBy("BucketMinute").agg(...weightedMeans(measureColumns(measures))).sort(
+    "BucketMinute",
+  );
   const label = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
   return grouped.withColumns(pl.Series("Bucket", (grouped.getColumn("BucketMinute").toArray() as number[]).map(label), pl.String));
 }
@@ -224,5 +245,7 @@ export function spreadsByTimeOfDay(measures: pl.DataFrame, bucketMinutes = 30): 
 /** Adds `BucketMinute`: the start of the trade's `bucketMinutes` bucket, counted from 09:30. */
 export function withTimeBucket(measures: pl.DataFrame, bucketMinutes: number): pl.DataFrame {
   // Buckets start at 09:30, the open of every NYSE day.
-  return measures.withColumns(pl.col("MinuteOfDay").sub(570).div(bucketMinutes).floor().cast(pl.Int32).mul(bucketMinutes).add(570).alias("BucketMinute"));
+  return measures.withColumns(
+    pl.col("MinuteOfDay").sub(570).div(bucketMinutes).floor().cast(pl.Int32).mul(bucketMinutes).add(570).alias("BucketMinute"),
+  );
 }

@@ -72,7 +72,9 @@ export async function tickSpreadPanel(wb: Workbench, units: TickerDay[], options
   // One scan of the lake (it checks the folder once); each day's filter on the partition columns reads one file.
   const scanned = options.lake === undefined ? undefined : wb.scan(options.lake);
   const read = (unit: TickerDay, index: number): Promise<pl.DataFrame> => {
-    if (scanned === undefined) return wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
+    if (scanned === undefined) {
+      return wb.data.eqTaq(unit.ticker, { date: unit.date, columns: TICK_COLUMNS, onProgress: options.progress?.(unit, index) });
+    }
     const day = pl.col("Ticker").eq(pl.lit(unit.ticker)).and(pl.col("TradeDate").cast(pl.String).eq(pl.lit(unit.date)));
     return Promise.resolve(scanned.filter(day).select(...TICK_COLUMNS).collectSync());
   };
@@ -91,9 +93,12 @@ export async function tickSpreadPanel(wb: Workbench, units: TickerDay[], options
       }
       ticks += frame.height;
       // TradeDate as text is enough: the measures read it as YYYY-MM-DD.
-      const totals = frame.height === 0 ? undefined : spreadDayTotals(frame.withColumns(pl.lit(unit.date).alias("TradeDate"), pl.lit(unit.asked).alias("Ticker")), options);
-      if (totals === undefined || totals.height === 0) empty.push({ unit, reason: totals === undefined ? "no ticks" : "no trades in regular hours" });
-      else parts.push(totals);
+      const totals = frame.height === 0
+        ? undefined
+        : spreadDayTotals(frame.withColumns(pl.lit(unit.date).alias("TradeDate"), pl.lit(unit.asked).alias("Ticker")), options);
+      if (totals === undefined || totals.height === 0) {
+        empty.push({ unit, reason: totals === undefined ? "no ticks" : "no trades in regular hours" });
+      } else parts.push(totals);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
@@ -104,7 +109,12 @@ export async function tickSpreadPanel(wb: Workbench, units: TickerDay[], options
 }
 
 /** Downloads each ticker's days of `units` into the lake, one ticker at a time. */
-async function downloadTicks(wb: Workbench, units: TickerDay[], lake: string, progress: TickPanelOptions["progress"]): Promise<DownloadResult[]> {
+async function downloadTicks(
+  wb: Workbench,
+  units: TickerDay[],
+  lake: string,
+  progress: TickPanelOptions["progress"],
+): Promise<DownloadResult[]> {
   const spans = new Map<string, { first: TickerDay; index: number; last: string }>();
   units.forEach((unit, index) => {
     const span = spans.get(unit.ticker);
@@ -117,7 +127,15 @@ async function downloadTicks(wb: Workbench, units: TickerDay[], lake: string, pr
   const results: DownloadResult[] = [];
   for (const [ticker, span] of spans) {
     // The download partitions what it fetched by the Ticker and TradeDate columns, so it asks for them too.
-    results.push(await wb.download("eq-taq", { tickers: [ticker], start: span.first.date, end: span.last, columns: ["TradeDate", "Ticker", ...TICK_COLUMNS], onProgress: progress?.(span.first, span.index) }, lake));
+    results.push(
+      await wb.download("eq-taq", {
+        tickers: [ticker],
+        start: span.first.date,
+        end: span.last,
+        columns: ["TradeDate", "Ticker", ...TICK_COLUMNS],
+        onProgress: progress?.(span.first, span.index),
+      }, lake),
+    );
   }
   return results;
 }

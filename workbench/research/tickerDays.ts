@@ -69,7 +69,11 @@ export async function tickerDays(wb: Workbench, tickers: string[], start: string
   if (calendarDays.length === 0) notes.push(`No trading day from ${start} to ${end}: nothing to measure.`);
   else if (days.length < calendarDays.length) {
     const outside = calendarDays.length - days.length;
-    notes.push(`${dataset} holds data from ${first} to ${last}: ${plural(outside, "trading day")} of the range ${outside === calendarDays.length ? "(all of them) are" : outside === 1 ? "is" : "are"} outside it${days.length > 0 ? `, so the study covers ${days[0]} to ${days.at(-1)}` : ": nothing to measure"}.`);
+    notes.push(
+      `${dataset} holds data from ${first} to ${last}: ${plural(outside, "trading day")} of the range ${
+        outside === calendarDays.length ? "(all of them) are" : outside === 1 ? "is" : "are"
+      } outside it${days.length > 0 ? `, so the study covers ${days[0]} to ${days.at(-1)}` : ": nothing to measure"}.`,
+    );
   }
   const spans = tickerSpans(await wb.data.eqLookupFiles());
   const roots = spans.length > 0 && days.length > 0 ? await adjustedRoots(wb) : [];
@@ -92,16 +96,32 @@ export async function tickerDays(wb: Workbench, tickers: string[], start: string
       const [before, after] = [security[k - 1].ticker, span.ticker];
       const how = asked === before
         ? `${asked} was renamed ${after} from ${span.from} (one security, SecId ${secId}): its days from then are fetched as ${after}`
-        : `${asked} was ${before} until ${security[k - 1].to} (one security, SecId ${secId}): its days before ${span.from} are fetched as ${before}`;
-      notes.push(`${how}, so ${asked}'s figures cover ${plural(covered.length, "trading day")} of ${days.length}, not the ${plural(underAsked, "day")} under ${asked} alone.`);
+        : `${asked} was ${before} until ${
+          security[k - 1].to
+        } (one security, SecId ${secId}): its days before ${span.from} are fetched as ${before}`;
+      notes.push(
+        `${how}, so ${asked}'s figures cover ${plural(covered.length, "trading day")} of ${days.length}, not the ${
+          plural(underAsked, "day")
+        } under ${asked} alone.`,
+      );
     }
     const lastDay = security.at(-1)!.to;
     if (covered.length < mine.length && days.some((d) => d > lastDay)) {
       const merger = roots.find((r) => r.secId === secId && r.kind === "merger");
-      notes.push(`${asked} stops trading after ${lastDay}, its last day in the equity lookup file${merger ? ` (a merger: OCC's adjusted option root ${merger.optionTicker} delivers ${merger.deliverable} per contract of 100 old shares)` : " (delisted)"}: ${plural(covered.length, "trading day")} of ${days.length} can be measured.`);
+      notes.push(
+        `${asked} stops trading after ${lastDay}, its last day in the equity lookup file${
+          merger
+            ? ` (a merger: OCC's adjusted option root ${merger.optionTicker} delivers ${merger.deliverable} per contract of 100 old shares)`
+            : " (delisted)"
+        }: ${plural(covered.length, "trading day")} of ${days.length} can be measured.`,
+      );
     }
     for (const r of roots.filter((r) => r.secId === secId && r.kind === "split" && r.exDate >= start && r.exDate <= end)) {
-      notes.push(`${r.ticker ?? asked} split ${splitRatio(r.factor ?? 1)} (its adjusted option root ${r.optionTicker} delivers ${r.deliverable}) with ex date ${r.exDate}: prices and share counts change that day. Spreads in basis points and the dollar-size buckets are unaffected; a size in shares would not be.`);
+      notes.push(
+        `${r.ticker ?? asked} split ${
+          splitRatio(r.factor ?? 1)
+        } (its adjusted option root ${r.optionTicker} delivers ${r.deliverable}) with ex date ${r.exDate}: prices and share counts change that day. Spreads in basis points and the dollar-size buckets are unaffected; a size in shares would not be.`,
+      );
     }
   }
   return { days, units, notes };

@@ -20,7 +20,9 @@ function byKey(frame: pl.DataFrame | undefined, value: string, what: string, joi
   const out = new Map<string, number>();
   if (!frame) return out;
   for (const c of ["SecId", "ExDate", value]) {
-    if (!frame.columns.includes(c)) throw new QueryError(`The ${what} frame needs SecId, ExDate and ${value}; it has ${frame.columns.join(", ")}`);
+    if (!frame.columns.includes(c)) {
+      throw new QueryError(`The ${what} frame needs SecId, ExDate and ${value}; it has ${frame.columns.join(", ")}`);
+    }
   }
   for (const r of frame.select("SecId", "ExDate", value).toRecords() as Record<string, unknown>[]) {
     const key = `${Number(r.SecId)} ${isoDate(r.ExDate)}`;
@@ -45,11 +47,22 @@ function byKey(frame: pl.DataFrame | undefined, value: string, what: string, joi
  */
 export function totalReturns(daily: pl.DataFrame, splits: pl.DataFrame, dividends?: pl.DataFrame): pl.DataFrame {
   const need = ["TradeDate", "ASID", "ClosePrice"].filter((c) => !daily.columns.includes(c));
-  if (need.length > 0) throw new QueryError(`totalReturns needs daily bars with ${need.join(", ")} (the frame has ${daily.columns.join(", ")})`);
+  if (need.length > 0) {
+    throw new QueryError(`totalReturns needs daily bars with ${need.join(", ")} (the frame has ${daily.columns.join(", ")})`);
+  }
   const factors = byKey(splits, "Factor", "splits", (a, b) => a * b), cash = byKey(dividends, "AmountUsd", "dividends", (a, b) => a + b);
   const sorted = daily.sort(["ASID", "TradeDate"]);
-  const rows = sorted.select("TradeDate", "ASID", "ClosePrice").toRecords() as unknown as { TradeDate: Date; ASID: number | bigint; ClosePrice: number }[];
-  const f: number[] = [], d: number[] = [], priceR: (number | null)[] = [], totalR: (number | null)[] = [], index: number[] = [], factor: number[] = [];
+  const rows = sorted.select("TradeDate", "ASID", "ClosePrice").toRecords() as unknown as {
+    TradeDate: Date;
+    ASID: number | bigint;
+    ClosePrice: number;
+  }[];
+  const f: number[] = [],
+    d: number[] = [],
+    priceR: (number | null)[] = [],
+    totalR: (number | null)[] = [],
+    index: number[] = [],
+    factor: number[] = [];
   let start = 0;
   rows.forEach((r, i) => {
     const key = `${Number(r.ASID)} ${isoDate(r.TradeDate)}`;
@@ -62,7 +75,7 @@ export function totalReturns(daily: pl.DataFrame, splits: pl.DataFrame, dividend
     totalR.push(previous === null ? null : ((r.ClosePrice + d[i]) * f[i]) / previous - 1);
     index.push(first ? 1 : index[i - 1] * (1 + totalR[i]!));
     const last = i === rows.length - 1 || Number(rows[i + 1].ASID) !== Number(r.ASID);
-    if (last) for (let k = start; k <= i; k++) factor[k] = ((index[k] / index[i]) * r.ClosePrice) / rows[k].ClosePrice;
+    if (last) { for (let k = start; k <= i; k++) factor[k] = ((index[k] / index[i]) * r.ClosePrice) / rows[k].ClosePrice; }
   });
   const pct = (v: number | null) => (v === null ? null : v * 100);
   return sorted.withColumns(

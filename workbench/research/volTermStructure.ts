@@ -34,15 +34,26 @@ import { atmForwardVol, fiftyDeltaVol, nearestSpotStrikeVol, otmSmile } from "./
  * ```
  */
 export function volTermStructure(greeks: pl.DataFrame, options: ForwardOptions): pl.DataFrame {
-  if (!Number.isFinite(options.rate)) throw new QueryError(`volTermStructure needs a finite rate per year (0.053 is 5.3%), got ${options.rate}`);
+  if (!Number.isFinite(options.rate)) {
+    throw new QueryError(`volTermStructure needs a finite rate per year (0.053 is 5.3%), got ${options.rate}`);
+  }
   const chains = optionChains(greeks);
   const rows = chains.map((chain) => {
     const f = chainForward(chain, options);
     const smile = f.forward === null ? [] : otmSmile(chain.contracts, f.forward);
     const atm = f.forward === null ? null : atmForwardVol(smile, f.forward);
     const fifty = f.forward === null ? null : fiftyDeltaVol(smile, f.forward, chain.years);
-    const note = f.note ?? (atm === null ? `the forward lies outside the ${smile.length} strikes with a computed out-of-the-money vol` : null);
-    return { chain, forward: f.forward, atm, fifty, nearest: chain.days > 0 ? nearestSpotStrikeVol(chain.contracts, chain.spot) : null, strikes: smile.length, note };
+    const note = f.note ??
+      (atm === null ? `the forward lies outside the ${smile.length} strikes with a computed out-of-the-money vol` : null);
+    return {
+      chain,
+      forward: f.forward,
+      atm,
+      fifty,
+      nearest: chain.days > 0 ? nearestSpotStrikeVol(chain.contracts, chain.spot) : null,
+      strikes: smile.length,
+      note,
+    };
   });
   const pct = (v: number | null) => (v === null ? null : v * 100);
   return pl.DataFrame([
@@ -104,7 +115,15 @@ export function constantMaturityVol(points: TermPoint[], days: number): Constant
   const upper = ps.findIndex((p) => p.days > days);
   if (upper <= 0) {
     const [first, last] = [ps[0].days, ps.at(-1)!.days];
-    return { days, vol: null, fromDays: null, toDays: null, note: upper === 0 ? `shorter than the nearest expiry with a vol (${first} days): not extrapolated` : `longer than the farthest expiry with a vol (${last} days): not extrapolated` };
+    return {
+      days,
+      vol: null,
+      fromDays: null,
+      toDays: null,
+      note: upper === 0
+        ? `shorter than the nearest expiry with a vol (${first} days): not extrapolated`
+        : `longer than the farthest expiry with a vol (${last} days): not extrapolated`,
+    };
   }
   const [a, b] = [ps[upper - 1], ps[upper]];
   const [wa, wb] = [a.vol * a.vol * a.years, b.vol * b.vol * b.years];
@@ -117,14 +136,18 @@ export function constantMaturityVol(points: TermPoint[], days: number): Constant
 /** The term points of one trade date and root of a `volTermStructure` frame, for a vol column in percent. */
 function termPoints(term: pl.DataFrame, column: string): Map<string, TermPoint[]> {
   for (const c of ["TradeDate", "Ticker", "DaysToExpiry", "YearsToExpiry", column]) {
-    if (!term.columns.includes(c)) throw new QueryError(`The term-structure frame lacks ${c}: pass what volTermStructure returns (it has ${term.columns.join(", ")})`);
+    if (!term.columns.includes(c)) {
+      throw new QueryError(`The term-structure frame lacks ${c}: pass what volTermStructure returns (it has ${term.columns.join(", ")})`);
+    }
   }
   const out = new Map<string, TermPoint[]>();
   for (const r of term.toRecords() as Record<string, unknown>[]) {
     const key = `${isoDate(r.TradeDate)} ${r.Ticker}`;
     const vol = r[column] as number | null;
     if (!out.has(key)) out.set(key, []);
-    if (vol !== null && Number.isFinite(vol)) out.get(key)!.push({ days: Number(r.DaysToExpiry), years: Number(r.YearsToExpiry), vol: vol / 100 });
+    if (vol !== null && Number.isFinite(vol)) {
+      out.get(key)!.push({ days: Number(r.DaysToExpiry), years: Number(r.YearsToExpiry), vol: vol / 100 });
+    }
   }
   return out;
 }
@@ -143,7 +166,9 @@ function termPoints(term: pl.DataFrame, column: string): Map<string, TermPoint[]
 export function constantMaturityVols(term: pl.DataFrame, targetDays: number[], column = "AtmForwardVolPct"): pl.DataFrame {
   const bad = targetDays.filter((d) => !(Number.isInteger(d) && d > 0));
   if (bad.length > 0) throw new QueryError(`Target maturities are whole numbers of calendar days above 0; got ${bad.join(", ")}`);
-  const rows = [...termPoints(term, column)].flatMap(([key, points]) => targetDays.map((d) => ({ key, ...constantMaturityVol(points, d) })));
+  const rows = [...termPoints(term, column)].flatMap(([key, points]) =>
+    targetDays.map((d) => ({ key, ...constantMaturityVol(points, d) }))
+  );
   return pl.DataFrame([
     dateSeries("TradeDate", rows.map((r) => r.key.split(" ")[0])),
     pl.Series("Ticker", rows.map((r) => r.key.split(" ")[1]), pl.String),

@@ -35,7 +35,11 @@ function narrow(fd: number, mode: number, path: string): void {
     fchmodSync(fd, now & mode);
   } catch (error) {
     if ((error as { code?: string }).code !== "EPERM") throw error; // another user's file: left as it is
-    console.warn(`Warning: '${path}' allows others to ${now & 0o022 ? "write" : "read"} it (mode ${now.toString(8)}), and this user may not change that`);
+    console.warn(
+      `Warning: '${path}' allows others to ${now & 0o022 ? "write" : "read"} it (mode ${
+        now.toString(8)
+      }), and this user may not change that`,
+    );
   }
 }
 

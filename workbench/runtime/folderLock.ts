@@ -149,10 +149,18 @@ function takeBreakLock(folder: string): () => void {
       removeIfStill(path, held.text);
       rmSync(`${token}.broken`, { force: true });
     } else if (verdict === "unreadable" || (verdict === "gone" && !held.record)) {
-      throw new StorageError(`Cannot lock the folder '${folder}': '${path}' holds no lock record; if no download writes into the folder, delete it`, path, "unreadable lock");
+      throw new StorageError(
+        `Cannot lock the folder '${folder}': '${path}' holds no lock record; if no download writes into the folder, delete it`,
+        path,
+        "unreadable lock",
+      );
     } else pause(1);
   }
-  throw new StorageError(`Cannot lock the folder '${folder}': its break lock '${path}' stayed taken for 2 s; if no download writes into the folder, delete it`, path, "lock contention");
+  throw new StorageError(
+    `Cannot lock the folder '${folder}': its break lock '${path}' stayed taken for 2 s; if no download writes into the folder, delete it`,
+    path,
+    "lock contention",
+  );
 }
 
 /** Removes the stale lock `text` at `path`, under the break lock, if it is still there and still stale. */

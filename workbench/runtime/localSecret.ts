@@ -79,7 +79,11 @@ export function localSecret(warn: (message: string) => void = console.warn): Uin
     secret = readSecret(path) ?? createSecret(path);
   } catch (error) {
     secret = new Uint8Array(randomBytes(BYTES));
-    warn(`Warning: cannot keep the workbench's local secret in '${path}' (${(error as Error).message}): cached frames are keyed for this session only, and the next session fetches them again. Set XDG_CONFIG_HOME to a writable folder to keep them.`);
+    warn(
+      `Warning: cannot keep the workbench's local secret in '${path}' (${
+        (error as Error).message
+      }): cached frames are keyed for this session only, and the next session fetches them again. Set XDG_CONFIG_HOME to a writable folder to keep them.`,
+    );
   }
   return secret;
 }

@@ -88,7 +88,13 @@ export function thisProcess(): ProcessIdentity {
   if (self) return self;
   const start = startOf(process.pid);
   const boot = LINUX ? read("/proc/sys/kernel/random/boot_id")?.trim() : undefined;
-  self = { pid: process.pid, ...(start ? { start } : {}), startedAt: isoStart(start) ?? new Date(Date.now() - process.uptime() * 1000).toISOString(), host: hostname(), ...(boot ? { boot } : {}) };
+  self = {
+    pid: process.pid,
+    ...(start ? { start } : {}),
+    startedAt: isoStart(start) ?? new Date(Date.now() - process.uptime() * 1000).toISOString(),
+    host: hostname(),
+    ...(boot ? { boot } : {}),
+  };
   return self;
 }
 

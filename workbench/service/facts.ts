@@ -17,7 +17,14 @@ import { ACCOUNT, DATA_ENDPOINTS, dataEndpoint, META } from "../query/endpoints.
 import { type PreparedRequest, prepareRequest } from "../query/prepare.ts";
 
 /** The columns of `opt-sec-master` the option-root checks read (guard/optionRoots.ts builds its book from them). */
-export const ROOT_COLUMNS = ["OptionTicker", "UnderTicker", "UnderSecId", "OptionTradeDates", "OptionListStatus", "GreeksCoverage"] as const;
+export const ROOT_COLUMNS = [
+  "OptionTicker",
+  "UnderTicker",
+  "UnderSecId",
+  "OptionTradeDates",
+  "OptionListStatus",
+  "GreeksCoverage",
+] as const;
 import type { Query } from "../query/query.ts";
 
 /**
@@ -25,7 +32,10 @@ import type { Query } from "../query/query.ts";
  * request, paged through the workbench's one send chain (fetch/sendChain.ts, which the
  * workbench hands in), on `transport` when given; `onPage` hears each page's bytes.
  */
-export type DataReader = (request: PreparedRequest, options: { transport?: Transport; onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void }) => Promise<pl.DataFrame>;
+export type DataReader = (
+  request: PreparedRequest,
+  options: { transport?: Transport; onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void },
+) => Promise<pl.DataFrame>;
 
 /** A data access rule, as the contract describes it. */
 type AccessRule = contract.MetaDatasetAccessRuleOut;
@@ -194,7 +204,13 @@ export class ServiceFacts implements TickerSource {
   }
 
   /** A read of the workbench's own (not a notebook's call): checked by the rules and schema, paged, not recorded. */
-  async #read(dataset: string, pathValues: string[], query: Query, transport?: Transport, onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void): Promise<pl.DataFrame> {
+  async #read(
+    dataset: string,
+    pathValues: string[],
+    query: Query,
+    transport?: Transport,
+    onPage?: (offset: number, frame: pl.DataFrame, bytes: number) => void,
+  ): Promise<pl.DataFrame> {
     const [rules, schema] = await Promise.all([this.rules(), this.schema(dataset)]);
     const request = prepareRequest(dataEndpoint(dataset), pathValues, query, schema, rules);
     return this.readData(request, { transport, onPage });

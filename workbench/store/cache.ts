@@ -18,7 +18,15 @@ import { type PreparedRequest, requestParams } from "../query/prepare.ts";
 import { requestRecord } from "../provenance/callTap.ts";
 import { frameHash, hashScheme } from "../provenance/frameHash.ts";
 import { publicBaseUrl, type StatusAtCall, statusAtCall } from "../provenance/manifest.ts";
-import { type CacheCheck, type CacheEntry, type CacheOrigin, ENTRY_SUFFIX, readCachedFrame, readEntry, verifyCache } from "./cacheEntries.ts";
+import {
+  type CacheCheck,
+  type CacheEntry,
+  type CacheOrigin,
+  ENTRY_SUFFIX,
+  readCachedFrame,
+  readEntry,
+  verifyCache,
+} from "./cacheEntries.ts";
 import { removeUnkeyedEntries } from "./cacheScope.ts";
 import { sha256OfFile } from "./lakeCheck.ts";
 import { processAlive } from "./lakeRepair.ts";
@@ -55,7 +63,12 @@ export class FrameCache {
    * local secret, never the key); `origin` says where frames come from (the service's address
    * and the dataset's status, read free), written with each cached frame.
    */
-  constructor(readonly dir: string, scope: string, private readonly origin?: CacheOrigin, private readonly warn: (message: string) => void = console.warn) {
+  constructor(
+    readonly dir: string,
+    scope: string,
+    private readonly origin?: CacheOrigin,
+    private readonly warn: (message: string) => void = console.warn,
+  ) {
     this.#scope = scope;
   }
 
@@ -66,7 +79,13 @@ export class FrameCache {
    */
   pathFor(request: PreparedRequest): string {
     const params = [...requestParams(request)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const key = JSON.stringify({ scope: this.#scope, path: request.path, params, maxRows: request.maxRows, columns: request.columns.map((c) => c.name) });
+    const key = JSON.stringify({
+      scope: this.#scope,
+      path: request.path,
+      params,
+      maxRows: request.maxRows,
+      columns: request.columns.map((c) => c.name),
+    });
     return join(this.dir, `${request.dataset}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.parquet`);
   }
 
@@ -94,7 +113,9 @@ export class FrameCache {
       const entryPath = path.replace(/\.parquet$/, ENTRY_SUFFIX);
       const entry = readEntry(entryPath);
       // A frame without readable provenance cannot be checked: never served, fetched again.
-      const read = entry ? readCachedFrame(path, entry) : { damage: existsSync(entryPath) ? "its provenance beside it is unreadable" : "its provenance beside it is missing" };
+      const read = entry
+        ? readCachedFrame(path, entry)
+        : { damage: existsSync(entryPath) ? "its provenance beside it is unreadable" : "its provenance beside it is missing" };
       if ("frame" in read) {
         this.hits++;
         onHit?.();
@@ -126,7 +147,11 @@ export class FrameCache {
         // The cache is optional: the call keeps its frame, the cache keeps nothing half-written.
         rmSync(entryPath, { force: true });
         const failure = StorageError.of(error, "cache the frame in", path);
-        this.warn(`Cannot cache the frame in '${path}': ${failure.cause}${failure.code ? ` (${failure.code})` : ""}; the frame is returned, not cached`);
+        this.warn(
+          `Cannot cache the frame in '${path}': ${failure.cause}${
+            failure.code ? ` (${failure.code})` : ""
+          }; the frame is returned, not cached`,
+        );
       }
     }
     return frame;
@@ -140,7 +165,12 @@ export class FrameCache {
   }
 
   /** The provenance written beside a cached frame. */
-  private async entryOf(request: PreparedRequest, frame: pl.DataFrame, fetchedAt: string, status: Promise<StatusAtCall> | undefined): Promise<CacheEntry> {
+  private async entryOf(
+    request: PreparedRequest,
+    frame: pl.DataFrame,
+    fetchedAt: string,
+    status: Promise<StatusAtCall> | undefined,
+  ): Promise<CacheEntry> {
     return {
       version: 1,
       scope: this.#scope,

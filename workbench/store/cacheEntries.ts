@@ -114,10 +114,15 @@ export function readCachedFrame(file: string, entry: CacheEntry | undefined): { 
   }
   if (!entry) return { frame };
   if (frame.height !== entry.rows || frame.width !== entry.columns) {
-    return { damage: `its file holds ${frame.height} rows and ${frame.width} columns where ${entry.rows} and ${entry.columns} were cached` };
+    return {
+      damage: `its file holds ${frame.height} rows and ${frame.width} columns where ${entry.rows} and ${entry.columns} were cached`,
+    };
   }
   const scheme = hashScheme();
-  if (entry.frameHash && entry.hash?.scheme === scheme.scheme && entry.hash?.nodejsPolars === scheme.nodejsPolars && frameHash(frame) !== entry.frameHash) {
+  if (
+    entry.frameHash && entry.hash?.scheme === scheme.scheme && entry.hash?.nodejsPolars === scheme.nodejsPolars &&
+    frameHash(frame) !== entry.frameHash
+  ) {
     return { damage: "its rows are not the rows cached (their hash differs)" };
   }
   return { frame };
@@ -134,7 +139,15 @@ export function readEntry(path: string): CacheEntry | undefined {
 
 /** Judges every cached frame of `scope` in `dir` against the service's status now. */
 export async function verifyCache(dir: string, scope: string, origin: CacheOrigin, remove: boolean): Promise<CacheCheck> {
-  const check: CacheCheck = { dir, service: origin.baseUrl, checkedAt: new Date().toISOString(), fresh: [], stale: [], unknown: [], removed: 0 };
+  const check: CacheCheck = {
+    dir,
+    service: origin.baseUrl,
+    checkedAt: new Date().toISOString(),
+    fresh: [],
+    stale: [],
+    unknown: [],
+    removed: 0,
+  };
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".parquet")).sort() : [];
   const statuses = new Map<string, Promise<{ last_updated?: string; error?: string }>>();
   const statusNow = (dataset: string) => {
@@ -145,12 +158,25 @@ export async function verifyCache(dir: string, scope: string, origin: CacheOrigi
     const entryPath = join(dir, file.replace(/\.parquet$/, ENTRY_SUFFIX));
     const entry = readEntry(entryPath);
     if (!entry) {
-      check.unknown.push({ file, dataset: file.replace(/-[0-9a-f]{32}\.parquet$/, ""), path: "?", reason: "no readable provenance beside it (missing or garbled): never served, the next call fetches it again" });
+      check.unknown.push({
+        file,
+        dataset: file.replace(/-[0-9a-f]{32}\.parquet$/, ""),
+        path: "?",
+        reason: "no readable provenance beside it (missing or garbled): never served, the next call fetches it again",
+      });
       continue;
     }
     if (entry.scope !== scope) continue; // another service's or another key's frame
     const now = await statusNow(entry.dataset);
-    const judged: CheckedEntry = { file, dataset: entry.dataset, path: entry.request.path, fetchedAt: entry.fetchedAt, rows: entry.rows, lastUpdatedThen: entry.status.last_updated, lastUpdatedNow: now.last_updated };
+    const judged: CheckedEntry = {
+      file,
+      dataset: entry.dataset,
+      path: entry.request.path,
+      fetchedAt: entry.fetchedAt,
+      rows: entry.rows,
+      lastUpdatedThen: entry.status.last_updated,
+      lastUpdatedNow: now.last_updated,
+    };
     const content = readCachedFrame(join(dir, file), entry);
     if ("damage" in content) {
       // Damaged content is never fresh: listed as stale with why, and removed like a stale frame.
@@ -161,9 +187,15 @@ export async function verifyCache(dir: string, scope: string, origin: CacheOrigi
         check.removed++;
       }
     } else if (now.error || !entry.status.last_updated) {
-      check.unknown.push({ ...judged, reason: now.error ? `status unreadable now: ${now.error}` : `status was unreadable when cached: ${entry.status.error ?? "missing"}` });
+      check.unknown.push({
+        ...judged,
+        reason: now.error ? `status unreadable now: ${now.error}` : `status was unreadable when cached: ${entry.status.error ?? "missing"}`,
+      });
     } else if (now.last_updated !== entry.status.last_updated) {
-      check.stale.push({ ...judged, reason: `${entry.dataset} was updated ${now.last_updated}, after this frame was fetched (data then: ${entry.status.last_updated})` });
+      check.stale.push({
+        ...judged,
+        reason: `${entry.dataset} was updated ${now.last_updated}, after this frame was fetched (data then: ${entry.status.last_updated})`,
+      });
       if (remove) {
         rmSync(join(dir, file), { force: true });
         rmSync(entryPath, { force: true });

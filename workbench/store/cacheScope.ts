@@ -38,7 +38,11 @@ export function removeUnkeyedEntries(dir: string, warn: (message: string) => voi
     }
   }
   if (removed > 0) {
-    warn(`Warning: removed ${removed} cached frame${removed === 1 ? "" : "s"} from '${dir}' that an older workbench keyed by a digest of the API key; they are fetched again when asked for`);
+    warn(
+      `Warning: removed ${removed} cached frame${
+        removed === 1 ? "" : "s"
+      } from '${dir}' that an older workbench keyed by a digest of the API key; they are fetched again when asked for`,
+    );
   }
   return removed;
 }

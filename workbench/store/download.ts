@@ -21,14 +21,26 @@ import type { Pipeline } from "../pipeline/pipeline.ts";
 import { EQUITY_TICKER_DATASETS, type ServiceFacts } from "../service/facts.ts";
 import { tickerBook } from "../guard/tickers.ts";
 import { cutWarning, daysWithin, tickerCut } from "../guard/tickerSpans.ts";
-import { chunkFile, fileColumns, lakeLayout, lakeTimeUnits, lakeUnits, type LakeUniverse, partitionFile, partitionPath, planChunks, universeOf, wantedPartitions } from "./lakePlan.ts";
+import {
+  chunkFile,
+  fileColumns,
+  lakeLayout,
+  lakeTimeUnits,
+  lakeUnits,
+  type LakeUniverse,
+  partitionFile,
+  partitionPath,
+  planChunks,
+  universeOf,
+  wantedPartitions,
+} from "./lakePlan.ts";
 import { type LakeFilesRead, readLakePartition } from "./lakePartition.ts";
 import { checkFolder, removeDeadWrites } from "./lakeRepair.ts";
 import type { PartitionRecordOnDisk } from "./lakeCheck.ts";
 import { splitByDate } from "./lakeSplit.ts";
 import { lockFolder } from "../runtime/files.ts";
 import { LakeManifestError, StorageError } from "../errors/storage.ts";
-import { type FileRecord, filePathColumns, type Manifest, openManifest, readManifest, recordWrites, writeManifest } from "./manifest.ts";
+import { filePathColumns, type FileRecord, type Manifest, openManifest, readManifest, recordWrites, writeManifest } from "./manifest.ts";
 import { lakeFolder } from "./lakeFolder.ts";
 import { repairFolder } from "./lakeRebuild.ts";
 import { checkFreeSpace } from "./lakeSpace.ts";
@@ -92,7 +104,14 @@ const TICKERS_PER_REQUEST = 100;
  * const result = await downloadLake(pipeline, facts, "eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-24" }, "lake/bars");
  * ```
  */
-export async function downloadLake(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+export async function downloadLake(
+  pipeline: Pipeline,
+  facts: ServiceFacts,
+  dataset: string,
+  query: LakeQuery,
+  dir: string,
+  options: DownloadOptions = {},
+): Promise<DownloadResult> {
   // The result's warnings, shared with the call's observers (provenance adds to them).
   const info = { kind: "download" as const, dataset, pathValues: [], query, dir, warnings: [] as string[] };
   let planned: { run: () => Promise<DownloadResult>; release: () => void };
@@ -125,7 +144,13 @@ function peekManifest(dir: string, repair: DownloadOptions["repair"]): Manifest 
  * and the reason); a ticker with no day in the range keeps them all, and is refused before
  * any request as a data call refuses it.
  */
-async function universeFor(facts: ServiceFacts, dataset: string, tickers: readonly string[], days: readonly string[], warnings: string[]): Promise<LakeUniverse> {
+async function universeFor(
+  facts: ServiceFacts,
+  dataset: string,
+  tickers: readonly string[],
+  days: readonly string[],
+  warnings: string[],
+): Promise<LakeUniverse> {
   if (tickers.length === 0 || days.length === 0 || !EQUITY_TICKER_DATASETS.includes(dataset)) return universeOf(tickers, days);
   const book = await tickerBook(facts);
   if (!book) return universeOf(tickers, days);
@@ -139,17 +164,39 @@ async function universeFor(facts: ServiceFacts, dataset: string, tickers: readon
 }
 
 /** Checks a download and opens its folder; returns the run through the pipeline. */
-async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: string, query: LakeQuery, dir: string, options: DownloadOptions, info: CallInfo): Promise<{ run: () => Promise<DownloadResult>; release: () => void }> {
+async function planDownload(
+  pipeline: Pipeline,
+  facts: ServiceFacts,
+  dataset: string,
+  query: LakeQuery,
+  dir: string,
+  options: DownloadOptions,
+  info: CallInfo,
+): Promise<{ run: () => Promise<DownloadResult>; release: () => void }> {
   const endpoint = dataEndpoint(dataset);
   const { tickers: asked, start, end, force, onProgress, maxRows, ...rest } = query;
-  if (maxRows !== undefined) throw new QueryError("A download takes every row of its partitions: maxRows does not apply (narrow tickers, start/end or filters)");
-  if (options.repair !== undefined && options.repair !== "rebuild" && options.repair !== "refetch") throw new QueryError(`repair is ${JSON.stringify(options.repair)}: give "rebuild" (the manifest rebuilt from the files) or "refetch" (the files fetched again)`);
+  if (maxRows !== undefined) {
+    throw new QueryError("A download takes every row of its partitions: maxRows does not apply (narrow tickers, start/end or filters)");
+  }
+  if (options.repair !== undefined && options.repair !== "rebuild" && options.repair !== "refetch") {
+    throw new QueryError(
+      `repair is ${
+        JSON.stringify(options.repair)
+      }: give "rebuild" (the manifest rebuilt from the files) or "refetch" (the files fetched again)`,
+    );
+  }
   for (const column of [endpoint.dateColumn, endpoint.tickerColumn]) {
-    if (column && rest.filters?.[column] !== undefined) throw new QueryError(`A download takes its ${column} from ${column === endpoint.dateColumn ? "start/end" : "tickers"}, not from filters.${column}`);
+    if (column && rest.filters?.[column] !== undefined) {
+      throw new QueryError(
+        `A download takes its ${column} from ${column === endpoint.dateColumn ? "start/end" : "tickers"}, not from filters.${column}`,
+      );
+    }
   }
   const tickers = asked === undefined ? [] : [...new Set(typeof asked === "string" ? [asked] : asked)];
   const tickerInPath = endpoint.pathParams.includes("ticker");
-  if (tickerInPath && tickers.length === 0) throw new QueryError(`${dataset} is fetched per ticker: give the universe as { tickers: ["AAPL", ...] }`);
+  if (tickerInPath && tickers.length === 0) {
+    throw new QueryError(`${dataset} is fetched per ticker: give the universe as { tickers: ["AAPL", ...] }`);
+  }
   if (!endpoint.tickerColumn && tickers.length > 0) throw new QueryError(`${dataset} has no ticker column: tickers do not apply`);
   const folder = lakeFolder(dir);
   let days: string[] = [];
@@ -170,8 +217,15 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   const tickerFilter = layout.length < 2 && tickers.length ? { [endpoint.tickerColumn!]: tickers } : {};
   const completed = withPartitionColumns(dataset, rest.columns, layout);
   const base = { ...rest, ...(completed.columns ? { columns: completed.columns } : {}), filters: { ...rest.filters, ...tickerFilter } };
-  const sample = await pipeline.prepare(dataset, endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")), base);
-  const fingerprint = [...requestParams(sample)].filter(([k]) => layout.length < 2 || !k.startsWith(`${endpoint.tickerColumn}.`)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sample = await pipeline.prepare(
+    dataset,
+    endpoint.pathParams.map((p) => (p === "ticker" ? tickers[0] : days[0] ?? "2000-01-03")),
+    base,
+  );
+  const fingerprint = [...requestParams(sample)].filter(([k]) => layout.length < 2 || !k.startsWith(`${endpoint.tickerColumn}.`)).sort((
+    [a],
+    [b],
+  ) => (a < b ? -1 : a > b ? 1 : 0));
   try {
     mkdirSync(dir, { recursive: true, mode: 0o755 }); // others may read a lake, never change it
     mkdirSync(folder.books, { recursive: true, mode: 0o755 });
@@ -191,9 +245,22 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
   }
 
   function openFolder(universe: LakeUniverse, warnings: string[]): () => Promise<DownloadResult> {
-    const fresh = { dataset, layout, fileColumns: fileColumns(endpoint, layout), query: fingerprint, columns: sample.columns, timeUnits: lakeTimeUnits(endpoint, sample.columns) };
+    const fresh = {
+      dataset,
+      layout,
+      fileColumns: fileColumns(endpoint, layout),
+      query: fingerprint,
+      columns: sample.columns,
+      timeUnits: lakeTimeUnits(endpoint, sample.columns),
+    };
     const dead = removeDeadWrites(dir);
-    if (dead.length) warnings.push(`Removed ${dead.length} temporary file(s) of downloads that died in '${dir}' (${dead.slice(0, 3).join(", ")}${dead.length > 3 ? ", ..." : ""})`);
+    if (dead.length) {
+      warnings.push(
+        `Removed ${dead.length} temporary file(s) of downloads that died in '${dir}' (${dead.slice(0, 3).join(", ")}${
+          dead.length > 3 ? ", ..." : ""
+        })`,
+      );
+    }
     const repaired = repairFolder(dir, fresh, options.repair);
     if (repaired.warning) warnings.push(repaired.warning);
     const manifest: Manifest = openManifest(dir, fresh, repaired.manifest);
@@ -206,7 +273,11 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     const pathColumns = filePathColumns(manifest);
     const chunked = layout.some((c) => !pathColumns.includes(c));
     const held = Object.keys(manifest.partitions).length;
-    const units = lakeUnits(planChunks(layout, universe, new Set(Object.keys(manifest.partitions)), options.chunkDays ?? 20), tickerInPath, TICKERS_PER_REQUEST)
+    const units = lakeUnits(
+      planChunks(layout, universe, new Set(Object.keys(manifest.partitions)), options.chunkDays ?? 20),
+      tickerInPath,
+      TICKERS_PER_REQUEST,
+    )
       .flatMap((u) => (endpoint.pathParams.includes("trade_date") ? u.dates.map((d) => ({ ...u, dates: [d] })) : [u]));
     const partitionsOf = (u: (typeof units)[number]) => Math.max(1, u.dates.length) * Math.max(1, u.tickers.length);
     checkFreeSpace(dir, manifest, units[0] ? partitionsOf(units[0]) : 0); // before the folder's manifest is rewritten
@@ -220,7 +291,9 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
 
     const unitQuery = (u: (typeof units)[number]) => {
       const filters = { ...base.filters };
-      if (u.dates.length && !endpoint.pathParams.includes("trade_date")) filters[endpoint.dateColumn!] = { ge: u.dates[0], le: u.dates.at(-1)! };
+      if (u.dates.length && !endpoint.pathParams.includes("trade_date")) {
+        filters[endpoint.dateColumn!] = { ge: u.dates[0], le: u.dates.at(-1)! };
+      }
       if (!tickerInPath && layout.length === 2) filters[endpoint.tickerColumn!] = u.tickers.length === 1 ? u.tickers[0] : u.tickers;
       return { ...base, filters };
     };
@@ -229,7 +302,13 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     type Written = PromiseSettledResult<{ file: string; record: FileRecord } | undefined>[];
 
     /** One ticker's (or the date folder's) rows of a unit: written, then journalled, then told to the record. */
-    const writeTicker = async (ticker: string | undefined, dates: readonly string[], frame: pl.DataFrame, unit: number, emit: (event: CallEvent) => void) => {
+    const writeTicker = async (
+      ticker: string | undefined,
+      dates: readonly string[],
+      frame: pl.DataFrame,
+      unit: number,
+      emit: (event: CallEvent) => void,
+    ) => {
       const { byDate, contiguous } = splitByDate(frame, endpoint.dateColumn!);
       const pathOf = (date: string) => partitionPath(layout, { ticker, date });
       const written = chunked ? await writeChunk(ticker, dates, frame, byDate) : await writeDays(ticker, dates, byDate);
@@ -249,7 +328,13 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       // For the record, in the rows' order (the parts' own; a date not asked, never written, is
       // not recorded), then the asked dates with no row.
       const parts = [...byDate].map(([date, part]) => ({ path: dates.includes(date) ? pathOf(date) : undefined, frame: part }));
-      emit({ type: "partitions", unit, frame, parts: [...parts, ...dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))], contiguous });
+      emit({
+        type: "partitions",
+        unit,
+        frame,
+        parts: [...parts, ...dates.filter((d) => !byDate.has(d)).map((d) => ({ path: pathOf(d) }))],
+        contiguous,
+      });
     };
     const write = async (i: number, frame: pl.DataFrame, emit: (event: CallEvent) => void) => {
       try {
@@ -272,7 +357,9 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       } else {
         // Tickers as a filter: the unit's rows of each ticker are that ticker's files.
         const column = endpoint.tickerColumn!;
-        const parts = new Map(frame.height ? frame.partitionBy([column], true, true).map((part) => [String(part.getColumn(column).get(0)), part] as const) : []);
+        const parts = new Map(
+          frame.height ? frame.partitionBy([column], true, true).map((part) => [String(part.getColumn(column).get(0)), part] as const) : [],
+        );
         const failures: unknown[] = [];
         for (const ticker of u.tickers) {
           await writeTicker(ticker, u.dates, parts.get(ticker) ?? frame.head(0), i, emit).catch((error) => void failures.push(error));
@@ -286,19 +373,27 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
     // (the folder's order does not depend on which write ends first) in one append, each only once
     // its file is in place. All settle before a failure is thrown: no write is left running into
     // a resumed call.
-    const writeDays = (ticker: string | undefined, dates: readonly string[], byDate: Map<string, pl.DataFrame>): Promise<Written> => Promise.allSettled(dates.map(async (date) => {
-      const part = byDate.get(date);
-      if (!part) return undefined;
-      const file = partitionFile(partitionPath(layout, { ticker, date }), {});
-      return { file, record: await writeLakeFile(folder, file, part, pathColumns, timeUnits) };
-    }));
+    const writeDays = (ticker: string | undefined, dates: readonly string[], byDate: Map<string, pl.DataFrame>): Promise<Written> =>
+      Promise.allSettled(dates.map(async (date) => {
+        const part = byDate.get(date);
+        if (!part) return undefined;
+        const file = partitionFile(partitionPath(layout, { ticker, date }), {});
+        return { file, record: await writeLakeFile(folder, file, part, pathColumns, timeUnits) };
+      }));
     // One file for the unit's days (the trade date a column of it), recorded for each day with rows.
-    const writeChunk = async (ticker: string | undefined, dates: readonly string[], frame: pl.DataFrame, byDate: Map<string, pl.DataFrame>): Promise<Written> => {
+    const writeChunk = async (
+      ticker: string | undefined,
+      dates: readonly string[],
+      frame: pl.DataFrame,
+      byDate: Map<string, pl.DataFrame>,
+    ): Promise<Written> => {
       const asked = new Set(dates);
       const arrived = [...byDate.keys()];
       if (!arrived.some((d) => asked.has(d))) return dates.map(() => ({ status: "fulfilled", value: undefined }));
       // Rows of a date not asked (a service answering past the range) are not written, as with a file a day.
-      const rows = arrived.every((d) => asked.has(d)) ? frame : pl.concat([...byDate].filter(([d]) => asked.has(d)).map(([, part]) => part));
+      const rows = arrived.every((d) => asked.has(d))
+        ? frame
+        : pl.concat([...byDate].filter(([d]) => asked.has(d)).map(([, part]) => part));
       const file = chunkFile(pathColumns, ticker, dates);
       let record: FileRecord;
       try {
@@ -316,23 +411,38 @@ async function planDownload(pipeline: Pipeline, facts: ServiceFacts, dataset: st
       // the days of one file follow one another: the last file read is kept for the next.
       const lastFile: LakeFilesRead = new Map();
       for (const path of wanted.filter((p) => p in manifest.partitions)) {
-        emit({ type: "reused-partition", path, rows: manifest.partitions[path].rows, read: () => readLakePartition(dir, manifest, path, lastFile) });
+        emit({
+          type: "reused-partition",
+          path,
+          rows: manifest.partitions[path].rows,
+          read: () => readLakePartition(dir, manifest, path, lastFile),
+        });
       }
     };
-    return () => pipeline.run({
-      plan,
-      info,
-      listeners: onProgress ? [progressListener(dataset, onProgress)] : [],
-      upfront: true,
-    }, {
-      start: reusing,
-      beforeUnit,
-      unit: write,
-      result: () => {
-        writeManifest(dir, manifest);
-        const fetched = units.reduce((n, u) => n + Math.max(1, u.dates.length) * Math.max(1, u.tickers.length), 0);
-        return Promise.resolve({ dir, dataset, layout, partitions: Object.keys(manifest.partitions).length, fetched, rows, resumed: held > 0, warnings });
-      },
-    });
+    return () =>
+      pipeline.run({
+        plan,
+        info,
+        listeners: onProgress ? [progressListener(dataset, onProgress)] : [],
+        upfront: true,
+      }, {
+        start: reusing,
+        beforeUnit,
+        unit: write,
+        result: () => {
+          writeManifest(dir, manifest);
+          const fetched = units.reduce((n, u) => n + Math.max(1, u.dates.length) * Math.max(1, u.tickers.length), 0);
+          return Promise.resolve({
+            dir,
+            dataset,
+            layout,
+            partitions: Object.keys(manifest.partitions).length,
+            fetched,
+            rows,
+            resumed: held > 0,
+            warnings,
+          });
+        },
+      });
   }
 }

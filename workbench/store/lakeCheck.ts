@@ -67,9 +67,13 @@ export function fileDamage(dir: string, relative: string, record: FileRecord): s
   } catch {
     return "its file is missing";
   }
-  if (stat.size !== record.bytes) return `its file is ${stat.size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
+  if (stat.size !== record.bytes) {
+    return `its file is ${stat.size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
+  }
   const known = verified.get(file);
-  if (known && known.sha256 === record.sha256 && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) return undefined;
+  if (known && known.sha256 === record.sha256 && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) {
+    return undefined;
+  }
   const sha256 = sha256OfFile(file);
   if (sha256 !== record.sha256) {
     verified.delete(file);
@@ -119,18 +123,24 @@ export function partitionDamage(dir: string, path: string, record: PartitionReco
   const file = join(dir, partitionFile(path, record));
   if (!existsSync(file)) return "its file is missing";
   const size = statSync(file).size;
-  if (record.bytes !== undefined && size !== record.bytes) return `its file is ${size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
+  if (record.bytes !== undefined && size !== record.bytes) {
+    return `its file is ${size.toLocaleString("en-US")} bytes where ${record.bytes.toLocaleString("en-US")} were written`;
+  }
   if (size < 12) return `its file is ${size} bytes: not a Parquet file`;
   const fd = openSync(file, "r");
   try {
-    if (fourBytes(fd, 0) !== MAGIC || fourBytes(fd, size - 4) !== MAGIC) return "its file is not a whole Parquet file (no magic bytes at its start or end)";
+    if (fourBytes(fd, 0) !== MAGIC || fourBytes(fd, size - 4) !== MAGIC) {
+      return "its file is not a whole Parquet file (no magic bytes at its start or end)";
+    }
   } finally {
     closeSync(fd);
   }
   if (record.bytes === undefined) {
     try {
       const rows = Number(pl.scanParquet(file).select(pl.len().alias("n")).collectSync().getColumn("n").get(0));
-      if (rows !== record.rows) return `its file holds ${rows.toLocaleString("en-US")} rows where ${record.rows.toLocaleString("en-US")} were written`;
+      if (rows !== record.rows) {
+        return `its file holds ${rows.toLocaleString("en-US")} rows where ${record.rows.toLocaleString("en-US")} were written`;
+      }
     } catch (error) {
       return `its footer cannot be read (${(error as Error).message.split("\n")[0]})`;
     }
@@ -149,7 +159,10 @@ export function partitionDamage(dir: string, path: string, record: PartitionReco
  * damage("Ticker=AAPL/TradeDate=2023-11-21", { rows: 960, file: "Ticker=AAPL/part-2023-11-01_2023-11-29.parquet" });
  * ```
  */
-export function damageChecker(dir: string, manifest: { files?: Readonly<Record<string, FileRecord>> }): (path: string, record: PartitionRecordOnDisk) => string | undefined {
+export function damageChecker(
+  dir: string,
+  manifest: { files?: Readonly<Record<string, FileRecord>> },
+): (path: string, record: PartitionRecordOnDisk) => string | undefined {
   const seen = new Map<string, string | undefined>();
   return (path, record) => {
     if (record.rows === 0) return undefined;

@@ -16,13 +16,19 @@
  * // { columns: ["Ticker", "TradeDate", "BarDateTime", "Volume"], warning: "columns lacks the lake's partition columns Ticker, TradeDate: added ..." }
  * ```
  */
-export function withPartitionColumns(dataset: string, columns: readonly string[] | undefined, layout: readonly string[]): { columns: string[] | undefined; warning?: string } {
+export function withPartitionColumns(
+  dataset: string,
+  columns: readonly string[] | undefined,
+  layout: readonly string[],
+): { columns: string[] | undefined; warning?: string } {
   if (columns === undefined || !Array.isArray(columns)) return { columns: columns as string[] | undefined };
   const missing = layout.filter((c) => !columns.includes(c));
   if (missing.length === 0) return { columns: [...columns] };
   const plural = missing.length > 1;
   return {
     columns: [...missing, ...columns],
-    warning: `columns lacks the lake's partition column${plural ? "s" : ""} ${missing.join(", ")}: added (a lake of ${dataset} is laid out by ${layout.join(" and ")}, and a scan of it shows ${plural ? "them" : "it"})`,
+    warning: `columns lacks the lake's partition column${plural ? "s" : ""} ${
+      missing.join(", ")
+    }: added (a lake of ${dataset} is laid out by ${layout.join(" and ")}, and a scan of it shows ${plural ? "them" : "it"})`,
   };
 }

@@ -39,7 +39,13 @@ export interface LakeFolder {
 export function lakeFolder(dir: string): LakeFolder {
   const absolute = resolve(dir);
   const name = basename(absolute);
-  if (dirname(absolute) === absolute || name === "") throw new QueryError(`A lake folder needs a parent folder for its bookkeeping; '${dir}' is the root: choose a folder inside it, e.g. '${join(absolute, "lake")}'`);
+  if (dirname(absolute) === absolute || name === "") {
+    throw new QueryError(
+      `A lake folder needs a parent folder for its bookkeeping; '${dir}' is the root: choose a folder inside it, e.g. '${
+        join(absolute, "lake")
+      }'`,
+    );
+  }
   // From the absolute path: a folder given as "." or "lake/" has its bookkeeping beside it too.
   const books = join(dirname(absolute), `.${name}.workbench`);
   return {

@@ -17,10 +17,12 @@ import { datasetColumns } from "./lakeScan.ts";
 
 /** The partition column values a path carries: `Ticker=AAPL/TradeDate=2023-11-21` gives AAPL and 2023-11-21. */
 function pathValues(path: string): Map<string, string> {
-  return new Map(path.split("/").filter((segment) => segment.includes("=")).map((segment) => {
-    const at = segment.indexOf("=");
-    return [segment.slice(0, at), decodeURIComponent(segment.slice(at + 1))];
-  }));
+  return new Map(
+    path.split("/").filter((segment) => segment.includes("=")).map((segment) => {
+      const at = segment.indexOf("=");
+      return [segment.slice(0, at), decodeURIComponent(segment.slice(at + 1))];
+    }),
+  );
 }
 
 /** The files a caller read, by path relative to the folder: each file's partitions by their date (`""` for a file of one partition). */
@@ -39,7 +41,12 @@ export type LakeFilesRead = Map<string, Map<string, pl.DataFrame>>;
  * day?.height; // 960
  * ```
  */
-export function readLakePartition(dir: string, manifest: Manifest, path: string, files: LakeFilesRead = new Map()): pl.DataFrame | undefined {
+export function readLakePartition(
+  dir: string,
+  manifest: Manifest,
+  path: string,
+  files: LakeFilesRead = new Map(),
+): pl.DataFrame | undefined {
   const record = manifest.partitions[path];
   if ((record?.rows ?? 0) === 0) return undefined;
   const relative = partitionFile(path, record);
@@ -62,7 +69,9 @@ function readLakeFile(file: string, relative: string, manifest: Manifest): Map<s
   const fromPath = [...pathValues(dirname(relative))].filter(([name]) => !inFile.has(name));
   const partitionColumns = fromPath.map(([name, value]) => {
     const column = manifest.columns.find((c) => c.name === name);
-    const typed = column?.data_type === "date" ? pl.lit(value).str.strptime(pl.Date, "%Y-%m-%d") : pl.lit(value).cast(column ? dtypeOf(column) : pl.String);
+    const typed = column?.data_type === "date"
+      ? pl.lit(value).str.strptime(pl.Date, "%Y-%m-%d")
+      : pl.lit(value).cast(column ? dtypeOf(column) : pl.String);
     return typed.alias(name);
   });
   // Columns added, then all put in order by name: about half the time of one expression a column.

@@ -101,7 +101,8 @@ export function partitionFile(path: string, record: { file?: string }): string {
 
 /** The folder of one partition, values percent-encoded as Hive does (`""` for the single file). */
 export function partitionPath(layout: readonly string[], values: { ticker?: string; date?: string }): string {
-  return layout.map((column, i) => `${column}=${encodeURIComponent((layout.length === 2 && i === 0 ? values.ticker : values.date) ?? "")}`).join("/");
+  return layout.map((column, i) => `${column}=${encodeURIComponent((layout.length === 2 && i === 0 ? values.ticker : values.date) ?? "")}`)
+    .join("/");
 }
 
 /** The days each ticker of a download is fetched for (one entry without a ticker for a folder by trade date). */
@@ -151,7 +152,12 @@ export interface LakeChunk {
  * // [{ ticker: "AAPL", dates: ["2023-11-20"] }, { ticker: "AAPL", dates: ["2023-11-22"] }]
  * ```
  */
-export function planChunks(layout: readonly string[], universe: LakeUniverse, recorded: ReadonlySet<string>, chunkDays: number): LakeChunk[] {
+export function planChunks(
+  layout: readonly string[],
+  universe: LakeUniverse,
+  recorded: ReadonlySet<string>,
+  chunkDays: number,
+): LakeChunk[] {
   if (layout.length === 0) return recorded.has("") ? [] : [{ dates: [] }];
   const chunks: LakeChunk[] = [];
   for (const { ticker, days } of layout.length === 2 ? universe : [{ days: universe[0]?.days ?? [] }]) {

@@ -14,7 +14,7 @@ import { LakeManifestError } from "../errors/storage.ts";
 import { filesUnder, partitionDamage, sha256OfFile } from "./lakeCheck.ts";
 import { lakeFolder } from "./lakeFolder.ts";
 import { partitionFile, partitionPath } from "./lakePlan.ts";
-import { FORMAT, type FileRecord, isLegacy, type Manifest, manifestError, readManifest, type TimeUnit } from "./manifest.ts";
+import { type FileRecord, FORMAT, isLegacy, type Manifest, manifestError, readManifest, type TimeUnit } from "./manifest.ts";
 
 /** What a download knows of the folder it writes: the manifest it would start. */
 export type Fresh = Omit<Manifest, "format" | "partitions" | "files">;
@@ -31,7 +31,11 @@ const dataFiles = (dir: string) => filesUnder(dir, (name) => name.endsWith(".par
  * const { manifest, warning } = repairFolder("lake/bars", fresh, "rebuild");
  * ```
  */
-export function repairFolder(dir: string, fresh: Fresh, repair: "rebuild" | "refetch" | undefined): { manifest?: Manifest; warning?: string } {
+export function repairFolder(
+  dir: string,
+  fresh: Fresh,
+  repair: "rebuild" | "refetch" | undefined,
+): { manifest?: Manifest; warning?: string } {
   const folder = lakeFolder(dir);
   let damage: LakeManifestError | undefined;
   try {
@@ -51,21 +55,36 @@ export function repairFolder(dir: string, fresh: Fresh, repair: "rebuild" | "ref
   rmSync(folder.legacyJournal, { force: true });
   if (repair === "refetch") {
     for (const file of files) rmSync(join(dir, file), { force: true });
-    return { warning: `Folder '${dir}': ${what}; set aside as '.damaged', its ${files.length} file(s) removed and the range fetched again` };
+    return {
+      warning: `Folder '${dir}': ${what}; set aside as '.damaged', its ${files.length} file(s) removed and the range fetched again`,
+    };
   }
   const manifest = rebuild(dir, fresh, files);
-  return { manifest, warning: `Folder '${dir}': ${what}; rebuilt from its ${files.length} file(s) (${Object.keys(manifest.partitions).length} partitions), which are trusted as they are` };
+  return {
+    manifest,
+    warning: `Folder '${dir}': ${what}; rebuilt from its ${files.length} file(s) (${
+      Object.keys(manifest.partitions).length
+    } partitions), which are trusted as they are`,
+  };
 }
 
 /** The partition column values a relative path's folders carry (`Ticker=AAPL/...`). */
 function pathValues(relative: string): Map<string, string> {
-  return new Map(dirname(relative).split("/").filter((s) => s.includes("=")).map((s) => [s.slice(0, s.indexOf("=")), decodeURIComponent(s.slice(s.indexOf("=") + 1))]));
+  return new Map(
+    dirname(relative).split("/").filter((s) => s.includes("=")).map((
+      s,
+    ) => [s.slice(0, s.indexOf("=")), decodeURIComponent(s.slice(s.indexOf("=") + 1))]),
+  );
 }
 
 /** The unit each date-time column of a file is stored in. */
 function storedUnits(file: string, fresh: Fresh): Record<string, TimeUnit> {
   const schema = pl.scanParquet(file).head(0).collectSync().schema as Record<string, { timeUnit?: string }>;
-  return Object.fromEntries(fresh.columns.filter((c) => c.data_type.startsWith("datetime") && schema[c.name]?.timeUnit).map((c) => [c.name, schema[c.name].timeUnit as TimeUnit]));
+  return Object.fromEntries(
+    fresh.columns.filter((c) => c.data_type.startsWith("datetime") && schema[c.name]?.timeUnit).map((
+      c,
+    ) => [c.name, schema[c.name].timeUnit as TimeUnit]),
+  );
 }
 
 /** A manifest made from the table's files: each file's rows by trade date (or whole), hashed as it is. */
@@ -105,7 +124,9 @@ function rebuild(dir: string, fresh: Fresh, files: readonly string[]): Manifest 
 function upgradeLegacy(dir: string, manifest: Manifest): string {
   const from = manifest.format;
   manifest.fileColumns ??= manifest.layout;
-  manifest.timeUnits = Object.fromEntries(manifest.columns.filter((c) => c.data_type.startsWith("datetime")).map((c) => [c.name, c.data_type === "datetime_ms" ? "ms" : "ns"]));
+  manifest.timeUnits = Object.fromEntries(
+    manifest.columns.filter((c) => c.data_type.startsWith("datetime")).map((c) => [c.name, c.data_type === "datetime_ms" ? "ms" : "ns"]),
+  );
   manifest.timeZone = "America/New_York";
   manifest.files = {};
   for (const [path, record] of Object.entries(manifest.partitions)) {
@@ -120,5 +141,9 @@ function upgradeLegacy(dir: string, manifest: Manifest): string {
     if (known) known.rows += record.rows;
     else manifest.files[relative] = { bytes: statSync(file).size, rows: record.rows, sha256: sha256OfFile(file) };
   }
-  return `Folder '${dir}' was of format ${from.split("/").at(-1)}: upgraded to ${FORMAT.split("/").at(-1)}, its manifest moved beside the table to '${lakeFolder(dir).manifest}' (the table now holds only Parquet files) and its ${Object.keys(manifest.files).length} file(s) hashed as they are`;
+  return `Folder '${dir}' was of format ${from.split("/").at(-1)}: upgraded to ${
+    FORMAT.split("/").at(-1)
+  }, its manifest moved beside the table to '${lakeFolder(dir).manifest}' (the table now holds only Parquet files) and its ${
+    Object.keys(manifest.files).length
+  } file(s) hashed as they are`;
 }

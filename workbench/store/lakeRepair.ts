@@ -49,14 +49,20 @@ export function checkFolder(dir: string, manifest: Manifest, wanted: readonly st
     if (!damaged.has(file)) damaged.set(file, { why });
   }
   for (const [file, { why }] of damaged) {
-    const paths = Object.keys(manifest.partitions).filter((p) => manifest.partitions[p].rows > 0 && partitionFile(p, manifest.partitions[p]) === file);
+    const paths = Object.keys(manifest.partitions).filter((p) =>
+      manifest.partitions[p].rows > 0 && partitionFile(p, manifest.partitions[p]) === file
+    );
     for (const p of paths) delete manifest.partitions[p];
     if (manifest.files) delete manifest.files[file];
     rmSync(join(dir, file), { force: true });
     const outside = paths.filter((p) => !inRange.has(p));
     const range = (ps: string[]) => (ps.length === 1 ? `partition ${ps[0]}` : `partitions ${ps[0]} to ${ps.at(-1)} (${ps.length})`);
     const inside = paths.filter((p) => inRange.has(p));
-    warnings.push(`File ${file} of '${dir}' was damaged (${why}): removed; its ${range(inside)} fetched again${outside.length ? `; its ${range(outside)}, outside this range, left for a download of their range` : ""}`);
+    warnings.push(
+      `File ${file} of '${dir}' was damaged (${why}): removed; its ${range(inside)} fetched again${
+        outside.length ? `; its ${range(outside)}, outside this range, left for a download of their range` : ""
+      }`,
+    );
   }
   for (const file of unrecordedFiles(dir, manifest.partitions)) {
     rmSync(join(dir, file), { force: true });

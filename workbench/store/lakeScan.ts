@@ -42,7 +42,9 @@ export function scanLake(dir: string): pl.LazyDataFrame {
   const manifest = readManifest(dir);
   if (!manifest) {
     const files = filesUnder(dir, (name) => name.endsWith(".parquet") && !name.startsWith("."));
-    if (files.length > 0) throw manifestError(dir, lakeFolder(dir).manifest, `is missing while the folder holds ${files.length} Parquet file(s)`);
+    if (files.length > 0) {
+      throw manifestError(dir, lakeFolder(dir).manifest, `is missing while the folder holds ${files.length} Parquet file(s)`);
+    }
     throw new QueryError(`Folder '${dir}' holds no download (no manifest at '${lakeFolder(dir).manifest}')`);
   }
   const partitions = Object.entries(manifest.partitions).filter(([, p]) => p.rows > 0);
@@ -51,18 +53,32 @@ export function scanLake(dir: string): pl.LazyDataFrame {
     const why = damage(path, record);
     if (why === undefined) continue;
     const file = join(dir, partitionFile(path, record));
-    throw new LakeDamagedError(`Partition ${path || "(the one file)"} of '${dir}' is damaged: ${why} (${file}); it is not read. Run the same wb.download again: it fetches damaged partitions again`, file, why);
+    throw new LakeDamagedError(
+      `Partition ${
+        path || "(the one file)"
+      } of '${dir}' is damaged: ${why} (${file}); it is not read. Run the same wb.download again: it fetches damaged partitions again`,
+      file,
+      why,
+    );
   }
   const unrecorded = unrecordedFiles(dir, manifest.partitions);
   if (unrecorded.length > 0) {
     const file = join(dir, unrecorded[0]);
-    throw new LakeDamagedError(`Folder '${dir}' holds ${unrecorded.length} Parquet file(s) no partition records (${unrecorded.slice(0, 3).join(", ")}${unrecorded.length > 3 ? ", ..." : ""}): left by an interrupted download, their rows would be read twice. Run the same wb.download again: it removes them and fetches what is missing`, file, "recorded by no partition");
+    throw new LakeDamagedError(
+      `Folder '${dir}' holds ${unrecorded.length} Parquet file(s) no partition records (${unrecorded.slice(0, 3).join(", ")}${
+        unrecorded.length > 3 ? ", ..." : ""
+      }): left by an interrupted download, their rows would be read twice. Run the same wb.download again: it removes them and fetches what is missing`,
+      file,
+      "recorded by no partition",
+    );
   }
   if (partitions.length === 0) return emptyFrame(manifest.columns).lazy();
   const columns = datasetColumns(manifest);
   if (manifest.layout.length === 0) return pl.scanParquet(join(dir, "part.parquet")).select(...columns);
   const pathColumns = filePathColumns(manifest);
   if (pathColumns.length === 0) return pl.scanParquet(join(dir, "*.parquet")).select(...columns);
-  const hiveSchema = Object.fromEntries(pathColumns.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]));
+  const hiveSchema = Object.fromEntries(
+    pathColumns.map((c) => [c, manifest.columns.find((k) => k.name === c)?.data_type === "date" ? pl.Date : pl.String]),
+  );
   return pl.scanParquet(join(dir, "**", "*.parquet"), { hivePartitioning: true, hiveSchema } as never).select(...columns);
 }

@@ -36,5 +36,14 @@ export function checkFreeSpace(dir: string, manifest: Manifest, partitions: numb
   const needed = Math.max(FLOOR_BYTES, 2 * perPartition * (partitions + inFlight));
   if (free >= needed) return;
   const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-  throw new StorageError(`Cannot write into '${dir}': no space left on the device (ENOSPC): its disk has ${mb(free)} free where the next request's ${partitions} partition(s)${inFlight ? ` and the ${inFlight} of requests in flight` : ""} need about ${mb(needed)}; nothing was sent. Free some space and run the download again: it resumes where it stopped`, dir, "no space left on the device", "ENOSPC");
+  throw new StorageError(
+    `Cannot write into '${dir}': no space left on the device (ENOSPC): its disk has ${
+      mb(free)
+    } free where the next request's ${partitions} partition(s)${inFlight ? ` and the ${inFlight} of requests in flight` : ""} need about ${
+      mb(needed)
+    }; nothing was sent. Free some space and run the download again: it resumes where it stopped`,
+    dir,
+    "no space left on the device",
+    "ENOSPC",
+  );
 }

@@ -19,7 +19,11 @@ import pl from "nodejs-polars";
  */
 export function splitByDate(frame: pl.DataFrame, column: string): { byDate: Map<string, pl.DataFrame>; contiguous: boolean } {
   const date = pl.col(column);
-  const runs = frame.select(date.unique({ maintainOrder: true }).cast(pl.String).alias("date"), date.uniqueCounts().alias("rows"), date.neq(date.shift(1)).sum().alias("changes"));
+  const runs = frame.select(
+    date.unique({ maintainOrder: true }).cast(pl.String).alias("date"),
+    date.uniqueCounts().alias("rows"),
+    date.neq(date.shift(1)).sum().alias("changes"),
+  );
   const dates = (runs.getColumn("date").toArray() as (string | null)[]).map(String);
   const counts = runs.getColumn("rows").toArray() as number[];
   // Each date is one run when the date changes between neighbours one time fewer than there

@@ -24,15 +24,25 @@ const NANOS: Record<TimeUnit, number> = { ns: 1, us: 1_000, ms: 1_000_000 };
  * columns in their stored unit, after checking the values are whole in that unit (the lake
  * never rounds a time).
  */
-function storedRows(frame: pl.DataFrame, pathColumns: readonly string[], timeUnits: Readonly<Record<string, TimeUnit>>, file: string): pl.LazyDataFrame {
+function storedRows(
+  frame: pl.DataFrame,
+  pathColumns: readonly string[],
+  timeUnits: Readonly<Record<string, TimeUnit>>,
+  file: string,
+): pl.LazyDataFrame {
   const casts: pl.Expr[] = [];
   for (const [name, unit] of Object.entries(timeUnits)) {
     const dtype = frame.schema[name] as unknown as { timeUnit?: string } | undefined;
     if (!dtype || dtype.timeUnit === unit) continue;
     const from = (dtype.timeUnit ?? "ns") as TimeUnit;
     if (NANOS[unit] > NANOS[from]) {
-      const inexact = frame.select(pl.col(name).cast(pl.Int64).modulo(NANOS[unit] / NANOS[from]).neq(0).any().alias("x")).getColumn("x").toArray()[0];
-      if (inexact) throw new QueryError(`${name} holds times finer than the folder stores it (${unit}) in ${file}: the lake never rounds a time; download into a new folder (ticks keep nanoseconds)`);
+      const inexact =
+        frame.select(pl.col(name).cast(pl.Int64).modulo(NANOS[unit] / NANOS[from]).neq(0).any().alias("x")).getColumn("x").toArray()[0];
+      if (inexact) {
+        throw new QueryError(
+          `${name} holds times finer than the folder stores it (${unit}) in ${file}: the lake never rounds a time; download into a new folder (ticks keep nanoseconds)`,
+        );
+      }
     }
     casts.push(pl.col(name).cast(pl.Datetime(unit, NEW_YORK)));
   }
@@ -51,7 +61,13 @@ function storedRows(frame: pl.DataFrame, pathColumns: readonly string[], timeUni
  * const record = await writeLakeFile(lakeFolder("lake/bars"), "Ticker=AAPL/part-2023-11-20_2023-11-24.parquet", frame, ["Ticker"], { BarDateTime: "us" });
  * ```
  */
-export async function writeLakeFile(folder: LakeFolder, relative: string, frame: pl.DataFrame, pathColumns: readonly string[], timeUnits: Readonly<Record<string, TimeUnit>>): Promise<FileRecord> {
+export async function writeLakeFile(
+  folder: LakeFolder,
+  relative: string,
+  frame: pl.DataFrame,
+  pathColumns: readonly string[],
+  timeUnits: Readonly<Record<string, TimeUnit>>,
+): Promise<FileRecord> {
   const file = join(folder.dir, relative);
   // The folders, the rename and the size are asked off the event loop too (Deno's file-system
   // threads): a unit's files are written together, and pages keep arriving meanwhile.
@@ -65,10 +81,15 @@ export async function writeLakeFile(folder: LakeFolder, relative: string, frame:
   // (zstd is a third smaller again but writes at half the speed).
   const rows = storedRows(frame, pathColumns, timeUnits, relative);
   let sha256 = "";
-  await writeAtomicallyAsync(file, async (tmp) => {
-    await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
-    sha256 = createHash("sha256").update(await readFile(tmp)).digest("hex");
-  }, SHARED_FILE, temporaryFile(folder, relative));
+  await writeAtomicallyAsync(
+    file,
+    async (tmp) => {
+      await rows.sinkParquet(tmp, { compression: "snappy" }).collect();
+      sha256 = createHash("sha256").update(await readFile(tmp)).digest("hex");
+    },
+    SHARED_FILE,
+    temporaryFile(folder, relative),
+  );
   trustWritten(file, sha256);
   return { bytes: (await stat(file)).size, rows: frame.height, sha256 };
 }

@@ -87,7 +87,8 @@ export function isLegacy(manifest: Pick<Manifest, "format">): boolean {
   return manifest.format !== FORMAT;
 }
 
-const REPAIR = `Repair it with the download that wrote the folder, given { repair: "rebuild" } as its fourth argument (the manifest is rebuilt from the files, which are trusted as they are) or { repair: "refetch" } (the files are removed and fetched again), e.g. wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-24" }, dir, { repair: "rebuild" })`;
+const REPAIR =
+  `Repair it with the download that wrote the folder, given { repair: "rebuild" } as its fourth argument (the manifest is rebuilt from the files, which are trusted as they are) or { repair: "refetch" } (the files are removed and fetched again), e.g. wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-24" }, dir, { repair: "rebuild" })`;
 
 /**
  * The typed error of a folder whose manifest is missing or damaged, saying how to repair it.
@@ -98,7 +99,11 @@ const REPAIR = `Repair it with the download that wrote the folder, given { repai
  * ```
  */
 export function manifestError(dir: string, path: string, why: string): LakeManifestError {
-  return new LakeManifestError(`Folder '${dir}' cannot be read: its manifest '${path}' ${why}, so nothing says what its files hold and none is served. ${REPAIR}`, path, why);
+  return new LakeManifestError(
+    `Folder '${dir}' cannot be read: its manifest '${path}' ${why}, so nothing says what its files hold and none is served. ${REPAIR}`,
+    path,
+    why,
+  );
 }
 
 /** What is wrong with a parsed manifest's shape, or undefined. */
@@ -109,7 +114,11 @@ function shapeProblem(m: unknown): string | undefined {
   if (!Array.isArray(o.layout) || !Array.isArray(o.query) || !Array.isArray(o.columns)) return "lacks its layout, query or columns";
   if (o.partitions === null || typeof o.partitions !== "object") return "lacks its partitions";
   if (Object.values(o.partitions).some((p) => typeof p?.rows !== "number")) return "holds a partition without its row count";
-  if (o.format === FORMAT && (o.files === null || typeof o.files !== "object" || Object.values(o.files).some((f) => typeof f?.sha256 !== "string" || typeof f.bytes !== "number"))) return "lacks its files' sizes and hashes";
+  if (
+    o.format === FORMAT &&
+    (o.files === null || typeof o.files !== "object" ||
+      Object.values(o.files).some((f) => typeof f?.sha256 !== "string" || typeof f.bytes !== "number"))
+  ) return "lacks its files' sizes and hashes";
   return undefined;
 }
 
@@ -156,7 +165,13 @@ export function readManifest(dir: string): Manifest | undefined {
   const why = shapeProblem(m);
   if (why) throw manifestError(dir, path, why);
   if (m.format !== FORMAT && !LEGACY_FORMATS.includes(m.format)) {
-    throw new LakeManifestError(`Folder '${dir}' holds a manifest of format ${m.format}, which this workbench (${writerVersion()}) does not know: it reads ${[...LEGACY_FORMATS, FORMAT].join(", ")}. Written by a newer workbench? Upgrade the workbench, or choose another folder`, path, "unknown format");
+    throw new LakeManifestError(
+      `Folder '${dir}' holds a manifest of format ${m.format}, which this workbench (${writerVersion()}) does not know: it reads ${
+        [...LEGACY_FORMATS, FORMAT].join(", ")
+      }. Written by a newer workbench? Upgrade the workbench, or choose another folder`,
+      path,
+      "unknown format",
+    );
   }
   foldJournal(m, path === folder.manifest ? folder.journal : folder.legacyJournal);
   return m;
@@ -171,9 +186,16 @@ export function readManifest(dir: string): Manifest | undefined {
  * recordWrites("lake/bars", [["Ticker=AAPL/part-2023-11-21_2023-11-21.parquet", { bytes: 61_234, rows: 960, sha256: "9f2c…" }]], [["Ticker=AAPL/TradeDate=2023-11-21", { rows: 960, file: "Ticker=AAPL/part-2023-11-21_2023-11-21.parquet" }]]);
  * ```
  */
-export function recordWrites(dir: string, files: readonly (readonly [string, FileRecord])[], partitions: readonly (readonly [string, PartitionRecordOnDisk])[]): void {
+export function recordWrites(
+  dir: string,
+  files: readonly (readonly [string, FileRecord])[],
+  partitions: readonly (readonly [string, PartitionRecordOnDisk])[],
+): void {
   if (files.length === 0 && partitions.length === 0) return;
-  const lines = [...files.map(([file, record]) => JSON.stringify({ file, ...record })), ...partitions.map(([path, record]) => JSON.stringify({ path, ...record }))];
+  const lines = [
+    ...files.map(([file, record]) => JSON.stringify({ file, ...record })),
+    ...partitions.map(([path, record]) => JSON.stringify({ path, ...record })),
+  ];
   appendLine(lakeFolder(dir).journal, `${lines.join("\n")}\n`);
 }
 
@@ -211,10 +233,14 @@ export function writeManifest(dir: string, manifest: Manifest): void {
  */
 export function openManifest(dir: string, fresh: Omit<Manifest, "format" | "partitions" | "files">, found = readManifest(dir)): Manifest {
   if (!found) return { format: FORMAT, ...fresh, timeZone: "America/New_York", files: {}, partitions: {} };
-  const same = found.dataset === fresh.dataset && JSON.stringify(found.layout) === JSON.stringify(fresh.layout) && JSON.stringify(found.query) === JSON.stringify(fresh.query);
+  const same = found.dataset === fresh.dataset && JSON.stringify(found.layout) === JSON.stringify(fresh.layout) &&
+    JSON.stringify(found.query) === JSON.stringify(fresh.query);
   if (!same) {
-    const describe = (m: { dataset: string; layout: string[]; query: [string, string][] }) => `${m.dataset}${m.query.length ? ` ${m.query.map(([k, v]) => `${k}=${v}`).join("&")}` : ""} by ${m.layout.join("/") || "one file"}`;
-    throw new QueryError(`Folder '${dir}' holds a download of a different query (${describe(found)}, not ${describe(fresh)}); choose another folder`);
+    const describe = (m: { dataset: string; layout: string[]; query: [string, string][] }) =>
+      `${m.dataset}${m.query.length ? ` ${m.query.map(([k, v]) => `${k}=${v}`).join("&")}` : ""} by ${m.layout.join("/") || "one file"}`;
+    throw new QueryError(
+      `Folder '${dir}' holds a download of a different query (${describe(found)}, not ${describe(fresh)}); choose another folder`,
+    );
   }
   return found;
 }

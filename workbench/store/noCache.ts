@@ -39,6 +39,10 @@ export class NoCache {
    * ```
    */
   verify(_options: { remove?: boolean } = {}): Promise<never> {
-    return Promise.reject(new QueryError(`This workbench has no cache, so there is nothing to verify: ${HOW}, and wb.cache.verify() then checks those frames against the service`));
+    return Promise.reject(
+      new QueryError(
+        `This workbench has no cache, so there is nothing to verify: ${HOW}, and wb.cache.verify() then checks those frames against the service`,
+      ),
+    );
   }
 }

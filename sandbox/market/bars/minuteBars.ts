@@ -22,19 +22,64 @@ export type BarColumns = Record<string, Float64Array>;
 const NS_PER_MINUTE = 60e9;
 const CLOSE_OFFSET = 59.999999999;
 const FIELDS = [
-  "OpenBarTimeOffset", "OpenBidPrice", "OpenAskPrice", "OpenBidSize", "OpenAskSize",
-  "FirstTradeTimeOffset", "FirstTradePrice", "FirstTradeSize",
-  "HighBidTimeOffset", "HighBidPrice", "HighBidSize", "HighAskTimeOffset", "HighAskPrice", "HighAskSize",
-  "HighTradeTimeOffset", "HighTradePrice", "HighTradeSize",
-  "LowBidTimeOffset", "LowBidPrice", "LowBidSize", "LowAskTimeOffset", "LowAskPrice", "LowAskSize",
-  "LowTradeTimeOffset", "LowTradePrice", "LowTradeSize",
-  "CloseBarTimeOffset", "CloseBidPrice", "CloseAskPrice", "CloseBidSize", "CloseAskSize",
-  "LastTradeTimeOffset", "LastTradePrice", "LastTradeSize",
-  "MinSpread", "MaxSpread", "CancelSize", "VolumeWeightPrice", "NBBOQuoteCount",
-  "TradeAtBid", "TradeAtBidMid", "TradeAtMid", "TradeAtMidAsk", "TradeAtAsk", "TradeAtCrossOrLocked",
-  "Volume", "TotalTrades", "FinraVolume", "FinraVolumeWeightPrice",
-  "UptickVolume", "DowntickVolume", "RepeatUptickVolume", "RepeatDowntickVolume", "UnknownTickVolume",
-  "TradeToMidVolWeight", "TradeToMidVolWeightRelative", "TimeWeightBid", "TimeWeightAsk",
+  "OpenBarTimeOffset",
+  "OpenBidPrice",
+  "OpenAskPrice",
+  "OpenBidSize",
+  "OpenAskSize",
+  "FirstTradeTimeOffset",
+  "FirstTradePrice",
+  "FirstTradeSize",
+  "HighBidTimeOffset",
+  "HighBidPrice",
+  "HighBidSize",
+  "HighAskTimeOffset",
+  "HighAskPrice",
+  "HighAskSize",
+  "HighTradeTimeOffset",
+  "HighTradePrice",
+  "HighTradeSize",
+  "LowBidTimeOffset",
+  "LowBidPrice",
+  "LowBidSize",
+  "LowAskTimeOffset",
+  "LowAskPrice",
+  "LowAskSize",
+  "LowTradeTimeOffset",
+  "LowTradePrice",
+  "LowTradeSize",
+  "CloseBarTimeOffset",
+  "CloseBidPrice",
+  "CloseAskPrice",
+  "CloseBidSize",
+  "CloseAskSize",
+  "LastTradeTimeOffset",
+  "LastTradePrice",
+  "LastTradeSize",
+  "MinSpread",
+  "MaxSpread",
+  "CancelSize",
+  "VolumeWeightPrice",
+  "NBBOQuoteCount",
+  "TradeAtBid",
+  "TradeAtBidMid",
+  "TradeAtMid",
+  "TradeAtMidAsk",
+  "TradeAtAsk",
+  "TradeAtCrossOrLocked",
+  "Volume",
+  "TotalTrades",
+  "FinraVolume",
+  "FinraVolumeWeightPrice",
+  "UptickVolume",
+  "DowntickVolume",
+  "RepeatUptickVolume",
+  "RepeatDowntickVolume",
+  "UnknownTickVolume",
+  "TradeToMidVolWeight",
+  "TradeToMidVolWeightRelative",
+  "TimeWeightBid",
+  "TimeWeightAsk",
 ] as const;
 
 const round = (x: number, digits: number) => {
@@ -62,7 +107,10 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
     const barStart = (FIRST_MINUTE_OF_DAY + m) * NS_PER_MINUTE;
     const barEnd = barStart + NS_PER_MINUTE;
     bars.OpenBarTimeOffset[m] = 0;
-    bars.OpenBidPrice[m] = bid; bars.OpenAskPrice[m] = ask; bars.OpenBidSize[m] = bidSize; bars.OpenAskSize[m] = askSize;
+    bars.OpenBidPrice[m] = bid;
+    bars.OpenAskPrice[m] = ask;
+    bars.OpenBidSize[m] = bidSize;
+    bars.OpenAskSize[m] = askSize;
     let hiBid = bid, hiBidT = 0, hiBidS = bidSize, loBid = bid, loBidT = 0, loBidS = bidSize;
     let hiAsk = ask, hiAskT = 0, hiAskS = askSize, loAsk = ask, loAskT = 0, loAskS = askSize;
     let minSpread = NaN, maxSpread = NaN;
@@ -88,18 +136,42 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
       if (type === QUOTE_BID || type === QUOTE_ASK) {
         // The quote in force until now closes its time-weighted segment.
         const until = ticks.nsOfDay[i], dt = until - segStart;
-        if (bid === bid) { twBid += bid * dt; twBidT += dt; }
-        if (ask === ask) { twAsk += ask * dt; twAskT += dt; }
+        if (bid === bid) {
+          twBid += bid * dt;
+          twBidT += dt;
+        }
+        if (ask === ask) {
+          twAsk += ask * dt;
+          twAskT += dt;
+        }
         segStart = until;
         quotes++;
         if (type === QUOTE_BID) {
-          bid = price; bidSize = size;
-          if (!(price <= hiBid)) { hiBid = price; hiBidT = offset; hiBidS = size; }
-          if (!(price >= loBid)) { loBid = price; loBidT = offset; loBidS = size; }
+          bid = price;
+          bidSize = size;
+          if (!(price <= hiBid)) {
+            hiBid = price;
+            hiBidT = offset;
+            hiBidS = size;
+          }
+          if (!(price >= loBid)) {
+            loBid = price;
+            loBidT = offset;
+            loBidS = size;
+          }
         } else {
-          ask = price; askSize = size;
-          if (!(price <= hiAsk)) { hiAsk = price; hiAskT = offset; hiAskS = size; }
-          if (!(price >= loAsk)) { loAsk = price; loAskT = offset; loAskS = size; }
+          ask = price;
+          askSize = size;
+          if (!(price <= hiAsk)) {
+            hiAsk = price;
+            hiAskT = offset;
+            hiAskS = size;
+          }
+          if (!(price >= loAsk)) {
+            loAsk = price;
+            loAskT = offset;
+            loAskS = size;
+          }
         }
         if (bid === bid && ask === ask) {
           const s = Math.max(0, ask - bid);
@@ -117,11 +189,31 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
       }
       if (type !== TRADE) continue;
       trades++;
-      if (isTrf) { trfVol += size; trfNotional += size * price; } else { exVol += size; exNotional += size * price; }
-      if (firstT !== firstT) { firstT = offset; firstP = price; firstS = size; }
-      lastT = offset; lastP = price; lastS = size;
-      if (!(price <= hiP)) { hiP = price; hiT = offset; hiS = size; }
-      if (!(price >= loP)) { loP = price; loT = offset; loS = size; }
+      if (isTrf) {
+        trfVol += size;
+        trfNotional += size * price;
+      } else {
+        exVol += size;
+        exNotional += size * price;
+      }
+      if (firstT !== firstT) {
+        firstT = offset;
+        firstP = price;
+        firstS = size;
+      }
+      lastT = offset;
+      lastP = price;
+      lastS = size;
+      if (!(price <= hiP)) {
+        hiP = price;
+        hiT = offset;
+        hiS = size;
+      }
+      if (!(price >= loP)) {
+        loP = price;
+        loT = offset;
+        loS = size;
+      }
       // Trade against the NBBO in force.
       if (bid === bid && ask === ask) {
         const mid = (bid + ask) / 2;
@@ -133,44 +225,87 @@ export function minuteBars(ticks: TickColumns, aggregation: Aggregation): BarCol
         else if (2 * p === a + b) atMid += size;
         else if (p < a) atMidAsk += size;
         else atAsk += size;
-        ttmNum += size * (price - mid); ttmVol += size;
-        if (ask > bid) { relNum += (size * (price - mid)) / (ask - bid); relVol += size; }
+        ttmNum += size * (price - mid);
+        ttmVol += size;
+        if (ask > bid) {
+          relNum += (size * (price - mid)) / (ask - bid);
+          relVol += size;
+        }
       }
       // Tick rule.
       if (lastTradePrice !== lastTradePrice) unknown += size;
-      else if (price > lastTradePrice) { up += size; lastDirection = 1; }
-      else if (price < lastTradePrice) { down += size; lastDirection = -1; }
-      else if (lastDirection === 1) repUp += size;
+      else if (price > lastTradePrice) {
+        up += size;
+        lastDirection = 1;
+      } else if (price < lastTradePrice) {
+        down += size;
+        lastDirection = -1;
+      } else if (lastDirection === 1) repUp += size;
       else if (lastDirection === -1) repDown += size;
       else unknown += size;
       lastTradePrice = price;
     }
     {
       const dt = barEnd - segStart;
-      if (bid === bid) { twBid += bid * dt; twBidT += dt; }
-      if (ask === ask) { twAsk += ask * dt; twAskT += dt; }
+      if (bid === bid) {
+        twBid += bid * dt;
+        twBidT += dt;
+      }
+      if (ask === ask) {
+        twAsk += ask * dt;
+        twAskT += dt;
+      }
     }
 
-    bars.FirstTradeTimeOffset[m] = firstT; bars.FirstTradePrice[m] = firstP; bars.FirstTradeSize[m] = firstS;
-    bars.HighBidTimeOffset[m] = hiBid === hiBid ? hiBidT : NaN; bars.HighBidPrice[m] = hiBid; bars.HighBidSize[m] = hiBidS;
-    bars.HighAskTimeOffset[m] = hiAsk === hiAsk ? hiAskT : NaN; bars.HighAskPrice[m] = hiAsk; bars.HighAskSize[m] = hiAskS;
-    bars.HighTradeTimeOffset[m] = hiT; bars.HighTradePrice[m] = hiP; bars.HighTradeSize[m] = hiS;
-    bars.LowBidTimeOffset[m] = loBid === loBid ? loBidT : NaN; bars.LowBidPrice[m] = loBid; bars.LowBidSize[m] = loBidS;
-    bars.LowAskTimeOffset[m] = loAsk === loAsk ? loAskT : NaN; bars.LowAskPrice[m] = loAsk; bars.LowAskSize[m] = loAskS;
-    bars.LowTradeTimeOffset[m] = loT; bars.LowTradePrice[m] = loP; bars.LowTradeSize[m] = loS;
+    bars.FirstTradeTimeOffset[m] = firstT;
+    bars.FirstTradePrice[m] = firstP;
+    bars.FirstTradeSize[m] = firstS;
+    bars.HighBidTimeOffset[m] = hiBid === hiBid ? hiBidT : NaN;
+    bars.HighBidPrice[m] = hiBid;
+    bars.HighBidSize[m] = hiBidS;
+    bars.HighAskTimeOffset[m] = hiAsk === hiAsk ? hiAskT : NaN;
+    bars.HighAskPrice[m] = hiAsk;
+    bars.HighAskSize[m] = hiAskS;
+    bars.HighTradeTimeOffset[m] = hiT;
+    bars.HighTradePrice[m] = hiP;
+    bars.HighTradeSize[m] = hiS;
+    bars.LowBidTimeOffset[m] = loBid === loBid ? loBidT : NaN;
+    bars.LowBidPrice[m] = loBid;
+    bars.LowBidSize[m] = loBidS;
+    bars.LowAskTimeOffset[m] = loAsk === loAsk ? loAskT : NaN;
+    bars.LowAskPrice[m] = loAsk;
+    bars.LowAskSize[m] = loAskS;
+    bars.LowTradeTimeOffset[m] = loT;
+    bars.LowTradePrice[m] = loP;
+    bars.LowTradeSize[m] = loS;
     bars.CloseBarTimeOffset[m] = CLOSE_OFFSET;
-    bars.CloseBidPrice[m] = bid; bars.CloseAskPrice[m] = ask; bars.CloseBidSize[m] = bidSize; bars.CloseAskSize[m] = askSize;
-    bars.LastTradeTimeOffset[m] = lastT; bars.LastTradePrice[m] = lastP; bars.LastTradeSize[m] = lastS;
-    bars.MinSpread[m] = round(minSpread, 4); bars.MaxSpread[m] = round(maxSpread, 4);
+    bars.CloseBidPrice[m] = bid;
+    bars.CloseAskPrice[m] = ask;
+    bars.CloseBidSize[m] = bidSize;
+    bars.CloseAskSize[m] = askSize;
+    bars.LastTradeTimeOffset[m] = lastT;
+    bars.LastTradePrice[m] = lastP;
+    bars.LastTradeSize[m] = lastS;
+    bars.MinSpread[m] = round(minSpread, 4);
+    bars.MaxSpread[m] = round(maxSpread, 4);
     bars.CancelSize[m] = hasCancel ? cancelSize : NaN;
     bars.VolumeWeightPrice[m] = exVol > 0 ? round(exNotional / exVol, 6) : NaN;
     bars.NBBOQuoteCount[m] = quotes;
-    bars.TradeAtBid[m] = atBid; bars.TradeAtBidMid[m] = atBidMid; bars.TradeAtMid[m] = atMid;
-    bars.TradeAtMidAsk[m] = atMidAsk; bars.TradeAtAsk[m] = atAsk; bars.TradeAtCrossOrLocked[m] = atCross;
-    bars.Volume[m] = exVol; bars.TotalTrades[m] = trades;
-    bars.FinraVolume[m] = trfVol; bars.FinraVolumeWeightPrice[m] = trfVol > 0 ? round(trfNotional / trfVol, 6) : NaN;
-    bars.UptickVolume[m] = up; bars.DowntickVolume[m] = down; bars.RepeatUptickVolume[m] = repUp;
-    bars.RepeatDowntickVolume[m] = repDown; bars.UnknownTickVolume[m] = unknown;
+    bars.TradeAtBid[m] = atBid;
+    bars.TradeAtBidMid[m] = atBidMid;
+    bars.TradeAtMid[m] = atMid;
+    bars.TradeAtMidAsk[m] = atMidAsk;
+    bars.TradeAtAsk[m] = atAsk;
+    bars.TradeAtCrossOrLocked[m] = atCross;
+    bars.Volume[m] = exVol;
+    bars.TotalTrades[m] = trades;
+    bars.FinraVolume[m] = trfVol;
+    bars.FinraVolumeWeightPrice[m] = trfVol > 0 ? round(trfNotional / trfVol, 6) : NaN;
+    bars.UptickVolume[m] = up;
+    bars.DowntickVolume[m] = down;
+    bars.RepeatUptickVolume[m] = repUp;
+    bars.RepeatDowntickVolume[m] = repDown;
+    bars.UnknownTickVolume[m] = unknown;
     bars.TradeToMidVolWeight[m] = ttmVol > 0 ? round(ttmNum / ttmVol, 6) : NaN;
     bars.TradeToMidVolWeightRelative[m] = relVol > 0 ? round(relNum / relVol, 6) : NaN;
     bars.TimeWeightBid[m] = twBidT > 0 ? round(twBid / twBidT, 6) : NaN;

@@ -1,5 +1,5 @@
 /** Column schemas of the equity datasets, in the order the service returns them. */
-import { type Column, col } from "../schema.ts";
+import { col, type Column } from "../schema.ts";
 
 const NULLABLE = true;
 
@@ -56,7 +56,12 @@ export const EQ_TAQ_1MIN_COLUMNS: Column[] = [
   col("RepeatDowntickVolume", "int64", "volume at the previous price after a downtick"),
   col("UnknownTickVolume", "int64", "volume whose tick direction is unknown (first trades of the day)"),
   col("TradeToMidVolWeight", "float64", "volume-weighted mean of trade price minus NBBO mid, in dollars", NULLABLE),
-  col("TradeToMidVolWeightRelative", "float64", "volume-weighted mean of (price - mid) / spread over trades with a positive spread", NULLABLE),
+  col(
+    "TradeToMidVolWeightRelative",
+    "float64",
+    "volume-weighted mean of (price - mid) / spread over trades with a positive spread",
+    NULLABLE,
+  ),
   col("TimeWeightBid", "float64", "time-weighted NBBO bid over the bar", NULLABLE),
   col("TimeWeightAsk", "float64", "time-weighted NBBO ask over the bar", NULLABLE),
 ];
@@ -86,5 +91,9 @@ export const EQ_TAQ_COLUMNS: Column[] = [
   col("Price", "float64", "trade price, or the new NBBO bid or ask"),
   col("Quantity", "int64", "shares traded, or shares at the new NBBO price"),
   col("Exchange", "string", "market center code; D is a FINRA trade reporting facility (off-exchange)"),
-  col("ConditionCode", "string", "sale condition (@ regular, F ISO, T extended hours, I odd lot, O opening auction, 6 closing auction) or R for quotes"),
+  col(
+    "ConditionCode",
+    "string",
+    "sale condition (@ regular, F ISO, T extended hours, I odd lot, O opening auction, 6 closing auction) or R for quotes",
+  ),
 ];

@@ -3,7 +3,7 @@
  * field order). Greeks are in the units of options/contract.ts: Delta per $1, Gamma per $1 per
  * $1, Theta per calendar day, Vega per volatility point, Rho per percentage point of the rate.
  */
-import { type Column, col } from "../schema.ts";
+import { col, type Column } from "../schema.ts";
 
 const NULLABLE = true;
 
@@ -16,7 +16,11 @@ export const OPT_GREEKS_DAILY_COLUMNS: Column[] = [
   col("ExpirationDate", "date", "last trading day of the contract"),
   col("YearsToMaturity", "float64", "calendar days to expiration / 365"),
   col("DaysToMaturity", "int64", "calendar days to expiration"),
-  col("UnderLastMidPrice", "float64", "underlying NBBO mid at the last minute (for an adjusted root, the deliverable's value / 100; for the index root, the index level)"),
+  col(
+    "UnderLastMidPrice",
+    "float64",
+    "underlying NBBO mid at the last minute (for an adjusted root, the deliverable's value / 100; for the index root, the index level)",
+  ),
   col("UnderLastMidTime", "datetime_ns", "start of the underlying's minute bar that price comes from, New York time"),
   col("LastBidPrice", "float64", "option NBBO bid at the last minute of the session"),
   col("LastMidPrice", "float64", "option NBBO mid at the last minute of the session"),

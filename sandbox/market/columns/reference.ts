@@ -1,5 +1,5 @@
 /** Column schema of the equity reference dataset. */
-import { type Column, col } from "../schema.ts";
+import { col, type Column } from "../schema.ts";
 
 export const EQ_LOOKUP_FILES_COLUMNS: Column[] = [
   col("Ticker", "string", "equity ticker"),

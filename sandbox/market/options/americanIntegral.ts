@@ -11,7 +11,14 @@
  */
 import type { OptionTerms } from "./contract.ts";
 import { chebyshevSum } from "./boundaryMap.ts";
-import { type BoundarySettings, type BoundaryStart, boundaryAt, MARKET_BOUNDARY, type PutBoundary, putBoundary } from "./exerciseBoundary.ts";
+import {
+  boundaryAt,
+  type BoundarySettings,
+  type BoundaryStart,
+  MARKET_BOUNDARY,
+  type PutBoundary,
+  putBoundary,
+} from "./exerciseBoundary.ts";
 import { gaussLegendre } from "./gaussLegendre.ts";
 import { normalCdf, normalPdf } from "./normal.ts";
 import { sinCos } from "./trig.ts";
@@ -76,7 +83,13 @@ const KEPT = 4;
 function pointTables(T: number, r: number, q: number): PointTables {
   const known = RECENT.find((x) => x.T === T && x.r === r && x.q === q);
   if (known) return known;
-  const n = PREMIUM_POINTS, s = new Float64Array(n), ds = new Float64Array(n), rootS = new Float64Array(n), er = new Float64Array(n), eq = new Float64Array(n), z = new Float64Array(n);
+  const n = PREMIUM_POINTS,
+    s = new Float64Array(n),
+    ds = new Float64Array(n),
+    rootS = new Float64Array(n),
+    er = new Float64Array(n),
+    eq = new Float64Array(n),
+    z = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const sin = RULE.sin[k], cos = RULE.cos[k];
     s[k] = T * sin * sin;
@@ -109,7 +122,12 @@ function boundaryAtZ(b: PutBoundary, z: number): number {
  * bsmPrice(put, 0.2) + americanPremium(put, 0.2).premium; // 6.0904 (QuantLib: 6.09037)
  * ```
  */
-function americanPremium(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): Premium {
+function americanPremium(
+  t: OptionTerms,
+  vol: number,
+  settings: Readonly<BoundarySettings> = MARKET_BOUNDARY,
+  start?: BoundaryStart,
+): Premium {
   const solved = premiumSolve(t, vol, settings, start);
   if (solved.exercised) return { premium: NaN, delta: NaN, gamma: NaN, theta: 0, exercised: true, boundary: solved.put.x };
   return { ...premiumGreeks(t, vol, solved), premium: solved.premium, exercised: false, boundary: solved.put.x };
@@ -132,7 +150,12 @@ function putTerms(t: OptionTerms): [number, number, number, number] {
  * premiumSolve(put, 0.2).premium; // 0.2174 (American 6.0904 less European 5.5735)
  * ```
  */
-export function premiumSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): PremiumSolve {
+export function premiumSolve(
+  t: OptionTerms,
+  vol: number,
+  settings: Readonly<BoundarySettings> = MARKET_BOUNDARY,
+  start?: BoundaryStart,
+): PremiumSolve {
   const T = t.years, [S, K, rp, qp] = putTerms(t);
   const boundary = putBoundary(K, T, rp, qp, vol, settings, start);
   if (S <= boundaryAt(boundary, T)) return { premium: NaN, exercised: true, put: boundary };
@@ -178,7 +201,8 @@ export function premiumGreeks(t: OptionTerms, vol: number, solved: PremiumSolve)
   // time to expiry alone), by a second-order backward difference. Theta from the Black-Scholes
   // equation would need the value's layer just off the boundary, which no affordable quadrature
   // resolves: near the boundary it came out positive.
-  const h = T * THETA_STEP, theta = -(3 * p - 4 * premiumOnly(S, K, rp, qp, vol, boundary, T - h) + premiumOnly(S, K, rp, qp, vol, boundary, T - 2 * h)) / (2 * h);
+  const h = T * THETA_STEP,
+    theta = -(3 * p - 4 * premiumOnly(S, K, rp, qp, vol, boundary, T - h) + premiumOnly(S, K, rp, qp, vol, boundary, T - 2 * h)) / (2 * h);
   if (!t.call) return { delta: dS, gamma: dSS, theta };
   // Back to the call's own variables: C(S, K) = P(K, S), P homogeneous of degree one, so
   // dC/dS = dP/dK' = (P - S' dP/dS') / K' and d2C/dS2 = S'^2 d2P/dS'^2 / K'^2.

@@ -63,7 +63,9 @@ interface Tables {
  */
 export function boundaryProblem(years: number, r: number, q: number, vol: number, nodes: number, points: number): BoundaryProblem {
   if (!(years > 0 && vol > 0 && r > 0 && q >= 0)) {
-    throw new RangeError(`An exercise boundary needs positive years, volatility and rate and a dividend yield of at least 0, got years ${years}, vol ${vol}, rate ${r}, dividend yield ${q}`);
+    throw new RangeError(
+      `An exercise boundary needs positive years, volatility and rate and a dividend yield of at least 0, got years ${years}, vol ${vol}, rate ${r}, dividend yield ${q}`,
+    );
   }
   const tables = tablesFor(nodes, points);
   // The arrays depend on years, rates and size only: recent ones serve the next solves of the
@@ -148,7 +150,8 @@ function tablesFor(n: number, l: number): Tables {
   // sinCos, not Math.sin and Math.cos, whose last bits differ between runtimes (trig.ts).
   for (let i = 0; i <= n; i++) xi[i] = (1 + sinCos((i * Math.PI) / n).cos) / 2;
   const rule = gaussLegendre(l);
-  const sin = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).sin), cos = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).cos);
+  const sin = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).sin),
+    cos = rule.points.map((y) => sinCos((Math.PI * (1 + y)) / 4).cos);
   const weights = rule.weights.map((w) => (Math.PI / 4) * w);
   const weightsAt = new Float64Array(n * l * n), unit = new Float64Array(n + 1), c = new Float64Array(n + 1);
   for (let j = 0; j < n; j++) {

@@ -22,9 +22,7 @@ export function bsmPrice(t: OptionTerms, vol: number): number {
   if (!(sd > 0)) return Math.max(t.call ? fwdDisc - strikeDisc : strikeDisc - fwdDisc, 0);
   const d1 = Math.log(fwdDisc / strikeDisc) / sd + sd / 2;
   const d2 = d1 - sd;
-  return t.call
-    ? fwdDisc * normalCdf(d1) - strikeDisc * normalCdf(d2)
-    : strikeDisc * normalCdf(-d2) - fwdDisc * normalCdf(-d1);
+  return t.call ? fwdDisc * normalCdf(d1) - strikeDisc * normalCdf(d2) : strikeDisc * normalCdf(-d2) - fwdDisc * normalCdf(-d1);
 }
 
 /**

@@ -64,6 +64,7 @@ export class Chain {
   /** Contracts in key order: expiry, strike, call before put. */
   sorted(): Contract[] {
     return [...this.byKey.values()].sort((a, b) =>
-      a.expiry < b.expiry ? -1 : a.expiry > b.expiry ? 1 : a.strike - b.strike || Number(b.call) - Number(a.call));
+      a.expiry < b.expiry ? -1 : a.expiry > b.expiry ? 1 : a.strike - b.strike || Number(b.call) - Number(a.call)
+    );
   }
 }

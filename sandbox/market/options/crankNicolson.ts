@@ -205,7 +205,8 @@ function atSpot(lnS: number, x0: number, dir: number, dx: number, n: number, spo
   const i = Math.min(Math.max(Math.floor(p), 1), n - 2);
   const u = p - i;
   const [A, B, C, D] = [V[i - 1], V[i], V[i + 1], V[i + 2]];
-  const value = -A * u * (u - 1) * (u - 2) / 6 + B * (u + 1) * (u - 1) * (u - 2) / 2 - C * (u + 1) * u * (u - 2) / 2 + D * (u + 1) * u * (u - 1) / 6;
+  const value = -A * u * (u - 1) * (u - 2) / 6 + B * (u + 1) * (u - 1) * (u - 2) / 2 - C * (u + 1) * u * (u - 2) / 2 +
+    D * (u + 1) * u * (u - 1) / 6;
   const du = -A * (3 * u * u - 6 * u + 2) / 6 + B * (3 * u * u - 4 * u - 1) / 2 - C * (3 * u * u - 2 * u - 2) / 2 + D * (3 * u * u - 1) / 6;
   const duu = -A * (u - 1) + B * (3 * u - 2) - C * (3 * u - 1) + D * u;
   const vx = (dir * du) / dx, vxx = duu / (dx * dx);

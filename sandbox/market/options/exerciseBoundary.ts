@@ -74,7 +74,15 @@ export function boundaryAt(b: PutBoundary, tau: number): number {
  * boundaryAt(b, 0.5); // the spot below which the put is exercised now
  * ```
  */
-export function putBoundary(strike: number, years: number, r: number, q: number, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart): PutBoundary {
+export function putBoundary(
+  strike: number,
+  years: number,
+  r: number,
+  q: number,
+  vol: number,
+  settings: Readonly<BoundarySettings> = MARKET_BOUNDARY,
+  start?: BoundaryStart,
+): PutBoundary {
   const n = settings.nodes;
   const problem = boundaryProblem(years, r, q, vol, n, settings.points);
   const a = anchor(years, r, q, Math.max(1, Math.round(vol / ANCHOR_VOL_STEP)), settings);
@@ -87,7 +95,9 @@ export function putBoundary(strike: number, years: number, r: number, q: number,
   }
   const x = chordSolve(problem, from, a.inverse, settings.tolerance, settings.maxIterations, counter);
   if (x) return finish(strike, problem, x, counter.steps);
-  throw new Error(`The exercise boundary did not converge in ${settings.maxIterations} steps (strike ${strike}, years ${years}, rate ${r}, dividend yield ${q}, vol ${vol})`);
+  throw new Error(
+    `The exercise boundary did not converge in ${settings.maxIterations} steps (strike ${strike}, years ${years}, rate ${r}, dividend yield ${q}, vol ${vol})`,
+  );
 }
 
 function finish(strike: number, p: BoundaryProblem, x: Float64Array, iterations: number): PutBoundary {
@@ -148,7 +158,9 @@ function anchor(years: number, r: number, q: number, bucket: number, settings: R
     x.set(chordSolve(p, from.x, from.inverse, ANCHOR_TOLERANCE, 200) ?? plainSolve(p, from.x, years, r, q, vol));
   } else {
     const start = new Float64Array(n + 1);
-    for (let i = 0; i < n; i++) start[i] = Math.max(0, p.lnLimit - Math.log(flatBoundary(years * p.tables.xi[i] * p.tables.xi[i], r, q, vol)));
+    for (let i = 0; i < n; i++) {
+      start[i] = Math.max(0, p.lnLimit - Math.log(flatBoundary(years * p.tables.xi[i] * p.tables.xi[i], r, q, vol)));
+    }
     x.set(plainSolve(p, start, years, r, q, vol));
   }
   // Jacobian of the step by forward differences, then (I - J)^-1 by Gauss-Jordan elimination.
@@ -181,7 +193,15 @@ function plainSolve(p: BoundaryProblem, start: Float64Array, years: number, r: n
  * Chord steps x += M (F(x) - x) from `start` until no node moves more than `tolerance`;
  * undefined if not within `maxSteps` evaluations of F, or with `last`, the last chord step's x.
  */
-function chordSolve(p: BoundaryProblem, start: Float64Array, inverse: Float64Array, tolerance: number, maxSteps: number, counter?: { steps: number }, last = false): Float64Array | undefined {
+function chordSolve(
+  p: BoundaryProblem,
+  start: Float64Array,
+  inverse: Float64Array,
+  tolerance: number,
+  maxSteps: number,
+  counter?: { steps: number },
+  last = false,
+): Float64Array | undefined {
   const n = p.nodes, x = start.slice(), fx = new Float64Array(n + 1), d = new Float64Array(n);
   for (let step = 1; step <= maxSteps; step++) {
     const moved = boundaryStep(p, x, fx);
@@ -216,7 +236,7 @@ function invertIdentityMinus(jac: Float64Array, n: number): Float64Array {
     for (let i = 0; i < n; i++) {
       if (i === c) continue;
       const f = a[i * 2 * n + c];
-      if (f !== 0) for (let j = 0; j < 2 * n; j++) a[i * 2 * n + j] -= f * a[c * 2 * n + j];
+      if (f !== 0) { for (let j = 0; j < 2 * n; j++) a[i * 2 * n + j] -= f * a[c * 2 * n + j]; }
     }
   }
   const inverse = new Float64Array(n * n);

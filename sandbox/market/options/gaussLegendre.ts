@@ -28,7 +28,9 @@ const RULES = new Map<number, QuadratureRule>();
 export function gaussLegendre(n: number): QuadratureRule {
   const known = RULES.get(n);
   if (known) return known;
-  if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`A Gauss-Legendre rule needs a whole number of points of at least 1, got ${n}`);
+  if (!(Number.isInteger(n) && n >= 1)) {
+    throw new RangeError(`A Gauss-Legendre rule needs a whole number of points of at least 1, got ${n}`);
+  }
   const points = new Float64Array(n), weights = new Float64Array(n);
   for (let i = 0; i < Math.ceil(n / 2); i++) {
     let x = sinCos((Math.PI * (i + 0.75)) / (n + 0.5)).cos; // not Math.cos: the same first guess, so the same point, in every runtime

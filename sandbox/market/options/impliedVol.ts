@@ -44,7 +44,11 @@ export interface Solved<T> {
  * s.vol; // 0.22727...
  * ```
  */
-export function solveImpliedVol<T extends { price: number }>(evaluate: (vol: number) => T, target: number, options: SolveOptions = {}): Solved<T> {
+export function solveImpliedVol<T extends { price: number }>(
+  evaluate: (vol: number) => T,
+  target: number,
+  options: SolveOptions = {},
+): Solved<T> {
   const tolerance = options.tolerance ?? Math.max(1e-6, 1e-7 * target);
   const maxEvaluations = options.maxEvaluations ?? 30;
   let lo = VOL_MIN, hi = VOL_MAX;
@@ -97,6 +101,10 @@ export function bsmImpliedVol(t: OptionTerms, price: number, guess = 0.3): numbe
   const european = { ...t, american: false };
   const { lower, upper } = priceBounds(european);
   if (!(price > lower && price < upper)) return NaN;
-  const s = solveImpliedVol((v) => ({ price: bsmPrice(european, v) }), price, { guess, slope: (v) => bsmValuation(european, v).vega * 100, tolerance: 1e-10 * Math.max(1, price) });
+  const s = solveImpliedVol((v) => ({ price: bsmPrice(european, v) }), price, {
+    guess,
+    slope: (v) => bsmValuation(european, v).vega * 100,
+    tolerance: 1e-10 * Math.max(1, price),
+  });
   return s.converged ? s.vol : NaN;
 }

@@ -92,10 +92,17 @@ export class OptionsMarket {
       const value = root.deliverable.shares.reduce((sum, s) => sum + s.units * mid(s.asid, minute), root.deliverable.cash) / 100;
       if (!(value > 0)) continue;
       rootDay({
-        seed: this.seed, day, root, chain: this.chains.get(root.ticker)!, level: this.levels.get(root.underAsid)!,
+        seed: this.seed,
+        day,
+        root,
+        chain: this.chains.get(root.ticker)!,
+        level: this.levels.get(root.underAsid)!,
         value: Math.round(value * 1e6) / 1e6,
         valueTimeNs: nyEpochNs(day.date, BigInt(FIRST_MINUTE_OF_DAY + minute) * NS_PER_MINUTE),
-        seasoned: this.days === 0, publishedMs, greeks: out.greeks, openInterest: out.openInterest,
+        seasoned: this.days === 0,
+        publishedMs,
+        greeks: out.greeks,
+        openInterest: out.openInterest,
       });
       if (this.chains.get(root.ticker)!.size > 0) {
         const h = this.history.get(root.ticker);

@@ -107,7 +107,12 @@ function solveAmerican({ terms, mid, fair, surfaceVol }: PricingInput) {
 }
 
 /** Volatility for contract `i` from computed contracts of its expiry, or NaN when there are none to use. */
-function fromNeighbours(inputs: readonly PricingInput[], i: number, computed: (j: number) => boolean, out: readonly PricingOutput[]): number {
+function fromNeighbours(
+  inputs: readonly PricingInput[],
+  i: number,
+  computed: (j: number) => boolean,
+  out: readonly PricingOutput[],
+): number {
   const me = inputs[i].terms;
   let below = -1, above = -1;
   for (const [j, other] of inputs.entries()) {

@@ -11,7 +11,7 @@ import type { Chain, Contract } from "./chain.ts";
 import { DAYS_PER_YEAR, type OptionTerms } from "./contract.ts";
 import { daysBetween, listedExpiries } from "./expiries.ts";
 import { nextOpenInterest, seasonedOpenInterest, targetOpenInterest } from "./openInterest.ts";
-import { type PricingInput, priceExpiry } from "./pricing.ts";
+import { priceExpiry, type PricingInput } from "./pricing.ts";
 import type { Row } from "../frames.ts";
 import { quoteAround, quoteTimes, type SpreadClass } from "./quotes.ts";
 import { dividendYield } from "../ticks/dividends.ts";
@@ -60,20 +60,47 @@ export function rootDay(input: RootDayInput): void {
   const target = (c: Contract) => {
     const days = daysBetween(date, c.expiry), years = days / DAYS_PER_YEAR;
     const sd = atmVol(level, years) * Math.sqrt(Math.max(years, WEEK));
-    return targetOpenInterest({ tier: root.tier, index: root.kind === "index", putHeavy: root.underType === "etf" || root.underType === "index", call: c.call, strike: c.strike, spot: value, kind: c.kind, sd, daysToExpiry: days });
+    return targetOpenInterest({
+      tier: root.tier,
+      index: root.kind === "index",
+      putHeavy: root.underType === "etf" || root.underType === "index",
+      call: c.call,
+      strike: c.strike,
+      spot: value,
+      kind: c.kind,
+      sd,
+      daysToExpiry: days,
+    });
   };
   chain.dropExpired(date);
   if (root.schedule) {
     for (const expiry of listedExpiries(date, root.schedule)) {
       const years = daysBetween(date, expiry.date) / DAYS_PER_YEAR;
-      const horizon = expiry.kind === "daily" ? root.schedule.dailyDays ?? 0 : expiry.kind === "weekly" ? root.schedule.weeklyDays : expiry.kind === "monthly" ? 100 : root.schedule.quarterlyDays;
-      chain.list(expiry, strikesToList(value, atmVol(level, years), years, root.tier, root.kind === "index", root.nearIncrement), (c) =>
-        input.seasoned ? seasonedOpenInterest(oiRng, target(c), horizon - daysBetween(date, c.expiry)) : 0);
+      const horizon = expiry.kind === "daily"
+        ? root.schedule.dailyDays ?? 0
+        : expiry.kind === "weekly"
+        ? root.schedule.weeklyDays
+        : expiry.kind === "monthly"
+        ? 100
+        : root.schedule.quarterlyDays;
+      chain.list(
+        expiry,
+        strikesToList(value, atmVol(level, years), years, root.tier, root.kind === "index", root.nearIncrement),
+        (c) => input.seasoned ? seasonedOpenInterest(oiRng, target(c), horizon - daysBetween(date, c.expiry)) : 0,
+      );
     }
   }
   const contracts = chain.sorted();
   for (const c of contracts) {
-    input.openInterest.push({ TradeDate: date, EventDateTime: input.publishedMs, Ticker: root.ticker, CallPut: c.call ? "C" : "P", Strike: c.strike, ExpirationDate: c.expiry, OpenInterest: c.openInterest });
+    input.openInterest.push({
+      TradeDate: date,
+      EventDateTime: input.publishedMs,
+      Ticker: root.ticker,
+      CallPut: c.call ? "C" : "P",
+      Strike: c.strike,
+      ExpirationDate: c.expiry,
+      OpenInterest: c.openInterest,
+    });
   }
   if (root.greeksCoverage) priceContracts(input, contracts.filter((c) => c.expiry > date), q);
   for (const c of contracts) {
@@ -84,7 +111,13 @@ export function rootDay(input: RootDayInput): void {
 function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: number): void {
   const { seed, day, root, level, value } = input;
   const rng = Rng.for(seed, "option-quotes", root.ticker, day.date);
-  const cls: SpreadClass = root.kind === "adjusted" ? "adjusted" : root.kind === "index" ? "index" : root.tickClass === "penny-all" ? "etf" : root.tier;
+  const cls: SpreadClass = root.kind === "adjusted"
+    ? "adjusted"
+    : root.kind === "index"
+    ? "index"
+    : root.tickClass === "penny-all"
+    ? "etf"
+    : root.tier;
   const skew = root.underType === "etf" || root.underType === "index" ? "index" : "stock";
   const closeMs = (day.closeMinute + (root.lateClose ? 15 : 0)) * 60_000;
   for (let start = 0; start < contracts.length;) {
@@ -96,9 +129,19 @@ function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: 
     const forward = value * Math.exp((RISK_FREE_RATE - q) * years);
     // An earnings report before expiry adds its expected move's variance (and nothing once past).
     const under = SECURITIES.find((s) => s.asid === root.underAsid);
-    const event = under && root.kind === "standard" && earningsReactionBetween(under.asid, day.date, group[0].expiry) ? earningsMoveVariance(under.annualVol) : 0;
+    const event = under && root.kind === "standard" && earningsReactionBetween(under.asid, day.date, group[0].expiry)
+      ? earningsMoveVariance(under.annualVol)
+      : 0;
     const quoted = group.map((c) => {
-      const terms: OptionTerms = { call: c.call, american: root.american, spot: value, strike: c.strike, years, rate: RISK_FREE_RATE, dividendYield: q };
+      const terms: OptionTerms = {
+        call: c.call,
+        american: root.american,
+        spot: value,
+        strike: c.strike,
+        years,
+        rate: RISK_FREE_RATE,
+        dividendYield: q,
+      };
       const vol = withEventVariance(surfaceVol(level, skew, c.strike, forward, years), years, event);
       const fair = modelSolve(terms, vol, undefined, undefined, false); // a price to quote around; Greeks at the implied vol
       const quote = quoteAround(rng, fair.price, cls, root.tickClass);
@@ -110,14 +153,28 @@ function priceContracts(input: RootDayInput, contracts: readonly Contract[], q: 
     for (const [k, { c, quote, times }] of quoted.entries()) {
       const { vol, status, valuation: v } = valued[k];
       input.greeks.push({
-        TradeDate: day.date, Ticker: root.ticker, CallPut: c.call ? "C" : "P", OptionStyle: root.american ? "A" : "E",
-        Strike: c.strike, ExpirationDate: c.expiry, YearsToMaturity: years, DaysToMaturity: days,
-        UnderLastMidPrice: value, UnderLastMidTime: input.valueTimeNs,
-        LastBidPrice: quote.bid, LastMidPrice: quote.mid, LastAskPrice: quote.ask,
-        LastBidTime: BigInt(nyEpochMs(day.date, times.bidMs)), LastAskTime: BigInt(nyEpochMs(day.date, times.askMs)),
+        TradeDate: day.date,
+        Ticker: root.ticker,
+        CallPut: c.call ? "C" : "P",
+        OptionStyle: root.american ? "A" : "E",
+        Strike: c.strike,
+        ExpirationDate: c.expiry,
+        YearsToMaturity: years,
+        DaysToMaturity: days,
+        UnderLastMidPrice: value,
+        UnderLastMidTime: input.valueTimeNs,
+        LastBidPrice: quote.bid,
+        LastMidPrice: quote.mid,
+        LastAskPrice: quote.ask,
+        LastBidTime: BigInt(nyEpochMs(day.date, times.bidMs)),
+        LastAskTime: BigInt(nyEpochMs(day.date, times.askMs)),
         MidImpliedVol: status === "not converged" ? NaN : vol,
-        MidTheoPrice: v?.price ?? NaN, MidDelta: v?.delta ?? NaN, MidGamma: v?.gamma ?? NaN,
-        MidTheta: v?.theta ?? NaN, MidVega: v?.vega ?? NaN, MidRho: v?.rho ?? NaN,
+        MidTheoPrice: v?.price ?? NaN,
+        MidDelta: v?.delta ?? NaN,
+        MidGamma: v?.gamma ?? NaN,
+        MidTheta: v?.theta ?? NaN,
+        MidVega: v?.vega ?? NaN,
+        MidRho: v?.rho ?? NaN,
         ImpliedVolConvergence: status,
       });
     }

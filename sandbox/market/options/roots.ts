@@ -65,7 +65,9 @@ const SCHEDULES: Readonly<Record<number, ExpirySchedule>> = {
 };
 /** Daily expiries a week or so ahead (SPY, SPXW). */
 const DAILY_SCHEDULE: ExpirySchedule = { ...{ weeklyDays: 35, monthlies: 3, quarterlyDays: 366 }, dailyDays: 8 };
-const LIQUIDITY: Readonly<Record<string, { tier: 1 | 2 | 3; tickClass: TickClass; lateClose?: boolean; daily?: boolean; nearIncrement?: number }>> = {
+const LIQUIDITY: Readonly<
+  Record<string, { tier: 1 | 2 | 3; tickClass: TickClass; lateClose?: boolean; daily?: boolean; nearIncrement?: number }>
+> = {
   SPY: { tier: 1, tickClass: "penny-all", lateClose: true, daily: true, nearIncrement: 1 },
   QQQ: { tier: 1, tickClass: "penny-all", lateClose: true },
   AAPL: { tier: 1, tickClass: "penny" },
@@ -98,38 +100,85 @@ export function planRoots(securities: readonly Security[], actions: readonly Cor
   for (const s of securities.filter((x) => x.optionable)) {
     const liquidity = LIQUIDITY[s.ticker] ?? { tier: 3, tickClass: "nickel" };
     const standard: OptionRoot = {
-      asid: 200000 + (s.asid - 100000), ticker: s.ticker, kind: "standard", underAsid: s.asid, underTicker: s.ticker,
-      underType: UNDER_TYPE[s.kind], underSecId: s.asid, american: true, tier: liquidity.tier, tickClass: liquidity.tickClass,
-      schedule: liquidity.daily ? DAILY_SCHEDULE : SCHEDULES[liquidity.tier], nearIncrement: liquidity.nearIncrement, lateClose: liquidity.lateClose ?? false,
-      deliverable: { shares: [{ asid: s.asid, units: 100 }], cash: 0 }, greeksCoverage: true,
+      asid: 200000 + (s.asid - 100000),
+      ticker: s.ticker,
+      kind: "standard",
+      underAsid: s.asid,
+      underTicker: s.ticker,
+      underType: UNDER_TYPE[s.kind],
+      underSecId: s.asid,
+      american: true,
+      tier: liquidity.tier,
+      tickClass: liquidity.tickClass,
+      schedule: liquidity.daily ? DAILY_SCHEDULE : SCHEDULES[liquidity.tier],
+      nearIncrement: liquidity.nearIncrement,
+      lateClose: liquidity.lateClose ?? false,
+      deliverable: { shares: [{ asid: s.asid, units: 100 }], cash: 0 },
+      greeksCoverage: true,
     };
     roots.push(standard);
     const adjusted = (ticker: string, firstDay: string, action: CorporateAction, patch: Partial<OptionRoot>): OptionRoot => ({
-      ...standard, asid: 220000 + (s.asid - 100000), ticker, kind: "adjusted", tickClass: "nickel", schedule: undefined,
-      firstDay, lastDay: undefined, predecessor: standard.ticker, action, ...patch,
+      ...standard,
+      asid: 220000 + (s.asid - 100000),
+      ticker,
+      kind: "adjusted",
+      tickClass: "nickel",
+      schedule: undefined,
+      firstDay,
+      lastDay: undefined,
+      predecessor: standard.ticker,
+      action,
+      ...patch,
     });
     for (const a of actions) {
       if (a.kind === "split" && a.asid === s.asid) {
-        roots.push(adjusted(`${s.ticker}1`, a.exDate, a, { deliverable: { shares: [{ asid: s.asid, units: (100 * a.newShares) / a.oldShares }], cash: 0 } }));
+        roots.push(
+          adjusted(`${s.ticker}1`, a.exDate, a, {
+            deliverable: { shares: [{ asid: s.asid, units: (100 * a.newShares) / a.oldShares }], cash: 0 },
+          }),
+        );
       } else if (a.kind === "merger" && a.targetAsid === s.asid) {
         standard.lastDay = dayBefore(days, a.effectiveDate);
         const acquirer = byAsid.get(a.acquirerAsid)!;
         roots.push(adjusted(`${s.ticker}1`, a.effectiveDate, a, {
-          underAsid: acquirer.asid, underTicker: acquirer.ticker, underSecId: acquirer.asid,
-          deliverable: mergerDeliverable(a), greeksCoverage: false,
+          underAsid: acquirer.asid,
+          underTicker: acquirer.ticker,
+          underSecId: acquirer.asid,
+          deliverable: mergerDeliverable(a),
+          greeksCoverage: false,
         }));
       } else if (a.kind === "ticker-change" && a.asid === s.asid) {
         standard.lastDay = dayBefore(days, a.date);
-        roots.push({ ...standard, asid: 210000 + (s.asid - 100000), ticker: a.newTicker, underTicker: a.newTicker, firstDay: a.date, lastDay: undefined, predecessor: standard.ticker });
+        roots.push({
+          ...standard,
+          asid: 210000 + (s.asid - 100000),
+          ticker: a.newTicker,
+          underTicker: a.newTicker,
+          firstDay: a.date,
+          lastDay: undefined,
+          predecessor: standard.ticker,
+        });
       }
     }
   }
   const spy = securities.find((s) => s.ticker === "SPY");
   if (spy) {
     roots.push({
-      asid: 290001, ticker: "SPXW", kind: "index", underAsid: spy.asid, underTicker: "SPX", underType: "index", underSecId: INDEX_SEC_ID,
-      american: false, tier: 1, tickClass: "nickel", schedule: DAILY_SCHEDULE, nearIncrement: 5, lateClose: true,
-      deliverable: { shares: [{ asid: spy.asid, units: 100 * INDEX_PER_SPY }], cash: 0 }, greeksCoverage: true,
+      asid: 290001,
+      ticker: "SPXW",
+      kind: "index",
+      underAsid: spy.asid,
+      underTicker: "SPX",
+      underType: "index",
+      underSecId: INDEX_SEC_ID,
+      american: false,
+      tier: 1,
+      tickClass: "nickel",
+      schedule: DAILY_SCHEDULE,
+      nearIncrement: 5,
+      lateClose: true,
+      deliverable: { shares: [{ asid: spy.asid, units: 100 * INDEX_PER_SPY }], cash: 0 },
+      greeksCoverage: true,
     });
   }
   return roots;
@@ -146,7 +195,10 @@ export function planRoots(securities: readonly Security[], actions: readonly Cor
  * ```
  */
 function mergerDeliverable(a: Merger): OptionRoot["deliverable"] {
-  return { shares: [{ asid: a.acquirerAsid, units: Math.floor(100 * a.shareRatio + 1e-9) }], cash: Math.round(100 * a.cashPerShare * 100) / 100 };
+  return {
+    shares: [{ asid: a.acquirerAsid, units: Math.floor(100 * a.shareRatio + 1e-9) }],
+    cash: Math.round(100 * a.cashPerShare * 100) / 100,
+  };
 }
 
 /**

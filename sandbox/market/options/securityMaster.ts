@@ -68,7 +68,13 @@ export function securityMasterRows({ roots, history, days, securities, actions }
 const listedSince = (secId: number) => LISTED_SINCE[secId] ?? COVERAGE_START;
 
 /** Ranges the root's underlying traded under the root's UnderTicker. */
-function underTradeDates(root: OptionRoot, securities: readonly Security[], actions: readonly CorporateAction[], days: readonly TradingDay[], first: string): string[] {
+function underTradeDates(
+  root: OptionRoot,
+  securities: readonly Security[],
+  actions: readonly CorporateAction[],
+  days: readonly TradingDay[],
+  first: string,
+): string[] {
   const s = securities.find((x) => x.asid === root.underSecId)!;
   const under = days.filter((d) => tradesOn(s.asid, d.date, actions) && tickerOn(s.asid, s.ticker, d.date, actions) === root.underTicker);
   if (under.length === 0) return [];

@@ -87,9 +87,13 @@ export function sinCos(x: number): { sin: number; cos: number } {
   const { sin, cos } = series(r);
   const s = sin[0] + sin[1], c = cos[0] + cos[1];
   switch (((k % 4) + 4) % 4) {
-    case 0: return { sin: s, cos: c };
-    case 1: return { sin: c, cos: -s };
-    case 2: return { sin: -s, cos: -c };
-    default: return { sin: -c, cos: s };
+    case 0:
+      return { sin: s, cos: c };
+    case 1:
+      return { sin: c, cos: -s };
+    case 2:
+      return { sin: -s, cos: -c };
+    default:
+      return { sin: -c, cos: s };
   }
 }

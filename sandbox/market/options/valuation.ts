@@ -42,7 +42,13 @@ export interface ModelResult extends FdResult {
  * modelSolve({ call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 }, 0.2).price; // 6.0904
  * ```
  */
-export function modelSolve(t: OptionTerms, vol: number, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY, start?: BoundaryStart, greeks = true): ModelResult {
+export function modelSolve(
+  t: OptionTerms,
+  vol: number,
+  settings: Readonly<BoundarySettings> = MARKET_BOUNDARY,
+  start?: BoundaryStart,
+  greeks = true,
+): ModelResult {
   const v = bsmValuation(t, vol);
   const european = { price: v.price, delta: v.delta, gamma: v.gamma, theta: v.theta };
   if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return european;
@@ -73,7 +79,12 @@ function americanGreeks(t: OptionTerms, vol: number, v: Valuation, p: PremiumSol
  * v.vega; // dollars per volatility point
  * ```
  */
-export function modelValuation(t: OptionTerms, vol: number, solved?: ModelResult, settings: Readonly<BoundarySettings> = MARKET_BOUNDARY): Valuation {
+export function modelValuation(
+  t: OptionTerms,
+  vol: number,
+  solved?: ModelResult,
+  settings: Readonly<BoundarySettings> = MARKET_BOUNDARY,
+): Valuation {
   const v = bsmValuation(t, vol);
   if (!t.american || premiumBound(t, vol) <= NEGLIGIBLE_PREMIUM) return v;
   const base = solved?.boundary ? solved : modelSolve(t, vol, settings);

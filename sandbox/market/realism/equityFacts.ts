@@ -49,7 +49,10 @@ export function volumeVolatilityCorrelation(days: readonly BarDay[]): number {
   const vols: number[] = [], moves: number[] = [];
   for (const d of days) {
     const r = regularReturns(d), v = regularField(d, "Volume"), f = regularField(d, "FinraVolume");
-    for (let m = 1; m < r.length - 1; m++) { vols.push((v[m] || 0) + (f[m] || 0)); moves.push(Math.abs(r[m])); }
+    for (let m = 1; m < r.length - 1; m++) {
+      vols.push((v[m] || 0) + (f[m] || 0));
+      moves.push(Math.abs(r[m]));
+    }
   }
   return correlation(vols, moves);
 }
@@ -90,7 +93,9 @@ export function oneTickMinuteShare(days: readonly BarDay[]): number {
 
 /** Shape of the sizes of the first, last, high and low trades of regular-hours bars. */
 export function barTradeSizeShape(days: readonly BarDay[]): { oddLot: number; exactly100: number; median: number } {
-  const sizes = concat(days.flatMap((d) => (["FirstTradeSize", "LastTradeSize", "HighTradeSize", "LowTradeSize"] as const).map((f) => regularField(d, f))))
+  const sizes = concat(
+    days.flatMap((d) => (["FirstTradeSize", "LastTradeSize", "HighTradeSize", "LowTradeSize"] as const).map((f) => regularField(d, f))),
+  )
     .filter(Number.isFinite);
   return {
     oddLot: sizes.filter((s) => s < 100).length / sizes.length,

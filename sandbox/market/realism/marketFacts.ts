@@ -38,7 +38,12 @@ export function dailyVolumePersistence(rows: readonly DailyRow[], ticker: string
 }
 
 /** A set of days' mean volume over the mean volume of full, non-holiday-week days, averaged over tickers. */
-export function relativeVolume(rows: readonly DailyRow[], tickers: readonly string[], dates: readonly string[], excluded: readonly string[]): number {
+export function relativeVolume(
+  rows: readonly DailyRow[],
+  tickers: readonly string[],
+  dates: readonly string[],
+  excluded: readonly string[],
+): number {
   return mean(tickers.map((t) => {
     const own = byTicker(rows, t);
     const normal = own.filter((r) => !dates.includes(r.date) && !excluded.includes(r.date));
@@ -67,7 +72,10 @@ function aligned(a: Map<string, Float64Array>, b: Map<string, Float64Array>): [n
   for (const [date, ra] of a) {
     const rb = b.get(date);
     if (!rb) continue;
-    for (let i = 0; i < Math.min(ra.length, rb.length); i++) { xs.push(ra[i]); ys.push(rb[i]); }
+    for (let i = 0; i < Math.min(ra.length, rb.length); i++) {
+      xs.push(ra[i]);
+      ys.push(rb[i]);
+    }
   }
   return [xs, ys];
 }

@@ -10,8 +10,18 @@ import type { Manifest } from "../manifest.ts";
 
 /** Bar fields the facts need, one value per minute from 04:00 (index 0) to 19:59 (index 959). */
 const MINUTE_FIELDS = [
-  "CloseBidPrice", "CloseAskPrice", "Volume", "FinraVolume", "TotalTrades", "NBBOQuoteCount", "MinSpread",
-  "LastTradePrice", "FirstTradeSize", "LastTradeSize", "HighTradeSize", "LowTradeSize",
+  "CloseBidPrice",
+  "CloseAskPrice",
+  "Volume",
+  "FinraVolume",
+  "TotalTrades",
+  "NBBOQuoteCount",
+  "MinSpread",
+  "LastTradePrice",
+  "FirstTradeSize",
+  "LastTradeSize",
+  "HighTradeSize",
+  "LowTradeSize",
 ] as const;
 export type MinuteField = (typeof MINUTE_FIELDS)[number];
 
@@ -64,7 +74,9 @@ export function sampleBarDays(csvPath: string): BarDay[] {
   const df = raw.select(
     pl.col("Ticker"),
     pl.col("Date").alias("Date"),
-    pl.col("TimeBarStart").str.slice(0, 2).cast(pl.Int32).mul(60).add(pl.col("TimeBarStart").str.slice(3, 2).cast(pl.Int32)).alias("MinuteOfDay"),
+    pl.col("TimeBarStart").str.slice(0, 2).cast(pl.Int32).mul(60).add(pl.col("TimeBarStart").str.slice(3, 2).cast(pl.Int32)).alias(
+      "MinuteOfDay",
+    ),
     ...MINUTE_FIELDS.map((c) => pl.col(c).cast(pl.Float64)),
   );
   return toBarDays(df, () => 960);
@@ -93,7 +105,15 @@ export function marketDailyRows(marketDir: string): DailyRow[] {
   const dates = df.getColumn("TradeDate").cast(pl.Utf8).toArray() as string[];
   const tickers = df.getColumn("Ticker").toArray() as string[];
   const [open, high, low, close, v, f] = ["OpenPrice", "HighPrice", "LowPrice", "ClosePrice", "DailyVolume", "DailyFinraVolume"].map(get);
-  return tickers.map((ticker, i) => ({ ticker, date: dates[i], open: open[i], high: high[i], low: low[i], close: close[i], volume: v[i] + f[i] }))
+  return tickers.map((ticker, i) => ({
+    ticker,
+    date: dates[i],
+    open: open[i],
+    high: high[i],
+    low: low[i],
+    close: close[i],
+    volume: v[i] + f[i],
+  }))
     .sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 

@@ -7,18 +7,41 @@ import pl from "nodejs-polars";
 import { join } from "node:path";
 import { correlation, mean, quantile, sd } from "./stats.ts";
 
-type Columns = Record<string, ArrayLike<number> & Iterable<number>> & { Ticker: string[]; TradeDate: string[]; ExpirationDate: string[]; CallPut: string[]; OptionStyle: string[] };
+type Columns = Record<string, ArrayLike<number> & Iterable<number>> & {
+  Ticker: string[];
+  TradeDate: string[];
+  ExpirationDate: string[];
+  CallPut: string[];
+  OptionStyle: string[];
+};
 
-const NUMERIC = ["Strike", "DaysToMaturity", "UnderLastMidPrice", "LastBidPrice", "LastAskPrice", "MidImpliedVol", "MidDelta", "MidGamma", "MidTheta", "MidVega"];
+const NUMERIC = [
+  "Strike",
+  "DaysToMaturity",
+  "UnderLastMidPrice",
+  "LastBidPrice",
+  "LastAskPrice",
+  "MidImpliedVol",
+  "MidDelta",
+  "MidGamma",
+  "MidTheta",
+  "MidVega",
+];
 
 /** The opt-greeks-daily rows of a market as columns (dates as YYYY-MM-DD strings, missing numbers NaN). */
 export function readGreeks(marketDir: string): Columns {
   const df = pl.scanParquet(join(marketDir, "opt-greeks-daily/*.parquet")).select(
-    pl.col("TradeDate").cast(pl.Utf8), pl.col("ExpirationDate").cast(pl.Utf8), pl.col("Ticker"), pl.col("CallPut"), pl.col("OptionStyle"),
+    pl.col("TradeDate").cast(pl.Utf8),
+    pl.col("ExpirationDate").cast(pl.Utf8),
+    pl.col("Ticker"),
+    pl.col("CallPut"),
+    pl.col("OptionStyle"),
     ...NUMERIC.map((c) => pl.col(c).cast(pl.Float64).fillNull(NaN)),
   ).collectSync();
   const out: Record<string, unknown> = {};
-  for (const c of df.columns) out[c] = NUMERIC.includes(c) ? Float64Array.from(df.getColumn(c).toArray() as number[]) : df.getColumn(c).toArray();
+  for (const c of df.columns) {
+    out[c] = NUMERIC.includes(c) ? Float64Array.from(df.getColumn(c).toArray() as number[]) : df.getColumn(c).toArray();
+  }
   return out as Columns;
 }
 
@@ -139,7 +162,14 @@ export function expiriesAndStrikes(g: Columns, root: string): { weekdays: string
  */
 export function openInterestFacts(marketDir: string, roots: readonly string[]) {
   const df = pl.scanParquet(join(marketDir, "opt-open-interest/*.parquet"))
-    .select(pl.col("TradeDate").cast(pl.Utf8), pl.col("ExpirationDate").cast(pl.Utf8), "Ticker", "CallPut", "Strike", pl.col("OpenInterest").cast(pl.Float64))
+    .select(
+      pl.col("TradeDate").cast(pl.Utf8),
+      pl.col("ExpirationDate").cast(pl.Utf8),
+      "Ticker",
+      "CallPut",
+      "Strike",
+      pl.col("OpenInterest").cast(pl.Float64),
+    )
     .sort(["Ticker", "CallPut", "Strike", "ExpirationDate", "TradeDate"]).collectSync();
   const [date, expiry, ticker, cp] = ["TradeDate", "ExpirationDate", "Ticker", "CallPut"].map((c) => df.getColumn(c).toArray() as string[]);
   const strike = df.getColumn("Strike").toArray() as number[], oi = df.getColumn("OpenInterest").toArray() as number[];
@@ -152,9 +182,13 @@ export function openInterestFacts(marketDir: string, roots: readonly string[]) {
   const farOut: number[] = [], lastDays: number[] = [];
   let start = 0;
   for (let i = 1; i <= ticker.length; i++) {
-    const same = i < ticker.length && ticker[i] === ticker[i - 1] && cp[i] === cp[i - 1] && strike[i] === strike[i - 1] && expiry[i] === expiry[i - 1];
+    const same = i < ticker.length && ticker[i] === ticker[i - 1] && cp[i] === cp[i - 1] && strike[i] === strike[i - 1] &&
+      expiry[i] === expiry[i - 1];
     if (same) {
-      if (oi[i] > 0 && oi[i - 1] > 0) { pairs++; if (oi[i] === oi[i - 1]) unchanged++; }
+      if (oi[i] > 0 && oi[i - 1] > 0) {
+        pairs++;
+        if (oi[i] === oi[i - 1]) unchanged++;
+      }
       continue;
     }
     // Contract series [start, i): the last row before expiry against ten rows earlier.

@@ -6,7 +6,12 @@
 /** Mean of the finite values; NaN when there are none. */
 export function mean(xs: ArrayLike<number>): number {
   let s = 0, n = 0;
-  for (let i = 0; i < xs.length; i++) if (Number.isFinite(xs[i])) { s += xs[i]; n++; }
+  for (let i = 0; i < xs.length; i++) {
+    if (Number.isFinite(xs[i])) {
+      s += xs[i];
+      n++;
+    }
+  }
   return n ? s / n : NaN;
 }
 
@@ -21,7 +26,12 @@ export function mean(xs: ArrayLike<number>): number {
 export function sd(xs: ArrayLike<number>): number {
   const m = mean(xs);
   let s = 0, n = 0;
-  for (let i = 0; i < xs.length; i++) if (Number.isFinite(xs[i])) { s += (xs[i] - m) ** 2; n++; }
+  for (let i = 0; i < xs.length; i++) {
+    if (Number.isFinite(xs[i])) {
+      s += (xs[i] - m) ** 2;
+      n++;
+    }
+  }
   return n > 1 ? Math.sqrt(s / (n - 1)) : NaN;
 }
 
@@ -39,7 +49,9 @@ export function excessKurtosis(xs: ArrayLike<number>): number {
   for (let i = 0; i < xs.length; i++) {
     if (!Number.isFinite(xs[i])) continue;
     const d = (xs[i] - m) ** 2;
-    m2 += d; m4 += d * d; n++;
+    m2 += d;
+    m4 += d * d;
+    n++;
   }
   return n > 3 && m2 > 0 ? (n * m4) / (m2 * m2) - 3 : NaN;
 }
@@ -55,13 +67,21 @@ export function excessKurtosis(xs: ArrayLike<number>): number {
 export function correlation(xs: ArrayLike<number>, ys: ArrayLike<number>): number {
   let sx = 0, sy = 0, n = 0;
   const len = Math.min(xs.length, ys.length);
-  for (let i = 0; i < len; i++) if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) { sx += xs[i]; sy += ys[i]; n++; }
+  for (let i = 0; i < len; i++) {
+    if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) {
+      sx += xs[i];
+      sy += ys[i];
+      n++;
+    }
+  }
   if (n < 3) return NaN;
   const mx = sx / n, my = sy / n;
   let cxy = 0, cxx = 0, cyy = 0;
   for (let i = 0; i < len; i++) {
     if (!(Number.isFinite(xs[i]) && Number.isFinite(ys[i]))) continue;
-    cxy += (xs[i] - mx) * (ys[i] - my); cxx += (xs[i] - mx) ** 2; cyy += (ys[i] - my) ** 2;
+    cxy += (xs[i] - mx) * (ys[i] - my);
+    cxx += (xs[i] - mx) ** 2;
+    cyy += (ys[i] - my) ** 2;
   }
   return cxx > 0 && cyy > 0 ? cxy / Math.sqrt(cxx * cyy) : NaN;
 }
@@ -80,12 +100,25 @@ export function pooledAutocorrelation(series: readonly ArrayLike<number>[], lag 
   for (const s of series) for (let i = 0; i < s.length; i++) all.push(s[i]);
   const m = mean(all);
   for (const s of series) {
-    for (let i = lag; i < s.length; i++) { xs.push(s[i - lag] - m); ys.push(s[i] - m); }
+    for (let i = lag; i < s.length; i++) {
+      xs.push(s[i - lag] - m);
+      ys.push(s[i] - m);
+    }
   }
   let num = 0, n = 0;
-  for (let i = 0; i < xs.length; i++) if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) { num += xs[i] * ys[i]; n++; }
+  for (let i = 0; i < xs.length; i++) {
+    if (Number.isFinite(xs[i]) && Number.isFinite(ys[i])) {
+      num += xs[i] * ys[i];
+      n++;
+    }
+  }
   let den = 0, k = 0;
-  for (const v of all) if (Number.isFinite(v)) { den += (v - m) ** 2; k++; }
+  for (const v of all) {
+    if (Number.isFinite(v)) {
+      den += (v - m) ** 2;
+      k++;
+    }
+  }
   return n > 2 && den > 0 ? (num / n) / (den / k) : NaN;
 }
 
@@ -103,7 +136,8 @@ export function residuals(ys: ArrayLike<number>, xs: ArrayLike<number>): Float64
   let cxy = 0, cxx = 0;
   for (let i = 0; i < ys.length; i++) {
     if (!(Number.isFinite(xs[i]) && Number.isFinite(ys[i]))) continue;
-    cxy += (xs[i] - mx) * (ys[i] - my); cxx += (xs[i] - mx) ** 2;
+    cxy += (xs[i] - mx) * (ys[i] - my);
+    cxx += (xs[i] - mx) ** 2;
   }
   const b = cxx > 0 ? cxy / cxx : 0;
   return Float64Array.from({ length: ys.length }, (_, i) => ys[i] - my - b * (xs[i] - mx));

@@ -18,9 +18,18 @@ export interface Earnings {
 /** Earnings dates by ASID, as the companies reported in 2023 and early 2024. */
 const EARNINGS: Readonly<Record<number, readonly Earnings[]>> = {
   100001: [{ date: "2023-08-03", timing: "after-close" }, { date: "2023-11-02", timing: "after-close" }], // AAPL
-  100002: [{ date: "2023-07-25", timing: "after-close" }, { date: "2023-10-24", timing: "after-close" }, { date: "2024-01-30", timing: "after-close" }], // MSFT
-  100003: [{ date: "2023-07-14", timing: "before-open" }, { date: "2023-10-13", timing: "before-open" }, { date: "2024-01-12", timing: "before-open" }], // JPM
-  100006: [{ date: "2023-07-20", timing: "before-open" }, { date: "2023-10-19", timing: "before-open" }, { date: "2024-01-18", timing: "before-open" }], // TSM
+  100002: [{ date: "2023-07-25", timing: "after-close" }, { date: "2023-10-24", timing: "after-close" }, {
+    date: "2024-01-30",
+    timing: "after-close",
+  }], // MSFT
+  100003: [{ date: "2023-07-14", timing: "before-open" }, { date: "2023-10-13", timing: "before-open" }, {
+    date: "2024-01-12",
+    timing: "before-open",
+  }], // JPM
+  100006: [{ date: "2023-07-20", timing: "before-open" }, { date: "2023-10-19", timing: "before-open" }, {
+    date: "2024-01-18",
+    timing: "before-open",
+  }], // TSM
   100009: [{ date: "2023-07-26", timing: "after-close" }, { date: "2023-10-25", timing: "after-close" }], // ODFL
   100010: [{ date: "2023-07-27", timing: "before-open" }, { date: "2023-10-26", timing: "before-open" }], // SIRI
   100011: [{ date: "2023-07-26", timing: "before-open" }, { date: "2023-10-25", timing: "before-open" }], // HES

@@ -92,7 +92,8 @@ export function generateDayTicks(input: DayInput): TickColumns {
     shapeTotal += shape;
   }
   // A volatile day trades more; early closes and holiday weeks less.
-  const dayVolume = sec.dailyVolume * shareFactor * seasonalVolume(day) * (activityTotal / shapeTotal) * Math.exp(0.2 * rng.normal() - 0.02);
+  const dayVolume = sec.dailyVolume * shareFactor * seasonalVolume(day) * (activityTotal / shapeTotal) *
+    Math.exp(0.2 * rng.normal() - 0.02);
   const meanSize = REAL_MEAN_TRADE_SIZE * shareFactor / (sec.printScale * eventScale);
   const closeShare = CLOSE_AUCTION_SHARE * (isQuadWitching(day.date) ? 2.5 : 1);
   const continuousVolume = dayVolume * (1 - OPEN_AUCTION_SHARE - closeShare);
@@ -177,7 +178,13 @@ export function generateDayTicks(input: DayInput): TickColumns {
       impact += priceImpact(book, size, meanSize, side);
       const exchange = isTrf ? TRF_EXCHANGE : drawExchange(rng, listing, extended);
       const oddLot = size < 100;
-      const condition = extended ? (oddLot ? COND_EXTENDED_ODD_LOT : COND_EXTENDED) : sweep ? (oddLot ? COND_SWEEP_ODD_LOT : COND_SWEEP) : oddLot ? COND_ODD_LOT : COND_REGULAR;
+      const condition = extended
+        ? (oddLot ? COND_EXTENDED_ODD_LOT : COND_EXTENDED)
+        : sweep
+        ? (oddLot ? COND_SWEEP_ODD_LOT : COND_SWEEP)
+        : oddLot
+        ? COND_ODD_LOT
+        : COND_REGULAR;
       out.push(ns, TRADE, price, size, exchange, condition);
       lastNs = ns;
       if (rng.chance(CANCEL_PROBABILITY)) {

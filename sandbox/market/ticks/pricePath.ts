@@ -59,7 +59,8 @@ function varianceWeights(day: TradingDay, openDiscovery: number): Float64Array {
   let sum = 0;
   for (let m = 0; m < MINUTES_PER_DAY; m++) {
     const minute = FIRST_MINUTE_OF_DAY + m, sinceOpen = minute - OPEN_MINUTE_OF_DAY;
-    w[m] = dayActivity(day, minute) * (sinceOpen >= 0 && minute < day.closeMinute ? 1 + openDiscovery * Math.exp(-sinceOpen / OPEN_DISCOVERY_MINUTES) : 1);
+    w[m] = dayActivity(day, minute) *
+      (sinceOpen >= 0 && minute < day.closeMinute ? 1 + openDiscovery * Math.exp(-sinceOpen / OPEN_DISCOVERY_MINUTES) : 1);
     sum += w[m];
   }
   for (let m = 0; m < MINUTES_PER_DAY; m++) w[m] /= sum;
@@ -106,7 +107,8 @@ export function buildPricePaths(
   const marketDailyVol = MARKET_ANNUAL_VOL / Math.sqrt(TRADING_DAYS_PER_YEAR);
   // Targets are priced off their acquirer, so acquirers go first.
   const ordered = [...securities].sort((a, b) =>
-    Number(mergers.some((m) => m.targetAsid === a.asid)) - Number(mergers.some((m) => m.targetAsid === b.asid)));
+    Number(mergers.some((m) => m.targetAsid === a.asid)) - Number(mergers.some((m) => m.targetAsid === b.asid))
+  );
   const start = Rng.for(seed, "vol-start");
   const marketState = new DailyVolState(start);
   const sectors = [...new Set(securities.map((s) => s.sector))];
@@ -123,7 +125,9 @@ export function buildPricePaths(
       for (const s of sectors) sectorStates.get(s)!.step(stateRng);
     }
     const market = factorDay(Rng.for(seed, "market", day.date), marketState.varianceScale());
-    const sectorDays = new Map(sectors.map((s) => [s, factorDay(Rng.for(seed, "sector", s, day.date), sectorStates.get(s)!.varianceScale())]));
+    const sectorDays = new Map(
+      sectors.map((s) => [s, factorDay(Rng.for(seed, "sector", s, day.date), sectorStates.get(s)!.varianceScale())]),
+    );
     let marketMove = 0;
     for (let m = 0; m <= MINUTES_PER_DAY; m++) {
       const w = m === 0 ? OVERNIGHT_VARIANCE_SHARE : (1 - OVERNIGHT_VARIANCE_SHARE) * weights[m - 1];
@@ -146,8 +150,12 @@ export function buildPricePaths(
       if (lift) own.x += lift;
       const ownDay = factorDay(rng, own.varianceScale());
       const sectorDay = sectorDays.get(sec.sector)!;
-      const jumpAt = reaction?.e.date === day.date ? (reaction.e.timing === "after-close" ? day.closeMinute + 5 : 7 * 60) - FIRST_MINUTE_OF_DAY : -1;
-      const jump = jumpAt >= 0 ? (rng.chance(0.5) ? 1 : -1) * (EARNINGS_JUMP_MIN + EARNINGS_JUMP_SD * Math.abs(rng.normal())) * dailyVol : 0;
+      const jumpAt = reaction?.e.date === day.date
+        ? (reaction.e.timing === "after-close" ? day.closeMinute + 5 : 7 * 60) - FIRST_MINUTE_OF_DAY
+        : -1;
+      const jump = jumpAt >= 0
+        ? (rng.chance(0.5) ? 1 : -1) * (EARNINGS_JUMP_MIN + EARNINGS_JUMP_SD * Math.abs(rng.normal())) * dailyVol
+        : 0;
       const hasNews = (sec.kind === "common" || sec.kind === "adr") && jumpAt < 0 && rng.chance(NEWS_PROBABILITY);
       const news = hasNews ? NEWS_SD * rng.normal() * dailyVol : 0;
 
@@ -173,13 +181,14 @@ export function buildPricePaths(
         seen += absorbed;
         x += absorbed + ownPart + (m - 1 === jumpAt ? jump : 0);
         price[m] = x;
-        const variance = systematic * systematic * market.scales[m] + sectorLoad * sectorLoad * sectorDay.scales[m] + ownVol * ownVol * ownDay.scales[m];
+        const variance = systematic * systematic * market.scales[m] + sectorLoad * sectorLoad * sectorDay.scales[m] +
+          ownVol * ownVol * ownDay.scales[m];
         activity[m - 1] = (variance / baseline) ** ACTIVITY_ELASTICITY;
       }
       // News brings a burst of trading that fades over the next hour.
-      if (jumpAt >= 0) for (let m = jumpAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 8 * Math.exp(-(m - jumpAt) / 45);
+      if (jumpAt >= 0) { for (let m = jumpAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 8 * Math.exp(-(m - jumpAt) / 45); }
       const openAt = OPEN_MINUTE_OF_DAY - FIRST_MINUTE_OF_DAY;
-      if (hasNews) for (let m = openAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 2 * Math.exp(-(m - openAt) / 90);
+      if (hasNews) { for (let m = openAt; m < MINUTES_PER_DAY; m++) activity[m] *= 1 + 2 * Math.exp(-(m - openAt) / 90); }
       x += factor - seen; // what the lag had not yet passed on arrives overnight
       level.set(sec.asid, x);
       if (lift) own.x -= lift * 0.5; // the lift fades with the state from here

@@ -41,7 +41,9 @@ const BODY_MEAN = (() => {
   const rng = Rng.for(0, "trade-size-body");
   let sum = 0;
   const n = 100_000;
-  for (let i = 0; i < n; i++) sum += (ODD_LOT_SHARE * oddLot(rng) + ONE_LOT_SHARE * 100 + MULTI_LOT_SHARE * multiLot(rng)) / (1 - BLOCK_SHARE);
+  for (let i = 0; i < n; i++) {
+    sum += (ODD_LOT_SHARE * oddLot(rng) + ONE_LOT_SHARE * 100 + MULTI_LOT_SHARE * multiLot(rng)) / (1 - BLOCK_SHARE);
+  }
   return sum / n;
 })();
 

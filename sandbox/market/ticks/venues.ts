@@ -6,8 +6,16 @@ const CODE = (c: (typeof EXCHANGES)[number]) => EXCHANGES.indexOf(c);
 
 /** Exchange shares of on-exchange volume in regular hours (the listing market gets a bonus). */
 const REGULAR_WEIGHTS: [number, number][] = [
-  [CODE("Q"), 0.16], [CODE("N"), 0.1], [CODE("P"), 0.1], [CODE("Z"), 0.1], [CODE("K"), 0.1],
-  [CODE("V"), 0.05], [CODE("U"), 0.07], [CODE("H"), 0.04], [CODE("J"), 0.03], [CODE("Y"), 0.03],
+  [CODE("Q"), 0.16],
+  [CODE("N"), 0.1],
+  [CODE("P"), 0.1],
+  [CODE("Z"), 0.1],
+  [CODE("K"), 0.1],
+  [CODE("V"), 0.05],
+  [CODE("U"), 0.07],
+  [CODE("H"), 0.04],
+  [CODE("J"), 0.03],
+  [CODE("Y"), 0.03],
 ];
 /** Only these markets run early and late sessions. */
 const EXTENDED_WEIGHTS: [number, number][] = [[CODE("P"), 0.35], [CODE("Q"), 0.35], [CODE("K"), 0.15], [CODE("Z"), 0.15]];

@@ -30,7 +30,9 @@ export function positiveInt(text: string, what: string): number {
  * ```
  */
 export function nonNegativeInt(text: string, what: string): number {
-  if (!/^[0-9]{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new AdminInputError(`${what} '${text}' is not a non-negative integer`);
+  if (!/^[0-9]{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new AdminInputError(`${what} '${text}' is not a non-negative integer`);
+  }
   return Number(text);
 }
 
@@ -50,8 +52,11 @@ export function isoInstant(text: string, what: string): string {
   const m = ISO.exec(text);
   const date = new Date(text);
   // V8 rolls 2030-02-31 over to March; the calendar date must survive the round trip.
-  const sameDay = m && !Number.isNaN(date.getTime()) && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])).toISOString().slice(0, 10) === `${m[1]}-${m[2]}-${m[3]}`;
-  if (!sameDay) throw new AdminInputError(`${what} '${text}' is not an ISO date or date-time with a zone, such as 2030-01-01 or 2030-01-01T12:00:00Z`);
+  const sameDay = m && !Number.isNaN(date.getTime()) &&
+    new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])).toISOString().slice(0, 10) === `${m[1]}-${m[2]}-${m[3]}`;
+  if (!sameDay) {
+    throw new AdminInputError(`${what} '${text}' is not an ISO date or date-time with a zone, such as 2030-01-01 or 2030-01-01T12:00:00Z`);
+  }
   return date.toISOString();
 }
 

@@ -78,13 +78,21 @@ function answer(argv: string[], now: Date): AdminResult {
   if (!command) throw new AdminInputError(`Unknown command '${positionals.join(" ")}': see --help`);
   const args = positionals.slice(command.words.length);
   if (args.length !== command.args.length) {
-    throw new AdminInputError(`'${command.words.join(" ")}' takes ${command.args.length === 0 ? "no arguments" : command.args.map((a) => `<${a}>`).join(" ")}, got '${args.join(" ")}': ${command.usage}`);
+    throw new AdminInputError(
+      `'${command.words.join(" ")}' takes ${
+        command.args.length === 0 ? "no arguments" : command.args.map((a) => `<${a}>`).join(" ")
+      }, got '${args.join(" ")}': ${command.usage}`,
+    );
   }
-  const stray = Object.keys(values).find((k) => values[k as keyof typeof values] !== undefined && !GLOBAL.includes(k) && !command.options.includes(k));
+  const stray = Object.keys(values).find((k) =>
+    values[k as keyof typeof values] !== undefined && !GLOBAL.includes(k) && !command.options.includes(k)
+  );
   if (stray) throw new AdminInputError(`Option --${stray} does not apply to '${command.words.join(" ")}': ${command.usage}`);
   const statePath = values.state ?? join(values.data ?? DEMO_DATA, "sandbox-state.sqlite");
   // Opening a missing file would create an empty state: a typo must not look like success.
-  if (!existsSync(statePath)) throw new AdminInputError(`State file '${statePath}' does not exist: start the sandbox once to create it, or pass --state <file>`);
+  if (!existsSync(statePath)) {
+    throw new AdminInputError(`State file '${statePath}' does not exist: start the sandbox once to create it, or pass --state <file>`);
+  }
   const db = openState(statePath);
   try {
     const output = command.run(db, { options: values, args, now });

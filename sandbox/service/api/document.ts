@@ -33,7 +33,11 @@ export interface NotAllowed {
 function toComponents(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toComponents);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" ? v.replace("#/$defs/", "#/components/schemas/") : toComponents(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map((
+      [k, v],
+    ) => [k, k === "$ref" && typeof v === "string" ? v.replace("#/$defs/", "#/components/schemas/") : toComponents(v)]),
+  );
 }
 
 class DocumentBuilder {
@@ -41,7 +45,9 @@ class DocumentBuilder {
 
   /** The JSON schema of `schema`: a reference when it has an id, its shared parts as components. */
   schema(schema: z.ZodType, io: "input" | "output" = "output"): Json {
-    const { $defs, $schema: _dialect, id, ...root } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json & { $defs?: Json; id?: string };
+    const { $defs, $schema: _dialect, id, ...root } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as
+      & Json
+      & { $defs?: Json; id?: string };
     for (const [name, def] of Object.entries($defs ?? {})) this.schemas[name] = toComponents(def);
     const rewritten = toComponents(root) as Json;
     if (typeof id !== "string") return rewritten;
@@ -53,30 +59,53 @@ class DocumentBuilder {
   parameter(name: string, where: "query" | "path", schema: z.ZodType): Json {
     const { description, id: _id, ...declared } = (z.globalRegistry.get(schema) ?? {}) as Json;
     const wire = Object.keys(declared).length > 0 ? declared : this.schema(schema, "input");
-    return { name, in: where, required: where === "path" || !schema.safeParse(undefined).success, schema: wire, ...(description ? { description } : {}) };
+    return {
+      name,
+      in: where,
+      required: where === "path" || !schema.safeParse(undefined).success,
+      schema: wire,
+      ...(description ? { description } : {}),
+    };
   }
 
   /** One answer: its description, headers (described, as strings) and content schemas. */
   response(r: ResponseConfig): Json {
     const headers = r.headers
-      ? Object.fromEntries(Object.entries(r.headers.shape).map(([n, s]) => {
-        const { description } = (z.globalRegistry.get(s as z.ZodType) ?? {}) as Json;
-        return [n, { description, schema: { type: "string" } }];
-      }))
+      ? Object.fromEntries(
+        Object.entries(r.headers.shape).map(([n, s]) => {
+          const { description } = (z.globalRegistry.get(s as z.ZodType) ?? {}) as Json;
+          return [n, { description, schema: { type: "string" } }];
+        }),
+      )
       : undefined;
-    const content = r.content ? Object.fromEntries(Object.entries(r.content).map(([type, c]) => [type, { schema: this.schema(c.schema) }])) : undefined;
+    const content = r.content
+      ? Object.fromEntries(Object.entries(r.content).map(([type, c]) => [type, { schema: this.schema(c.schema) }]))
+      : undefined;
     return { description: r.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
   }
 
   operation(route: RouteConfig): Json {
     const request = route.request ?? {};
     const parameters = [
-      ...Object.entries((request.params as z.ZodObject | undefined)?.shape ?? {}).map(([n, s]) => this.parameter(n, "path", s as z.ZodType)),
-      ...Object.entries((request.query as z.ZodObject | undefined)?.shape ?? {}).map(([n, s]) => this.parameter(n, "query", s as z.ZodType)),
+      ...Object.entries((request.params as z.ZodObject | undefined)?.shape ?? {}).map(([n, s]) =>
+        this.parameter(n, "path", s as z.ZodType)
+      ),
+      ...Object.entries((request.query as z.ZodObject | undefined)?.shape ?? {}).map(([n, s]) =>
+        this.parameter(n, "query", s as z.ZodType)
+      ),
     ];
-    const responses = Object.fromEntries(Object.entries(route.responses).map(([status, response]) => [status, this.response(response as ResponseConfig)]));
+    const responses = Object.fromEntries(
+      Object.entries(route.responses).map(([status, response]) => [status, this.response(response as ResponseConfig)]),
+    );
     const { operationId, summary, tags, security } = route;
-    return { ...(operationId ? { operationId } : {}), ...(summary ? { summary } : {}), tags, security, ...(parameters.length > 0 ? { parameters } : {}), responses };
+    return {
+      ...(operationId ? { operationId } : {}),
+      ...(summary ? { summary } : {}),
+      tags,
+      security,
+      ...(parameters.length > 0 ? { parameters } : {}),
+      responses,
+    };
   }
 }
 
@@ -120,7 +149,8 @@ export function openApiDocument(routes: readonly RouteConfig[], notAllowed?: Not
     info: {
       title: "Historical Market Data Datasets Service (sandbox)",
       version: "v1",
-      description: "Local sandbox of the Datasets Service over a synthetic market. Every GET also answers HEAD (headers only: no query runs, no quota is spent); other methods answer 405 with Allow: GET, HEAD.",
+      description:
+        "Local sandbox of the Datasets Service over a synthetic market. Every GET also answers HEAD (headers only: no query runs, no quota is spent); other methods answer 405 with Allow: GET, HEAD.",
     },
     paths,
     components: {

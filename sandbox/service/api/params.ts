@@ -23,7 +23,13 @@ function report(ctx: z.RefinementCtx, issue: ValidationIssue): typeof z.NEVER {
 export function fastApiIssues(error: z.ZodError, where: "query" | "path"): ValidationIssue[] {
   return error.issues.map((issue) => {
     const recorded = (issue as { params?: { fastapi?: ValidationIssue } }).params?.fastapi;
-    return recorded ?? { type: "value_error", loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))], msg: issue.message, input: (issue as { input?: unknown }).input ?? "" };
+    return recorded ??
+      {
+        type: "value_error",
+        loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+        msg: issue.message,
+        input: (issue as { input?: unknown }).input ?? "",
+      };
   });
 }
 
@@ -50,11 +56,32 @@ const JSON_TYPES: Record<ColumnType, Record<string, unknown>> = {
 export function integerQuery(name: string, min: number, max: number, defaultValue: number, description: string) {
   return z.string().transform((text, ctx) => {
     if (!/^[+-]?[0-9]+$/.test(text)) {
-      return report(ctx, { type: "int_parsing", loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", input: text });
+      return report(ctx, {
+        type: "int_parsing",
+        loc: ["query", name],
+        msg: "Input should be a valid integer, unable to parse string as an integer",
+        input: text,
+      });
     }
     const n = Number(text);
-    if (n < min) return report(ctx, { type: "greater_than_equal", loc: ["query", name], msg: `Input should be greater than or equal to ${min}`, input: text, ctx: { ge: min } });
-    if (n > max) return report(ctx, { type: "less_than_equal", loc: ["query", name], msg: `Input should be less than or equal to ${max}`, input: text, ctx: { le: max } });
+    if (n < min) {
+      return report(ctx, {
+        type: "greater_than_equal",
+        loc: ["query", name],
+        msg: `Input should be greater than or equal to ${min}`,
+        input: text,
+        ctx: { ge: min },
+      });
+    }
+    if (n > max) {
+      return report(ctx, {
+        type: "less_than_equal",
+        loc: ["query", name],
+        msg: `Input should be less than or equal to ${max}`,
+        input: text,
+        ctx: { le: max },
+      });
+    }
     return n === 0 ? 0 : n; // -0 is 0
   }).optional().meta({ type: "integer", minimum: min, maximum: max, default: defaultValue, description });
 }
@@ -73,7 +100,13 @@ const quoteList = (values: readonly string[]) =>
 export function enumQuery<T extends string>(name: string, values: readonly T[], defaultValue: T, description: string) {
   return z.string().transform((text, ctx) => {
     if ((values as readonly string[]).includes(text)) return text as T;
-    return report(ctx, { type: "enum", loc: ["query", name], msg: `Input should be ${quoteList(values)}`, input: text, ctx: { expected: quoteList(values) } });
+    return report(ctx, {
+      type: "enum",
+      loc: ["query", name],
+      msg: `Input should be ${quoteList(values)}`,
+      input: text,
+      ctx: { expected: quoteList(values) },
+    });
   }).optional().meta({ type: "string", enum: [...values], default: defaultValue, description });
 }
 
@@ -101,7 +134,11 @@ export function filterQuery(column: Column, op: string, name: string, where: "qu
   const one = (text: string, ctx: z.RefinementCtx): FilterValue[] | undefined => {
     const texts = op === "in" ? text.split(",") : [text];
     // Counted before any value is parsed: a list past the limit costs nothing more.
-    const tooLong = op === "in" ? inListIssue(loc, text, texts.length) : op === "like" || op === "ilike" ? patternIssue(loc, text) : undefined;
+    const tooLong = op === "in"
+      ? inListIssue(loc, text, texts.length)
+      : op === "like" || op === "ilike"
+      ? patternIssue(loc, text)
+      : undefined;
     if (tooLong) {
       report(ctx, tooLong);
       return undefined;
@@ -121,9 +158,16 @@ export function filterQuery(column: Column, op: string, name: string, where: "qu
     }
     return ok ? values : undefined;
   };
-  const described = op === "in" ? ` (comma-separated, at most ${MAX_IN_VALUES} values)` : op.includes("like") ? ` (* is the wildcard; at most ${MAX_PATTERN_LENGTH} characters)` : "";
+  const described = op === "in"
+    ? ` (comma-separated, at most ${MAX_IN_VALUES} values)`
+    : op.includes("like")
+    ? ` (* is the wildcard; at most ${MAX_PATTERN_LENGTH} characters)`
+    : "";
   const text = column.type === "list_string" || column.type.startsWith("datetime") || ["in", "like", "ilike"].includes(op);
-  const meta = { ...(text ? { type: "string" } : JSON_TYPES[column.type]), description: `Filter: ${column.name} ${op === "eq" ? "equals the value" : op}${described}. ${column.description}` };
+  const meta = {
+    ...(text ? { type: "string" } : JSON_TYPES[column.type]),
+    description: `Filter: ${column.name} ${op === "eq" ? "equals the value" : op}${described}. ${column.description}`,
+  };
   const schema = z.union([z.string(), z.array(z.string())]).transform((raw, ctx) => {
     const lists = (Array.isArray(raw) ? raw : [raw]).map((t) => one(t, ctx));
     return lists.every((l) => l !== undefined) ? (lists as FilterValue[][]) : z.NEVER;

@@ -34,9 +34,13 @@ const ERRORS = {
   404: error("A dataset with the id '{id}' is not found"),
   410: error("The account is deactivated / The API key access has expired"),
   // Deno's HTTP server refuses a longer request target before the app sees it: no body, no request id.
-  414: { description: "URI Too Long: a request target (path and query string) longer than 65,534 bytes; answered by the HTTP server before any route, with no body" },
+  414: {
+    description:
+      "URI Too Long: a request target (path and query string) longer than 65,534 bytes; answered by the HTTP server before any route, with no body",
+  },
   422: {
-    description: `Validation error (FastAPI/pydantic v2 shape). Besides malformed values and unknown columns: a parameter given more than once (value_error), an 'in' list of more than ${MAX_IN_VALUES} values (too_long), a like/ilike pattern of more than ${MAX_PATTERN_LENGTH} characters (string_too_long), a data request whose target (path and query string) is longer than ${MAX_REQUEST_TARGET_BYTES} bytes (string_too_long, loc ["query"])`,
+    description:
+      `Validation error (FastAPI/pydantic v2 shape). Besides malformed values and unknown columns: a parameter given more than once (value_error), an 'in' list of more than ${MAX_IN_VALUES} values (too_long), a like/ilike pattern of more than ${MAX_PATTERN_LENGTH} characters (string_too_long), a data request whose target (path and query string) is longer than ${MAX_REQUEST_TARGET_BYTES} bytes (string_too_long, loc ["query"])`,
     content: { "application/json": { schema: HTTPValidationError } },
   },
   429: error(
@@ -53,7 +57,8 @@ export const OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRAC
 
 /** The 405 answer of every route to the methods it does not serve (OTHER_METHODS). */
 export const METHOD_NOT_ALLOWED = {
-  description: "Method Not Allowed: every route is read-only (GET, and HEAD for the headers alone); answered before authentication, naming the methods allowed",
+  description:
+    "Method Not Allowed: every route is read-only (GET, and HEAD for the headers alone); answered before authentication, naming the methods allowed",
   headers: z.object({ Allow: header("The methods the route answers: GET, HEAD") }),
   content: { "application/json": { schema: HTTPError } },
 };
@@ -70,7 +75,9 @@ const QUOTA_HEADERS = z.object({
   "X-Quota-Monthly-Returned-Bytes-Limit": header("Bytes that may be returned this month"),
   "X-Quota-Monthly-Returned-Bytes-Remaining": header("Bytes left to return this month"),
   "X-Quota-Monthly-Reset": header("Seconds until the monthly quotas reset (00:00 UTC on the 1st)"),
-  "X-Quota-Warning": z.string().optional().meta({ description: "Present once a monthly quota is more than 90% used: which, how much, and when it resets" }),
+  "X-Quota-Warning": z.string().optional().meta({
+    description: "Present once a monthly quota is more than 90% used: which, how much, and when it resets",
+  }),
 });
 
 const ok = (description: string, schema: z.ZodType) => ({ 200: { description, content: { "application/json": { schema } } } });
@@ -79,13 +86,37 @@ const idParam = z.object({ id: z.string().meta({ description: "The dataset's tex
 
 /** GET routes of /api/v1/account and /api/v1/meta. */
 export const ACCOUNT_ROUTES = {
-  identity: createRoute({ method: "get", path: "/api/v1/account/my", tags: ["account"], security, responses: { ...ok("The identity of the key", Identity), ...ERRORS } }),
-  quotas: createRoute({ method: "get", path: "/api/v1/account/my/quotas", tags: ["account"], security, responses: { ...ok("Usage this minute and month against limits", Quotas), ...ERRORS } }),
-  rules: createRoute({ method: "get", path: "/api/v1/account/my/data-access-rules", tags: ["account"], security, responses: { ...ok("Data access rules", AccessRules), ...ERRORS } }),
+  identity: createRoute({
+    method: "get",
+    path: "/api/v1/account/my",
+    tags: ["account"],
+    security,
+    responses: { ...ok("The identity of the key", Identity), ...ERRORS },
+  }),
+  quotas: createRoute({
+    method: "get",
+    path: "/api/v1/account/my/quotas",
+    tags: ["account"],
+    security,
+    responses: { ...ok("Usage this minute and month against limits", Quotas), ...ERRORS },
+  }),
+  rules: createRoute({
+    method: "get",
+    path: "/api/v1/account/my/data-access-rules",
+    tags: ["account"],
+    security,
+    responses: { ...ok("Data access rules", AccessRules), ...ERRORS },
+  }),
 };
 
 export const META_ROUTES = {
-  datasets: createRoute({ method: "get", path: "/api/v1/meta/datasets", tags: ["meta"], security, responses: { ...ok("Datasets this identity may reach", DatasetList), ...ERRORS } }),
+  datasets: createRoute({
+    method: "get",
+    path: "/api/v1/meta/datasets",
+    tags: ["meta"],
+    security,
+    responses: { ...ok("Datasets this identity may reach", DatasetList), ...ERRORS },
+  }),
   status: createRoute({
     method: "get",
     path: "/api/v1/meta/datasets/{id}/status",
@@ -94,7 +125,14 @@ export const META_ROUTES = {
     request: { params: idParam },
     responses: { ...ok("Availability, dates, row and ticker counts within the identity's access rule", DatasetStatus), ...ERRORS },
   }),
-  columns: createRoute({ method: "get", path: "/api/v1/meta/datasets/{id}/columns", tags: ["meta"], security, request: { params: idParam }, responses: { ...ok("Column schema", ColumnList), ...ERRORS } }),
+  columns: createRoute({
+    method: "get",
+    path: "/api/v1/meta/datasets/{id}/columns",
+    tags: ["meta"],
+    security,
+    request: { params: idParam },
+    responses: { ...ok("Column schema", ColumnList), ...ERRORS },
+  }),
 };
 
 /** The query parameters of a dataset's data route: paging, format, variant, and every filter its columns support. */
@@ -106,7 +144,14 @@ function dataQuery(dataset: Dataset) {
     limit: integerQuery("limit", 0, MAX_LIMIT, DEFAULT_LIMIT, "Records in the page"),
     response_format: enumQuery("response_format", FORMATS, SERVICE_DEFAULT_FORMAT, "json, csv (text/csv) or csv_gzip (application/gzip)"),
   };
-  if (dataset.variant) shape[dataset.variant.param] = enumQuery(dataset.variant.param, dataset.variant.values, dataset.variant.values[0], "Aggregation variant");
+  if (dataset.variant) {
+    shape[dataset.variant.param] = enumQuery(
+      dataset.variant.param,
+      dataset.variant.values,
+      dataset.variant.values[0],
+      "Aggregation variant",
+    );
+  }
   for (const column of dataset.columns) {
     // `Column=value` and `Column.eq=value` are the same filter.
     shape[column.name] = filterQuery(column, "eq", column.name);
@@ -122,7 +167,7 @@ function dataQuery(dataset: Dataset) {
  */
 export function dataRoute(dataset: Dataset): ReturnType<typeof buildDataRoute> {
   let route = builtRoutes.get(dataset);
-  if (route === undefined) builtRoutes.set(dataset, (route = buildDataRoute(dataset)));
+  if (route === undefined) builtRoutes.set(dataset, route = buildDataRoute(dataset));
   return route;
 }
 const builtRoutes = new WeakMap<Dataset, ReturnType<typeof buildDataRoute>>();
@@ -132,7 +177,9 @@ function buildDataRoute(dataset: Dataset) {
   const params = dataset.pathParams.length === 0
     ? undefined
     : z.object(Object.fromEntries(dataset.pathParams.map((p) => [p.name, filterQuery(byName.get(p.column)!, "eq", p.name, "path")])));
-  const records = recordSchema(dataset.columns.map((c) => ({ name: c.name, data_type: c.type, description: c.description, nullable: c.nullable })))
+  const records = recordSchema(
+    dataset.columns.map((c) => ({ name: c.name, data_type: c.type, description: c.description, nullable: c.nullable })),
+  )
     // `columns=` returns a subset of the columns: none is required, none other allowed.
     .partial().meta({ id: `Record_${dataset.textId}`, description: `One record of ${dataset.name} (only the columns asked for)` });
   return createRoute({

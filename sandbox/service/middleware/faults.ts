@@ -40,7 +40,11 @@ export const faults: MiddlewareHandler<Env> = async (c, next) => {
     if (u < edge) throw serviceUnavailable();
     if (u < (edge += settings.rate504)) throw gatewayTimeout();
     if (u < (edge += settings.rate429)) {
-      throw new HttpError(429, "Per-minute request limit exceeded: injected fault.", { "Retry-After": "1", "RateLimit-Remaining": "0", "RateLimit-Reset": "1" });
+      throw new HttpError(429, "Per-minute request limit exceeded: injected fault.", {
+        "Retry-After": "1",
+        "RateLimit-Remaining": "0",
+        "RateLimit-Reset": "1",
+      });
     }
     if (u < (edge += settings.rateDrop)) return droppedConnection(c.req.query("response_format"));
   }

@@ -109,7 +109,14 @@ function loadShutdown(): ((fd: number) => void) | string {
  */
 export function startIdleCloser(port: number, timeoutMs: number, activity: () => Promise<ActivityReport[] | undefined>): IdleCloser {
   const shutdown = loadShutdown();
-  if (typeof shutdown === "string") return { report: `connections: no header-read time-out (${shutdown})`, stop: () => {}, closeIdleNow: () => Promise.resolve(), closed: () => 0 };
+  if (typeof shutdown === "string") {
+    return {
+      report: `connections: no header-read time-out (${shutdown})`,
+      stop: () => {},
+      closeIdleNow: () => Promise.resolve(),
+      closed: () => 0,
+    };
+  }
   const firstSeen = new Map<string, number>();
   let closed = 0, sweeping = false;
   // Connections silent for `silentMs` with no request in progress are shut down.
@@ -145,13 +152,17 @@ export function startIdleCloser(port: number, timeoutMs: number, activity: () =>
         firstSeen.delete(s.inode);
         closed++;
       }
-    } catch { /* a table or descriptor gone mid-sweep: the next sweep sees the new state */ } finally {
+    } catch {
+      /* a table or descriptor gone mid-sweep: the next sweep sees the new state */
+    } finally {
       sweeping = false;
     }
   };
   const interval = setInterval(() => sweep(timeoutMs), Math.min(1000, Math.max(100, timeoutMs / 4)));
   return {
-    report: `connections: closed after ${timeoutMs / 1000} s without a complete request (a header-read and idle time-out) or without taking any of an answer (--client-timeout)`,
+    report: `connections: closed after ${
+      timeoutMs / 1000
+    } s without a complete request (a header-read and idle time-out) or without taking any of an answer (--client-timeout)`,
     stop: () => clearInterval(interval),
     closeIdleNow: async () => {
       while (sweeping) await new Promise((resolve) => setTimeout(resolve, 10));

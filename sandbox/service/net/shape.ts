@@ -72,7 +72,10 @@ function throttleBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number |
       const slice = pending.subarray(0, sliceBytes);
       pending = pending.subarray(slice.length);
       sent += slice.length;
-      const due = Math.max(bytesPerSecond === undefined ? 0 : started + (sent / bytesPerSecond) * 1000, line ? line.reserve(slice.length) : 0);
+      const due = Math.max(
+        bytesPerSecond === undefined ? 0 : started + (sent / bytesPerSecond) * 1000,
+        line ? line.reserve(slice.length) : 0,
+      );
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
       controller.enqueue(slice);
@@ -91,7 +94,12 @@ function throttleBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number |
  * const slow = await shapeAnswer("GET", () => app.fetch(request), { latencyMs: 40, bandwidthMBps: 20 });
  * ```
  */
-export async function shapeAnswer(method: string, answer: () => Promise<Response>, shape: NetworkShape, line?: SharedLine): Promise<Response> {
+export async function shapeAnswer(
+  method: string,
+  answer: () => Promise<Response>,
+  shape: NetworkShape,
+  line?: SharedLine,
+): Promise<Response> {
   if (shape.latencyMs > 0) await sleep(shape.latencyMs);
   const response = await answer();
   if ((shape.bandwidthMBps === undefined && line === undefined) || method === "HEAD" || response.body === null) return response;
@@ -102,7 +110,11 @@ export async function shapeAnswer(method: string, answer: () => Promise<Response
     headers.set("Content-Length", String(bytes.length));
     body = new Response(bytes).body!;
   }
-  return new Response(throttleBody(body, shape.bandwidthMBps === undefined ? undefined : shape.bandwidthMBps * 1e6, line), { status: response.status, statusText: response.statusText, headers });
+  return new Response(throttleBody(body, shape.bandwidthMBps === undefined ? undefined : shape.bandwidthMBps * 1e6, line), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 /**
@@ -120,6 +132,12 @@ export function networkReport(shape: NetworkShape): string | undefined {
     ...(shape.bandwidthMBps === undefined ? [] : [`${shape.bandwidthMBps} MB/s per connection`]),
     ...(shape.lineMBps === undefined ? [] : [`one line of ${shape.lineMBps} MB/s shared by every connection`]),
   ];
-  const flags = ["--latency", ...(shape.bandwidthMBps === undefined ? [] : ["--bandwidth"]), ...(shape.lineMBps === undefined ? [] : ["--line"])];
-  return `network: ${shape.latencyMs} ms before each answer's first byte, ${paces.length ? paces.join(", ") : "loopback speed"} (${flags.join(", ")})`;
+  const flags = [
+    "--latency",
+    ...(shape.bandwidthMBps === undefined ? [] : ["--bandwidth"]),
+    ...(shape.lineMBps === undefined ? [] : ["--line"]),
+  ];
+  return `network: ${shape.latencyMs} ms before each answer's first byte, ${paces.length ? paces.join(", ") : "loopback speed"} (${
+    flags.join(", ")
+  })`;
 }

@@ -49,7 +49,13 @@ export function pageWithin(page: AnsweredPage, maxBytes: number): AnsweredPage |
 }
 
 /** A page answered with `render(rows)`, and its shortened forms. */
-function answered(query: DataQuery, rows: number, nextOffset: number | null, bytesScanned: number, render: (rows: number, pagination: Pagination) => Rendered): AnsweredPage {
+function answered(
+  query: DataQuery,
+  rows: number,
+  nextOffset: number | null,
+  bytesScanned: number,
+  render: (rows: number, pagination: Pagination) => Rendered,
+): AnsweredPage {
   const pagination = (next: number | null) => ({ offset: query.offset, limit: query.limit, next_offset: next });
   const firstRows = (n: number): AnsweredPage => ({
     rendered: render(n, pagination(query.offset + n)),
@@ -71,7 +77,13 @@ type Pagination = { offset: number; limit: number; next_offset: number | null };
  * const { rendered, nextOffset } = await answerPage(market.files.get("eq-taq-1min")!, dataset, query, constraints, new QueryControl(30_000, 256 * 2 ** 20));
  * ```
  */
-export async function answerPage(files: readonly MarketFile[], dataset: Dataset, query: DataQuery, constraints: Constraints, control: QueryControl): Promise<AnsweredPage> {
+export async function answerPage(
+  files: readonly MarketFile[],
+  dataset: Dataset,
+  query: DataQuery,
+  constraints: Constraints,
+  control: QueryControl,
+): Promise<AnsweredPage> {
   const pruned = pruneFiles(files, dataset, query, constraints);
   const key = wholeResultKey(dataset, query, constraints, pruned);
   const written = key === undefined ? undefined : writtenLines({ key }, dataset, query.format === "json");
@@ -80,11 +92,23 @@ export async function answerPage(files: readonly MarketFile[], dataset: Dataset,
     const rows = Math.max(0, Math.min(query.limit, total - query.offset));
     const nextOffset = total > query.offset + query.limit ? query.offset + query.limit : null;
     const from = Math.min(query.offset, total);
-    return answered(query, rows, nextOffset, pruned.reduce((sum, f) => sum + f.bytes, 0), (n, pagination) => renderWritten(written, dataset, query.format, { from, rows: n }, pagination));
+    return answered(
+      query,
+      rows,
+      nextOffset,
+      pruned.reduce((sum, f) => sum + f.bytes, 0),
+      (n, pagination) => renderWritten(written, dataset, query.format, { from, rows: n }, pagination),
+    );
   }
   const page = await executePage(files, dataset, query, constraints, control);
   const { frame, slice } = page;
-  const result = answered(query, frame.height, page.nextOffset, page.bytesScanned, (n, pagination) => renderPage(firstRowsOf(frame, n), dataset, query.format, pagination, slice));
+  const result = answered(
+    query,
+    frame.height,
+    page.nextOffset,
+    page.bytesScanned,
+    (n, pagination) => renderPage(firstRowsOf(frame, n), dataset, query.format, pagination, slice),
+  );
   // The page's frame (and the plan that made it) are not used again once the page is sent: see
   // frameCollector.ts. A page cut from a cached whole result is a view of that result's buffers
   // and frees nothing.

@@ -49,7 +49,11 @@ export function batches(files: readonly MarketFile[], maxFiles = BATCH_FILES, ma
  * const rows = await collectInBatches(window, (batch) => pl.concat(batch.map(fileScan)).filter(predicate), control);
  * ```
  */
-export async function collectInBatches(files: readonly MarketFile[], read: (batch: MarketFile[]) => pl.LazyDataFrame, control: QueryControl): Promise<pl.DataFrame> {
+export async function collectInBatches(
+  files: readonly MarketFile[],
+  read: (batch: MarketFile[]) => pl.LazyDataFrame,
+  control: QueryControl,
+): Promise<pl.DataFrame> {
   const parts: pl.DataFrame[] = [];
   for (const batch of batches(files)) {
     const part = await control.step(() => read(batch).collect());
@@ -76,7 +80,13 @@ export interface RowOrder {
  * const top = await firstInOrder(files, (batch) => pl.concat(batch.map(fileScan)).filter(predicate), { columns: ["Volume", "Ticker"], descending: [true, false] }, 101, control);
  * ```
  */
-export async function firstInOrder(files: readonly MarketFile[], read: (batch: MarketFile[]) => pl.LazyDataFrame, order: RowOrder, count: number, control: QueryControl): Promise<pl.DataFrame> {
+export async function firstInOrder(
+  files: readonly MarketFile[],
+  read: (batch: MarketFile[]) => pl.LazyDataFrame,
+  order: RowOrder,
+  count: number,
+  control: QueryControl,
+): Promise<pl.DataFrame> {
   const first = (lazy: pl.LazyDataFrame) => lazy.sort(order.columns, order.descending).head(count);
   let kept: pl.DataFrame | undefined;
   for (const batch of batches(files)) {

@@ -48,7 +48,9 @@ export class QueryControl {
 
   /** The client's signal, once asked for. */
   get signal(): AbortSignal | undefined {
-    if (this.#signal === undefined && this.#client !== undefined) this.#signal = typeof this.#client === "function" ? this.#client() : this.#client;
+    if (this.#signal === undefined && this.#client !== undefined) {
+      this.#signal = typeof this.#client === "function" ? this.#client() : this.#client;
+    }
     return this.#signal;
   }
 

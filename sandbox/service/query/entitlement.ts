@@ -37,7 +37,9 @@ export function applyAccessRule(dataset: Dataset, rule: AccessRule, query: DataQ
       if (outside.length > 0) {
         throw new HttpError(
           403,
-          `Ticker '${outside[0]}' is outside of the allowed universe for this account in dataset ${dataset.textId}: allowed tickers are ${rule.universe_identifiers.join(", ")}`,
+          `Ticker '${outside[0]}' is outside of the allowed universe for this account in dataset ${dataset.textId}: allowed tickers are ${
+            rule.universe_identifiers.join(", ")
+          }`,
         );
       }
     }

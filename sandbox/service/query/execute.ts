@@ -17,7 +17,14 @@ import { collectInBatches, firstInOrder, type RowOrder } from "./batches.ts";
 import type { QueryControl } from "./control.ts";
 import { constraintExprs, filterExpr } from "./filters.ts";
 import { memoized } from "./exprMemo.ts";
-import { CACHED_FILES_PER_QUERY, CACHED_FILES_PER_WINDOW, cachedFrames, estimatedBytes, FRAME_CACHE_BYTES, windowFrames } from "./frameCache.ts";
+import {
+  CACHED_FILES_PER_QUERY,
+  CACHED_FILES_PER_WINDOW,
+  cachedFrames,
+  estimatedBytes,
+  FRAME_CACHE_BYTES,
+  windowFrames,
+} from "./frameCache.ts";
 import { markTemporalAsText, temporalAsText } from "./render.ts";
 import { fileScan } from "./fileScans.ts";
 import { type MarketFile, pruneFiles } from "./marketFiles.ts";
@@ -41,9 +48,11 @@ const MAX_ROWS = 2 ** 32 - 1;
 function emptyFrame(dataset: Dataset): pl.DataFrame {
   // nodejs-polars cannot build an empty List series directly ("not a valid conversion to
   // 'DataType'"): an empty String series cast to List(String) has the same type.
-  return pl.DataFrame(dataset.columns.map((c) =>
-    c.type === "list_string" ? pl.Series(c.name, [], pl.String).cast(polarsTypeOf(c.type)) : pl.Series(c.name, [], polarsTypeOf(c.type))
-  ));
+  return pl.DataFrame(
+    dataset.columns.map((c) =>
+      c.type === "list_string" ? pl.Series(c.name, [], pl.String).cast(polarsTypeOf(c.type)) : pl.Series(c.name, [], polarsTypeOf(c.type))
+    ),
+  );
 }
 
 /** The row filter of a query (its filters and the access rule's), with a key naming it. */
@@ -96,9 +105,19 @@ function returnedColumns(dataset: Dataset, query: DataQuery): { columns: string[
  * const key = wholeResultKey(dataset, query, constraints, pruneFiles(files, dataset, query, constraints));
  * ```
  */
-export function wholeResultKey(dataset: Dataset, query: DataQuery, constraints: Constraints, pruned: readonly MarketFile[]): string | undefined {
-  if (query.limit > RESULT_CACHE_MAX_LIMIT || query.offset >= MAX_ROWS || pruned.length === 0 || pruned.length > CACHED_FILES_PER_QUERY || FRAME_CACHE_BYTES === 0) return undefined;
-  return `${rowPredicate(dataset, query, constraints).key}\u0000${pruned.map((f) => f.path).join("\u0000")}\u0000${returnedColumns(dataset, query).key}\u0000${JSON.stringify(query.sort)}`;
+export function wholeResultKey(
+  dataset: Dataset,
+  query: DataQuery,
+  constraints: Constraints,
+  pruned: readonly MarketFile[],
+): string | undefined {
+  if (
+    query.limit > RESULT_CACHE_MAX_LIMIT || query.offset >= MAX_ROWS || pruned.length === 0 || pruned.length > CACHED_FILES_PER_QUERY ||
+    FRAME_CACHE_BYTES === 0
+  ) return undefined;
+  return `${rowPredicate(dataset, query, constraints).key}\u0000${pruned.map((f) => f.path).join("\u0000")}\u0000${
+    returnedColumns(dataset, query).key
+  }\u0000${JSON.stringify(query.sort)}`;
 }
 
 /**

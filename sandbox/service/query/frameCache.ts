@@ -197,7 +197,7 @@ export function estimatedBytes(frame: pl.DataFrame): number {
   if (bytes === undefined) {
     // A native call a column: remembered, since a cached frame is weighed again at each use.
     const rowBytes = frame.dtypes.reduce((sum, dtype) => sum + (dtype.equals(pl.String) ? 16 : 8), 0);
-    estimates.set(frame, (bytes = Math.max(1, frame.height * rowBytes)));
+    estimates.set(frame, bytes = Math.max(1, frame.height * rowBytes));
   }
   return bytes;
 }
@@ -214,7 +214,11 @@ const shared = new FrameCache(FRAME_CACHE_BYTES);
  * const frames = await cachedFrames(pruned, CACHED_FILES_PER_QUERY); // Map or undefined
  * ```
  */
-export async function cachedFrames(files: readonly MarketFile[], maxFiles: number, cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
+export async function cachedFrames(
+  files: readonly MarketFile[],
+  maxFiles: number,
+  cache = shared,
+): Promise<Map<string, pl.DataFrame> | undefined> {
   return cacheable(files, maxFiles, cache) ? await framesByPath(files, cache) : undefined;
 }
 
@@ -230,7 +234,12 @@ export async function cachedFrames(files: readonly MarketFile[], maxFiles: numbe
  * const source = (f: MarketFile) => frames?.get(f.path)?.lazy() ?? pl.scanParquet(f.path);
  * ```
  */
-export async function windowFrames(files: readonly MarketFile[], maxFiles: number, dataset: string, cache = shared): Promise<Map<string, pl.DataFrame> | undefined> {
+export async function windowFrames(
+  files: readonly MarketFile[],
+  maxFiles: number,
+  dataset: string,
+  cache = shared,
+): Promise<Map<string, pl.DataFrame> | undefined> {
   return cacheable(files, maxFiles, cache) ? await framesByPath(cache.admit(files, dataset), cache, dataset) : undefined;
 }
 

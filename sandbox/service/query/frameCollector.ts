@@ -103,6 +103,8 @@ export function letGo(bytes: number | (() => number)): void {
  */
 export function collectionReport(paceMb: number = collectPaceMb(), collect: Collect | undefined = exposedCollect()): string {
   if (paceMb === 0) return "memory: frames let go wait for V8's own collections (SANDBOX_COLLECT_MB=0)";
-  if (collect === undefined) return "memory: frames let go wait for V8's own collections (V8's gc is not exposed: run with --v8-flags=--expose-gc)";
+  if (collect === undefined) {
+    return "memory: frames let go wait for V8's own collections (V8's gc is not exposed: run with --v8-flags=--expose-gc)";
+  }
   return `memory: a young-generation collection every ${paceMb} MB of frames let go (SANDBOX_COLLECT_MB)`;
 }

@@ -55,7 +55,13 @@ export function inListIssue(loc: (string | number)[], input: string, count: numb
  */
 export function patternIssue(loc: (string | number)[], pattern: string): ValidationIssue | undefined {
   if (pattern.length <= MAX_PATTERN_LENGTH) return undefined;
-  return { type: "string_too_long", loc, msg: `String should have at most ${MAX_PATTERN_LENGTH} characters`, input: pattern, ctx: { max_length: MAX_PATTERN_LENGTH } };
+  return {
+    type: "string_too_long",
+    loc,
+    msg: `String should have at most ${MAX_PATTERN_LENGTH} characters`,
+    input: pattern,
+    ctx: { max_length: MAX_PATTERN_LENGTH },
+  };
 }
 
 /**
@@ -89,7 +95,8 @@ export function requestTargetIssue(url: string): ValidationIssue | undefined {
   return {
     type: "string_too_long",
     loc: ["query"],
-    msg: `The request target (path and query string) should have at most ${MAX_REQUEST_TARGET_BYTES} bytes, not ${target.length}: ask for fewer values (an 'in' list takes at most ${MAX_IN_VALUES}) or split the request`,
+    msg:
+      `The request target (path and query string) should have at most ${MAX_REQUEST_TARGET_BYTES} bytes, not ${target.length}: ask for fewer values (an 'in' list takes at most ${MAX_IN_VALUES}) or split the request`,
     input: query < 0 ? "" : target.slice(query + 1),
     ctx: { max_length: MAX_REQUEST_TARGET_BYTES, actual_length: target.length },
   };

@@ -50,7 +50,9 @@ function nameList(name: string, value: string, issues: ValidationIssue[]): strin
   const seen = new Set<string>();
   for (const item of items) {
     const bare = item.replace(/^[+-]/, "");
-    if (seen.has(bare)) issues.push({ type: "value_error", loc: ["query", name], msg: `'${name}' lists the column '${bare}' more than once`, input: value });
+    if (seen.has(bare)) {
+      issues.push({ type: "value_error", loc: ["query", name], msg: `'${name}' lists the column '${bare}' more than once`, input: value });
+    }
     seen.add(bare);
   }
   return items.filter((s) => s !== "" && s !== "+" && s !== "-");
@@ -88,7 +90,12 @@ export function checkParameterNames(dataset: Dataset, params: URLSearchParams): 
     // work of a long query string (thousands of `Ticker.in=AAPL`) and their meaning (all must
     // hold) is rarely what was meant; one parameter per filter bounds the filters of a query.
     const hint = reserved.has(key) ? "" : " (several values go in one 'in' list, ranges in 'ge' and 'le')";
-    issues.push({ type: "value_error", loc: ["query", key], msg: `Parameter '${key}' is given ${n} times; give it once${hint}`, input: params.getAll(key) });
+    issues.push({
+      type: "value_error",
+      loc: ["query", key],
+      msg: `Parameter '${key}' is given ${n} times; give it once${hint}`,
+      input: params.getAll(key),
+    });
   }
   for (const [name, rawValue] of params) {
     if (name === "columns" || name === "sort") {
@@ -102,7 +109,13 @@ export function checkParameterNames(dataset: Dataset, params: URLSearchParams): 
     const op = dot < 0 ? "eq" : name.slice(dot + 1);
     if (!column) unknown.push(dot < 0 ? name : name.slice(0, dot));
     else if (!(OPERATORS as readonly string[]).includes(op)) {
-      issues.push({ type: "value_error", loc: ["query", name], msg: `Unsupported filter operator '${op}' in '${name}': use ${OPERATORS.join(", ")}`, input: rawValue, ctx: { cause: "UnprocessableEntityException" } });
+      issues.push({
+        type: "value_error",
+        loc: ["query", name],
+        msg: `Unsupported filter operator '${op}' in '${name}': use ${OPERATORS.join(", ")}`,
+        input: rawValue,
+        ctx: { cause: "UnprocessableEntityException" },
+      });
     } else if (!operatorsOf(column.type).includes(op)) {
       const msg = column.type === "list_string"
         ? `List column '${column.name}' only supports equality (the list contains the value)`
@@ -121,7 +134,9 @@ export function checkParameterNames(dataset: Dataset, params: URLSearchParams): 
 export function inQueryOrder(issues: readonly ValidationIssue[], params: URLSearchParams): ValidationIssue[] {
   const order = new Map<string, number>();
   for (const key of params.keys()) if (!order.has(key)) order.set(key, order.size);
-  const rank = (i: ValidationIssue) => (i.loc[0] === "path" ? Infinity : i.msg.includes(" times; give it once") ? -1 : order.get(String(i.loc[1])) ?? Infinity);
+  const rank = (
+    i: ValidationIssue,
+  ) => (i.loc[0] === "path" ? Infinity : i.msg.includes(" times; give it once") ? -1 : order.get(String(i.loc[1])) ?? Infinity);
   return [...issues].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -156,7 +171,9 @@ export function toDataQuery(dataset: Dataset, query: Record<string, unknown>, pa
     for (const values of lists as FilterValue[][]) result.filters.push({ column, op, values, loc: ["query", name] });
   }
   for (const p of dataset.pathParams) {
-    for (const values of path[p.name] ?? []) result.filters.push({ column: byName.get(p.column)!, op: "eq", values, loc: ["path", p.name] });
+    for (const values of path[p.name] ?? []) {
+      result.filters.push({ column: byName.get(p.column)!, op: "eq", values, loc: ["path", p.name] });
+    }
   }
   return result;
 }

@@ -12,7 +12,7 @@ import type { Dataset } from "../../market/catalog.ts";
 import type { ResponseFormat } from "./parse.ts";
 import { RESPONSE_CONTENT_TYPES } from "../../../contract/formats.ts";
 import type { ResultSlice } from "./resultCache.ts";
-import { csvPage, jsonPage, type WrittenResult, writeResult, writtenResult } from "./writtenResults.ts";
+import { csvPage, jsonPage, writeResult, type WrittenResult, writtenResult } from "./writtenResults.ts";
 
 export interface Rendered {
   /**
@@ -116,7 +116,9 @@ function textual(frame: pl.DataFrame, dataset: Dataset, forCsv: boolean, written
   const done = temporalText.has(frame);
   const exprs = frame.columns.flatMap((name) => {
     const type = types.get(name)!;
-    if (type === "date" || type === "datetime_ns" || type === "datetime_ms") return done || written(type) ? [] : [pl.col(name).dt.strftime(FORMAT_OF[type])];
+    if (type === "date" || type === "datetime_ns" || type === "datetime_ms") {
+      return done || written(type) ? [] : [pl.col(name).dt.strftime(FORMAT_OF[type])];
+    }
     if (type === "list_string" && forCsv) {
       // List items are plain codes (no quotes or backslashes), so quoting them makes valid JSON.
       const joined = pl.concatString([pl.lit('["'), pl.col(name).lst.join('","'), pl.lit('"]')], "");
@@ -135,7 +137,11 @@ export function writtenLines(slice: { key: string; whole?: pl.DataFrame }, datas
   const key = `${slice.key}\u0000${json ? "json" : "csv"}`;
   const { whole } = slice;
   if (!whole) return writtenResult(key);
-  return writeResult(key, () => (json ? textual(whole, dataset, false).writeJSON({ format: "lines" }) : textual(whole, dataset, true).writeCSV()), json ? 0 : 1);
+  return writeResult(
+    key,
+    () => (json ? textual(whole, dataset, false).writeJSON({ format: "lines" }) : textual(whole, dataset, true).writeCSV()),
+    json ? 0 : 1,
+  );
 }
 
 /**
@@ -213,7 +219,12 @@ export function renderPage(
     // Bytes end to end: decoding megabytes of JSON to a string and encoding it back costs more than writing it.
     const rows = frame.height === 0 ? single(Buffer.from("[]")) : jsonChunks(textual(frame, dataset, false));
     const after = Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`);
-    return { chunks: [DATA_OPEN, ...rows.chunks, after], byteLength: DATA_OPEN.byteLength + rows.byteLength + after.byteLength, contentType: CONTENT_TYPES.json, headers: {} };
+    return {
+      chunks: [DATA_OPEN, ...rows.chunks, after],
+      byteLength: DATA_OPEN.byteLength + rows.byteLength + after.byteLength,
+      contentType: CONTENT_TYPES.json,
+      headers: {},
+    };
   }
   const csv = csvWriting(frame, dataset);
   return csvBody(csvChunks(csv.frame, csv.options), dataset, format);

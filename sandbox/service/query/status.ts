@@ -32,14 +32,17 @@ const scopedMemo = new Map<string, Promise<Scoped>>();
 
 function wholeDataset(market: Market, dataset: Dataset): Scoped {
   const counts = Object.entries(market.manifest.datasets).filter(([k]) => k === dataset.textId || k.startsWith(`${dataset.textId}:`));
-  const rows = dataset.variant ? counts.find(([k]) => k.endsWith(`:${dataset.variant!.values[0]}`))?.[1].rows ?? 0 : counts.reduce((s, [, v]) => s + v.rows, 0);
+  const rows = dataset.variant
+    ? counts.find(([k]) => k.endsWith(`:${dataset.variant!.values[0]}`))?.[1].rows ?? 0
+    : counts.reduce((s, [, v]) => s + v.rows, 0);
   const days = market.manifest.tradingDays;
   return {
     first_available_date: days[0]?.date ?? null,
     last_available_date: days.at(-1)?.date ?? null,
     row_count: rows,
     // A ticker change gives a security a second ticker.
-    ticker_count: new Set(market.manifest.securities.map((s) => s.ticker)).size + market.manifest.corporateActions.filter((a) => a.kind === "ticker-change").length,
+    ticker_count: new Set(market.manifest.securities.map((s) => s.ticker)).size +
+      market.manifest.corporateActions.filter((a) => a.kind === "ticker-change").length,
   };
 }
 
@@ -68,7 +71,12 @@ async function countWithin(market: Market, dataset: Dataset, constraints: Constr
     aggregates.push(pl.col(dataset.dateColumn).min().dt.strftime("%Y-%m-%d").alias("first"));
     aggregates.push(pl.col(dataset.dateColumn).max().dt.strftime("%Y-%m-%d").alias("last"));
   }
-  const row = (await plan.select(...aggregates).collect()).toRecords()[0] as { rows: number; tickers?: number; first?: string | null; last?: string | null };
+  const row = (await plan.select(...aggregates).collect()).toRecords()[0] as {
+    rows: number;
+    tickers?: number;
+    first?: string | null;
+    last?: string | null;
+  };
   const whole = wholeDataset(market, dataset);
   const rows = Number(row.rows);
   return {

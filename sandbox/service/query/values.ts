@@ -54,22 +54,46 @@ export function parseValue(type: ColumnType, text: string, loc: (string | number
     case "date": {
       const error = dateError(text);
       if (!error) return { ok: true, value: text };
-      return { ok: false, issue: { type: "date_from_datetime_parsing", loc, msg: `Input should be a valid date or datetime, ${error}`, input: text, ctx: { error } } };
+      return {
+        ok: false,
+        issue: {
+          type: "date_from_datetime_parsing",
+          loc,
+          msg: `Input should be a valid date or datetime, ${error}`,
+          input: text,
+          ctx: { error },
+        },
+      };
     }
     case "datetime_ns":
     case "datetime_ms": {
       const ns = parseDateTime(text);
       if (ns !== undefined) return { ok: true, value: ns };
-      return { ok: false, issue: { type: "datetime_from_date_parsing", loc, msg: "Input should be a valid datetime, expected ISO 8601 such as 2023-11-21T09:30:00 (New York time) or with an offset", input: text, ctx: { error: "invalid datetime" } } };
+      return {
+        ok: false,
+        issue: {
+          type: "datetime_from_date_parsing",
+          loc,
+          msg: "Input should be a valid datetime, expected ISO 8601 such as 2023-11-21T09:30:00 (New York time) or with an offset",
+          input: text,
+          ctx: { error: "invalid datetime" },
+        },
+      };
     }
     case "int64": {
       if (/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text))) return { ok: true, value: Number(text) };
-      return { ok: false, issue: { type: "int_parsing", loc, msg: "Input should be a valid integer, unable to parse string as an integer", input: text } };
+      return {
+        ok: false,
+        issue: { type: "int_parsing", loc, msg: "Input should be a valid integer, unable to parse string as an integer", input: text },
+      };
     }
     case "float64": {
       const n = Number(text);
       if (text.trim() !== "" && Number.isFinite(n)) return { ok: true, value: n };
-      return { ok: false, issue: { type: "float_parsing", loc, msg: "Input should be a valid number, unable to parse string as a number", input: text } };
+      return {
+        ok: false,
+        issue: { type: "float_parsing", loc, msg: "Input should be a valid number, unable to parse string as a number", input: text },
+      };
     }
     case "string":
     case "list_string":

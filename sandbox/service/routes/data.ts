@@ -28,7 +28,15 @@ import { checkParameterNames, toDataQuery } from "../query/parse.ts";
 import { CONTENT_TYPES } from "../query/render.ts";
 import type { FilterValue } from "../query/values.ts";
 import { getAccessRules } from "../state/accounts.ts";
-import { type Admission, admitRequest, checkQuota, commitRequest, releaseRequest, returnedBytesLeft, returnedBytesRefusal } from "../state/usage.ts";
+import {
+  type Admission,
+  admitRequest,
+  checkQuota,
+  commitRequest,
+  releaseRequest,
+  returnedBytesLeft,
+  returnedBytesRefusal,
+} from "../state/usage.ts";
 
 /** The raw query string's parameters, each occurrence kept. */
 export function queryParams(url: string): URLSearchParams {
@@ -99,7 +107,12 @@ async function serveData(c: Context<Env>, dataset: Dataset): Promise<Response> {
   try {
     // The request's signal is aborted when its client goes away: the query stops then too.
     const control = new QueryControl(settings.queryBudgetMs, settings.queryMemoryMb * 2 ** 20, () => c.req.raw.signal);
-    ({ page, quota } = commitWithinQuota(db, admission, await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, control), now));
+    ({ page, quota } = commitWithinQuota(
+      db,
+      admission,
+      await answerPage(market.files.get(dataset.textId) ?? [], dataset, query, constraints, control),
+      now,
+    ));
   } catch (e) {
     releaseRequest(db, admission);
     throw e;
@@ -128,7 +141,12 @@ const FIT_TRIES = 3;
  * is left of the monthly returned-bytes quota (the client asks for the rest from the page's
  * next offset): no page is served past the quota. 429 when not even one row fits.
  */
-function commitWithinQuota(db: DatabaseSync, admission: Admission, page: AnsweredPage, now: () => Date): { page: AnsweredPage; quota: Record<string, string> } {
+function commitWithinQuota(
+  db: DatabaseSync,
+  admission: Admission,
+  page: AnsweredPage,
+  now: () => Date,
+): { page: AnsweredPage; quota: Record<string, string> } {
   for (let attempt = 0; attempt < FIT_TRIES; attempt++) {
     // What was left at admission first, which asks the state nothing more; the commit checks again.
     const fitted = pageWithin(page, attempt === 0 ? admission.returnedLeftAtAdmission : returnedBytesLeft(db, admission));
@@ -148,7 +166,12 @@ function notADataPath(c: Context<Env>): never {
   const { dataset } = entitledDataset(market, getAccessRules(db, c.get("identity").identity_id), textId, c.get("settings"));
   if (dataset.assetClass === assetClass && rest.length < dataset.pathParams.length) {
     const missing = dataset.pathParams.slice(rest.length).map((p) => p.name);
-    throw new HttpError(404, `Path of dataset '${textId}' is incomplete: missing ${missing.join(", ")} (expected /api/v1/data/${dataset.assetClass}/${textId}${dataset.pathParams.map((p) => `/{${p.name}}`).join("")})`);
+    throw new HttpError(
+      404,
+      `Path of dataset '${textId}' is incomplete: missing ${missing.join(", ")} (expected /api/v1/data/${dataset.assetClass}/${textId}${
+        dataset.pathParams.map((p) => `/{${p.name}}`).join("")
+      })`,
+    );
   }
   throw datasetNotFound(textId);
 }

@@ -27,7 +27,9 @@ export interface QuotaLimits {
 }
 
 export function getIdentity(db: DatabaseSync, identityId: number): Identity {
-  const row = statement(db, "SELECT id, team_id, name, max_active_api_keys, ip_subnets, deactivated FROM identities WHERE id = ?").get(identityId) as
+  const row = statement(db, "SELECT id, team_id, name, max_active_api_keys, ip_subnets, deactivated FROM identities WHERE id = ?").get(
+    identityId,
+  ) as
     | { id: number; team_id: number; name: string; max_active_api_keys: number; ip_subnets: string; deactivated: number }
     | undefined;
   if (!row) throw new HttpError(404, `Identity ${identityId} is not found`);
@@ -42,9 +44,17 @@ export function getIdentity(db: DatabaseSync, identityId: number): Identity {
 }
 
 export function getAccessRules(db: DatabaseSync, identityId: number): AccessRule[] {
-  const rows = statement(db, "SELECT dataset_text_id, start_date, end_date, universe FROM access_rules WHERE identity_id = ? ORDER BY dataset_text_id")
+  const rows = statement(
+    db,
+    "SELECT dataset_text_id, start_date, end_date, universe FROM access_rules WHERE identity_id = ? ORDER BY dataset_text_id",
+  )
     .all(identityId) as { dataset_text_id: string; start_date: string; end_date: string | null; universe: string }[];
-  return rows.map((r) => ({ dataset_text_id: r.dataset_text_id, start_date: r.start_date, end_date: r.end_date, universe_identifiers: JSON.parse(r.universe) }));
+  return rows.map((r) => ({
+    dataset_text_id: r.dataset_text_id,
+    start_date: r.start_date,
+    end_date: r.end_date,
+    universe_identifiers: JSON.parse(r.universe),
+  }));
 }
 
 export function getQuotaLimits(db: DatabaseSync, teamId: number): QuotaLimits {

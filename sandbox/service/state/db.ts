@@ -89,9 +89,9 @@ const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
  */
 export function statement(db: DatabaseSync, sql: string): StatementSync {
   let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
+  if (!cache) statements.set(db, cache = new Map());
   let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  if (!prepared) cache.set(sql, prepared = db.prepare(sql));
   return prepared;
 }
 

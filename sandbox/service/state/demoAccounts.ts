@@ -46,20 +46,35 @@ export function ensureDemoAccounts(db: DatabaseSync, datasets: readonly Dataset[
   transaction(db, () => {
     for (const account of DEMO_ACCOUNTS) {
       const digest = hashKey(account.key);
-      let identityId = (db.prepare("SELECT identity_id FROM api_keys WHERE key_hash = ?").get(digest) as { identity_id: number } | undefined)?.identity_id;
+      let identityId =
+        (db.prepare("SELECT identity_id FROM api_keys WHERE key_hash = ?").get(digest) as { identity_id: number } | undefined)?.identity_id;
       if (identityId === undefined) {
-        const team = db.prepare("INSERT INTO teams (name, per_minute_requests, monthly_requests, monthly_data_scanned, monthly_data_returned) VALUES (?, ?, ?, ?, ?)")
+        const team = db.prepare(
+          "INSERT INTO teams (name, per_minute_requests, monthly_requests, monthly_data_scanned, monthly_data_returned) VALUES (?, ?, ?, ?, ?)",
+        )
           .run(`${account.name} team`, ...account.quotas);
-        const identity = db.prepare("INSERT INTO identities (team_id, name, max_active_api_keys, ip_subnets, deactivated) VALUES (?, ?, ?, ?, ?)")
+        const identity = db.prepare(
+          "INSERT INTO identities (team_id, name, max_active_api_keys, ip_subnets, deactivated) VALUES (?, ?, ?, ?, ?)",
+        )
           .run(team.lastInsertRowid, account.name, 5, JSON.stringify(account.ipSubnets ?? []), account.deactivated ? 1 : 0);
         identityId = Number(identity.lastInsertRowid);
         db.prepare("INSERT INTO api_keys (identity_id, key_hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
-          .run(identityId, digest, `${account.key.slice(0, 4)}...${account.key.slice(-2)}`, "2023-01-01T00:00:00.000Z", account.expiresAt ?? null);
+          .run(
+            identityId,
+            digest,
+            `${account.key.slice(0, 4)}...${account.key.slice(-2)}`,
+            "2023-01-01T00:00:00.000Z",
+            account.expiresAt ?? null,
+          );
       }
       const [start, end] = account.window ?? [EARLIEST, null];
-      const insertRule = db.prepare("INSERT OR IGNORE INTO access_rules (identity_id, dataset_text_id, start_date, end_date, universe) VALUES (?, ?, ?, ?, ?)");
+      const insertRule = db.prepare(
+        "INSERT OR IGNORE INTO access_rules (identity_id, dataset_text_id, start_date, end_date, universe) VALUES (?, ?, ?, ?, ?)",
+      );
       for (const d of datasets) {
-        if (!account.datasets || account.datasets.includes(d.textId)) insertRule.run(identityId, d.textId, start, end, JSON.stringify(account.universe ?? []));
+        if (!account.datasets || account.datasets.includes(d.textId)) {
+          insertRule.run(identityId, d.textId, start, end, JSON.stringify(account.universe ?? []));
+        }
       }
     }
   });

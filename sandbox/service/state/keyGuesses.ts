@@ -60,7 +60,10 @@ export function spendGuess(db: DatabaseSync, address: string, nowMs: number): nu
   return transaction(db, () => {
     const tokens = tokensAt(bucketOf(db, address), nowMs);
     if (tokens < 1) return secondsToToken(tokens);
-    statement(db, "INSERT INTO key_guesses (address, tokens, updated_ms) VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE SET tokens = excluded.tokens, updated_ms = excluded.updated_ms")
+    statement(
+      db,
+      "INSERT INTO key_guesses (address, tokens, updated_ms) VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE SET tokens = excluded.tokens, updated_ms = excluded.updated_ms",
+    )
       .run(address, tokens - 1, nowMs);
     // A bucket untouched for as long as a full refill takes is full: nothing to remember.
     statement(db, "DELETE FROM key_guesses WHERE updated_ms < ?").run(nowMs - INVALID_KEY_BURST * INVALID_KEY_EVERY_MS);
@@ -85,7 +88,7 @@ export function isKnownFrom(db: DatabaseSync, address: string, keyId: number): b
   let here = knownHere.get(db);
   if (here?.has(pair)) return true;
   if (!statement(db, "SELECT 1 FROM known_keys WHERE address = ? AND key_id = ?").get(address, keyId)) return false;
-  if (!here || here.size >= KNOWN_HERE_MAX) knownHere.set(db, (here = new Set()));
+  if (!here || here.size >= KNOWN_HERE_MAX) knownHere.set(db, here = new Set());
   here.add(pair);
   return true;
 }

@@ -65,7 +65,9 @@ export function createKey(
   const key = options.key ?? `mk_${randomBytes(24).toString("base64url")}`;
   if (!KEY_SHAPE.test(key)) throw new HttpError(422, `Key '${key.slice(0, 4)}...' is malformed: use 8 to 128 letters, digits, '_' or '-'`);
   return transaction(db, () => {
-    const identity = statement(db, "SELECT max_active_api_keys FROM identities WHERE id = ?").get(identityId) as { max_active_api_keys: number } | undefined;
+    const identity = statement(db, "SELECT max_active_api_keys FROM identities WHERE id = ?").get(identityId) as {
+      max_active_api_keys: number;
+    } | undefined;
     if (!identity) throw new HttpError(404, `Identity ${identityId} is not found`);
     if (activeKeyCount(db, identityId, now) >= identity.max_active_api_keys) throw tooManyKeys(identity.max_active_api_keys);
     const result = statement(db, "INSERT INTO api_keys (identity_id, key_hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
@@ -75,7 +77,8 @@ export function createKey(
 }
 
 export function listKeys(db: DatabaseSync, identityId?: number): KeyListing[] {
-  const sql = "SELECT id, identity_id, hint, created_at, expires_at, revoked_at FROM api_keys" + (identityId === undefined ? "" : " WHERE identity_id = ?") + " ORDER BY id";
+  const sql = "SELECT id, identity_id, hint, created_at, expires_at, revoked_at FROM api_keys" +
+    (identityId === undefined ? "" : " WHERE identity_id = ?") + " ORDER BY id";
   return (identityId === undefined ? statement(db, sql).all() : statement(db, sql).all(identityId)) as unknown as KeyListing[];
 }
 

@@ -45,7 +45,9 @@ export function readSettings(db: DatabaseSync): Settings {
 export function writeSettings(db: DatabaseSync, changes: Partial<Settings>): void {
   const upsert = statement(db, "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
   for (const [key, value] of Object.entries(changes)) {
-    if (!(key in DEFAULT_SETTINGS)) throw new Error(`Unknown setting '${key}': known settings are ${Object.keys(DEFAULT_SETTINGS).join(", ")}`);
+    if (!(key in DEFAULT_SETTINGS)) {
+      throw new Error(`Unknown setting '${key}': known settings are ${Object.keys(DEFAULT_SETTINGS).join(", ")}`);
+    }
     upsert.run(key, JSON.stringify(value));
   }
 }
@@ -86,7 +88,9 @@ export function settingsReport(saved: Settings, runOnly: Partial<Settings>): str
   for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
     const shown = showSetting(key, effective);
     if (key in runOnly) lines.push(`setting ${key} = ${shown} (command line, this run only)`);
-    else if (shown !== showSetting(key, DEFAULT_SETTINGS)) lines.push(`setting ${key} = ${shown} (saved in the state file; change with sandbox-admin set)`);
+    else if (shown !== showSetting(key, DEFAULT_SETTINGS)) {
+      lines.push(`setting ${key} = ${shown} (saved in the state file; change with sandbox-admin set)`);
+    }
   }
   return lines.length > 0 ? lines : ["settings: all at their defaults"];
 }

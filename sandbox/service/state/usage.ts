@@ -34,7 +34,10 @@ interface Counters {
 }
 
 function counters(db: DatabaseSync, teamId: number, period: string): Counters {
-  return (statement(db, "SELECT requests, data_scanned, data_returned, in_flight FROM usage WHERE team_id = ? AND period = ?").get(teamId, period) as Counters | undefined) ??
+  return (statement(db, "SELECT requests, data_scanned, data_returned, in_flight FROM usage WHERE team_id = ? AND period = ?").get(
+    teamId,
+    period,
+  ) as Counters | undefined) ??
     { requests: 0, data_scanned: 0, data_returned: 0, in_flight: 0 };
 }
 
@@ -89,16 +92,32 @@ function refuseWhenExhausted({ limits, usage }: Standing, now: Date): void {
     new HttpError(429, message, { "Retry-After": String(retryAfter), ...quotaHeaders(limits, usage, minuteRemaining, now) });
   const minuteRemaining = Math.max(0, limits.per_minute_requests - usage.per_minute_requests);
   if (usage.monthly_requests >= limits.monthly_requests) {
-    throw refuse(`Monthly request limit exceeded: ${usage.monthly_requests}/${limits.monthly_requests} requests.`, resets.month, minuteRemaining);
+    throw refuse(
+      `Monthly request limit exceeded: ${usage.monthly_requests}/${limits.monthly_requests} requests.`,
+      resets.month,
+      minuteRemaining,
+    );
   }
   if (usage.monthly_data_scanned >= limits.monthly_data_scanned) {
-    throw refuse(`Monthly data scanned limit exceeded: ${usage.monthly_data_scanned}/${limits.monthly_data_scanned} bytes.`, resets.month, minuteRemaining);
+    throw refuse(
+      `Monthly data scanned limit exceeded: ${usage.monthly_data_scanned}/${limits.monthly_data_scanned} bytes.`,
+      resets.month,
+      minuteRemaining,
+    );
   }
   if (usage.monthly_data_returned >= limits.monthly_data_returned) {
-    throw refuse(`Monthly data returned limit exceeded: ${usage.monthly_data_returned}/${limits.monthly_data_returned} bytes.`, resets.month, minuteRemaining);
+    throw refuse(
+      `Monthly data returned limit exceeded: ${usage.monthly_data_returned}/${limits.monthly_data_returned} bytes.`,
+      resets.month,
+      minuteRemaining,
+    );
   }
   if (usage.per_minute_requests >= limits.per_minute_requests) {
-    throw refuse(`Per-minute request limit exceeded: ${usage.per_minute_requests}/${limits.per_minute_requests} requests.`, resets.minute, 0);
+    throw refuse(
+      `Per-minute request limit exceeded: ${usage.per_minute_requests}/${limits.per_minute_requests} requests.`,
+      resets.minute,
+      0,
+    );
   }
 }
 
@@ -117,7 +136,10 @@ export function admitRequest(db: DatabaseSync, teamId: number, now = new Date())
   return transaction(db, () => {
     const current = standing(db, teamId, now);
     refuseWhenExhausted(current, now);
-    const take = statement(db, "INSERT INTO usage (team_id, period, in_flight) VALUES (?, ?, 1) ON CONFLICT (team_id, period) DO UPDATE SET in_flight = in_flight + 1");
+    const take = statement(
+      db,
+      "INSERT INTO usage (team_id, period, in_flight) VALUES (?, ?, 1) ON CONFLICT (team_id, period) DO UPDATE SET in_flight = in_flight + 1",
+    );
     const admission = {
       teamId,
       minute: minutePeriod(now),
@@ -136,7 +158,12 @@ export function admitRequest(db: DatabaseSync, teamId: number, now = new Date())
 export function checkQuota(db: DatabaseSync, teamId: number, now = new Date()): Record<string, string> {
   const current = standing(db, teamId, now);
   refuseWhenExhausted(current, now);
-  return quotaHeaders(current.limits, current.usage, Math.max(0, current.limits.per_minute_requests - current.usage.per_minute_requests), now);
+  return quotaHeaders(
+    current.limits,
+    current.usage,
+    Math.max(0, current.limits.per_minute_requests - current.usage.per_minute_requests),
+    now,
+  );
 }
 
 /** Frees the place of a request that got no answer; it is not counted. */
@@ -168,8 +195,12 @@ export function returnedBytesLeft(db: DatabaseSync, admission: Admission): numbe
 export function returnedBytesRefusal(db: DatabaseSync, admission: Admission, needed: number, now = new Date()): HttpError {
   const { limits, usage } = standing(db, admission.teamId, now);
   const used = usage.monthly_data_returned;
-  const message = `Monthly data returned limit exceeded: ${used}/${limits.monthly_data_returned} bytes; the next page needs ${needed} bytes even cut to its first row.`;
-  return new HttpError(429, message, { "Retry-After": String(secondsToResets(now).month), ...quotaHeaders(limits, usage, Math.max(0, limits.per_minute_requests - admission.minuteTaken), now) });
+  const message =
+    `Monthly data returned limit exceeded: ${used}/${limits.monthly_data_returned} bytes; the next page needs ${needed} bytes even cut to its first row.`;
+  return new HttpError(429, message, {
+    "Retry-After": String(secondsToResets(now).month),
+    ...quotaHeaders(limits, usage, Math.max(0, limits.per_minute_requests - admission.minuteTaken), now),
+  });
 }
 
 /**
@@ -178,15 +209,32 @@ export function returnedBytesRefusal(db: DatabaseSync, admission: Admission, nee
  * counted meanwhile): then nothing is counted and undefined is returned, for the caller to fit
  * the page again. Returns the headers that tell the client where it stands (see quotaHeaders).
  */
-export function commitRequest(db: DatabaseSync, admission: Admission, scanned: number, returned: number, now = new Date()): Record<string, string> | undefined {
+export function commitRequest(
+  db: DatabaseSync,
+  admission: Admission,
+  scanned: number,
+  returned: number,
+  now = new Date(),
+): Record<string, string> | undefined {
   return transaction(db, () => {
     // The month's row first, and only if the bytes still fit: nothing else is written when not.
-    const counted = statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1), data_scanned = data_scanned + ?, data_returned = data_returned + ? WHERE team_id = ? AND period = ? AND data_returned + ? <= ?")
+    const counted = statement(
+      db,
+      "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1), data_scanned = data_scanned + ?, data_returned = data_returned + ? WHERE team_id = ? AND period = ? AND data_returned + ? <= ?",
+    )
       .run(scanned, returned, admission.teamId, admission.month, returned, admission.limits.monthly_data_returned);
     if (counted.changes === 0) return undefined;
-    statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1) WHERE team_id = ? AND period = ?").run(admission.teamId, admission.minute);
+    statement(db, "UPDATE usage SET requests = requests + 1, in_flight = MAX(0, in_flight - 1) WHERE team_id = ? AND period = ?").run(
+      admission.teamId,
+      admission.minute,
+    );
     const month = counters(db, admission.teamId, admission.month);
-    const usage = { per_minute_requests: admission.minuteTaken, monthly_requests: month.requests + month.in_flight, monthly_data_scanned: month.data_scanned, monthly_data_returned: month.data_returned };
+    const usage = {
+      per_minute_requests: admission.minuteTaken,
+      monthly_requests: month.requests + month.in_flight,
+      monthly_data_scanned: month.data_scanned,
+      monthly_data_returned: month.data_returned,
+    };
     return quotaHeaders(admission.limits, usage, Math.max(0, admission.limits.per_minute_requests - admission.minuteTaken), now);
   });
 }
@@ -222,7 +270,9 @@ function quotaHeaders(limits: QuotaLimits, usage: QuotaUsage, minuteRemaining: n
   for (const [name, label, limit, used] of monthly) {
     headers[`X-Quota-Monthly-${name}-Limit`] = String(limit);
     headers[`X-Quota-Monthly-${name}-Remaining`] = String(Math.max(0, limit - used));
-    if (used > QUOTA_WARNING_SHARE * limit) warnings.push(`${label} ${Math.min(100, Math.floor((100 * used) / limit))}% used (${used} of ${limit})`);
+    if (used > QUOTA_WARNING_SHARE * limit) {
+      warnings.push(`${label} ${Math.min(100, Math.floor((100 * used) / limit))}% used (${used} of ${limit})`);
+    }
   }
   if (warnings.length > 0) headers["X-Quota-Warning"] = `${warnings.join("; ")}; resets ${resets.monthReset.toISOString()}`;
   return headers;

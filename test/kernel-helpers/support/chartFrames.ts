@@ -45,7 +45,9 @@ export function intradayBars(): pl.DataFrame {
     newYorkTimes("BarDateTime", rows.map((r) => r.utc)),
     pl.Series("Ticker", rows.map((r) => r.ticker)),
     pl.Series("SpreadBps", rows.map((r) => r.bps)),
-  ]).withColumns(pl.col("BarDateTime").dt.hour().cast(pl.Int32).mul(60).add(pl.col("BarDateTime").dt.minute().cast(pl.Int32)).alias("Minute"));
+  ]).withColumns(
+    pl.col("BarDateTime").dt.hour().cast(pl.Int32).mul(60).add(pl.col("BarDateTime").dt.minute().cast(pl.Int32)).alias("Minute"),
+  );
 }
 
 /** Daily OHLC over the tiny market's days (Thanksgiving 11-23 closed): a seeded random walk. */
@@ -112,7 +114,11 @@ export function twoSessions(): pl.DataFrame {
       }
     }
   }
-  return pl.DataFrame([newYorkTimes("BarDateTime", rows.map((r) => r.utc)), pl.Series("Ticker", rows.map((r) => r.ticker)), pl.Series("ClosePrice", rows.map((r) => r.price))]);
+  return pl.DataFrame([
+    newYorkTimes("BarDateTime", rows.map((r) => r.utc)),
+    pl.Series("Ticker", rows.map((r) => r.ticker)),
+    pl.Series("ClosePrice", rows.map((r) => r.price)),
+  ]);
 }
 
 /** Daily bars across a new year (2023-12-27 to 2024-01-05), for year labels. */
@@ -143,7 +149,14 @@ export function threeMonths(): pl.DataFrame {
     return days.map((day) => {
       const open = round(close * (1 + (rnd() - 0.5) * 0.01), 2);
       close = round(open * (1 + (rnd() - 0.48) * 0.03), 2);
-      return { day, ticker, open, close, high: round(Math.max(open, close) * (1 + 0.008 * rnd()), 2), low: round(Math.min(open, close) * (1 - 0.008 * rnd()), 2) };
+      return {
+        day,
+        ticker,
+        open,
+        close,
+        high: round(Math.max(open, close) * (1 + 0.008 * rnd()), 2),
+        low: round(Math.min(open, close) * (1 - 0.008 * rnd()), 2),
+      };
     });
   });
   return pl.DataFrame([
@@ -155,8 +168,30 @@ export function threeMonths(): pl.DataFrame {
 
 /** SPY-like expiries on 2023-11-21: every trading day for three weeks, then monthlies out to two years. */
 export function dailyExpiries(): pl.DataFrame {
-  const expiries = ["2023-11-21", "2023-11-22", "2023-11-24", "2023-11-27", "2023-11-28", "2023-11-29", "2023-11-30", "2023-12-01", "2023-12-04", "2023-12-05",
-    "2023-12-06", "2023-12-07", "2023-12-08", "2023-12-15", "2024-01-19", "2024-02-16", "2024-03-15", "2024-06-21", "2024-09-20", "2024-12-20", "2025-06-20", "2025-12-19"];
+  const expiries = [
+    "2023-11-21",
+    "2023-11-22",
+    "2023-11-24",
+    "2023-11-27",
+    "2023-11-28",
+    "2023-11-29",
+    "2023-11-30",
+    "2023-12-01",
+    "2023-12-04",
+    "2023-12-05",
+    "2023-12-06",
+    "2023-12-07",
+    "2023-12-08",
+    "2023-12-15",
+    "2024-01-19",
+    "2024-02-16",
+    "2024-03-15",
+    "2024-06-21",
+    "2024-09-20",
+    "2024-12-20",
+    "2025-06-20",
+    "2025-12-19",
+  ];
   const days = expiries.map((e) => (Date.parse(`${e}T00:00:00Z`) - Date.parse("2023-11-21T00:00:00Z")) / 86_400_000);
   return pl.DataFrame([
     dates("TradeDate", expiries.map(() => "2023-11-21")),
@@ -167,11 +202,22 @@ export function dailyExpiries(): pl.DataFrame {
 
 /** Open interest on uneven strikes, as a real chain lists them: 1 apart near the money, 5 further out, 25 far out. */
 export function denseStrikes(): pl.DataFrame {
-  const strikes = [...Array.from({ length: 10 }, (_, i) => 200 + 25 * i), ...Array.from({ length: 20 }, (_, i) => 425 + 5 * i), ...Array.from({ length: 40 }, (_, i) => 430 + 1 * i + 0.5), ...Array.from({ length: 10 }, (_, i) => 525 + 25 * i)]
+  const strikes = [
+    ...Array.from({ length: 10 }, (_, i) => 200 + 25 * i),
+    ...Array.from({ length: 20 }, (_, i) => 425 + 5 * i),
+    ...Array.from({ length: 40 }, (_, i) => 430 + 1 * i + 0.5),
+    ...Array.from({ length: 10 }, (_, i) => 525 + 25 * i),
+  ]
     .sort((a, b) => a - b);
   const rnd = seeded(23);
-  const rows = EXPIRIES.slice(0, 3).flatMap((e) => strikes.map((strike) => ({ e, strike, oi: Math.round(1000 * rnd() * Math.exp(-(((strike - 450) / 60) ** 2))) })));
-  return pl.DataFrame([dates("ExpirationDate", rows.map((r) => r.e)), pl.Series("Strike", rows.map((r) => r.strike)), pl.Series("OpenInterest", rows.map((r) => r.oi), pl.Int64)]);
+  const rows = EXPIRIES.slice(0, 3).flatMap((e) =>
+    strikes.map((strike) => ({ e, strike, oi: Math.round(1000 * rnd() * Math.exp(-(((strike - 450) / 60) ** 2))) }))
+  );
+  return pl.DataFrame([
+    dates("ExpirationDate", rows.map((r) => r.e)),
+    pl.Series("Strike", rows.map((r) => r.strike)),
+    pl.Series("OpenInterest", rows.map((r) => r.oi), pl.Int64),
+  ]);
 }
 
 /** Ten-minute mids 09:30-16:00 (13:00 on 2023-11-24) of every trading day from 2023-11-20 to 2023-12-15: a seeded walk. */
@@ -202,34 +248,152 @@ export function twoMagnitudes(): pl.DataFrame {
 export function chartCases(): Record<string, { markup: string; html: string }> {
   const bars = intradayBars(), daily = dailyBars(), ts = termStructure(), options = chain();
   const charts = {
-    "intraday-profile": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { minute: "BarDateTime", y: "SpreadBps", title: "AAPL quoted spread", yLabel: "spread (bps)" }),
-    "intraday-profile-by-ticker": k.intradayProfileChart(bars, { minute: "Minute", y: "SpreadBps", series: "Ticker", title: "Quoted spread by minute", subtitle: "2023-11-21, ten-minute bars" }),
-    "candlestick": k.candlestickChart(daily, { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "AAPL daily" }),
-    "term-structure": k.termStructureChart(ts, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure", xLabel: "expiry", yLabel: "OI-weighted IV" }),
-    "term-structure-bars": k.termStructureChart(ts.head(EXPIRIES.length), { x: "ExpirationDate", y: "OpenInterest", bars: true, title: "Open interest by expiry", xLabel: "expiry", yLabel: "open interest" }),
-    "heatmap": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest", xLabel: "strike", yLabel: "expiry", fillLabel: "open interest" }),
-    "smile": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", spot: 180, title: "AAPL smile", xLabel: "strike", yLabel: "implied vol" }),
+    "intraday-profile": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), {
+      minute: "BarDateTime",
+      y: "SpreadBps",
+      title: "AAPL quoted spread",
+      yLabel: "spread (bps)",
+    }),
+    "intraday-profile-by-ticker": k.intradayProfileChart(bars, {
+      minute: "Minute",
+      y: "SpreadBps",
+      series: "Ticker",
+      title: "Quoted spread by minute",
+      subtitle: "2023-11-21, ten-minute bars",
+    }),
+    "candlestick": k.candlestickChart(daily, {
+      date: "TradeDate",
+      open: "OpenPrice",
+      high: "HighPrice",
+      low: "LowPrice",
+      close: "ClosePrice",
+      title: "AAPL daily",
+    }),
+    "term-structure": k.termStructureChart(ts, {
+      x: "ExpirationDate",
+      y: "OiWeightedIV",
+      series: "TradeDate",
+      title: "IV term structure",
+      xLabel: "expiry",
+      yLabel: "OI-weighted IV",
+    }),
+    "term-structure-bars": k.termStructureChart(ts.head(EXPIRIES.length), {
+      x: "ExpirationDate",
+      y: "OpenInterest",
+      bars: true,
+      title: "Open interest by expiry",
+      xLabel: "expiry",
+      yLabel: "open interest",
+    }),
+    "heatmap": k.heatmapChart(options, {
+      x: "Strike",
+      y: "ExpirationDate",
+      fill: "OpenInterest",
+      title: "Open interest",
+      xLabel: "strike",
+      yLabel: "expiry",
+      fillLabel: "open interest",
+    }),
+    "smile": k.smileChart(options, {
+      x: "Strike",
+      y: "MidImpliedVol",
+      series: "ExpirationDate",
+      spot: 180,
+      title: "AAPL smile",
+      xLabel: "strike",
+      yLabel: "implied vol",
+    }),
     // Overrides: regular hours only, a fixed y range, a size, a margin and an extra mark.
-    "intraday-profile-overrides": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), { minute: "BarDateTime", y: "SpreadBps", title: "AAPL regular hours" }, {
-      x: { domain: [570, 960] }, y: { domain: [0, 3] }, width: 640, height: 260, marginRight: 30, marks: [k.Plot.ruleY([1.5], { stroke: "red" })],
+    "intraday-profile-overrides": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))), {
+      minute: "BarDateTime",
+      y: "SpreadBps",
+      title: "AAPL regular hours",
+    }, {
+      x: { domain: [570, 960] },
+      y: { domain: [0, 3] },
+      width: 640,
+      height: 260,
+      marginRight: 30,
+      marks: [k.Plot.ruleY([1.5], { stroke: "red" })],
     }),
     // Volumes in the millions: compact tick labels ("7M"), the left margin fitted to them.
-    "intraday-profile-volume": k.intradayProfileChart(bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))).withColumns(pl.col("SpreadBps").mul(1_000_000).alias("Volume")), { minute: "Minute", y: "Volume", title: "Volume by minute" }),
-    "time-series": k.timeSeriesChart(twoSessions(), { x: "BarDateTime", y: "ClosePrice", series: "Ticker", title: "Closes around Thanksgiving" }, { y: { type: "log" } }),
-    "candlestick-new-year": k.candlestickChart(acrossNewYear(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Across the new year" }, { height: 260 }),
-    "smile-overrides": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "Smile, zoomed" }, { x: { domain: [175, 185] }, clip: true }),
-    "term-structure-overrides": k.termStructureChart(ts, { x: "ExpirationDate", y: "OiWeightedIV", series: "TradeDate", title: "IV term structure, fixed range" }, { y: { domain: [0.15, 0.3], tickFormat: ".0%" }, height: 240 }),
-    "heatmap-overrides": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "MidImpliedVol", title: "Implied vol" }, { color: { scheme: "viridis", tickFormat: ".0%" }, marginBottom: 50 }),
+    "intraday-profile-volume": k.intradayProfileChart(
+      bars.filter(pl.col("Ticker").eq(pl.lit("AAPL"))).withColumns(pl.col("SpreadBps").mul(1_000_000).alias("Volume")),
+      { minute: "Minute", y: "Volume", title: "Volume by minute" },
+    ),
+    "time-series": k.timeSeriesChart(twoSessions(), {
+      x: "BarDateTime",
+      y: "ClosePrice",
+      series: "Ticker",
+      title: "Closes around Thanksgiving",
+    }, { y: { type: "log" } }),
+    "candlestick-new-year": k.candlestickChart(acrossNewYear(), {
+      date: "TradeDate",
+      open: "OpenPrice",
+      high: "HighPrice",
+      low: "LowPrice",
+      close: "ClosePrice",
+      title: "Across the new year",
+    }, { height: 260 }),
+    "smile-overrides": k.smileChart(options, { x: "Strike", y: "MidImpliedVol", series: "ExpirationDate", title: "Smile, zoomed" }, {
+      x: { domain: [175, 185] },
+      clip: true,
+    }),
+    "term-structure-overrides": k.termStructureChart(ts, {
+      x: "ExpirationDate",
+      y: "OiWeightedIV",
+      series: "TradeDate",
+      title: "IV term structure, fixed range",
+    }, { y: { domain: [0.15, 0.3], tickFormat: ".0%" }, height: 240 }),
+    "heatmap-overrides": k.heatmapChart(options, { x: "Strike", y: "ExpirationDate", fill: "MidImpliedVol", title: "Implied vol" }, {
+      color: { scheme: "viridis", tickFormat: ".0%" },
+      marginBottom: 50,
+    }),
     // Issue 21: daily axes on trading days alike, facets, daily expiries, dense strikes.
-    "time-series-daily": k.timeSeriesChart(threeMonths(), { x: "TradeDate", y: "ClosePrice", series: "Ticker", title: "Daily closes over three months" }),
-    "candlestick-facets": k.candlestickChart(threeMonths(), { date: "TradeDate", open: "OpenPrice", high: "HighPrice", low: "LowPrice", close: "ClosePrice", title: "Two tickers, one panel each" }, { fy: "Ticker" }),
-    "term-structure-facets": k.termStructureChart(ts.withColumns(pl.col("TradeDate").cast(pl.String).alias("Day")), { x: "ExpirationDate", y: "OiWeightedIV", title: "IV term structure, one panel per trade date" }, { fy: "Day" }),
-    "term-structure-daily-expiries": k.termStructureChart(dailyExpiries(), { x: "ExpirationDate", y: "AtmIV", title: "Daily expiries and two-year ones" }),
-    "heatmap-dense-strikes": k.heatmapChart(denseStrikes(), { x: "Strike", y: "ExpirationDate", fill: "OpenInterest", title: "Open interest on uneven strikes" }),
+    "time-series-daily": k.timeSeriesChart(threeMonths(), {
+      x: "TradeDate",
+      y: "ClosePrice",
+      series: "Ticker",
+      title: "Daily closes over three months",
+    }),
+    "candlestick-facets": k.candlestickChart(threeMonths(), {
+      date: "TradeDate",
+      open: "OpenPrice",
+      high: "HighPrice",
+      low: "LowPrice",
+      close: "ClosePrice",
+      title: "Two tickers, one panel each",
+    }, { fy: "Ticker" }),
+    "term-structure-facets": k.termStructureChart(ts.withColumns(pl.col("TradeDate").cast(pl.String).alias("Day")), {
+      x: "ExpirationDate",
+      y: "OiWeightedIV",
+      title: "IV term structure, one panel per trade date",
+    }, { fy: "Day" }),
+    "term-structure-daily-expiries": k.termStructureChart(dailyExpiries(), {
+      x: "ExpirationDate",
+      y: "AtmIV",
+      title: "Daily expiries and two-year ones",
+    }),
+    "heatmap-dense-strikes": k.heatmapChart(denseStrikes(), {
+      x: "Strike",
+      y: "ExpirationDate",
+      fill: "OpenInterest",
+      title: "Open interest on uneven strikes",
+    }),
     // Issue 38: several days of minute bars on trading time; panels of different magnitudes on their own y scales.
-    "time-series-trading-time": k.timeSeriesChart(fourWeeksOfBars(), { x: "BarDateTime", y: "Mid", title: "Ten-minute mids over four weeks" }),
-    "time-series-facets": k.timeSeriesChart(twoMagnitudes(), { x: "TradeDate", y: "ClosePrice", title: "Closes, one panel each" }, { fy: "Ticker" }),
-    "plot-spec": k.plot({ marks: [k.Plot.dot(termStructure().toRecords(), { x: "OpenInterest", y: "OiWeightedIV", fill: "steelblue", title: "OpenInterest" })], x: { inset: 10 }, y: { grid: true, inset: 10 } }, { title: "plot() of any spec" }),
+    "time-series-trading-time": k.timeSeriesChart(fourWeeksOfBars(), {
+      x: "BarDateTime",
+      y: "Mid",
+      title: "Ten-minute mids over four weeks",
+    }),
+    "time-series-facets": k.timeSeriesChart(twoMagnitudes(), { x: "TradeDate", y: "ClosePrice", title: "Closes, one panel each" }, {
+      fy: "Ticker",
+    }),
+    "plot-spec": k.plot({
+      marks: [k.Plot.dot(termStructure().toRecords(), { x: "OpenInterest", y: "OiWeightedIV", fill: "steelblue", title: "OpenInterest" })],
+      x: { inset: 10 },
+      y: { grid: true, inset: 10 },
+    }, { title: "plot() of any spec" }),
   };
   const bundle = (c: object) => (c as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]();
   return Object.fromEntries(Object.entries(charts).map(([name, c]) => [name, { markup: c.markup, html: String(bundle(c)["text/html"]) }]));

@@ -43,9 +43,16 @@ document.getElementById("layout").textContent = JSON.stringify({ height: documen
 
 /** Writes the page; each chart in its own block, 20 px apart, on white. */
 export function writeChartPage(path: string, charts: Record<string, string>): void {
-  const blocks = Object.entries(charts).map(([name, markup]) => `<div class="case" data-name="${name}" style="margin:20px 0 0 20px">${markup}</div>`);
+  const blocks = Object.entries(charts).map(([name, markup]) =>
+    `<div class="case" data-name="${name}" style="margin:20px 0 0 20px">${markup}</div>`
+  );
   // No web fonts, no emoji: the page renders with the machine's default sans-serif, as a bare notebook would.
-  writeFileSync(path, `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff;width:1100px">${blocks.join("")}<pre id="layout"></pre><script>${MEASURE}</script></body></html>`);
+  writeFileSync(
+    path,
+    `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff;width:1100px">${
+      blocks.join("")
+    }<pre id="layout"></pre><script>${MEASURE}</script></body></html>`,
+  );
 }
 
 /** The measurements the page's script wrote, read from Chromium's DOM dump. */

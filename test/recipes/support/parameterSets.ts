@@ -73,7 +73,7 @@ function combined(recipe: string, sets: Record<string, string>[]) {
       // nbformat 4.5 wants every cell id unique in the notebook.
       ...(cell.id === undefined ? {} : { id: `set${k}-${i}` }),
       metadata: { ...cell.metadata, parameterSet: k },
-    })),
+    }))
   );
   return { ...notebook, cells };
 }
@@ -92,7 +92,11 @@ export async function runParameterSets(recipe: string, sets: Record<string, stri
   let stoppedBy: string | undefined;
   try {
     // The kernel starts in recipes/, as the runner starts it: relative paths resolve from there.
-    executed = await executeNotebook(input, join(options.outDir, "executed"), { cwd: RECIPES, env, timeoutSeconds: options.timeoutSeconds ?? 170 });
+    executed = await executeNotebook(input, join(options.outDir, "executed"), {
+      cwd: RECIPES,
+      env,
+      timeoutSeconds: options.timeoutSeconds ?? 170,
+    });
   } catch (error) {
     if (!(error instanceof NotebookError)) throw error;
     executed = error as NotebookError & { notebook: { cells: Cell[] } };
@@ -100,7 +104,8 @@ export async function runParameterSets(recipe: string, sets: Record<string, stri
   }
   return sets.map((params, k) => {
     const cells = executed.notebook.cells.filter((c) => c.metadata.parameterSet === k);
-    const ran = cells.every((c) => c.cell_type !== "code" || typeof c.execution_count === "number") && !cells.some((c) => c.outputs?.some((o) => o.output_type === "error"));
+    const ran = cells.every((c) => c.cell_type !== "code" || typeof c.execution_count === "number") &&
+      !cells.some((c) => c.outputs?.some((o) => o.output_type === "error"));
     return { params, cells, ran, ...(ran ? {} : { stoppedBy: stoppedBy ?? "no cell failed, yet not every cell ran" }) };
   });
 }

@@ -16,7 +16,9 @@ describe("pruneSandboxLogs", () => {
     // Written out of order: the time in the name decides, not the order of writing.
     const tiny = [1795681201029, 1795715162086, 1795684344603, 1795705295422, 1795681263889, 1795694646950];
     for (const t of tiny) writeFileSync(join(dir, `sandbox-tiny-${t}.log`), "log");
-    for (const name of ["sandbox-demo-1795681805860.log", "sandbox-tiny.json", "sandbox-tiny-notes.log", "jupyter"]) writeFileSync(join(dir, name), "x");
+    for (const name of ["sandbox-demo-1795681805860.log", "sandbox-tiny.json", "sandbox-tiny-notes.log", "jupyter"]) {
+      writeFileSync(join(dir, name), "x");
+    }
     const removed = pruneSandboxLogs(dir, "tiny", 3);
     expect(removed.sort()).toEqual(["sandbox-tiny-1795681201029.log", "sandbox-tiny-1795681263889.log", "sandbox-tiny-1795684344603.log"]);
     expect(readdirSync(dir).sort()).toEqual([

@@ -21,13 +21,21 @@ describe("sandbox({ latencyMs, bandwidthMBps })", () => {
     // would stop the sandbox at once, were it passed on.
     const kernelFlags = process.env.DENO_V8_FLAGS;
     process.env.DENO_V8_FLAGS = "--no-such-flag-for-the-sandbox";
-    const local = await sandbox({ profile: "tiny", dataDir: inject("tinyMarketDir"), args: ["--state", join(scratch, "state.sqlite")], latencyMs: 250, bandwidthMBps: 1 }).finally(() => {
+    const local = await sandbox({
+      profile: "tiny",
+      dataDir: inject("tinyMarketDir"),
+      args: ["--state", join(scratch, "state.sqlite")],
+      latencyMs: 250,
+      bandwidthMBps: 1,
+    }).finally(() => {
       if (kernelFlags === undefined) delete process.env.DENO_V8_FLAGS;
       else process.env.DENO_V8_FLAGS = kernelFlags;
     });
     try {
       const started = performance.now();
-      const r = await fetch(`${local.baseUrl}/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=5000&response_format=csv`, { headers: { "X-API-KEY": local.keys.fullAccess, "Accept-Encoding": "identity" } });
+      const r = await fetch(`${local.baseUrl}/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=5000&response_format=csv`, {
+        headers: { "X-API-KEY": local.keys.fullAccess, "Accept-Encoding": "identity" },
+      });
       const firstByte = performance.now() - started;
       const body = await r.arrayBuffer();
       const whole = performance.now() - started;

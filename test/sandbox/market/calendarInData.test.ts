@@ -8,7 +8,14 @@ describe("the generated market follows the NYSE calendar", () => {
   const manifest = readManifest();
 
   it("holds exactly the trading days of the range, with no trading on Thanksgiving", () => {
-    expect(manifest.tradingDays.map((d) => d.date)).toEqual(["2023-11-20", "2023-11-21", "2023-11-22", "2023-11-24", "2023-11-27", "2023-11-28"]);
+    expect(manifest.tradingDays.map((d) => d.date)).toEqual([
+      "2023-11-20",
+      "2023-11-21",
+      "2023-11-22",
+      "2023-11-24",
+      "2023-11-27",
+      "2023-11-28",
+    ]);
     expect(existsSync(join(tinyMarketDir(), "eq-taq/TradeDate=2023-11-23"))).toBe(false);
     const dates = readDailyBars().getColumn("TradeDate").cast(pl.Utf8).unique().toArray();
     expect(dates).not.toContain("2023-11-23");

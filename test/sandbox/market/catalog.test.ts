@@ -1,14 +1,15 @@
 import pl from "nodejs-polars";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DATASETS, datasetByTextId, partitionPath } from "../../../sandbox/market/catalog.ts";
+import { datasetByTextId, DATASETS, partitionPath } from "../../../sandbox/market/catalog.ts";
 import { polarsTypeOf } from "../../../contract/polarsTypes.ts";
 import { tinyMarketDir } from "./support/market.ts";
 
 describe("the catalog describes the files the generator writes", () => {
   for (const dataset of DATASETS) {
     it(`gives ${dataset.textId} files exactly the catalog's columns, in order, with the catalog's types`, () => {
-      const frame = pl.scanParquet(join(tinyMarketDir(), dataset.textId, "**/*.parquet"), { hivePartitioning: false } as never).limit(5).collectSync();
+      const frame = pl.scanParquet(join(tinyMarketDir(), dataset.textId, "**/*.parquet"), { hivePartitioning: false } as never).limit(5)
+        .collectSync();
       expect(frame.columns).toEqual(dataset.columns.map((c) => c.name));
       for (const c of dataset.columns) {
         const actual = frame.getColumn(c.name).dtype;
@@ -23,7 +24,9 @@ describe("the catalog describes the files the generator writes", () => {
   }
 
   it("names a partition file from its values", () => {
-    expect(partitionPath(datasetByTextId("eq-taq"), { TradeDate: "2023-11-21", Ticker: "AAPL" })).toBe("eq-taq/TradeDate=2023-11-21/Ticker=AAPL.parquet");
+    expect(partitionPath(datasetByTextId("eq-taq"), { TradeDate: "2023-11-21", Ticker: "AAPL" })).toBe(
+      "eq-taq/TradeDate=2023-11-21/Ticker=AAPL.parquet",
+    );
   });
 
   it("refuses an unknown dataset, naming it and the known ones", () => {

@@ -53,7 +53,9 @@ describe("day frames", () => {
 
   it("give each security's minute bars its own ticker and minute times", () => {
     const ids = [{ ...id, ticker: "AAPL", asid: 100001 }, id];
-    const bars = ids.map((_, k) => Object.fromEntries(EQ_TAQ_1MIN_COLUMNS.slice(4).map((c) => [c.name, new Float64Array(MINUTES_PER_DAY).fill(k + 1)])));
+    const bars = ids.map((_, k) =>
+      Object.fromEntries(EQ_TAQ_1MIN_COLUMNS.slice(4).map((c) => [c.name, new Float64Array(MINUTES_PER_DAY).fill(k + 1)]))
+    );
     const frame = minuteBarFrame(ids, bars).select("Ticker", "BarDateTime", "ASID");
     const tickers = frame.getColumn("Ticker").toArray() as string[];
     expect(tickers.slice(0, MINUTES_PER_DAY)).toEqual(new Array(MINUTES_PER_DAY).fill("AAPL"));
@@ -111,6 +113,8 @@ describe("day frames", () => {
     expect(() => buildFrame(schema, { Ticker: { constant: "AAPL" } })).toThrow(/Columns Ticker are all constants/);
     const price = [{ name: "Price", type: "float64" as const, description: "", nullable: false }];
     expect(() => buildFrame(price, { Price: Int32Array.of(1) })).toThrow(/Column 'Price' of type float64 was given an Int32Array/);
-    expect(() => buildFrame(price, { Price: { base: 0n, offsets: Float64Array.of(1) } })).toThrow(/Column 'Price' of type float64 was given offset times/);
+    expect(() => buildFrame(price, { Price: { base: 0n, offsets: Float64Array.of(1) } })).toThrow(
+      /Column 'Price' of type float64 was given offset times/,
+    );
   });
 });

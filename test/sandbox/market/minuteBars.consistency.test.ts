@@ -10,7 +10,15 @@ import { frameMismatches } from "./support/compareFrames.ts";
 import { readManifest } from "./support/market.ts";
 import { type Aggregation, DERIVED_COLUMNS, expectedMinuteBars } from "./support/expectedMinuteBars.ts";
 import {
-  BARS_PER_DAY, dailyBarPath, FIRST_BAR_MINUTE, loadTicks, minuteBarPath, NS_PER_MINUTE, nsOfDay, tickersTraded, type TickerDay,
+  BARS_PER_DAY,
+  dailyBarPath,
+  FIRST_BAR_MINUTE,
+  loadTicks,
+  minuteBarPath,
+  NS_PER_MINUTE,
+  nsOfDay,
+  type TickerDay,
+  tickersTraded,
 } from "./support/marketFiles.ts";
 
 const dir = inject("tinyMarketDir");
@@ -45,14 +53,19 @@ const ticksOf = (day: TickerDay) => {
   return ticksCache.get(key)!;
 };
 
-const BAR_TIMES = [nsOfDay("BarDateTime").minus(FIRST_BAR_MINUTE * NS_PER_MINUTE).alias("barNs"), pl.col("BarDateTime").cast(pl.Int64).alias("epochNs")];
+const BAR_TIMES = [
+  nsOfDay("BarDateTime").minus(FIRST_BAR_MINUTE * NS_PER_MINUTE).alias("barNs"),
+  pl.col("BarDateTime").cast(pl.Int64).alias("epochNs"),
+];
 const BAR_INDEX = pl.col("barNs").div(NS_PER_MINUTE).floor().cast(pl.Int64).alias("bar");
 const barsCache = new Map<string, pl.DataFrame>();
 
 /** A day's stored bar file, with each bar's index counted from 04:00 New York time; read once. */
 function storedBars(aggregation: Aggregation, date: string): pl.DataFrame {
   const key = `${aggregation}@${date}`;
-  if (!barsCache.has(key)) barsCache.set(key, pl.readParquet(minuteBarPath(dir, aggregation, date)).withColumns(...BAR_TIMES).withColumns(BAR_INDEX));
+  if (!barsCache.has(key)) {
+    barsCache.set(key, pl.readParquet(minuteBarPath(dir, aggregation, date)).withColumns(...BAR_TIMES).withColumns(BAR_INDEX));
+  }
   return barsCache.get(key)!;
 }
 
@@ -100,7 +113,8 @@ describe("1-minute bar files", () => {
         storedBars(a, date).groupBy("Ticker").agg(
           pl.col("Volume").sum().alias(`Volume_${a}`),
           pl.col("FinraVolume").sum().alias(`FinraVolume_${a}`),
-        ));
+        )
+      );
       const joined = sums.reduce((acc, s) => acc.join(s, { on: "Ticker", how: "full", coalesce: true }), daily);
       const bad = joined.filter(
         pl.col("Volume_core").neq(pl.col("DailyVolume"))
@@ -121,7 +135,9 @@ describe("1-minute bars recomputed from ticks", () => {
     for (const s of SAMPLES) expect(tickersTraded(dir, s.date), `${s.ticker} ${s.date}`).toContain(s.ticker);
     expect(dayOf("2023-11-24")).toMatchObject({ earlyClose: true, closeMinute: 13 * 60 });
     expect(manifest.corporateActions).toContainEqual(expect.objectContaining({ kind: "split", exDate: "2023-11-21" }));
-    expect(manifest.corporateActions).toContainEqual(expect.objectContaining({ kind: "ticker-change", newTicker: "XYZ", date: "2023-11-27" }));
+    expect(manifest.corporateActions).toContainEqual(
+      expect.objectContaining({ kind: "ticker-change", newTicker: "XYZ", date: "2023-11-27" }),
+    );
   });
 
   it("find every sampled tick between 04:00 and 20:00, so each falls in one of the 960 bars", () => {

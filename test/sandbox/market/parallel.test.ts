@@ -13,7 +13,10 @@ const deno = denoPath();
 /** Runs the market CLI without blocking the test runner (a refusal takes a Deno start). */
 async function market(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(deno, ["run", "-A", "sandbox/market/cli.ts", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const { stdout, stderr } = await promisify(execFile)(deno, ["run", "-A", "sandbox/market/cli.ts", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     return { status: 0, stdout, stderr };
   } catch (e) {
     const failed = e as { code?: number; stdout?: string; stderr?: string };

@@ -75,6 +75,8 @@ describe("the generated market looks like the real sample", () => {
 
 describe("the real sample", () => {
   it("when missing, is named in the error with where it comes from", () => {
-    expect(() => readSampleBars("/no/such/folder/sample.csv")).toThrow(/The real sample \/no\/such\/folder\/sample\.csv is not there: .*\.\.\/shared\/data/);
+    expect(() => readSampleBars("/no/such/folder/sample.csv")).toThrow(
+      /The real sample \/no\/such\/folder\/sample\.csv is not there: .*\.\.\/shared\/data/,
+    );
   });
 });

@@ -24,13 +24,16 @@ describe("row groups of a dataset with a row-group column", () => {
     try {
       for (const d of grouped) {
         const root = join(tinyMarketDir(), d.textId);
-        const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".parquet")).map((f) => join(root, f));
+        const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".parquet")).map((f) =>
+          join(root, f)
+        );
         expect(files.length).toBeGreaterThan(0);
         for (const file of files.slice(0, 3)) {
           const groups = (await duck.runAndReadAll(
             `SELECT row_group_id, stats_min_value, stats_max_value FROM parquet_metadata('${file}') WHERE path_in_schema = '${d.rowGroupColumn}' ORDER BY row_group_id`,
           )).getRows().map(([, min, max]) => [String(min), String(max)]);
-          const values = (await duck.runAndReadAll(`SELECT DISTINCT "${d.rowGroupColumn}" FROM read_parquet('${file}') ORDER BY 1`)).getRows().map(([v]) => String(v));
+          const values = (await duck.runAndReadAll(`SELECT DISTINCT "${d.rowGroupColumn}" FROM read_parquet('${file}') ORDER BY 1`))
+            .getRows().map(([v]) => String(v));
           expect(groups.length, file).toBeGreaterThan(1);
           expect(groups.map(([min]) => min), file).toEqual(values);
           expect(groups.every(([min, max]) => min === max), file).toBe(true);

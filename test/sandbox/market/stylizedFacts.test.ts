@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  absReturnAutocorrelation, barTradeSizeShape, lastTradeMinute, lockedMinuteShare, minuteKurtosis, minuteVolumeSmoothness, oneTickMinuteShare,
+  absReturnAutocorrelation,
+  barTradeSizeShape,
+  lastTradeMinute,
+  lockedMinuteShare,
+  minuteKurtosis,
+  minuteVolumeSmoothness,
+  oneTickMinuteShare,
 } from "../../../sandbox/market/realism/equityFacts.ts";
 import { relativeVolume, subPennyExtremes } from "../../../sandbox/market/realism/marketFacts.ts";
 import { signTrades } from "../../../workbench/research/leeReady.ts";
@@ -70,6 +76,8 @@ describe("the tiny market has the stylized facts of a real one", () => {
     const ratio = relativeVolume(marketDailyRows(tinyMarketDir()), liquid, early, early);
     expect(ratio).toBeGreaterThan(0.25);
     expect(ratio).toBeLessThan(0.75);
-    for (const d of bars.filter((x) => liquid.includes(x.ticker) && early.includes(x.date))) expect(lastTradeMinute(d), d.ticker).toBeLessThanOrEqual(17 * 60);
+    for (const d of bars.filter((x) => liquid.includes(x.ticker) && early.includes(x.date))) {
+      expect(lastTradeMinute(d), d.ticker).toBeLessThanOrEqual(17 * 60);
+    }
   });
 });

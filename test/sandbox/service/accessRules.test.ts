@@ -155,7 +155,14 @@ describe("the access rules of demo-restricted cannot be bypassed by any paramete
     expect(page).toHaveLength(aaplMinutes.length);
     const inWindow = (d: unknown) => String(d) >= START && String(d) <= END;
     expect(new Set(page.map((r) => `${r.Ticker} ${inWindow(r.TradeDate)}`))).toEqual(new Set(["AAPL true"]));
-    for (const query of ["aggregation_logic=NO_FINRA_TRF", "aggregation_logic=core,no_finra_trf", "aggregation_logic=core&aggregation_logic=no_finra_trf", "aggregation_logic=..%2F..%2Feq-taq"]) {
+    for (
+      const query of [
+        "aggregation_logic=NO_FINRA_TRF",
+        "aggregation_logic=core,no_finra_trf",
+        "aggregation_logic=core&aggregation_logic=no_finra_trf",
+        "aggregation_logic=..%2F..%2Feq-taq",
+      ]
+    ) {
       await refused(`${MINUTES}/AAPL?${query}`, 422, /aggregation_logic/);
     }
     await refused(`${DAILY}?aggregation_logic=core`, 422, /do not exist in the dataset: aggregation_logic/);

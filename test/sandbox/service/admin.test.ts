@@ -34,8 +34,13 @@ describe("the admin command against a running sandbox", () => {
   const detail = async (r: Response) => ((await r.json()) as { detail: unknown }).detail;
 
   it("lists the demo identities with their team, subnets and state", async () => {
-    const identities = await json<{ identity_id: number; name: string; team_id: number; ip_subnets: string[]; deactivated: boolean }[]>("identities");
-    expect(identities.find((i) => i.name === "Demo IP restricted")).toMatchObject({ ip_subnets: ["10.0.0.0/8", "fd00::/8"], deactivated: false });
+    const identities = await json<{ identity_id: number; name: string; team_id: number; ip_subnets: string[]; deactivated: boolean }[]>(
+      "identities",
+    );
+    expect(identities.find((i) => i.name === "Demo IP restricted")).toMatchObject({
+      ip_subnets: ["10.0.0.0/8", "fd00::/8"],
+      deactivated: false,
+    });
     expect(identities.find((i) => i.name === "Demo deactivated")?.deactivated).toBe(true);
     const text = await run("identities");
     expect(text.code).toBe(0);
@@ -60,7 +65,12 @@ describe("the admin command against a running sandbox", () => {
     const listing = await json<Record<string, unknown>[]>("keys", "list", "--identity", String(FULL_ACCESS_IDENTITY));
     const mine = listing.find((k) => k.id === created.id)!;
     expect(Object.keys(mine).sort()).toEqual(["created_at", "expires_at", "hint", "id", "identity_id", "revoked_at"]);
-    expect(mine).toMatchObject({ identity_id: FULL_ACCESS_IDENTITY, hint: `${created.key.slice(0, 4)}...${created.key.slice(-2)}`, expires_at: null, revoked_at: null });
+    expect(mine).toMatchObject({
+      identity_id: FULL_ACCESS_IDENTITY,
+      hint: `${created.key.slice(0, 4)}...${created.key.slice(-2)}`,
+      expires_at: null,
+      revoked_at: null,
+    });
     for (const args of [["keys", "list"], ["--json", "keys", "list"], ["keys", "list", "--identity", "1"]]) {
       const out = await run(...args);
       expect(out.code).toBe(0);
@@ -88,7 +98,14 @@ describe("the admin command against a running sandbox", () => {
     const future = await json<CreatedKey>("keys", "create", "--identity", String(FULL_ACCESS_IDENTITY), "--expires", "2999-01-01");
     expect(future.expires_at).toBe("2999-01-01T00:00:00.000Z");
     expect((await sb.get(DAILY, future.key)).status).toBe(200);
-    const past = await json<CreatedKey>("keys", "create", "--identity", String(RESTRICTED_IDENTITY), "--expires", "2020-06-01T12:00:00+02:00");
+    const past = await json<CreatedKey>(
+      "keys",
+      "create",
+      "--identity",
+      String(RESTRICTED_IDENTITY),
+      "--expires",
+      "2020-06-01T12:00:00+02:00",
+    );
     expect(past.expires_at).toBe("2020-06-01T10:00:00.000Z");
     const r = await sb.get("/api/v1/account/my", past.key);
     expect(r.status).toBe(410);
@@ -98,7 +115,14 @@ describe("the admin command against a running sandbox", () => {
   it("refuses a key past max_active_api_keys with the service's 409 message and exit code 1", async () => {
     const team = await json<{ team_id: number }>("teams", "create", "--name", "Two keys team", "--per-minute", "100", "--monthly", "1000");
     const identity = await json<{ identity_id: number; max_active_api_keys: number }>(
-      "identities", "create", "--team", String(team.team_id), "--name", "Two keys", "--max-keys", "2",
+      "identities",
+      "create",
+      "--team",
+      String(team.team_id),
+      "--name",
+      "Two keys",
+      "--max-keys",
+      "2",
     );
     expect(identity.max_active_api_keys).toBe(2);
     const id = String(identity.identity_id);
@@ -129,7 +153,9 @@ describe("the admin command against a running sandbox", () => {
         expect(r.status).toBe(410);
         expect(await detail(r)).toBe("The account is deactivated");
       }
-      const listed = (await json<{ identity_id: number; deactivated: boolean }[]>("identities")).find((i) => i.identity_id === FULL_ACCESS_IDENTITY);
+      const listed = (await json<{ identity_id: number; deactivated: boolean }[]>("identities")).find((i) =>
+        i.identity_id === FULL_ACCESS_IDENTITY
+      );
       expect(listed?.deactivated).toBe(true);
     } finally {
       const reactivated = await run("account", "reactivate", String(FULL_ACCESS_IDENTITY));
@@ -214,7 +240,11 @@ describe("the admin command against a running sandbox", () => {
     await roomInMinute(10);
     for (let i = 0; i < 3; i++) expect((await sb.get(DAILY, "demo-full-access")).status).toBe(200);
     const endpoint = await (await sb.get("/api/v1/account/my/quotas", "demo-full-access")).json();
-    const [team] = await json<{ team_id: number; identity_ids: number[]; quotas_usage: unknown; quotas_limit: unknown }[]>("usage", "--identity", "1");
+    const [team] = await json<{ team_id: number; identity_ids: number[]; quotas_usage: unknown; quotas_limit: unknown }[]>(
+      "usage",
+      "--identity",
+      "1",
+    );
     expect({ quotas_usage: team.quotas_usage, quotas_limit: team.quotas_limit }).toEqual(endpoint);
     expect(endpoint.quotas_usage.per_minute_requests).toBeGreaterThanOrEqual(3);
     expect(team.identity_ids).toEqual([FULL_ACCESS_IDENTITY]);
@@ -229,7 +259,10 @@ describe("the admin command against a running sandbox", () => {
     const cases: [string[], string][] = [
       [["keys", "create", "--identity", "abc"], "--identity 'abc' is not a positive integer"],
       [["keys", "create"], "Option --identity is required: keys create --identity N [--expires ISO]"],
-      [["keys", "create", "--identity", "1", "--expires", "2030-02-31"], "--expires '2030-02-31' is not an ISO date or date-time with a zone"],
+      [
+        ["keys", "create", "--identity", "1", "--expires", "2030-02-31"],
+        "--expires '2030-02-31' is not an ISO date or date-time with a zone",
+      ],
       [["keys", "create", "--identity", "1", "--expires", "2030-01-01T10:00"], "--expires '2030-01-01T10:00' is not an ISO date"],
       [["keys", "revoke", "x1"], "Key id 'x1' is not a positive integer"],
       [["keys", "revoke"], "'keys revoke' takes <id>"],
@@ -244,7 +277,10 @@ describe("the admin command against a running sandbox", () => {
       [["set", "trusted-proxies", "127.0.0.1/32,10.0.0.0/"], "Setting trusted-proxies cannot be '10.0.0.0/'"],
       [["set", "faults", "1,0.5,0.6,0,0"], "Setting faults cannot be '1,0.5,0.6,0,0'"],
       [["set", "faults", "on"], "Setting faults cannot be 'on'"],
-      [["set", "colour", "blue"], "Unknown setting 'colour': known settings are maintenance, unentitled-status, query-budget-ms, query-memory-mb, trusted-proxies, faults"],
+      [
+        ["set", "colour", "blue"],
+        "Unknown setting 'colour': known settings are maintenance, unentitled-status, query-budget-ms, query-memory-mb, trusted-proxies, faults",
+      ],
       [["identities", "create", "--team", "1", "--name", "X", "--subnet", "10.0.0.0/33"], "--subnet '10.0.0.0/33' is not a CIDR block"],
       [["identities", "create", "--team", "1", "--name", "X", "--datasets", "eq-foo"], "--datasets 'eq-foo' is not a dataset"],
       [["teams", "create", "--name", "T", "--per-minute", "ten", "--monthly", "5"], "--per-minute 'ten' is not a non-negative integer"],
@@ -260,13 +296,15 @@ describe("the admin command against a running sandbox", () => {
   });
 
   it("names an identity or key that does not exist with a 404 and exit code 1", async () => {
-    for (const [args, message] of [
-      [["keys", "create", "--identity", "999"], "404 Not Found: Identity 999 is not found"],
-      [["keys", "revoke", "999"], "404 Not Found: API key 999 is not found"],
-      [["account", "deactivate", "999"], "404 Not Found: Identity 999 is not found"],
-      [["usage", "--identity", "999"], "404 Not Found: Identity 999 is not found"],
-      [["identities", "create", "--team", "999", "--name", "X"], "404 Not Found: Team 999 is not found"],
-    ] as [string[], string][]) {
+    for (
+      const [args, message] of [
+        [["keys", "create", "--identity", "999"], "404 Not Found: Identity 999 is not found"],
+        [["keys", "revoke", "999"], "404 Not Found: API key 999 is not found"],
+        [["account", "deactivate", "999"], "404 Not Found: Identity 999 is not found"],
+        [["usage", "--identity", "999"], "404 Not Found: Identity 999 is not found"],
+        [["identities", "create", "--team", "999", "--name", "X"], "404 Not Found: Team 999 is not found"],
+      ] as [string[], string][]
+    ) {
       const out = await run(...args);
       expect(out.code, args.join(" ")).toBe(1);
       expect(out.stderr.trim()).toBe(message);

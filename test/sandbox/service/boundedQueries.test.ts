@@ -46,11 +46,16 @@ describe("bounded queries, in-process", () => {
     const { values, matching } = volumes(1000);
     expect(values).toHaveLength(1000);
     const started = performance.now();
-    const r = await sb.get(`${DAILY}?DailyVolume.in=${list(values)}&columns=Ticker,TradeDate,DailyVolume&limit=100000&response_format=csv`, KEY);
+    const r = await sb.get(
+      `${DAILY}?DailyVolume.in=${list(values)}&columns=Ticker,TradeDate,DailyVolume&limit=100000&response_format=csv`,
+      KEY,
+    );
     const elapsed = performance.now() - started;
     expect(r.status).toBe(200);
     const page = pl.readCSV(await r.text());
-    const expected = readDataset(inject("tinyMarketDir"), datasetByTextId("eq-daily-ohlc")).filter(pl.col("DailyVolume").isIn([...matching]));
+    const expected = readDataset(inject("tinyMarketDir"), datasetByTextId("eq-daily-ohlc")).filter(
+      pl.col("DailyVolume").isIn([...matching]),
+    );
     expect(page.height).toBe(expected.height);
     expect(page.getColumn("DailyVolume").toArray()).toEqual(expected.getColumn("DailyVolume").toArray());
     // A chain of 1,000 `eq` took minutes here (a set lookup is one pass over the rows).
@@ -100,7 +105,9 @@ describe("bounded queries, in-process", () => {
     expect(thousand.status).toBe(422);
     const { detail } = await thousand.json() as { detail: Issue[] };
     expect(detail[0]).toMatchObject({ type: "value_error", loc: ["query", "Ticker.in"] });
-    expect(detail[0].msg).toBe("Parameter 'Ticker.in' is given 1000 times; give it once (several values go in one 'in' list, ranges in 'ge' and 'le')");
+    expect(detail[0].msg).toBe(
+      "Parameter 'Ticker.in' is given 1000 times; give it once (several values go in one 'in' list, ranges in 'ge' and 'le')",
+    );
     // 2,000 of them are past the request target's limit, refused before anything else.
     expect(twoThousand.status).toBe(422);
     expect((await twoThousand.json()).detail[0].type).toBe("string_too_long");
@@ -112,7 +119,9 @@ describe("bounded queries, in-process", () => {
   it("refuses a like pattern of more than 256 characters, and reads a run of wildcards as one", async () => {
     const long = await sb.get(`${DAILY}?Ticker.like=${"A".repeat(257)}`, KEY);
     expect(long.status).toBe(422);
-    expect((await long.json()).detail).toEqual([expect.objectContaining({ type: "string_too_long", loc: ["query", "Ticker.like"], msg: "String should have at most 256 characters" })]);
+    expect((await long.json()).detail).toEqual([
+      expect.objectContaining({ type: "string_too_long", loc: ["query", "Ticker.like"], msg: "String should have at most 256 characters" }),
+    ]);
     // 256 wildcards in a row were 256 `.*` for the regex engine (16,000 passed its size limit: a 500).
     const stars = await sb.get(`${DAILY}?Ticker.ilike=a${"*".repeat(255)}&columns=Ticker&limit=100000&response_format=csv`, KEY);
     expect(stars.status).toBe(200);
@@ -195,7 +204,10 @@ describe("bounded queries on a spawned sandbox with one worker", () => {
     const probe = (async () => {
       while (probing) {
         const started = performance.now();
-        const r = await fetch(`${sb.baseUrl}/api/v1/account/my`, { headers: { "X-API-KEY": "demo-restricted" }, signal: AbortSignal.timeout(10_000) });
+        const r = await fetch(`${sb.baseUrl}/api/v1/account/my`, {
+          headers: { "X-API-KEY": "demo-restricted" },
+          signal: AbortSignal.timeout(10_000),
+        });
         await r.arrayBuffer();
         probes.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -37,7 +37,19 @@ describe("parseAddress", () => {
   });
 
   it("refuses malformed IPv6 text", () => {
-    for (const bad of ["1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8:9", "1::2::3", "12345::1", "g::1", ":1:2:3:4:5:6:7", "1:::2", "::1.2.3", "::256.1.1.1"]) {
+    for (
+      const bad of [
+        "1:2:3:4:5:6:7",
+        "1:2:3:4:5:6:7:8:9",
+        "1::2::3",
+        "12345::1",
+        "g::1",
+        ":1:2:3:4:5:6:7",
+        "1:::2",
+        "::1.2.3",
+        "::256.1.1.1",
+      ]
+    ) {
       expect(parseAddress(bad), bad).toBeUndefined();
     }
   });
@@ -65,9 +77,12 @@ describe("parseAddress", () => {
       })
     );
     const noise = fc.string({ unit: fc.constantFrom(..."0123456789abcdef:."), maxLength: 20 });
-    fc.assert(fc.property(fc.oneof(v4, v6, noise), (text) => {
-      expect(parseAddress(text) !== undefined, text).toBe(isIP(text) !== 0);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.oneof(v4, v6, noise), (text) => {
+        expect(parseAddress(text) !== undefined, text).toBe(isIP(text) !== 0);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -101,7 +116,21 @@ describe("inCidr", () => {
   });
 
   it("matches nothing for a bad CIDR, so a typo in an allow-list never opens it", () => {
-    const bad = ["10.0.0.0/33", "10.0.0.0/-1", "10.0.0.0/", "10.0.0.0/x", "10.0.0.0/8/8", "10.0.0.0/ 8", "10.0.0.0/0x8", "10.0.0.0/8.0", "10.0.0/8", "fd00::/129", "fd00::/", "not-an-ip/8", ""];
+    const bad = [
+      "10.0.0.0/33",
+      "10.0.0.0/-1",
+      "10.0.0.0/",
+      "10.0.0.0/x",
+      "10.0.0.0/8/8",
+      "10.0.0.0/ 8",
+      "10.0.0.0/0x8",
+      "10.0.0.0/8.0",
+      "10.0.0/8",
+      "fd00::/129",
+      "fd00::/",
+      "not-an-ip/8",
+      "",
+    ];
     for (const cidr of bad) {
       expect(inCidr("10.1.2.3", cidr), cidr).toBe(false);
       expect(inCidr("fd00::1", cidr), cidr).toBe(false);
@@ -122,7 +151,21 @@ describe("isCidr", () => {
   });
 
   it("refuses blocks without a prefix, with a prefix out of range or malformed, or with a bad network", () => {
-    for (const bad of ["10.0.0.0", "10.0.0.0/33", "fd00::/129", "10.0.0.0/", "10.0.0.0/x", "10.0.0.0/-1", "10.0.0.0/8/8", "10.0.0/8", "fd00::/8/1", "/8", ""]) {
+    for (
+      const bad of [
+        "10.0.0.0",
+        "10.0.0.0/33",
+        "fd00::/129",
+        "10.0.0.0/",
+        "10.0.0.0/x",
+        "10.0.0.0/-1",
+        "10.0.0.0/8/8",
+        "10.0.0/8",
+        "fd00::/8/1",
+        "/8",
+        "",
+      ]
+    ) {
       expect(isCidr(bad), bad).toBe(false);
     }
   });

@@ -21,7 +21,16 @@ const refusals: [string[], string][] = [
 describe("sandbox CLI refusals", () => {
   for (const [args, message] of refusals) {
     it(`${args.join(" ") || "(empty)"}: ${message}`, async () => {
-      const result = await run(denoPath(), ["run", "-A", "sandbox/service/cli.ts", "--port", "0", "--data", inject("tinyMarketDir"), ...args], { timeoutMs: 60_000 });
+      const result = await run(denoPath(), [
+        "run",
+        "-A",
+        "sandbox/service/cli.ts",
+        "--port",
+        "0",
+        "--data",
+        inject("tinyMarketDir"),
+        ...args,
+      ], { timeoutMs: 60_000 });
       expect(result.status).not.toBe(0);
       expect(result.stderr).toContain(message);
       expect(result.stderr).not.toContain("generating profile");

@@ -22,7 +22,12 @@ function bothWays(frame: pl.DataFrame, dataset: Dataset): [string, string] {
 }
 
 describe("a CSV page's dates and date-times written by the CSV writer", () => {
-  for (const [textId, under] of [["eq-taq-1min", "aggregation_logic=core"], ["opt-greeks-daily", ""], ["eq-taq", "TradeDate=2023-11-21"], ["opt-sec-master", ""]] as const) {
+  for (
+    const [textId, under] of [["eq-taq-1min", "aggregation_logic=core"], ["opt-greeks-daily", ""], ["eq-taq", "TradeDate=2023-11-21"], [
+      "opt-sec-master",
+      "",
+    ]] as const
+  ) {
     it(`are the bytes of their text for ${textId}`, () => {
       const dataset = datasetByTextId(textId);
       const frame = readDataset(dir, dataset, under);

@@ -47,14 +47,18 @@ describe("sandbox edge cases", () => {
     });
     it(`${dataset.textId}: an empty page in every format when no row matches`, async () => {
       // A date before the market prunes every file (an empty plan); an impossible value filters every row.
-      if (dataset.dateColumn && !dataset.pathParams.some((p) => p.column === dataset.dateColumn)) await emptyPage(`${dataPath(dataset)}?${dataset.dateColumn}=2001-01-02`);
+      if (dataset.dateColumn && !dataset.pathParams.some((p) => p.column === dataset.dateColumn)) {
+        await emptyPage(`${dataPath(dataset)}?${dataset.dateColumn}=2001-01-02`);
+      }
       const text = dataset.columns.find((c) => c.type === "string" && !dataset.pathParams.some((p) => p.column === c.name));
       if (text) await emptyPage(`${dataPath(dataset)}?${text.name}=no-such-value`);
     });
   }
 
   it("an empty page with a List(String) column spends quota like any answered request, and is no 500", async () => {
-    const quotas = async () => ((await (await sb.get("/api/v1/account/my/quotas", FULL)).json()) as { quotas_usage: { monthly_requests: number } }).quotas_usage.monthly_requests;
+    const quotas = async () =>
+      ((await (await sb.get("/api/v1/account/my/quotas", FULL)).json()) as { quotas_usage: { monthly_requests: number } }).quotas_usage
+        .monthly_requests;
     const before = await quotas();
     const r = await sb.get("/api/v1/data/us-equity-opt-ref/opt-sec-master?offset=4294967295&columns=OptionTradeDates", FULL);
     expect(r.status).toBe(200);
@@ -67,7 +71,9 @@ describe("sandbox edge cases", () => {
       const listed = (await (await sb.get("/api/v1/meta/datasets", FULL)).json()) as { dataset_id: string; dataset_text_id: string }[];
       expect(listed.length).toBe(DATASETS.length);
       for (const d of listed) {
-        const [byShort, byText] = await Promise.all([d.dataset_id, d.dataset_text_id].map((id) => sb.get(`/api/v1/meta/datasets/${id}/${route}`, FULL)));
+        const [byShort, byText] = await Promise.all(
+          [d.dataset_id, d.dataset_text_id].map((id) => sb.get(`/api/v1/meta/datasets/${id}/${route}`, FULL)),
+        );
         expect([byShort.status, byText.status]).toEqual([200, 200]);
         expect(await byShort.json()).toEqual(await byText.json());
       }
@@ -79,13 +85,26 @@ describe("sandbox edge cases", () => {
 
   it("a restricted identity's status counts only the rows, tickers and dates its rule allows", async () => {
     // demo-restricted: AAPL and MSFT, 2023-11-21..27. Count what its own data requests return.
-    const daily = (await (await sb.get("/api/v1/data/us-equity/eq-daily-ohlc?limit=100000", "demo-restricted")).json()).data as { TradeDate: string; Ticker: string }[];
+    const daily = (await (await sb.get("/api/v1/data/us-equity/eq-daily-ohlc?limit=100000", "demo-restricted")).json()).data as {
+      TradeDate: string;
+      Ticker: string;
+    }[];
     const minutes = [];
-    for (const t of ["AAPL", "MSFT"]) minutes.push(...(await (await sb.get(`/api/v1/data/us-equity/eq-taq-1min/${t}?limit=100000&columns=TradeDate,Ticker`, "demo-restricted")).json()).data);
+    for (const t of ["AAPL", "MSFT"]) {
+      minutes.push(
+        ...(await (await sb.get(`/api/v1/data/us-equity/eq-taq-1min/${t}?limit=100000&columns=TradeDate,Ticker`, "demo-restricted")).json())
+          .data,
+      );
+    }
     for (const [id, rows] of [["EQDLY", daily], ["eq-taq-1min", minutes]] as const) {
       const status = await (await sb.get(`/api/v1/meta/datasets/${id}/status`, "demo-restricted")).json();
       const dates = rows.map((r) => r.TradeDate).sort();
-      expect(status).toMatchObject({ row_count: rows.length, ticker_count: 2, first_available_date: dates[0], last_available_date: dates.at(-1) });
+      expect(status).toMatchObject({
+        row_count: rows.length,
+        ticker_count: 2,
+        first_available_date: dates[0],
+        last_available_date: dates.at(-1),
+      });
       expect(dates[0] >= "2023-11-21" && dates.at(-1)! <= "2023-11-27").toBe(true);
     }
     // The full-access identity still sees the whole dataset, as the market's files hold it.
@@ -97,14 +116,32 @@ describe("sandbox edge cases", () => {
 
   it("integers are decimal digits with an optional sign: no spaces, hex, exponents or fractions", async () => {
     const daily = "/api/v1/data/us-equity/eq-daily-ohlc";
-    for (const [name, value] of [["limit", " 170 "], ["limit", "0x10"], ["offset", "1e3"], ["offset", "%2010"], ["limit", "10.0"], ["limit", "１０"], ["ASID", "0x186A1"], ["ASID", " 100001"]]) {
+    for (
+      const [name, value] of [
+        ["limit", " 170 "],
+        ["limit", "0x10"],
+        ["offset", "1e3"],
+        ["offset", "%2010"],
+        ["limit", "10.0"],
+        ["limit", "１０"],
+        ["ASID", "0x186A1"],
+        ["ASID", " 100001"],
+      ]
+    ) {
       const r = await sb.get(`${daily}?${name}=${encodeURIComponent(decodeURIComponent(value))}`, FULL);
       expect(r.status, `${name}=${value}`).toBe(422);
       expect(await r.json()).toEqual({
-        detail: [{ type: "int_parsing", loc: ["query", name], msg: "Input should be a valid integer, unable to parse string as an integer", input: decodeURIComponent(value) }],
+        detail: [{
+          type: "int_parsing",
+          loc: ["query", name],
+          msg: "Input should be a valid integer, unable to parse string as an integer",
+          input: decodeURIComponent(value),
+        }],
       });
     }
-    for (const query of ["limit=%2B5", "offset=-0", "limit=007", "ASID=100001"]) expect((await sb.get(`${daily}?${query}`, FULL)).status, query).toBe(200);
+    for (const query of ["limit=%2B5", "offset=-0", "limit=007", "ASID=100001"]) {
+      expect((await sb.get(`${daily}?${query}`, FULL)).status, query).toBe(200);
+    }
   });
 
   it("reports problems with names and with values together, in the order of the query string", async () => {
@@ -118,7 +155,12 @@ describe("sandbox edge cases", () => {
   });
 
   it("answers 405 with Allow: GET, HEAD to every other method on every route, before authentication", async () => {
-    const paths = ["/openapi.json", "/api/v1/account/my", "/api/v1/meta/datasets/EQT1M/status", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1"];
+    const paths = [
+      "/openapi.json",
+      "/api/v1/account/my",
+      "/api/v1/meta/datasets/EQT1M/status",
+      "/api/v1/data/us-equity/eq-daily-ohlc?limit=1",
+    ];
     for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"]) {
       for (const path of paths) {
         const r = await rawRequest(sb.baseUrl, method, path);

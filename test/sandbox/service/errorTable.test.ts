@@ -59,20 +59,37 @@ describe("the error table, with default settings", () => {
 
   it("answers 422 less_than_equal with ctx.le for a limit above the maximum", async () => {
     await expectError(await sb.get(`${DAILY}?limit=100001`, "demo-full-access"), 422, [
-      { type: "less_than_equal", loc: ["query", "limit"], msg: "Input should be less than or equal to 100000", input: "100001", ctx: { le: 100000 } },
+      {
+        type: "less_than_equal",
+        loc: ["query", "limit"],
+        msg: "Input should be less than or equal to 100000",
+        input: "100001",
+        ctx: { le: 100000 },
+      },
     ]);
   });
 
   it("answers 422 int_parsing without ctx for letters in an integer parameter", async () => {
     await expectError(await sb.get(`${DAILY}?limit=abc`, "demo-full-access"), 422, [
-      { type: "int_parsing", loc: ["query", "limit"], msg: "Input should be a valid integer, unable to parse string as an integer", input: "abc" },
+      {
+        type: "int_parsing",
+        loc: ["query", "limit"],
+        msg: "Input should be a valid integer, unable to parse string as an integer",
+        input: "abc",
+      },
     ]);
   });
 
   it("answers 422 date_from_datetime_parsing, as pydantic words it, for a malformed date", async () => {
     const error = "month value is outside expected range of 1-12";
     await expectError(await sb.get(`${DAILY}?TradeDate=2023-13-01`, "demo-full-access"), 422, [
-      { type: "date_from_datetime_parsing", loc: ["query", "TradeDate"], msg: `Input should be a valid date or datetime, ${error}`, input: "2023-13-01", ctx: { error } },
+      {
+        type: "date_from_datetime_parsing",
+        loc: ["query", "TradeDate"],
+        msg: `Input should be a valid date or datetime, ${error}`,
+        input: "2023-13-01",
+        ctx: { error },
+      },
     ]);
   });
 
@@ -202,7 +219,10 @@ describe("the error table, under maintenance and a tiny query budget", () => {
   // the usage cases that need it (HEAD, the 504s spending nothing) share it here.
   let maintenance: AppSandbox, tinyBudget: TestSandbox;
   beforeAll(async () => {
-    [maintenance, tinyBudget] = await Promise.all([openAppSandbox({ settings: { maintenance: true } }), startSandbox({ args: ["--query-budget-ms", "1"] })]);
+    [maintenance, tinyBudget] = await Promise.all([
+      openAppSandbox({ settings: { maintenance: true } }),
+      startSandbox({ args: ["--query-budget-ms", "1"] }),
+    ]);
   });
   afterAll(() => Promise.all([maintenance.stop(), tinyBudget.stop()]));
 
@@ -225,17 +245,26 @@ describe("the error table, under maintenance and a tiny query budget", () => {
     const sb = tinyBudget;
     const account = await createQuotaAccount(sb.statePath, { name: "Head", perMinute: 100, monthly: 1000 });
     const key = account.keys[0][0];
-    const head = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL?response_format=csv`, { method: "HEAD", headers: { "X-API-KEY": key } });
+    const head = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL?response_format=csv`, {
+      method: "HEAD",
+      headers: { "X-API-KEY": key },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(head.headers.get("RateLimit-Remaining")).toBe("100");
     expect(head.headers.get("X-Quota-Monthly-Requests-Remaining")).toBe("1000");
     expect((await head.arrayBuffer()).byteLength).toBe(0);
     // HEAD validates like GET.
-    expect((await fetch(`${sb.baseUrl}${DAILY}?Ticker=AAPL&limit=1&limit=abc`, { method: "HEAD", headers: { "X-API-KEY": key } })).status).toBe(422);
+    expect((await fetch(`${sb.baseUrl}${DAILY}?Ticker=AAPL&limit=1&limit=abc`, { method: "HEAD", headers: { "X-API-KEY": key } })).status)
+      .toBe(422);
     // The 504s of the 1 ms budget spend nothing either.
     const get = await sb.get("/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL", key);
     expect(get.status).toBe(504);
-    expect((await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage).toEqual({ per_minute_requests: 0, monthly_requests: 0, monthly_data_scanned: 0, monthly_data_returned: 0 });
+    expect((await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage).toEqual({
+      per_minute_requests: 0,
+      monthly_requests: 0,
+      monthly_data_scanned: 0,
+      monthly_data_returned: 0,
+    });
   });
 });

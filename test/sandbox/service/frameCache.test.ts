@@ -35,7 +35,10 @@ it("says at start that the reference sandbox's caches are off", () => {
 async function walk(sb: TestSandbox, path: string, limit: number, format = "csv"): Promise<string[]> {
   const bodies: string[] = [];
   for (let offset: number | null = 0; offset !== null;) {
-    const r = await sb.get(`${path}${path.includes("?") ? "&" : "?"}offset=${offset}&limit=${limit}&response_format=${format}`, "demo-full-access");
+    const r = await sb.get(
+      `${path}${path.includes("?") ? "&" : "?"}offset=${offset}&limit=${limit}&response_format=${format}`,
+      "demo-full-access",
+    );
     expect(r.status).toBe(200);
     bodies.push(await r.text());
     const next = r.headers.get("X-Pagination-Next-Offset");
@@ -47,7 +50,11 @@ async function walk(sb: TestSandbox, path: string, limit: number, format = "csv"
 describe("answers with and without the cache", () => {
   const walks: [string, string, number][] = [
     ["a long default-order walk of minute bars (windows of many files)", "/api/v1/data/us-equity/eq-taq-1min/AAPL", 1500],
-    ["a filtered walk with chosen columns", "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate.ge=2023-11-22&Volume.gt=2000&columns=BarDateTime,Volume,CloseBidPrice", 97],
+    [
+      "a filtered walk with chosen columns",
+      "/api/v1/data/us-equity/eq-taq-1min/MSFT?TradeDate.ge=2023-11-22&Volume.gt=2000&columns=BarDateTime,Volume,CloseBidPrice",
+      97,
+    ],
     ["a sorted walk over a few files", "/api/v1/data/us-equity/eq-daily-ohlc?sort=-DailyVolume,Ticker&TradeDate.le=2023-11-22", 7],
     ["ticks of one ticker-day", "/api/v1/data/us-equity/eq-taq/2023-11-21/HES", 2500],
     // Small pages of a query over decoded files are cut from its cached whole result and its written lines.
@@ -85,7 +92,10 @@ describe("a walk spread over two workers", () => {
       const workers = new Set<string | null>();
       let pages = 0;
       for (let offset: number | null = 0; offset !== null; pages++) {
-        const [a, b]: Response[] = await Promise.all([shared.get(`${path}&offset=${offset}`, "demo-full-access", { Connection: "close" }), uncached.get(`${path}&offset=${offset}`, "demo-full-access")]);
+        const [a, b]: Response[] = await Promise.all([
+          shared.get(`${path}&offset=${offset}`, "demo-full-access", { Connection: "close" }),
+          uncached.get(`${path}&offset=${offset}`, "demo-full-access"),
+        ]);
         expect(a.status).toBe(200);
         workers.add(a.headers.get("X-Sandbox-Worker"));
         const [bodyA, bodyB] = await Promise.all([a.arrayBuffer(), b.arrayBuffer()]);

@@ -5,7 +5,13 @@
  * the sandbox as it was.
  */
 import { describe, expect, it } from "vitest";
-import { type Collect, CollectionPacer, collectionReport, collectPaceMb, DEFAULT_COLLECT_MB } from "../../../sandbox/service/query/frameCollector.ts";
+import {
+  type Collect,
+  CollectionPacer,
+  collectionReport,
+  collectPaceMb,
+  DEFAULT_COLLECT_MB,
+} from "../../../sandbox/service/query/frameCollector.ts";
 
 const MB = 2 ** 20;
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -71,5 +77,4 @@ describe("collections paced by the frames a worker lets go", () => {
     expect(collectionReport(0, collect)).toBe("memory: frames let go wait for V8's own collections (SANDBOX_COLLECT_MB=0)");
     expect(collectionReport(8, undefined)).toMatch(/V8's gc is not exposed: run with --v8-flags=--expose-gc/);
   });
-
 });

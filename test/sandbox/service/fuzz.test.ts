@@ -33,7 +33,9 @@ function checkAnswer(r: RawResponse): void {
   if (typeof body.detail === "string") return expect(body.detail.length).toBeGreaterThan(0);
   // Otherwise the FastAPI 422 shape: a non-empty list of {type, loc, msg, input}.
   expect(r.status).toBe(422);
-  expect(body.detail).toEqual(expect.arrayContaining([expect.objectContaining({ type: expect.any(String), loc: expect.any(Array), msg: expect.any(String) })]));
+  expect(body.detail).toEqual(
+    expect.arrayContaining([expect.objectContaining({ type: expect.any(String), loc: expect.any(Array), msg: expect.any(String) })]),
+  );
 }
 
 /** demo-restricted's rule, checked on any JSON data page it is given. */
@@ -42,7 +44,9 @@ function checkRestrictedRows(r: RawResponse): void {
   const body = r.json() as { data?: Record<string, unknown>[] };
   for (const row of body.data ?? []) {
     if ("Ticker" in row) expect(["AAPL", "MSFT"]).toContain(row.Ticker);
-    if ("TradeDate" in row) expect(String(row.TradeDate) >= "2023-11-21" && String(row.TradeDate) <= "2023-11-27", String(row.TradeDate)).toBe(true);
+    if ("TradeDate" in row) {
+      expect(String(row.TradeDate) >= "2023-11-21" && String(row.TradeDate) <= "2023-11-27", String(row.TradeDate)).toBe(true);
+    }
   }
 }
 
@@ -60,7 +64,9 @@ describe("the sandbox under fuzzed requests", () => {
         sent++;
         const r = await rawGet(sb.baseUrl, req.path, req.key, req.requestId === undefined ? {} : { "X-Request-ID": req.requestId });
         checkAnswer(r);
-        if (req.requestId !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(req.requestId)) expect(r.headers["x-request-id"]).toBe(req.requestId);
+        if (req.requestId !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(req.requestId)) {
+          expect(r.headers["x-request-id"]).toBe(req.requestId);
+        }
         if (req.key === "demo-restricted" && r.status === 200) checkRestrictedRows(r);
       }),
       { numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, examples: REGRESSIONS.map((r) => [r]) },

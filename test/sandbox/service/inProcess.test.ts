@@ -67,6 +67,8 @@ describe("an in-process sandbox", () => {
   });
 
   it("refuses a folder without a market, naming it", () => {
-    expect(() => openInProcessSandbox({ marketDir: "/nonexistent/market" })).toThrow(/No market at '\/nonexistent\/market': manifest.json is missing/);
+    expect(() => openInProcessSandbox({ marketDir: "/nonexistent/market" })).toThrow(
+      /No market at '\/nonexistent\/market': manifest.json is missing/,
+    );
   });
 });

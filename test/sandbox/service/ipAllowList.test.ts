@@ -110,7 +110,6 @@ describe("the IP allow-list on 127.0.0.1", () => {
       await expectRefused(sb, { "X-Forwarded-For": "10.1.2" });
     });
   });
-
 });
 
 describe("the sandbox listening on ::1 (--host)", () => {
@@ -145,7 +144,9 @@ describe("the sandbox listening on ::1 (--host)", () => {
 describe("the --host option", () => {
   it("refuses a host that is not an IP address, naming it, with exit code 2", async () => {
     const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(denoPath(), ["run", "-A", "sandbox/service/cli.ts", "--host", "localhost", "--port", "0"], { env: { ...process.env, NO_COLOR: "1" } }, (error, _stdout, stderr) => {
+      execFile(denoPath(), ["run", "-A", "sandbox/service/cli.ts", "--host", "localhost", "--port", "0"], {
+        env: { ...process.env, NO_COLOR: "1" },
+      }, (error, _stdout, stderr) => {
         resolve({ code: error ? (error.code as number) : 0, stderr });
       });
     });

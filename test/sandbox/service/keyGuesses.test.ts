@@ -33,7 +33,11 @@ describe("invalid keys from one address", () => {
     expect((await status("demo-full-access", address)).status).toBe(200);
     for (let i = 0; i < 20; i++) expect((await status(`guess-number-${i}`, address)).status).toBe(401);
     const refused = await status("guess-number-20", address);
-    expect(refused).toEqual({ status: 429, retryAfter: "3", body: { detail: "Too many invalid API keys from this address: try again in 3 s" } });
+    expect(refused).toEqual({
+      status: 429,
+      retryAfter: "3",
+      body: { detail: "Too many invalid API keys from this address: try again in 3 s" },
+    });
     // A valid key never used from the address is refused the same way: the refusal says nothing about the key.
     expect(await status("demo-restricted", address)).toEqual(refused);
     // Its owner's key, used from there before, still works.
@@ -66,7 +70,13 @@ describe("invalid keys from one address", () => {
   });
 
   it("never slows many valid keys from many addresses", async () => {
-    const account = await createQuotaAccount(sb.statePath, { name: "many keys", perMinute: 1000, monthly: 100_000, identities: 3, keysPerIdentity: 3 });
+    const account = await createQuotaAccount(sb.statePath, {
+      name: "many keys",
+      perMinute: 1000,
+      monthly: 100_000,
+      identities: 3,
+      keysPerIdentity: 3,
+    });
     for (let a = 0; a < 30; a++) {
       for (const key of account.keys.flat()) expect((await status(key, `198.51.100.${a}`)).status).toBe(200);
     }

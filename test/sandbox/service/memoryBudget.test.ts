@@ -24,10 +24,14 @@ describe("the sandbox's memory settings", () => {
   // frameCache.test.ts's sandbox without caches.
   it("shares one cache budget over the workers and tunes the allocator, saying so at start", async () => {
     const sb = await start({ args: ["--workers", "2"] });
-    expect(sb.stdout).toContain(`caches: ${DEFAULT_CACHE_MB} MB over 2 workers (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`);
+    expect(sb.stdout).toContain(
+      `caches: ${DEFAULT_CACHE_MB} MB over 2 workers (decoded files, whole results and written pages; SANDBOX_FRAME_CACHE_MB)`,
+    );
     expect(sb.stdout).toContain("memory: C allocator tuned (2 arenas, buffers from 64 MiB mapped on their own)");
     // The command runs with V8's gc exposed, so the workers pace collections by the frames they let go.
-    expect(sb.stdout).toContain(`memory: a young-generation collection every ${DEFAULT_COLLECT_MB} MB of frames let go (SANDBOX_COLLECT_MB)`);
+    expect(sb.stdout).toContain(
+      `memory: a young-generation collection every ${DEFAULT_COLLECT_MB} MB of frames let go (SANDBOX_COLLECT_MB)`,
+    );
   });
 
   it("leaves the allocator and collections alone when told, and takes the budget SANDBOX_FRAME_CACHE_MB gives", async () => {
@@ -40,7 +44,8 @@ describe("the sandbox's memory settings", () => {
   });
 
   it("refuses a budget that is not a number of megabytes, naming it", async () => {
-    await expect(spawnSandbox(["--port", "0", "--data", "/nonexistent-market"], { env: { SANDBOX_FRAME_CACHE_MB: "lots" } })).rejects.toThrow(/SANDBOX_FRAME_CACHE_MB 'lots' is not a number of megabytes/);
+    await expect(spawnSandbox(["--port", "0", "--data", "/nonexistent-market"], { env: { SANDBOX_FRAME_CACHE_MB: "lots" } })).rejects
+      .toThrow(/SANDBOX_FRAME_CACHE_MB 'lots' is not a number of megabytes/);
   });
 
   it("reads the budget: the default when unset, 0 for off, a typed error otherwise", () => {

@@ -34,7 +34,9 @@ describe("the sandbox imitating a network (--latency, --bandwidth)", () => {
   it("paces a body at the bandwidth, framed with its length", async () => {
     const started = performance.now();
     // Uncompressed, so that the bytes read are the bytes paced and Content-Length is sent.
-    const r = await sb.get("/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000&response_format=csv", "demo-full-access", { "Accept-Encoding": "identity" });
+    const r = await sb.get("/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000&response_format=csv", "demo-full-access", {
+      "Accept-Encoding": "identity",
+    });
     const firstByte = performance.now() - started;
     const body = new Uint8Array(await r.arrayBuffer());
     const whole = performance.now() - started;
@@ -48,7 +50,9 @@ describe("the sandbox imitating a network (--latency, --bandwidth)", () => {
   it("compresses no answer, even for a client that accepts gzip: the paced bytes are the bytes sent", async () => {
     // 50 rows go as bytes, 500 (over 64 KiB) as a stream of one chunk: Deno would gzip either.
     for (const limit of [50, 500]) {
-      const r = await sb.get(`/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=${limit}&response_format=csv`, "demo-full-access", { "Accept-Encoding": "gzip, deflate, br" });
+      const r = await sb.get(`/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=${limit}&response_format=csv`, "demo-full-access", {
+        "Accept-Encoding": "gzip, deflate, br",
+      });
       const body = new Uint8Array(await r.arrayBuffer());
       expect(r.status).toBe(200);
       expect(r.headers.get("Content-Encoding")).toBeNull();
@@ -60,7 +64,10 @@ describe("the sandbox imitating a network (--latency, --bandwidth)", () => {
 
   it("answers HEAD after the latency, with no body", async () => {
     const started = performance.now();
-    const r = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000&response_format=csv`, { method: "HEAD", headers: { "X-API-KEY": "demo-full-access" } });
+    const r = await fetch(`${sb.baseUrl}/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000&response_format=csv`, {
+      method: "HEAD",
+      headers: { "X-API-KEY": "demo-full-access" },
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(LATENCY_MS - CLOCK_SLACK_MS);
     expect(r.status).toBe(200);
     expect((await r.arrayBuffer()).byteLength).toBe(0);
@@ -81,7 +88,10 @@ describe("the sandbox imitating a shared line (--line)", () => {
   });
 
   it("makes two downloads at once take the line's time for both, not each its own", async () => {
-    const page = (ticker: string) => sb.get(`/api/v1/data/us-equity/eq-taq-1min/${ticker}?limit=100000&response_format=csv`, "demo-full-access", { "Accept-Encoding": "identity" });
+    const page = (ticker: string) =>
+      sb.get(`/api/v1/data/us-equity/eq-taq-1min/${ticker}?limit=100000&response_format=csv`, "demo-full-access", {
+        "Accept-Encoding": "identity",
+      });
     const started = performance.now();
     const bodies = await Promise.all(["AAPL", "MSFT"].map(async (t) => new Uint8Array(await (await page(t)).arrayBuffer())));
     const together = performance.now() - started;

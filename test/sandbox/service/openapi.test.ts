@@ -52,7 +52,9 @@ describe("/openapi.json", () => {
       const names = new Set((doc.paths[path].get.parameters as Json[]).map((p) => p.name));
       for (const column of dataset.columns) {
         expect(names.has(column.name)).toBe(true);
-        for (const op of ["like", "ilike"]) expect(names.has(`${column.name}.${op}`), `${dataset.textId} ${column.name}.${op}`).toBe(column.type === "string");
+        for (const op of ["like", "ilike"]) {
+          expect(names.has(`${column.name}.${op}`), `${dataset.textId} ${column.name}.${op}`).toBe(column.type === "string");
+        }
       }
       const columns = (doc.paths[path].get.parameters as Json[]).find((p) => p.name === "columns")!;
       expect(columns.schema).toMatchObject({ minLength: 1 });
@@ -63,7 +65,16 @@ describe("/openapi.json", () => {
 
   it("documents the quota headers of data answers", () => {
     const headers = doc.paths["/api/v1/data/us-equity/eq-daily-ohlc"].get.responses["200"].headers;
-    for (const name of ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Quota-Monthly-Requests-Remaining", "X-Quota-Monthly-Returned-Bytes-Remaining", "X-Quota-Warning"]) {
+    for (
+      const name of [
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "X-Quota-Monthly-Requests-Remaining",
+        "X-Quota-Monthly-Returned-Bytes-Remaining",
+        "X-Quota-Warning",
+      ]
+    ) {
       expect(headers[name]?.description, name).toMatch(/./);
     }
   });
@@ -75,9 +86,27 @@ describe("/openapi.json", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(check.report().checked).toBe(before + 1);
     const probe = await ContractCheck.load(sb.baseUrl, false, sb.fetch);
-    probe.record("GET", "/api/v1/account/my", 200, "application/json", JSON.stringify({ identity_id: "one", name: "x", max_active_api_keys: 5, ip_subnets: [] }));
-    probe.record("GET", "/api/v1/data/us-equity/eq-daily-ohlc", 200, "application/json", JSON.stringify({ data: [{ ClosePrice: "1" }], pagination: { offset: 0, limit: 1, next_offset: null } }));
-    probe.record("GET", "/api/v1/data/us-equity/eq-daily-ohlc", 200, "application/json", JSON.stringify({ data: [{ TradeDate: "2023-11-21", DailyVWAP: null }], pagination: { offset: 0, limit: 1, next_offset: null } }));
+    probe.record(
+      "GET",
+      "/api/v1/account/my",
+      200,
+      "application/json",
+      JSON.stringify({ identity_id: "one", name: "x", max_active_api_keys: 5, ip_subnets: [] }),
+    );
+    probe.record(
+      "GET",
+      "/api/v1/data/us-equity/eq-daily-ohlc",
+      200,
+      "application/json",
+      JSON.stringify({ data: [{ ClosePrice: "1" }], pagination: { offset: 0, limit: 1, next_offset: null } }),
+    );
+    probe.record(
+      "GET",
+      "/api/v1/data/us-equity/eq-daily-ohlc",
+      200,
+      "application/json",
+      JSON.stringify({ data: [{ TradeDate: "2023-11-21", DailyVWAP: null }], pagination: { offset: 0, limit: 1, next_offset: null } }),
+    );
     probe.record("GET", "/api/v1/account/my", 418, "application/json", "{}");
     const { failures } = probe.report();
     expect(failures).toHaveLength(3);

@@ -15,7 +15,7 @@ import { type Dataset, datasetByTextId } from "../../../sandbox/market/catalog.t
 import { type ExpectedRows, expectedRows } from "./support/expectedRows.ts";
 import { expectPage, expectSameRows, expectSameRowTexts } from "./support/pagingExpect.ts";
 import { fetchPage, type Page, type PageRequest, walkLinks, walkPages } from "./support/pagingWalk.ts";
-import { FORMATS, type Format } from "./support/pagingWire.ts";
+import { type Format, FORMATS } from "./support/pagingWire.ts";
 import { readDataset } from "./support/polarsExpected.ts";
 import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
 
@@ -60,13 +60,32 @@ const SUBJECTS: Subject[] = [
     dataset: minute,
     path: "/api/v1/data/us-equity/eq-taq-1min/AAPL",
     params: { TradeDate: "2023-11-21" },
-    expected: expectedRows(readDataset(dir, minute, "aggregation_logic=core/TradeDate=2023-11-21.parquet").filter(pl.col("Ticker").eq(pl.lit("AAPL"))), minute),
+    expected: expectedRows(
+      readDataset(dir, minute, "aggregation_logic=core/TradeDate=2023-11-21.parquet").filter(pl.col("Ticker").eq(pl.lit("AAPL"))),
+      minute,
+    ),
     limits: [100, 333, 960],
     offGrid: [3, 100],
   },
-  { name: "eq-daily-ohlc", dataset: daily, path: "/api/v1/data/us-equity/eq-daily-ohlc", params: {}, expected: expectedRows(readDataset(dir, daily), daily), limits: [1, 7, 25, undefined], offGrid: [3, 7] },
+  {
+    name: "eq-daily-ohlc",
+    dataset: daily,
+    path: "/api/v1/data/us-equity/eq-daily-ohlc",
+    params: {},
+    expected: expectedRows(readDataset(dir, daily), daily),
+    limits: [1, 7, 25, undefined],
+    offGrid: [3, 7],
+  },
   // CVX on 2023-11-21 has more ticks than the default limit, which does not divide them.
-  { name: "eq-taq CVX 2023-11-21", dataset: ticks, path: "/api/v1/data/us-equity/eq-taq/2023-11-21/CVX", params: {}, expected: tickRows, limits: [4096, tickRows.height, undefined, 100_000], offGrid: [5, 4096] },
+  {
+    name: "eq-taq CVX 2023-11-21",
+    dataset: ticks,
+    path: "/api/v1/data/us-equity/eq-taq/2023-11-21/CVX",
+    params: {},
+    expected: tickRows,
+    limits: [4096, tickRows.height, undefined, 100_000],
+    offGrid: [5, 4096],
+  },
 ];
 
 const DAILY = SUBJECTS.find((s) => s.dataset === daily)!;
@@ -79,7 +98,14 @@ function expectWalk(pages: Page[], subject: Subject, format: Format, limit: numb
   pages.forEach((page, k) => {
     const offset = start + k * limit;
     const last = k === pages.length - 1;
-    expectPage(page, { format, offset, limit, rows: Math.max(0, Math.min(limit, total - offset)), nextOffset: last ? null : offset + limit, columns: columnsOf(subject.dataset) });
+    expectPage(page, {
+      format,
+      offset,
+      limit,
+      rows: Math.max(0, Math.min(limit, total - offset)),
+      nextOffset: last ? null : offset + limit,
+      columns: columnsOf(subject.dataset),
+    });
   });
   expectSameRows(pages.map((p) => p.table), subject.expected, subject.name, start);
 }

@@ -14,7 +14,7 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppSandbox, openAppSandbox } from "./support/appSandbox.ts";
-import { FORMATS, type Format } from "./support/pagingWire.ts";
+import { type Format, FORMATS } from "./support/pagingWire.ts";
 
 const KEY = "demo-full-access";
 /** Larger than the largest page cut from a cached whole result (RESULT_CACHE_MAX_LIMIT). */
@@ -45,7 +45,8 @@ const CASES: Case[] = [
   { name: "eq-lookup-files", path: "/api/v1/data/us-equity-ref/eq-lookup-files?", fresh: below("Ticker") },
 ];
 
-const text = (bytes: ArrayBuffer, format: Format) => new TextDecoder().decode(format === "csv_gzip" ? gunzipSync(new Uint8Array(bytes)) : new Uint8Array(bytes));
+const text = (bytes: ArrayBuffer, format: Format) =>
+  new TextDecoder().decode(format === "csv_gzip" ? gunzipSync(new Uint8Array(bytes)) : new Uint8Array(bytes));
 
 /** The CSV's header line and its row lines (each with its newline). */
 function csvLines(csv: string): { header: string; rows: string[] } {
@@ -69,21 +70,29 @@ describe("pages at and past the end of a result", () => {
   const wholes = new Map<Case, Promise<{ rows: unknown[]; csv: { header: string; rows: string[] } }>>();
   const wholeResult = (subject: Case) => {
     if (!wholes.has(subject)) {
-      wholes.set(subject, (async () => {
-        const path = `${subject.path}&${subject.fresh(fresh++)}`;
-        const json = await sb.get(`${path}&response_format=json&limit=${WHOLE}`, KEY);
-        expect(json.status).toBe(200);
-        const rows = (await json.json()).data as unknown[];
-        const csv = csvLines(await (await sb.get(`${path}&response_format=csv&limit=${WHOLE}`, KEY)).text());
-        expect(csv.rows).toHaveLength(rows.length);
-        expect(rows.length, `${subject.name} has rows`).toBeGreaterThan(0);
-        return { rows, csv };
-      })());
+      wholes.set(
+        subject,
+        (async () => {
+          const path = `${subject.path}&${subject.fresh(fresh++)}`;
+          const json = await sb.get(`${path}&response_format=json&limit=${WHOLE}`, KEY);
+          expect(json.status).toBe(200);
+          const rows = (await json.json()).data as unknown[];
+          const csv = csvLines(await (await sb.get(`${path}&response_format=csv&limit=${WHOLE}`, KEY)).text());
+          expect(csv.rows).toHaveLength(rows.length);
+          expect(rows.length, `${subject.name} has rows`).toBeGreaterThan(0);
+          return { rows, csv };
+        })(),
+      );
     }
     return wholes.get(subject)!;
   };
 
-  async function page(path: string, format: Format, offset: number, limit: number): Promise<{ status: number; next: string | null; body: string }> {
+  async function page(
+    path: string,
+    format: Format,
+    offset: number,
+    limit: number,
+  ): Promise<{ status: number; next: string | null; body: string }> {
     const r = await sb.get(`${path}&response_format=${format}&offset=${offset}&limit=${limit}`, KEY);
     return { status: r.status, next: r.headers.get("X-Pagination-Next-Offset"), body: text(await r.arrayBuffer(), format) };
   }
@@ -96,7 +105,11 @@ describe("pages at and past the end of a result", () => {
       fc.integer({ min: 2, max: 5000 }).map((plus) => ({ plus })),
       fc.oneof(fc.integer({ min: 0, max: LAST_OFFSET }), fc.constantFrom(LAST_OFFSET - 1, LAST_OFFSET)).map((at) => ({ at })),
     );
-    const cases = fc.record({ subject: fc.constantFrom(...CASES), where, limit: fc.oneof(fc.constantFrom(0, 1, 1000), fc.integer({ min: 1, max: 1000 })) });
+    const cases = fc.record({
+      subject: fc.constantFrom(...CASES),
+      where,
+      limit: fc.oneof(fc.constantFrom(0, 1, 1000), fc.integer({ min: 1, max: 1000 })),
+    });
     let checked = 0;
     await fc.assert(
       fc.asyncProperty(cases, async ({ subject, where, limit }) => {
@@ -104,7 +117,9 @@ describe("pages at and past the end of a result", () => {
           // A filter of this request's own: its whole result is new to the sandbox.
           const path = `${subject.path}&${subject.fresh(fresh++)}`;
           const { rows, csv } = await wholeResult(subject);
-          const offset = "plus" in where ? Math.max(0, rows.length + where.plus) : Math.min(LAST_OFFSET, Math.max(rows.length + 2, where.at));
+          const offset = "plus" in where
+            ? Math.max(0, rows.length + where.plus)
+            : Math.min(LAST_OFFSET, Math.max(rows.length + 2, where.at));
           const next = rows.length > offset + limit ? offset + limit : null;
           for (const attempt of ["first", "repeated"]) {
             const what = `${subject.name} ${path} ${format} offset ${offset} limit ${limit} (${rows.length} rows), ${attempt} request`;

@@ -33,15 +33,25 @@ const AAPL_BARS: Subject = {
   path: "/api/v1/data/us-equity/eq-taq-1min/AAPL",
   base: readDataset(dir, minute, "aggregation_logic=core").filter(col("Ticker").eq(lit("AAPL"))),
 };
-const HES_TICKS: Subject = { dataset: ticks, path: "/api/v1/data/us-equity/eq-taq/2023-11-21/HES", base: readDataset(dir, ticks, "TradeDate=2023-11-21/Ticker=HES.parquet") };
+const HES_TICKS: Subject = {
+  dataset: ticks,
+  path: "/api/v1/data/us-equity/eq-taq/2023-11-21/HES",
+  base: readDataset(dir, ticks, "TradeDate=2023-11-21/Ticker=HES.parquet"),
+};
 
 /** New York wall-clock text of a date-time column, nine fractional digits: compares like time. */
 const clock = (c: string) => col(c).dt.strftime("%Y-%m-%dT%H:%M:%S%.9f");
 const day = (c: string) => col(c).dt.strftime("%Y-%m-%d");
 
 // Values taken from the files, so equality filters hit real rows.
-const aapl21 = DAILY.base.filter(col("Ticker").eq(lit("AAPL")).and(day("TradeDate").eq(lit("2023-11-21")))).toRecords()[0] as Record<string, number>;
-const msft22 = DAILY.base.filter(col("Ticker").eq(lit("MSFT")).and(day("TradeDate").eq(lit("2023-11-22")))).toRecords()[0] as Record<string, number>;
+const aapl21 = DAILY.base.filter(col("Ticker").eq(lit("AAPL")).and(day("TradeDate").eq(lit("2023-11-21")))).toRecords()[0] as Record<
+  string,
+  number
+>;
+const msft22 = DAILY.base.filter(col("Ticker").eq(lit("MSFT")).and(day("TradeDate").eq(lit("2023-11-22")))).toRecords()[0] as Record<
+  string,
+  number
+>;
 // A one-dollar price band around the day's median, so the case matches rows whatever the seed.
 const hesBand = Math.floor(HES_TICKS.base.getColumn("Price").median() as number);
 const tickClock = HES_TICKS.base.select(clock("EventDateTime").alias("t")).getColumn("t").get(2000) as string;
@@ -66,8 +76,21 @@ function expected(s: Subject, where?: pl.Expr, sort?: [string, boolean][], colum
   return columns ? frame.select(...columns) : frame;
 }
 
-const c = (title: string, subject: Subject, query: string, where?: pl.Expr, empty = false): Case => ({ title, subject, query, expected: expected(subject, where), empty });
-const s = (title: string, subject: Subject, query: string, where: pl.Expr | undefined, sort: [string, boolean][], columns?: string[]): Case => ({
+const c = (title: string, subject: Subject, query: string, where?: pl.Expr, empty = false): Case => ({
+  title,
+  subject,
+  query,
+  expected: expected(subject, where),
+  empty,
+});
+const s = (
+  title: string,
+  subject: Subject,
+  query: string,
+  where: pl.Expr | undefined,
+  sort: [string, boolean][],
+  columns?: string[],
+): Case => ({
   title,
   subject,
   query,
@@ -77,7 +100,12 @@ const s = (title: string, subject: Subject, query: string, where: pl.Expr | unde
 const FILTERS: Case[] = [
   c("bare equality on a string column", DAILY, "Ticker=MSFT", col("Ticker").eq(lit("MSFT"))),
   c(".eq on a string column", DAILY, "Ticker.eq=JPM.PRC", col("Ticker").eq(lit("JPM.PRC"))),
-  c(".in on a string column", DAILY, "Ticker.in=AAPL,SPY,XYZ", col("Ticker").eq(lit("AAPL")).or(col("Ticker").eq(lit("SPY"))).or(col("Ticker").eq(lit("XYZ")))),
+  c(
+    ".in on a string column",
+    DAILY,
+    "Ticker.in=AAPL,SPY,XYZ",
+    col("Ticker").eq(lit("AAPL")).or(col("Ticker").eq(lit("SPY"))).or(col("Ticker").eq(lit("XYZ"))),
+  ),
   c(".gt on a string column", DAILY, "Ticker.gt=ODFL", col("Ticker").gt(lit("ODFL"))),
   c(".ge on a string column", DAILY, "Ticker.ge=SPY", col("Ticker").gtEq(lit("SPY"))),
   c(".lt on a string column", DAILY, "Ticker.lt=HES", col("Ticker").lt(lit("HES"))),
@@ -93,29 +121,71 @@ const FILTERS: Case[] = [
   c(".in on an integer column", DAILY, "ASID.in=100003,100007", col("ASID").eq(lit(100003)).or(col("ASID").eq(lit(100007)))),
   c(".eq on an integer column", DAILY, `DailyVolume.eq=${aapl21.DailyVolume}`, col("DailyVolume").eq(lit(aapl21.DailyVolume))),
   c(".gt on an integer column", DAILY, "DailyVolume.gt=10000000", col("DailyVolume").gt(lit(10_000_000))),
-  c(".ge on an integer column, bound included", DAILY, `DailyVolume.ge=${aapl21.DailyVolume}`, col("DailyVolume").gtEq(lit(aapl21.DailyVolume))),
+  c(
+    ".ge on an integer column, bound included",
+    DAILY,
+    `DailyVolume.ge=${aapl21.DailyVolume}`,
+    col("DailyVolume").gtEq(lit(aapl21.DailyVolume)),
+  ),
   c(".lt on an integer column", DAILY, "DailyVolume.lt=1000000", col("DailyVolume").lt(lit(1_000_000))),
-  c(".le on an integer column, bound included", DAILY, `DailyVolume.le=${aapl21.DailyVolume}`, col("DailyVolume").ltEq(lit(aapl21.DailyVolume))),
-  c("an integer filter on a tick column", HES_TICKS, "EventType=TRADE&Quantity.ge=500", col("EventType").eq(lit("TRADE")).and(col("Quantity").gtEq(lit(500)))),
+  c(
+    ".le on an integer column, bound included",
+    DAILY,
+    `DailyVolume.le=${aapl21.DailyVolume}`,
+    col("DailyVolume").ltEq(lit(aapl21.DailyVolume)),
+  ),
+  c(
+    "an integer filter on a tick column",
+    HES_TICKS,
+    "EventType=TRADE&Quantity.ge=500",
+    col("EventType").eq(lit("TRADE")).and(col("Quantity").gtEq(lit(500))),
+  ),
   c("bare equality on a float column", DAILY, `ClosePrice=${aapl21.ClosePrice}`, col("ClosePrice").eq(lit(aapl21.ClosePrice))),
-  c(".in on a float column", DAILY, `ClosePrice.in=${aapl21.ClosePrice},${msft22.ClosePrice}`, col("ClosePrice").eq(lit(aapl21.ClosePrice)).or(col("ClosePrice").eq(lit(msft22.ClosePrice)))),
+  c(
+    ".in on a float column",
+    DAILY,
+    `ClosePrice.in=${aapl21.ClosePrice},${msft22.ClosePrice}`,
+    col("ClosePrice").eq(lit(aapl21.ClosePrice)).or(col("ClosePrice").eq(lit(msft22.ClosePrice))),
+  ),
   c(".gt on a float column", DAILY, "ClosePrice.gt=300", col("ClosePrice").gt(lit(300))),
   c(".le on a float column, bound included", DAILY, `ClosePrice.le=${msft22.ClosePrice}`, col("ClosePrice").ltEq(lit(msft22.ClosePrice))),
-  c(".ge and .lt on a float column", DAILY, "ClosePrice.ge=100&ClosePrice.lt=150.5", col("ClosePrice").gtEq(lit(100)).and(col("ClosePrice").lt(lit(150.5)))),
-  c("a float filter on a nullable column, nulls left out", AAPL_BARS, "TradeDate=2023-11-21&FirstTradePrice.gt=174", day("TradeDate").eq(lit("2023-11-21")).and(col("FirstTradePrice").gt(lit(174)))),
-  c(`a float filter on tick prices (a dollar band at the median, ${hesBand})`, HES_TICKS, `Price.gt=${hesBand}&Price.le=${hesBand + 1}`, col("Price").gt(lit(hesBand)).and(col("Price").ltEq(lit(hesBand + 1)))),
+  c(
+    ".ge and .lt on a float column",
+    DAILY,
+    "ClosePrice.ge=100&ClosePrice.lt=150.5",
+    col("ClosePrice").gtEq(lit(100)).and(col("ClosePrice").lt(lit(150.5))),
+  ),
+  c(
+    "a float filter on a nullable column, nulls left out",
+    AAPL_BARS,
+    "TradeDate=2023-11-21&FirstTradePrice.gt=174",
+    day("TradeDate").eq(lit("2023-11-21")).and(col("FirstTradePrice").gt(lit(174))),
+  ),
+  c(
+    `a float filter on tick prices (a dollar band at the median, ${hesBand})`,
+    HES_TICKS,
+    `Price.gt=${hesBand}&Price.le=${hesBand + 1}`,
+    col("Price").gt(lit(hesBand)).and(col("Price").ltEq(lit(hesBand + 1))),
+  ),
   c("bare equality on a date column", DAILY, "TradeDate=2023-11-21", day("TradeDate").eq(lit("2023-11-21"))),
   c(".eq on a holiday, which matches nothing", DAILY, "TradeDate.eq=2023-11-23", day("TradeDate").eq(lit("2023-11-23")), true),
   c(".gt on a date column", DAILY, "TradeDate.gt=2023-11-24", day("TradeDate").gt(lit("2023-11-24"))),
   c(".ge on a date column", DAILY, "TradeDate.ge=2023-11-24", day("TradeDate").gtEq(lit("2023-11-24"))),
   c(".lt on a date column", DAILY, "TradeDate.lt=2023-11-21", day("TradeDate").lt(lit("2023-11-21"))),
   c(".le on a date column", DAILY, "TradeDate.le=2023-11-21", day("TradeDate").ltEq(lit("2023-11-21"))),
-  c(".in on a date column", DAILY, "TradeDate.in=2023-11-20,2023-11-28", day("TradeDate").eq(lit("2023-11-20")).or(day("TradeDate").eq(lit("2023-11-28")))),
+  c(
+    ".in on a date column",
+    DAILY,
+    "TradeDate.in=2023-11-20,2023-11-28",
+    day("TradeDate").eq(lit("2023-11-20")).or(day("TradeDate").eq(lit("2023-11-28"))),
+  ),
   c(
     "filters on several columns combined",
     DAILY,
     "Ticker.in=AAPL,MSFT&TradeDate.ge=2023-11-22&ClosePrice.gt=200",
-    col("Ticker").eq(lit("AAPL")).or(col("Ticker").eq(lit("MSFT"))).and(day("TradeDate").gtEq(lit("2023-11-22"))).and(col("ClosePrice").gt(lit(200))),
+    col("Ticker").eq(lit("AAPL")).or(col("Ticker").eq(lit("MSFT"))).and(day("TradeDate").gtEq(lit("2023-11-22"))).and(
+      col("ClosePrice").gt(lit(200)),
+    ),
   ),
   c(
     "a date-time range in New York time without an offset",
@@ -123,10 +193,30 @@ const FILTERS: Case[] = [
     "BarDateTime.ge=2023-11-21T09:30:00&BarDateTime.lt=2023-11-21T09:35:00",
     clock("BarDateTime").gtEq(lit("2023-11-21T09:30:00.000000000")).and(clock("BarDateTime").lt(lit("2023-11-21T09:35:00.000000000"))),
   ),
-  c("bare date-time equality in UTC with Z", AAPL_BARS, "BarDateTime=2023-11-21T14:30:00Z", clock("BarDateTime").eq(lit("2023-11-21T09:30:00.000000000"))),
-  c("date-time .eq with nine fractional digits and an offset", AAPL_BARS, "BarDateTime.eq=2023-11-21T09:30:00.000000000-05:00", clock("BarDateTime").eq(lit("2023-11-21T09:30:00.000000000"))),
-  c("date-time .le with a positive offset sent as %2B", AAPL_BARS, "BarDateTime.le=2023-11-20T10:01:00%2B01:00", clock("BarDateTime").ltEq(lit("2023-11-20T04:01:00.000000000"))),
-  c("date-time .gt with a negative offset", AAPL_BARS, "BarDateTime.gt=2023-11-28T19:57:00-05:00", clock("BarDateTime").gt(lit("2023-11-28T19:57:00.000000000"))),
+  c(
+    "bare date-time equality in UTC with Z",
+    AAPL_BARS,
+    "BarDateTime=2023-11-21T14:30:00Z",
+    clock("BarDateTime").eq(lit("2023-11-21T09:30:00.000000000")),
+  ),
+  c(
+    "date-time .eq with nine fractional digits and an offset",
+    AAPL_BARS,
+    "BarDateTime.eq=2023-11-21T09:30:00.000000000-05:00",
+    clock("BarDateTime").eq(lit("2023-11-21T09:30:00.000000000")),
+  ),
+  c(
+    "date-time .le with a positive offset sent as %2B",
+    AAPL_BARS,
+    "BarDateTime.le=2023-11-20T10:01:00%2B01:00",
+    clock("BarDateTime").ltEq(lit("2023-11-20T04:01:00.000000000")),
+  ),
+  c(
+    "date-time .gt with a negative offset",
+    AAPL_BARS,
+    "BarDateTime.gt=2023-11-28T19:57:00-05:00",
+    clock("BarDateTime").gt(lit("2023-11-28T19:57:00.000000000")),
+  ),
   c(
     "date-time .in mixing New York time and an offset",
     AAPL_BARS,
@@ -139,28 +229,72 @@ const FILTERS: Case[] = [
     "TradeDate=2023-11-24&BarDateTime.ge=2023-11-24T12:58",
     day("TradeDate").eq(lit("2023-11-24")).and(clock("BarDateTime").gtEq(lit("2023-11-24T12:58:00.000000000"))),
   ),
-  c("nanosecond date-time equality in New York time", HES_TICKS, `EventDateTime.eq=${tickClock}`, clock("EventDateTime").eq(lit(tickClock))),
+  c(
+    "nanosecond date-time equality in New York time",
+    HES_TICKS,
+    `EventDateTime.eq=${tickClock}`,
+    clock("EventDateTime").eq(lit(tickClock)),
+  ),
   c("nanosecond date-time .gt with an offset", HES_TICKS, `EventDateTime.gt=${tickClock}-05:00`, clock("EventDateTime").gt(lit(tickClock))),
   c("nanosecond date-time .lt with an offset", HES_TICKS, `EventDateTime.lt=${tickClock}-05:00`, clock("EventDateTime").lt(lit(tickClock))),
-  c("a millisecond date-time bound", HES_TICKS, "EventDateTime.lt=2023-11-21T09:30:00.5", clock("EventDateTime").lt(lit("2023-11-21T09:30:00.500000000"))),
+  c(
+    "a millisecond date-time bound",
+    HES_TICKS,
+    "EventDateTime.lt=2023-11-21T09:30:00.5",
+    clock("EventDateTime").lt(lit("2023-11-21T09:30:00.500000000")),
+  ),
 ];
 
 const SORTS: Case[] = [
   s("a descending sort on a float column", DAILY, "sort=-ClosePrice", undefined, [["ClosePrice", true]]),
   s("an ascending then descending sort", DAILY, "sort=Ticker,-TradeDate", undefined, [["Ticker", false], ["TradeDate", true]]),
   s("an explicit ascending sort sent as %2B", DAILY, "sort=%2BTicker,-DailyVolume", undefined, [["Ticker", false], ["DailyVolume", true]]),
-  s("a raw '+' that arrives as a space, read as ascending", DAILY, "sort=+Ticker,-TradeDate", undefined, [["Ticker", false], ["TradeDate", true]]),
+  s("a raw '+' that arrives as a space, read as ascending", DAILY, "sort=+Ticker,-TradeDate", undefined, [["Ticker", false], [
+    "TradeDate",
+    true,
+  ]]),
   s("a sort with ties, broken by the dataset key", DAILY, "sort=-TradeDate", undefined, [["TradeDate", true]]),
-  s("a sort across a ticker change, with a filter", DAILY, "Ticker.in=SQ,XYZ&sort=ASID,-TradeDate", col("Ticker").eq(lit("SQ")).or(col("Ticker").eq(lit("XYZ"))), [["ASID", false], ["TradeDate", true]]),
-  s("a sort of minute bars by volume then time", AAPL_BARS, "TradeDate=2023-11-21&sort=-Volume,BarDateTime", day("TradeDate").eq(lit("2023-11-21")), [["Volume", true], ["BarDateTime", false]]),
-  s("an ascending sort on a nullable column", AAPL_BARS, "TradeDate=2023-11-22&sort=FirstTradePrice", day("TradeDate").eq(lit("2023-11-22")), [["FirstTradePrice", false]]),
-  s("a descending sort on a nullable column", AAPL_BARS, "TradeDate=2023-11-22&sort=-FirstTradePrice", day("TradeDate").eq(lit("2023-11-22")), [["FirstTradePrice", true]]),
+  s(
+    "a sort across a ticker change, with a filter",
+    DAILY,
+    "Ticker.in=SQ,XYZ&sort=ASID,-TradeDate",
+    col("Ticker").eq(lit("SQ")).or(col("Ticker").eq(lit("XYZ"))),
+    [["ASID", false], ["TradeDate", true]],
+  ),
+  s(
+    "a sort of minute bars by volume then time",
+    AAPL_BARS,
+    "TradeDate=2023-11-21&sort=-Volume,BarDateTime",
+    day("TradeDate").eq(lit("2023-11-21")),
+    [["Volume", true], ["BarDateTime", false]],
+  ),
+  s(
+    "an ascending sort on a nullable column",
+    AAPL_BARS,
+    "TradeDate=2023-11-22&sort=FirstTradePrice",
+    day("TradeDate").eq(lit("2023-11-22")),
+    [["FirstTradePrice", false]],
+  ),
+  s(
+    "a descending sort on a nullable column",
+    AAPL_BARS,
+    "TradeDate=2023-11-22&sort=-FirstTradePrice",
+    day("TradeDate").eq(lit("2023-11-22")),
+    [["FirstTradePrice", true]],
+  ),
   s("a descending date-time sort", AAPL_BARS, "sort=-BarDateTime", undefined, [["BarDateTime", true]]),
-  s("a sort of trades by price then time", HES_TICKS, "EventType=TRADE&sort=-Price,EventDateTime", col("EventType").eq(lit("TRADE")), [["Price", true], ["EventDateTime", false]]),
+  s("a sort of trades by price then time", HES_TICKS, "EventType=TRADE&sort=-Price,EventDateTime", col("EventType").eq(lit("TRADE")), [[
+    "Price",
+    true,
+  ], ["EventDateTime", false]]),
 ];
 
 const COLUMNS: Case[] = [
-  s("a column choice in the requested order", DAILY, "columns=Ticker,ClosePrice,TradeDate", undefined, [], ["Ticker", "ClosePrice", "TradeDate"]),
+  s("a column choice in the requested order", DAILY, "columns=Ticker,ClosePrice,TradeDate", undefined, [], [
+    "Ticker",
+    "ClosePrice",
+    "TradeDate",
+  ]),
   s(
     "a column choice that leaves out the filtered and sorted columns",
     DAILY,
@@ -169,8 +303,19 @@ const COLUMNS: Case[] = [
     [["ClosePrice", true]],
     ["TradeDate", "Ticker"],
   ),
-  s("a column choice of minute bars with nulls", AAPL_BARS, "columns=BarDateTime,FirstTradePrice,Volume&TradeDate=2023-11-22", day("TradeDate").eq(lit("2023-11-22")), [], ["BarDateTime", "FirstTradePrice", "Volume"]),
-  s("a column choice of trades", HES_TICKS, "columns=EventDateTime,Price,Quantity&EventType=TRADE", col("EventType").eq(lit("TRADE")), [], ["EventDateTime", "Price", "Quantity"]),
+  s(
+    "a column choice of minute bars with nulls",
+    AAPL_BARS,
+    "columns=BarDateTime,FirstTradePrice,Volume&TradeDate=2023-11-22",
+    day("TradeDate").eq(lit("2023-11-22")),
+    [],
+    ["BarDateTime", "FirstTradePrice", "Volume"],
+  ),
+  s("a column choice of trades", HES_TICKS, "columns=EventDateTime,Price,Quantity&EventType=TRADE", col("EventType").eq(lit("TRADE")), [], [
+    "EventDateTime",
+    "Price",
+    "Quantity",
+  ]),
 ];
 
 describe("queries compared with Polars on the files", () => {
@@ -235,9 +380,18 @@ describe("queries compared with Polars on the files", () => {
     expect(bars[0].BarDateTime).toBe("2023-11-20T04:00:00.000000000-05:00");
     expect(bars[1999].BarDateTime).toBe("2023-11-22T05:19:00.000000000-05:00");
     expect(bars.every((b) => ISO_EST.test(b.BarDateTime))).toBe(true);
-    const csv = (await (await sb.get(`${AAPL_BARS.path}?limit=3&response_format=csv&columns=BarDateTime`, KEY)).text()).trimEnd().split("\n");
-    expect(csv).toEqual(["BarDateTime", "2023-11-20T04:00:00.000000000-05:00", "2023-11-20T04:01:00.000000000-05:00", "2023-11-20T04:02:00.000000000-05:00"]);
-    const events = (await (await sb.get(`${HES_TICKS.path}?columns=EventDateTime&limit=100000`, KEY)).json()).data as { EventDateTime: string }[];
+    const csv = (await (await sb.get(`${AAPL_BARS.path}?limit=3&response_format=csv&columns=BarDateTime`, KEY)).text()).trimEnd().split(
+      "\n",
+    );
+    expect(csv).toEqual([
+      "BarDateTime",
+      "2023-11-20T04:00:00.000000000-05:00",
+      "2023-11-20T04:01:00.000000000-05:00",
+      "2023-11-20T04:02:00.000000000-05:00",
+    ]);
+    const events = (await (await sb.get(`${HES_TICKS.path}?columns=EventDateTime&limit=100000`, KEY)).json()).data as {
+      EventDateTime: string;
+    }[];
     expect(events.every((e) => ISO_EST.test(e.EventDateTime))).toBe(true);
     expect(events.some((e) => !e.EventDateTime.endsWith("000-05:00")), "nanoseconds survive").toBe(true);
     expect(events[2000].EventDateTime).toBe(`${tickClock}-05:00`);
@@ -251,7 +405,9 @@ describe("queries compared with Polars on the files", () => {
       const written = [...json.matchAll(new RegExp(`"${name}":([^,}]*)`, "g"))].map((m) => m[1]);
       expect(written, name).toEqual(want.getColumn(name).toArray());
     }
-    const csv = pl.readCSV(Buffer.from(await (await sb.get(`${DAILY.path}?limit=1000&response_format=csv`, KEY)).text()), { inferSchemaLength: 0 });
+    const csv = pl.readCSV(Buffer.from(await (await sb.get(`${DAILY.path}?limit=1000&response_format=csv`, KEY)).text()), {
+      inferSchemaLength: 0,
+    });
     for (const name of ints) expect(csv.getColumn(name).toArray(), name).toEqual(want.getColumn(name).toArray());
   });
 });

@@ -18,7 +18,8 @@ import { cutAll, guardBody } from "../../../sandbox/service/net/bodyGuard.ts";
 /** The test market's tick files: one a ticker and day, several dozen. */
 const TICKS = () => indexDatasetFiles(inject("tinyMarketDir"), datasetByTextId("eq-taq"));
 const fakeFiles = (sizes: number[]): MarketFile[] => sizes.map((bytes, i) => ({ path: `f${i}`, bytes, partition: {} }));
-const read = (batch: MarketFile[]) => pl.concat(batch.map(fileScan), { how: "vertical" }).select("Ticker", "EventDateTime", "EventType", "Price", "Quantity");
+const read = (batch: MarketFile[]) =>
+  pl.concat(batch.map(fileScan), { how: "vertical" }).select("Ticker", "EventDateTime", "EventType", "Price", "Quantity");
 const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e) => (e instanceof HttpError ? e.status : 0));
 
 describe("a query's steps", () => {
@@ -44,7 +45,10 @@ describe("a query's steps", () => {
 
   it("give the first rows in order of one sort of every row", async () => {
     const files = TICKS().slice(0, 40);
-    const order = { columns: ["Quantity", "Ticker", "EventDateTime", "EventType", "Price"], descending: [true, false, false, false, false] };
+    const order = {
+      columns: ["Quantity", "Ticker", "EventDateTime", "EventType", "Price"],
+      descending: [true, false, false, false, false],
+    };
     const stepped = await firstInOrder(files, read, order, 250, new QueryControl(600_000, 2 ** 30));
     const whole = await read(files).sort(order.columns, order.descending).head(250).collect();
     expect(stepped.toRecords()).toEqual(whole.toRecords());

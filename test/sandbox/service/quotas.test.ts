@@ -12,7 +12,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminJson } from "./support/admin.ts";
 import { createQuotaAccount } from "./support/quotaAccounts.ts";
 import { minuteOf, roomInMinute, secondsLeftInMinute, secondsToMonthReset } from "./support/quotaClock.ts";
@@ -108,7 +108,13 @@ describe("quotas", () => {
   });
 
   it("sums usage over every key of a team: two identities with two keys each share one budget", async () => {
-    const account = await createQuotaAccount(statePath, { name: "Shared four", perMinute: 4, monthly: 1000, identities: 2, keysPerIdentity: 2 });
+    const account = await createQuotaAccount(statePath, {
+      name: "Shared four",
+      perMinute: 4,
+      monthly: 1000,
+      identities: 2,
+      keysPerIdentity: 2,
+    });
     const [[a1, a2], [b1, b2]] = account.keys;
     await roomInMinute(10);
     for (const key of [a1, b1, a2, b2]) expect((await sb.get(DAILY, key)).status).toBe(200);
@@ -120,7 +126,12 @@ describe("quotas", () => {
     const seen = await Promise.all([a1, a2, b1, b2].map(quotas));
     for (const q of seen) expect(q).toEqual(seen[0]);
     expect(seen[0].quotas_usage).toMatchObject({ per_minute_requests: 4, monthly_requests: 4 });
-    const [team] = await adminJson<{ identity_ids: number[]; quotas_usage: Quotas["quotas_usage"] }[]>(statePath, "usage", "--identity", String(account.identityIds[1]));
+    const [team] = await adminJson<{ identity_ids: number[]; quotas_usage: Quotas["quotas_usage"] }[]>(
+      statePath,
+      "usage",
+      "--identity",
+      String(account.identityIds[1]),
+    );
     expect(team.identity_ids).toEqual(account.identityIds);
     expect(team.quotas_usage).toEqual(seen[0].quotas_usage);
   });
@@ -177,7 +188,12 @@ describe("quotas", () => {
       ["/api/v1/data/us-equity/no-such-set", 404],
     ] as const;
     for (const [path, status] of refused) expect((await sb.get(path, key)).status, path).toBe(status);
-    expect((await quotas(key)).quotas_usage).toEqual({ per_minute_requests: 0, monthly_requests: 0, monthly_data_scanned: 0, monthly_data_returned: 0 });
+    expect((await quotas(key)).quotas_usage).toEqual({
+      per_minute_requests: 0,
+      monthly_requests: 0,
+      monthly_data_scanned: 0,
+      monthly_data_returned: 0,
+    });
     // The whole budget is still there, and once it is spent the free endpoints still answer.
     for (let i = 0; i < 2; i++) expect((await sb.get(DAILY, key)).status).toBe(200);
     expect((await sb.get(DAILY, key)).status).toBe(429);
@@ -204,7 +220,9 @@ describe("quotas", () => {
       expect((await sb.get(DAILY, key)).status).toBe(429);
     } else {
       // The restart crossed a minute boundary (roomInMinute makes this rare): months must agree.
-      after.forEach((q, i) => expect({ ...q.quotas_usage, per_minute_requests: 0 }).toEqual({ ...before[i].quotas_usage, per_minute_requests: 0 }));
+      after.forEach((q, i) =>
+        expect({ ...q.quotas_usage, per_minute_requests: 0 }).toEqual({ ...before[i].quotas_usage, per_minute_requests: 0 })
+      );
     }
     expect(after[1].quotas_usage.monthly_requests).toBeGreaterThanOrEqual(5);
   });

@@ -14,12 +14,33 @@ const FULL = "demo-full-access";
 
 /** A team of one identity with one key whose monthly returned bytes are limited to `bytes`. */
 async function keyReturning(sb: AppSandbox, name: string, bytes: number): Promise<string> {
-  const { team_id } = await adminJson<{ team_id: number }>(sb.statePath, "teams", "create", "--name", name, "--per-minute", "1000", "--monthly", "1000", "--returned-bytes", String(bytes));
-  const { identity_id } = await adminJson<{ identity_id: number }>(sb.statePath, "identities", "create", "--team", String(team_id), "--name", name);
+  const { team_id } = await adminJson<{ team_id: number }>(
+    sb.statePath,
+    "teams",
+    "create",
+    "--name",
+    name,
+    "--per-minute",
+    "1000",
+    "--monthly",
+    "1000",
+    "--returned-bytes",
+    String(bytes),
+  );
+  const { identity_id } = await adminJson<{ identity_id: number }>(
+    sb.statePath,
+    "identities",
+    "create",
+    "--team",
+    String(team_id),
+    "--name",
+    name,
+  );
   return (await adminJson<{ key: string }>(sb.statePath, "keys", "create", "--identity", String(identity_id))).key;
 }
 
-const returned = async (sb: AppSandbox, key: string) => (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage.monthly_data_returned as number;
+const returned = async (sb: AppSandbox, key: string) =>
+  (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage.monthly_data_returned as number;
 
 /** A CSV body's lines after the header. */
 const rowsOf = (csv: string) => csv.split("\n").slice(1).filter((l) => l !== "");

@@ -13,7 +13,10 @@ const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7) % 251);
 describe("shapeAnswer", () => {
   it("keeps the bytes, status and headers, adding the length, at no more than the bandwidth", async () => {
     const started = performance.now();
-    const r = await shapeAnswer("GET", () => Promise.resolve(new Response(bytes, { status: 206, headers: { "X-Page": "1" } })), { latencyMs: 20, bandwidthMBps: 1 });
+    const r = await shapeAnswer("GET", () => Promise.resolve(new Response(bytes, { status: 206, headers: { "X-Page": "1" } })), {
+      latencyMs: 20,
+      bandwidthMBps: 1,
+    });
     const body = new Uint8Array(await r.arrayBuffer());
     expect(performance.now() - started).toBeGreaterThanOrEqual(20 + 100 - 2);
     expect(r.status).toBe(206);
@@ -37,7 +40,10 @@ describe("shapeAnswer", () => {
         controller.error(new Error("connection dropped by fault injection"));
       },
     });
-    const r = await shapeAnswer("GET", () => Promise.resolve(new Response(failing, { headers: { "Content-Length": "1000000" } })), { latencyMs: 0, bandwidthMBps: 50 });
+    const r = await shapeAnswer("GET", () => Promise.resolve(new Response(failing, { headers: { "Content-Length": "1000000" } })), {
+      latencyMs: 0,
+      bandwidthMBps: 50,
+    });
     await expect(r.arrayBuffer()).rejects.toThrow();
   });
 
@@ -70,8 +76,12 @@ describe("shapeAnswer", () => {
   });
 
   it("names the network at start, and nothing for plain loopback", () => {
-    expect(networkReport({ latencyMs: 40, lineMBps: 12.5 })).toBe("network: 40 ms before each answer's first byte, one line of 12.5 MB/s shared by every connection (--latency, --line)");
-    expect(networkReport({ latencyMs: 40, bandwidthMBps: 20 })).toBe("network: 40 ms before each answer's first byte, 20 MB/s per connection (--latency, --bandwidth)");
+    expect(networkReport({ latencyMs: 40, lineMBps: 12.5 })).toBe(
+      "network: 40 ms before each answer's first byte, one line of 12.5 MB/s shared by every connection (--latency, --line)",
+    );
+    expect(networkReport({ latencyMs: 40, bandwidthMBps: 20 })).toBe(
+      "network: 40 ms before each answer's first byte, 20 MB/s per connection (--latency, --bandwidth)",
+    );
     expect(networkReport({ latencyMs: 0 })).toBeUndefined();
   });
 });

@@ -53,7 +53,10 @@ describe("slow and silent clients", () => {
     silent.write(requestHead(BIG, KEY));
     const others: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await fetch(`${sb.baseUrl}/api/v1/account/my`, { headers: { "X-API-KEY": "demo-restricted" }, signal: AbortSignal.timeout(10_000) });
+      const r = await fetch(`${sb.baseUrl}/api/v1/account/my`, {
+        headers: { "X-API-KEY": "demo-restricted" },
+        signal: AbortSignal.timeout(10_000),
+      });
       await r.arrayBuffer();
       others.push(r.status);
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -32,9 +32,21 @@ describe("the sandbox over real HTTP", () => {
   it("validates the sandbox's real 405 and 414 answers against the document, and catches ones that do not match", async () => {
     const tooLong = `/api/v1/account/my?pad=${"a".repeat(65_535 - "/api/v1/account/my?pad=".length)}`;
     const answers = [
-      ["POST", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1", await rawRequest(sb.baseUrl, "POST", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1")],
-      ["DELETE", "/api/v1/meta/datasets/EQT1M/status", await rawRequest(sb.baseUrl, "DELETE", "/api/v1/meta/datasets/EQT1M/status", "demo-full-access")],
-      ["TRACE", "/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL", await rawRequest(sb.baseUrl, "TRACE", "/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL")],
+      [
+        "POST",
+        "/api/v1/data/us-equity/eq-daily-ohlc?limit=1",
+        await rawRequest(sb.baseUrl, "POST", "/api/v1/data/us-equity/eq-daily-ohlc?limit=1"),
+      ],
+      [
+        "DELETE",
+        "/api/v1/meta/datasets/EQT1M/status",
+        await rawRequest(sb.baseUrl, "DELETE", "/api/v1/meta/datasets/EQT1M/status", "demo-full-access"),
+      ],
+      [
+        "TRACE",
+        "/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL",
+        await rawRequest(sb.baseUrl, "TRACE", "/api/v1/data/us-equity/eq-taq/2023-11-21/AAPL"),
+      ],
       ["GET", tooLong, await rawGet(sb.baseUrl, tooLong, "demo-full-access")],
     ] as const;
     expect(answers.map(([, , r]) => r.status)).toEqual([405, 405, 405, 414]);

@@ -51,7 +51,11 @@ describe("usage counted when answered", () => {
     sb = await startSandbox({ statePath, args: TWO_WORKERS });
     try {
       const counted = (await usage(sb, key)).monthly_requests;
-      console.log(`kill -9 under load: ${answered} answers received, ${counted} counted (over-count ${counted - answered}, at most ${CLIENTS} in flight)`);
+      console.log(
+        `kill -9 under load: ${answered} answers received, ${counted} counted (over-count ${
+          counted - answered
+        }, at most ${CLIENTS} in flight)`,
+      );
       expect(answered).toBeGreaterThanOrEqual(ANSWERS_BEFORE_KILL);
       expect(counted).toBeGreaterThanOrEqual(answered);
       expect(counted - answered).toBeLessThanOrEqual(CLIENTS);

@@ -28,10 +28,14 @@ describe("usage counted when answered", () => {
   const statePath = join(scratch, "state.sqlite");
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  const usage = async (sb: Pick<AppSandbox, "get">, key: string): Promise<Usage> => (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage;
+  const usage = async (sb: Pick<AppSandbox, "get">, key: string): Promise<Usage> =>
+    (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage;
 
   it("injected 503, 504, 429 and dropped connections spend nothing: usage equals the answers received", async () => {
-    const sb = await openAppSandbox({ statePath, settings: { faults: { seed: 11, rate503: 0.15, rate504: 0.15, rate429: 0.1, rateDrop: 0.15 } } });
+    const sb = await openAppSandbox({
+      statePath,
+      settings: { faults: { seed: 11, rate503: 0.15, rate504: 0.15, rate429: 0.1, rateDrop: 0.15 } },
+    });
     try {
       const account = await createQuotaAccount(statePath, { name: "Faults", perMinute: 1000, monthly: 1000 });
       const key = account.keys[0][0];
@@ -68,11 +72,18 @@ describe("usage counted when answered", () => {
         expect(r.status).toBe(200);
         expect([r.headers.get("RateLimit-Limit"), r.headers.get("RateLimit-Remaining")]).toEqual(["50", String(50 - i)]);
         expect(Number(r.headers.get("RateLimit-Reset"))).toBeLessThanOrEqual(60);
-        expect([r.headers.get("X-Quota-Monthly-Requests-Limit"), r.headers.get("X-Quota-Monthly-Requests-Remaining")]).toEqual(["20", String(20 - i)]);
-        expect(Number(r.headers.get("X-Quota-Monthly-Returned-Bytes-Remaining"))).toBeLessThan(Number(r.headers.get("X-Quota-Monthly-Returned-Bytes-Limit")));
+        expect([r.headers.get("X-Quota-Monthly-Requests-Limit"), r.headers.get("X-Quota-Monthly-Requests-Remaining")]).toEqual([
+          "20",
+          String(20 - i),
+        ]);
+        expect(Number(r.headers.get("X-Quota-Monthly-Returned-Bytes-Remaining"))).toBeLessThan(
+          Number(r.headers.get("X-Quota-Monthly-Returned-Bytes-Limit")),
+        );
         const warning = r.headers.get("X-Quota-Warning");
         if (i <= 18) expect(warning, `request ${i}`).toBeNull();
-        else expect(warning).toMatch(new RegExp(`^monthly requests ${Math.floor((100 * i) / 20)}% used \\(${i} of 20\\); resets \\d{4}-\\d\\d-01T00:00:00.000Z$`));
+        else {expect(warning).toMatch(
+            new RegExp(`^monthly requests ${Math.floor((100 * i) / 20)}% used \\(${i} of 20\\); resets \\d{4}-\\d\\d-01T00:00:00.000Z$`),
+          );}
       }
       const refused = await sb.get(DAILY, key);
       expect(refused.status).toBe(429);

@@ -34,7 +34,9 @@ describe("several workers", () => {
       expect(statuses.filter((s) => s === 429)).toHaveLength(n - limit);
       const workers = new Set(responses.map((r) => r.headers.get("X-Sandbox-Worker")));
       expect(workers.size).toBeGreaterThanOrEqual(2);
-      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get("RateLimit-Remaining"))).sort((a, b) => b - a);
+      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get("RateLimit-Remaining"))).sort((a, b) =>
+        b - a
+      );
       expect(remaining).toEqual(Array.from({ length: limit }, (_, i) => limit - 1 - i));
       const usage = (await (await sb.get("/api/v1/account/my/quotas", key)).json()).quotas_usage;
       expect(usage).toMatchObject({ per_minute_requests: limit, monthly_requests: limit });

@@ -15,12 +15,20 @@
  * const [png, dom] = [await page.screenshot(), await page.content()];
  * ```
  */
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { pathToFileURL } from "node:url";
 import { which } from "../../../scripts/paths.mjs";
 
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars"];
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--hide-scrollbars",
+];
 
 function chromiumPath(): string {
   const path = which("chromium");

@@ -21,7 +21,8 @@ const state = join(scratch, "state.sqlite");
 let sb: AppSandbox | undefined;
 
 const start = async () => (sb = await openAppSandbox({ marketDir: market, statePath: state, baseUrl: "http://cache-provenance.invalid" }));
-const session = (): Promise<Workbench> => connect({ baseUrl: sb!.baseUrl, fetch: sb!.fetch, apiKey: "demo-full-access", cache, provenance: true });
+const session = (): Promise<Workbench> =>
+  connect({ baseUrl: sb!.baseUrl, fetch: sb!.fetch, apiKey: "demo-full-access", cache, provenance: true });
 const q = { filters: { TradeDate: "2023-11-22" } };
 const entries = () => readdirSync(cache).filter((f) => f.endsWith(".provenance.json")).sort();
 
@@ -49,7 +50,11 @@ describe("a cached frame says where and when it came from", () => {
       service: new URL(sb!.baseUrl).toString(),
       dataset: "eq-taq-1min",
       request: { path: "/api/v1/data/us-equity/eq-taq-1min/MSFT", params: [["TradeDate", "2023-11-22"]], maxRows: null },
-      status: { last_updated: status.last_updated, first_available_date: status.first_available_date, last_available_date: status.last_available_date },
+      status: {
+        last_updated: status.last_updated,
+        first_available_date: status.first_available_date,
+        last_available_date: status.last_available_date,
+      },
       rows: bars.height,
       columns: bars.width,
       frameHash: frameHash(bars),
@@ -117,6 +122,8 @@ describe("after the service's data is updated", () => {
     writeFileSync(join(cache, "eq-daily-ohlc-0123456789abcdef0123456789abcdef.parquet"), "");
     const check = await (await session()).cache!.verify();
     expect(check.unknown).toHaveLength(1);
-    expect(check.unknown[0].reason).toMatch(/no readable provenance beside it \(missing or garbled\): never served, the next call fetches it again/);
+    expect(check.unknown[0].reason).toMatch(
+      /no readable provenance beside it \(missing or garbled\): never served, the next call fetches it again/,
+    );
   });
 });

@@ -36,8 +36,13 @@ function pythonHashes(files: string[]): string[] {
 describe.skipIf(why !== undefined)(`the canonical hash in Python${why ? ` (skipped: ${why})` : ""}`, () => {
   it("gives the workbench's hash for a frame of every dtype, nulls, NaN, -0 and text beyond ASCII included", () => {
     const df = pl.DataFrame({
-      i: [1, null, -3], u: pl.Series("u", [1, 2, 3], pl.UInt64), f: [1.5, NaN, null], g: pl.Series("g", [-0.0, 2.5, NaN], pl.Float32),
-      s: ["a", null, "é€😀"], b: [true, null, false], d: pl.Series("d", [new Date("2023-11-20"), null, new Date("1969-12-31")], pl.Date),
+      i: [1, null, -3],
+      u: pl.Series("u", [1, 2, 3], pl.UInt64),
+      f: [1.5, NaN, null],
+      g: pl.Series("g", [-0.0, 2.5, NaN], pl.Float32),
+      s: ["a", null, "é€😀"],
+      b: [true, null, false],
+      d: pl.Series("d", [new Date("2023-11-20"), null, new Date("1969-12-31")], pl.Date),
       l: pl.Series("l", [["x", "yé"], [], ["z"]], pl.List(pl.String)),
     }).withColumns(
       pl.col("i").cast(pl.Int64),
@@ -50,7 +55,12 @@ describe.skipIf(why !== undefined)(`the canonical hash in Python${why ? ` (skipp
   });
 
   it("connect({ provenance: { hash: 'canonical' } }) records each call's and partition's canonical hash, which the Python reproduces from the frame", async () => {
-    const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access", provenance: { hash: "canonical" } });
+    const wb = await connect({
+      baseUrl: local.sb.baseUrl,
+      fetch: local.sb.fetch,
+      apiKey: "demo-full-access",
+      provenance: { hash: "canonical" },
+    });
     const bars = await wb.data.eqTaq1Min("AAPL", { date: "2023-11-21" });
     await wb.download("eq-daily-ohlc", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-21" }, join(scratch, "lake"));
     const manifest = wb.provenance();
@@ -59,12 +69,18 @@ describe.skipIf(why !== undefined)(`the canonical hash in Python${why ? ` (skipp
     expect(call.canonicalHash).toBe(frameHash(bars, { scheme: "canonical" }));
     expect(call.frameHash).toBe(frameHash(bars));
     const partitions = manifest.downloads![0].fetched;
-    expect(partitions.map((p) => p.canonicalHash)).toEqual([expect.stringMatching(/^sha256:[0-9a-f]{64}$/), expect.stringMatching(/^sha256:[0-9a-f]{64}$/)]);
+    expect(partitions.map((p) => p.canonicalHash)).toEqual([
+      expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    ]);
     const file = join(scratch, "bars.parquet");
     bars.writeParquet(file);
     const day = wb.scan(join(scratch, "lake")).filter(pl.col("TradeDate").eq(pl.lit(new Date("2023-11-21")))).collectSync();
     const dayFile = join(scratch, "day.parquet");
     day.writeParquet(dayFile);
-    expect(pythonHashes([file, dayFile])).toEqual([call.canonicalHash, partitions.find((p) => p.path.endsWith("2023-11-21"))!.canonicalHash]);
+    expect(pythonHashes([file, dayFile])).toEqual([
+      call.canonicalHash,
+      partitions.find((p) => p.path.endsWith("2023-11-21"))!.canonicalHash,
+    ]);
   });
 });

@@ -45,7 +45,8 @@ describe("deferred recording tasks", () => {
 
 describe("the journal a failed notebook's manifest is built from", () => {
   it("gives calls and downloads in the order they started, however their records completed", () => {
-    const line = (entry: Record<string, unknown>) => JSON.stringify({ recorder: "r1", service: "http://127.0.0.1:1/", hash: { scheme: "rows/1", nodejsPolars: "x" }, ...entry });
+    const line = (entry: Record<string, unknown>) =>
+      JSON.stringify({ recorder: "r1", service: "http://127.0.0.1:1/", hash: { scheme: "rows/1", nodejsPolars: "x" }, ...entry });
     const journal = [
       line({ download: { seq: 3, dataset: "eq-taq-1min" } }),
       line({ call: { seq: 2, dataset: "eq-daily-ohlc" } }),

@@ -17,7 +17,11 @@ const status = Promise.resolve({ last_updated: "2024-01-01T00:00:00Z", first_ava
 /** The download record a tap ends with, after it heard the partitions of one unit. */
 async function recorded(frame: pl.DataFrame, parts: WrittenPartition[], contiguous: boolean): Promise<DownloadRecord> {
   let record: DownloadRecord | undefined;
-  const tap = new DownloadTap({ addDownload: (r) => void (record = r), redact: (text) => text }, 1, { dataset: "eq-taq-1min", query: {}, dir: "/tmp/x" }, status);
+  const tap = new DownloadTap({ addDownload: (r) => void (record = r), redact: (text) => text }, 1, {
+    dataset: "eq-taq-1min",
+    query: {},
+    dir: "/tmp/x",
+  }, status);
   tap.hear({ type: "partitions", unit: 0, frame, parts, contiguous });
   await tap.hear({ type: "ended", requests: [] });
   runDeferred(); // the deferred hashing and the record, now
@@ -25,14 +29,18 @@ async function recorded(frame: pl.DataFrame, parts: WrittenPartition[], contiguo
 }
 
 const unit = (dates: string[]) =>
-  pl.DataFrame({ TradeDate: dates, Price: dates.map((_, i) => 100 + i / 4), Size: dates.map((_, i) => i * 100) }).withColumns(pl.col("TradeDate").str.strptime(pl.Date, "%Y-%m-%d"));
+  pl.DataFrame({ TradeDate: dates, Price: dates.map((_, i) => 100 + i / 4), Size: dates.map((_, i) => i * 100) }).withColumns(
+    pl.col("TradeDate").str.strptime(pl.Date, "%Y-%m-%d"),
+  );
 const part = (frame: pl.DataFrame, date: string) => frame.filter(pl.col("TradeDate").cast(pl.String).eq(pl.lit(date)));
 
 describe("DownloadTap hearing a unit's partitions", () => {
   it("partitions lying end to end: hashes from the unit's row hashes equal each partition's frameHash", async () => {
     const frame = unit(["2023-11-20", "2023-11-20", "2023-11-21", "2023-11-22", "2023-11-22", "2023-11-22"]);
     const parts = ["2023-11-20", "2023-11-21", "2023-11-22"].map((d) => part(frame, d));
-    const record = await recorded(frame, [{ path: "d=20", frame: parts[0] }, { frame: parts[1] }, { path: "d=22", frame: parts[2] }, { path: "d=23" }], true);
+    const record = await recorded(frame, [{ path: "d=20", frame: parts[0] }, { frame: parts[1] }, { path: "d=22", frame: parts[2] }, {
+      path: "d=23",
+    }], true);
     expect(record.fetched).toEqual([
       { path: "d=20", rows: 2, frameHash: frameHash(parts[0]) },
       { path: "d=22", rows: 3, frameHash: frameHash(parts[2]) }, // after the unwritten rows of d=21

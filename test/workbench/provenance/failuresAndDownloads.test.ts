@@ -64,7 +64,11 @@ describe("a resumed call is recorded", () => {
     setMonthlyLimit(sb.statePath, cut, 100);
     const whole = await error.resume();
     const [failed, resumed] = wb.provenance().calls;
-    expect(failed).toMatchObject({ seq: 1, rows: 0, error: { name: "QuotaExceededError", status: 429, partialRows: error.partial.height } });
+    expect(failed).toMatchObject({
+      seq: 1,
+      rows: 0,
+      error: { name: "QuotaExceededError", status: 429, partialRows: error.partial.height },
+    });
     expect(resumed).toMatchObject({ seq: 2, resumes: 1, rows: whole.height, frameHash: frameHash(whole) });
     expect(resumed.requests.map((r) => r.path.split("/").at(-1))).toEqual(tickers);
   });
@@ -78,7 +82,12 @@ describe("wb.download runs are recorded", () => {
     const second = await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-22" }, dir);
     const [a, b] = wb.provenance().downloads!;
     expect(a).toMatchObject({ seq: 1, dataset: "eq-taq-1min", dir, reused: 0, rows: first.rows });
-    expect(a.fetched.map((p) => p.path)).toEqual(["Ticker=AAPL/TradeDate=2023-11-20", "Ticker=AAPL/TradeDate=2023-11-21", "Ticker=MSFT/TradeDate=2023-11-20", "Ticker=MSFT/TradeDate=2023-11-21"]);
+    expect(a.fetched.map((p) => p.path)).toEqual([
+      "Ticker=AAPL/TradeDate=2023-11-20",
+      "Ticker=AAPL/TradeDate=2023-11-21",
+      "Ticker=MSFT/TradeDate=2023-11-20",
+      "Ticker=MSFT/TradeDate=2023-11-21",
+    ]);
     expect(a.requestIds.length).toBeGreaterThanOrEqual(2);
     expect(a.bytes).toBeGreaterThan(0);
     expect(b).toMatchObject({ seq: 2, reused: 4, rows: second.rows });
@@ -96,7 +105,9 @@ describe("wb.download runs are recorded", () => {
     // MSFT's file of 2023-11-20 and 2023-11-21: the run's range has the second.
     rmSync(join(dir, "Ticker=MSFT/part-2023-11-20_2023-11-21.parquet"));
     const result = await wb.download("eq-taq-1min", { tickers: ["MSFT"], start: "2023-11-21", end: "2023-11-22" }, dir);
-    expect(result.warnings[0]).toMatch(/was damaged \(its file is missing\): removed; its partition Ticker=MSFT\/TradeDate=2023-11-21 fetched again; its partition Ticker=MSFT\/TradeDate=2023-11-20, outside this range/);
+    expect(result.warnings[0]).toMatch(
+      /was damaged \(its file is missing\): removed; its partition Ticker=MSFT\/TradeDate=2023-11-21 fetched again; its partition Ticker=MSFT\/TradeDate=2023-11-20, outside this range/,
+    );
     const [d] = wb.provenance().downloads!;
     expect(d.reused).toBe(4);
     expect(d.fetched.map((p) => p.path)).toEqual(["Ticker=MSFT/TradeDate=2023-11-21"]);
@@ -108,7 +119,9 @@ describe("wb.download runs are recorded", () => {
 
   it("a failed download is recorded with its error", async () => {
     const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, provenance: true });
-    await expect(wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir)).rejects.toThrow(/different query/);
+    await expect(
+      wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-21", aggregation: "no_finra_trf" }, dir),
+    ).rejects.toThrow(/different query/);
     const [d] = wb.provenance().downloads!;
     expect(d.error?.message).toMatch(/different query/);
     expect(d.fetched).toEqual([]);

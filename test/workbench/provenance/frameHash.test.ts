@@ -39,12 +39,15 @@ describe("the same rows hash the same however they were fetched", () => {
   });
 
   it("ticks, the security master (lists of text) and the lookup file (dates) in every format", async () => {
-    for (const fetch of [
-      // ticks: a day holds tens of thousands, so their pages are ten times larger
-      (way: { pageSize: number }) => connected.wb.data.eqTaq("2023-11-21", "SIRI", { sort: "EventDateTime", ...way, pageSize: Math.min(100000, way.pageSize * 10) }),
-      (way: { pageSize: number }) => connected.wb.data.optSecMaster({ sort: "ASID", ...way }),
-      (way: { pageSize: number }) => connected.wb.data.eqLookupFiles({ sort: ["Ticker", "EndDate"], ...way }),
-    ]) {
+    for (
+      const fetch of [
+        // ticks: a day holds tens of thousands, so their pages are ten times larger
+        (way: { pageSize: number }) =>
+          connected.wb.data.eqTaq("2023-11-21", "SIRI", { sort: "EventDateTime", ...way, pageSize: Math.min(100000, way.pageSize * 10) }),
+        (way: { pageSize: number }) => connected.wb.data.optSecMaster({ sort: "ASID", ...way }),
+        (way: { pageSize: number }) => connected.wb.data.eqLookupFiles({ sort: ["Ticker", "EndDate"], ...way }),
+      ]
+    ) {
       const hashes = new Set<string>();
       for (const way of WAYS) {
         const frame = await fetch(way);
@@ -90,7 +93,9 @@ describe("any change changes the hash", () => {
     it(`equal frames built apart hash the same, and every NaN hashes as one NaN (${scheme})`, () => {
       expect(frameHash(base(), { scheme })).toBe(frameHash(h, { scheme }));
       const nan1 = pl.DataFrame([pl.Series("x", [NaN, 1], pl.Float64)]);
-      const nan2 = pl.DataFrame([pl.Series("x", [0, 1], pl.Float64)]).select(pl.when(pl.col("x").eq(0)).then(pl.lit(0).div(pl.lit(0))).otherwise(pl.col("x")).alias("x"));
+      const nan2 = pl.DataFrame([pl.Series("x", [0, 1], pl.Float64)]).select(
+        pl.when(pl.col("x").eq(0)).then(pl.lit(0).div(pl.lit(0))).otherwise(pl.col("x")).alias("x"),
+      );
       expect(Number.isNaN(nan2.getColumn("x").get(0))).toBe(true);
       expect(frameHash(nan2, { scheme })).toBe(frameHash(nan1, { scheme }));
     });
@@ -120,10 +125,24 @@ describe("the documented encoding", () => {
     const i64 = (...n: bigint[]) => Buffer.from(BigInt64Array.of(...n).buffer);
     const txt = (s: string) => Buffer.concat([u32(Buffer.byteLength(s)), Buffer.from(s)]);
     const bytes = Buffer.concat([
-      Buffer.from("market-workbench frameHash v1\n"), u64(2n), u64(3n),
-      txt("n"), txt("Int64"), u64(1n), Buffer.from([1, 0]), i64(1n, 0n),
-      txt("s"), txt("String"), u64(0n), u32(2), u32(1), Buffer.from("éx"),
-      txt("t"), txt("Datetime(ms,UTC)"), u64(0n), i64(1_000_000_000n, 2_000_000_000n),
+      Buffer.from("market-workbench frameHash v1\n"),
+      u64(2n),
+      u64(3n),
+      txt("n"),
+      txt("Int64"),
+      u64(1n),
+      Buffer.from([1, 0]),
+      i64(1n, 0n),
+      txt("s"),
+      txt("String"),
+      u64(0n),
+      u32(2),
+      u32(1),
+      Buffer.from("éx"),
+      txt("t"),
+      txt("Datetime(ms,UTC)"),
+      u64(0n),
+      i64(1_000_000_000n, 2_000_000_000n),
     ]);
     expect(frameHash(df, { scheme: "canonical" })).toBe(`sha256:${createHash("sha256").update(bytes).digest("hex")}`);
   });
@@ -135,10 +154,19 @@ describe("the documented encoding", () => {
     const txt = (s: string) => Buffer.concat([u32(Buffer.byteLength(s)), Buffer.from(s)]);
     const rowHashes = df.hashRows(0x6d61726b, 0x65742d77, 0x6f726b62, 0x656e6368).toTypedArray() as BigUint64Array;
     const bytes = Buffer.concat([
-      Buffer.from("market-workbench frameHash rows/1\n"), u64(2n), u64(2n), txt("n"), txt("Int64"), txt("s"), txt("String"),
+      Buffer.from("market-workbench frameHash rows/1\n"),
+      u64(2n),
+      u64(2n),
+      txt("n"),
+      txt("Int64"),
+      txt("s"),
+      txt("String"),
       Buffer.from(rowHashes.buffer, rowHashes.byteOffset, rowHashes.byteLength),
     ]);
     expect(frameHash(df)).toBe(`rows:${createHash("sha256").update(bytes).digest("hex")}`);
-    expect(hashScheme()).toEqual({ scheme: "rows/1", nodejsPolars: JSON.parse(readFileSync("node_modules/nodejs-polars/package.json", "utf8")).version });
+    expect(hashScheme()).toEqual({
+      scheme: "rows/1",
+      nodejsPolars: JSON.parse(readFileSync("node_modules/nodejs-polars/package.json", "utf8")).version,
+    });
   });
 });

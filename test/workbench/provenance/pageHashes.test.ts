@@ -28,7 +28,14 @@ afterAll(() => clean?.stop());
 
 /** One recorded fetch from `service` (its own `fetch`, or HTTP): the frame and the hash its call was recorded with. */
 async function recorded(service: { baseUrl: string; fetch?: AppSandbox["fetch"] }, query: Record<string, unknown>) {
-  const wb = await connect({ baseUrl: service.baseUrl, ...(service.fetch ? { fetch: service.fetch } : {}), apiKey: "demo-full-access", provenance: true, retries: 12, waits: instantWaits });
+  const wb = await connect({
+    baseUrl: service.baseUrl,
+    ...(service.fetch ? { fetch: service.fetch } : {}),
+    apiKey: "demo-full-access",
+    provenance: true,
+    retries: 12,
+    waits: instantWaits,
+  });
   const frame = await wb.data.eqTaq(DAY, TICKER, query);
   const call = wb.provenance().calls.at(-1)!;
   return { frame, call };
@@ -58,7 +65,8 @@ describe("the hash of a call recorded page by page is the hash of its frame", ()
 });
 
 describe("PageHashes", () => {
-  const frame = (n: number) => pl.DataFrame({ Ticker: Array.from({ length: n }, (_, i) => `T${i % 7}`), Price: Float64Array.from({ length: n }, (_, i) => i / 8) });
+  const frame = (n: number) =>
+    pl.DataFrame({ Ticker: Array.from({ length: n }, (_, i) => `T${i % 7}`), Price: Float64Array.from({ length: n }, (_, i) => i / 8) });
   const bytes = (f: pl.DataFrame) => Buffer.from(rowHashBytes(f)).toString("hex");
 
   it("lays pages that arrived out of order end to end, with a short page's rest asked again, and cuts to the frame", () => {

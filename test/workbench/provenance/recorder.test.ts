@@ -32,7 +32,12 @@ describe("wb.provenance()", () => {
   });
 
   it("records a paged call: requests without pager parameters, status, ids, pages, rows, bytes and the frame hash", async () => {
-    const bars = await wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-22" }, sort: "BarDateTime", pageSize: 300, onProgress: () => {} });
+    const bars = await wb.data.eqTaq1Min("ODFL", {
+      filters: { TradeDate: "2023-11-22" },
+      sort: "BarDateTime",
+      pageSize: 300,
+      onProgress: () => {},
+    });
     const [call] = wb.provenance().calls;
     expect(call.dataset).toBe("eq-taq-1min");
     expect(call.pathValues).toEqual(["ODFL"]);
@@ -54,7 +59,11 @@ describe("wb.provenance()", () => {
     expect(call.rowBlocks?.size).toBe(Math.ceil(bars.height / 256));
     expect(call.rowBlocks?.digests).toHaveLength(Math.ceil(bars.height / call.rowBlocks!.size));
     const status = await wb.meta.status("eq-taq-1min");
-    expect(call.status).toEqual({ last_updated: status.last_updated, first_available_date: status.first_available_date, last_available_date: status.last_available_date });
+    expect(call.status).toEqual({
+      last_updated: status.last_updated,
+      first_available_date: status.first_available_date,
+      last_available_date: status.last_available_date,
+    });
   });
 
   it("keeps calls in the order they started, however they finish", async () => {
@@ -110,10 +119,18 @@ describe("recording is on by default, off when asked", () => {
     }
   });
 
-  for (const [name, options, env] of [["connect({ provenance: false })", { provenance: false }, undefined], ["connect() with MARKETDATA_PROVENANCE=0", {}, "0"]] as const) {
+  for (
+    const [name, options, env] of [["connect({ provenance: false })", { provenance: false }, undefined], [
+      "connect() with MARKETDATA_PROVENANCE=0",
+      {},
+      "0",
+    ]] as const
+  ) {
     it(`${name} records nothing, hashes nothing, and says so when asked`, async () => {
       vi.stubEnv("MARKETDATA_PROVENANCE", env);
-      const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, quotaGuard: false, ...options }).finally(() => vi.unstubAllEnvs());
+      const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: key, quotaGuard: false, ...options }).finally(() =>
+        vi.unstubAllEnvs()
+      );
       const daily = await wb.data.eqDailyOhlc({ filters: { Ticker: "ODFL" }, maxRows: 2 });
       expect(daily.height).toBe(2);
       expect(wb.recording).toBe(false);
@@ -122,7 +139,9 @@ describe("recording is on by default, off when asked", () => {
         const m = wb.provenance();
         expect(m.calls).toEqual([]);
         expect(m.recording).toBe(false);
-        expect(String(warn.mock.calls[0]?.[0])).toMatch(/does not record its data calls.*provenance: false or MARKETDATA_PROVENANCE=0.*connect\(\{ provenance: true \}\)/);
+        expect(String(warn.mock.calls[0]?.[0])).toMatch(
+          /does not record its data calls.*provenance: false or MARKETDATA_PROVENANCE=0.*connect\(\{ provenance: true \}\)/,
+        );
       } finally {
         warn.mockRestore();
       }

@@ -28,7 +28,13 @@ describe("a provenance record that cannot be written", () => {
       const frame = await wb.data.eqDailyOhlc("AAPL", { date: "2023-11-21" });
       const manifest = wb.provenance(); // runs the deferred recording
       expect(manifest.calls).toHaveLength(1);
-      expect(frameWarnings(frame)).toEqual([expect.stringMatching(new RegExp(`^provenance: this call's record could not be written \\(Cannot append to '${journal}': .*\\); wb.provenance\\(\\) holds it, the run's journal does not$`))]);
+      expect(frameWarnings(frame)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^provenance: this call's record could not be written \\(Cannot append to '${journal}': .*\\); wb.provenance\\(\\) holds it, the run's journal does not$`,
+          ),
+        ),
+      ]);
     } finally {
       warn.mockRestore();
       if (before === undefined) delete process.env.MARKETDATA_PROVENANCE_JOURNAL;
@@ -46,8 +52,14 @@ describe("a provenance record that cannot be written", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation((m: unknown) => void said.push(String(m)));
     try {
       const wb = await connect({ baseUrl: local.sb.baseUrl, fetch: local.sb.fetch, apiKey: "demo-full-access" });
-      const result = await wb.download("eq-daily-ohlc", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" }, join(scratch, "lake"));
-      const expected = new RegExp(`^provenance: this download's record could not be written \\(Cannot append to '${journal}': .*\\); wb.provenance\\(\\) holds it, the run's journal does not$`);
+      const result = await wb.download(
+        "eq-daily-ohlc",
+        { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-22" },
+        join(scratch, "lake"),
+      );
+      const expected = new RegExp(
+        `^provenance: this download's record could not be written \\(Cannot append to '${journal}': .*\\); wb.provenance\\(\\) holds it, the run's journal does not$`,
+      );
       expect(result.warnings).toEqual([expect.stringMatching(expected)]); // read at once: no wait for the deferred recording
       expect(said).toEqual([`Warning: ${result.warnings[0]}`]);
       expect(wb.provenance().downloads).toHaveLength(1);

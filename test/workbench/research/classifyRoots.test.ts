@@ -25,12 +25,27 @@ function settlements(components: Component[]): pl.DataFrame {
 const master = pl.DataFrame([
   pl.Series("OptionTicker", ["AAA", "AAA1", "BBB", "BBB1", "CCC", "CCC1", "DDD", "DDD1", "NEW", "NEW1"], pl.String),
   pl.Series("UnderSecId", [1, 1, 2, 2, 3, 3, 4, 4, 5, 5], pl.Int64),
-  pl.Series("OptionTradeDates", [["20120103:29991231"], ["20231122:29991231"], ["20120103:29991231"], ["20231122:29991231"], ["20120103:29991231"], ["20231122:29991231"], ["20120103:29991231"], ["20231122:29991231"], ["20120103:20231121"], ["20231122:29991231"]], pl.List(pl.String)),
+  pl.Series("OptionTradeDates", [
+    ["20120103:29991231"],
+    ["20231122:29991231"],
+    ["20120103:29991231"],
+    ["20231122:29991231"],
+    ["20120103:29991231"],
+    ["20231122:29991231"],
+    ["20120103:29991231"],
+    ["20231122:29991231"],
+    ["20120103:20231121"],
+    ["20231122:29991231"],
+  ], pl.List(pl.String)),
 ]);
 // OLD was renamed NEW on 2023-11-20: a deliverable naming NEW on the ex date is security 5.
 const lookup = pl.DataFrame([
   pl.Series("Ticker", ["AAA", "BBB", "CCC", "DDD", "OLD", "NEW", "ZZZ"], pl.String),
-  pl.Series("EndDate", ["2999-12-31", "2999-12-31", "2999-12-31", "2999-12-31", "2023-11-19", "2999-12-31", "2999-12-31"].map(day), pl.Date),
+  pl.Series(
+    "EndDate",
+    ["2999-12-31", "2999-12-31", "2999-12-31", "2999-12-31", "2023-11-19", "2999-12-31", "2999-12-31"].map(day),
+    pl.Date,
+  ),
   pl.Series("SecId", [1, 2, 3, 4, 5, 5, 9], pl.Int64),
 ]);
 
@@ -38,7 +53,8 @@ describe("classifyRoots", () => {
   const roots = classifyRoots(
     settlements([
       ["AAA1", "ZZZ", "cash", 0, 1234.5], // cash only
-      ["BBB1", "BBB", "stock", 100, 0], ["BBB1", "USD", "cash", 0, 50], // own shares plus cash
+      ["BBB1", "BBB", "stock", 100, 0],
+      ["BBB1", "USD", "cash", 0, 50], // own shares plus cash
       ["CCC1", "CCC", "stock", 100, 0], // 100 own shares: no change
       ["DDD1", "DDD", "stock", 200, 0], // 2-for-1 would not create a root, but if listed it is a split of 2
       ["NEW1", "NEW", "stock", 50, 0], // renamed security's 1-for-2 reverse split, through the lookup

@@ -16,7 +16,8 @@ const TRADES = pl.DataFrame({
   X: [2, 4, 1, 3, 0, 10, 2, 5, null],
 });
 
-const row = (frame: pl.DataFrame, group: string) => frame.filter(pl.col("Group").eq(pl.lit(group))).toRecords()[0] as Record<string, number | null>;
+const row = (frame: pl.DataFrame, group: string) =>
+  frame.filter(pl.col("Group").eq(pl.lit(group))).toRecords()[0] as Record<string, number | null>;
 
 describe("dayTotals and clusteredMeans", () => {
   const totals = dayTotals(TRADES, { measures: ["X"], by: ["Group"] });
@@ -67,7 +68,10 @@ describe("dayTotals and clusteredMeans", () => {
   it("keeps the measures' order and refuses a frame without the columns it needs", () => {
     const two = dayTotals(TRADES.withColumns(pl.col("X").mul(2).alias("Y")), { measures: ["Y", "X"], by: ["Group"] });
     const est = clusteredMeans(two, { measures: ["Y", "X"], by: ["Group"] });
-    expect(est.filter(pl.col("Group").eq(pl.lit("B"))).select("Measure", "Pooled").toRecords()).toEqual([{ Measure: "Y", Pooled: 8 }, { Measure: "X", Pooled: 4 }]);
+    expect(est.filter(pl.col("Group").eq(pl.lit("B"))).select("Measure", "Pooled").toRecords()).toEqual([{ Measure: "Y", Pooled: 8 }, {
+      Measure: "X",
+      Pooled: 4,
+    }]);
     expect(() => dayTotals(TRADES, { measures: ["Z"] })).toThrow(QueryError);
     expect(() => clusteredMeans(TRADES, { measures: ["X"] })).toThrow(/needs the column\(s\) X__wx, X__w/);
   });

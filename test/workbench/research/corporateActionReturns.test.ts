@@ -5,7 +5,15 @@
  */
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { delistingReturn, linkSplitSeries, matchedVolChanges, medianWithError, QueryError, splitFactors, totalReturns } from "../../../workbench/mod.ts";
+import {
+  delistingReturn,
+  linkSplitSeries,
+  matchedVolChanges,
+  medianWithError,
+  QueryError,
+  splitFactors,
+  totalReturns,
+} from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 
 const day = (d: string) => new Date(`${d}T00:00:00Z`);
@@ -29,7 +37,12 @@ describe("series linked across a split", () => {
 
   it("matches on call/put, strike and expiry across roots, computed vols on both days only", () => {
     const m = matchedVolChanges(before, after).toRecords();
-    expect(m.map((r) => [r.CallPut, r.Strike, r.TickerBefore, r.TickerAfter])).toEqual([["C", 300, "OLD", "OLD1"], ["P", 300, "OLD", "OLD1"]]);
+    expect(m.map((r) => [r.CallPut, r.Strike, r.TickerBefore, r.TickerAfter])).toEqual([["C", 300, "OLD", "OLD1"], [
+      "P",
+      300,
+      "OLD",
+      "OLD1",
+    ]]);
     expect(m[0].VolChangePts).toBeCloseTo(0.5, 12); // (0.305 − 0.3)·100
     expect(m[1].VolChangePts).toBeCloseTo(-1, 12);
   });
@@ -47,7 +60,10 @@ describe("series linked across a split", () => {
     expect(medianWithError([3, 3, 3]).standardError).toBe(0);
     expect(medianWithError([7])).toEqual({ median: 7, standardError: null, n: 1 });
     // 400 normal draws (Box-Muller on a fixed sequence): the median's asymptotic error is 1.2533/√400 = 0.0627
-    const xs = Array.from({ length: 400 }, (_, i) => Math.sqrt(-2 * Math.log((i + 0.5) / 400)) * Math.cos((2 * Math.PI * ((i * 0.618034) % 1))));
+    const xs = Array.from(
+      { length: 400 },
+      (_, i) => Math.sqrt(-2 * Math.log((i + 0.5) / 400)) * Math.cos(2 * Math.PI * ((i * 0.618034) % 1)),
+    );
     const e = medianWithError(xs, 1000, 7);
     expect(e.standardError!).toBeGreaterThan(0.0627 * 0.8);
     expect(e.standardError!).toBeLessThan(0.0627 * 1.25);
@@ -61,17 +77,35 @@ describe("total returns", () => {
     pl.Series("ASID", [1, 1, 1, 1, 2, 2], pl.Int64),
     pl.Series("ClosePrice", [100, 102, 68, 70, 50, 49], pl.Float64),
   ]);
-  const splits = pl.DataFrame([pl.Series("SecId", [1], pl.Int64), pl.Series("ExDate", [day("2023-11-22")], pl.Date), pl.Series("Factor", [1.5], pl.Float64)]);
-  const dividends = pl.DataFrame([pl.Series("SecId", [1], pl.Int64), pl.Series("ExDate", [day("2023-11-24")], pl.Date), pl.Series("AmountUsd", [0.5], pl.Float64)]);
+  const splits = pl.DataFrame([
+    pl.Series("SecId", [1], pl.Int64),
+    pl.Series("ExDate", [day("2023-11-22")], pl.Date),
+    pl.Series("Factor", [1.5], pl.Float64),
+  ]);
+  const dividends = pl.DataFrame([
+    pl.Series("SecId", [1], pl.Int64),
+    pl.Series("ExDate", [day("2023-11-24")], pl.Date),
+    pl.Series("AmountUsd", [0.5], pl.Float64),
+  ]);
 
   it("counts a 3-for-2 split as no return and a $0.50 dividend as income: 2%, 0%, 3.676%", () => {
     const t = totalReturns(daily, splits, dividends).filter(pl.col("ASID").eq(1)).toRecords();
     // 102/100 − 1; 68·1.5/102 − 1 = 0; (70 + 0.5)/68 − 1
-    expect(t.map((r) => r.TotalReturnPct)).toEqual([null, expect.closeTo(2, 12), expect.closeTo(0, 12), expect.closeTo(3.676470588235303, 12)]);
+    expect(t.map((r) => r.TotalReturnPct)).toEqual([
+      null,
+      expect.closeTo(2, 12),
+      expect.closeTo(0, 12),
+      expect.closeTo(3.676470588235303, 12),
+    ]);
     expect(t[3].PriceReturnPct).toBeCloseTo((70 / 68 - 1) * 100, 12);
     expect(t.map((r) => r.TotalReturnIndex)).toEqual([1, expect.closeTo(1.02, 14), expect.closeTo(1.02, 14), expect.closeTo(1.0575, 14)]);
     // TRI_t / TRI_last · P_last / P_t: 1/1.0575·70/100 on the first day, 1 on the last
-    expect(t.map((r) => r.TotalReturnFactor)).toEqual([expect.closeTo(0.6619385342789599, 14), expect.closeTo(0.6619385342789599, 14), expect.closeTo(0.9929078014184398, 14), 1]);
+    expect(t.map((r) => r.TotalReturnFactor)).toEqual([
+      expect.closeTo(0.6619385342789599, 14),
+      expect.closeTo(0.6619385342789599, 14),
+      expect.closeTo(0.9929078014184398, 14),
+      1,
+    ]);
     expect(t.map((r) => [r.SplitFactor, r.DividendUsd])).toEqual([[1, 0], [1, 0], [1.5, 0], [1, 0.5]]);
   });
 

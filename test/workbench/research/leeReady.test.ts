@@ -26,7 +26,10 @@ describe("Lee-Ready on a hand-built day", () => {
 
   it("leaves Sign null, not 0, for the trades with no quote, at a locked and at a crossed book, under Deno as under Node", () => {
     const deno = denoPath();
-    const out = execFileSync(deno, ["run", "-A", "test/workbench/research/support/denoSign.ts"], { env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8" });
+    const out = execFileSync(deno, ["run", "-A", "test/workbench/research/support/denoSign.ts"], {
+      env: { ...process.env, NO_COLOR: "1" },
+      encoding: "utf8",
+    });
     const report = JSON.parse(out.trim().split("\n").at(-1)!);
     expect(report.runtime).toMatch(/^deno /);
     const node = signTrades(TICKS);
@@ -55,7 +58,11 @@ describe("Lee-Ready on a hand-built day", () => {
       { eff: 0, real: 2 * (10.075 - 10.1), impact: 2 * (10.1 - 10.075) },
       { eff: 0.2, real: 0.2, impact: 0 },
     ];
-    const got = measured.select("Effective", "Realized", "PriceImpact").toRecords() as { Effective: number; Realized: number; PriceImpact: number }[];
+    const got = measured.select("Effective", "Realized", "PriceImpact").toRecords() as {
+      Effective: number;
+      Realized: number;
+      PriceImpact: number;
+    }[];
     got.forEach((g, k) => {
       expect(g.Effective).toBeCloseTo(want[k].eff, 10);
       expect(g.Realized).toBeCloseTo(want[k].real, 10);
@@ -96,13 +103,17 @@ describe("one ticker-day of the tiny market over HTTP", () => {
     expect(Math.max(...minutes)).toBeLessThan(960);
     const measured = trades.filter(pl.col("Excluded").isNull());
     expect(measured.height).toBeGreaterThan(100);
-    const gap = measured.select(pl.col("Effective").sub(pl.col("Realized")).sub(pl.col("PriceImpact")).abs().max()).getColumn("Effective").get(0);
+    const gap = measured.select(pl.col("Effective").sub(pl.col("Realized")).sub(pl.col("PriceImpact")).abs().max()).getColumn("Effective")
+      .get(0);
     expect(gap).toBeLessThan(1e-9);
     const tick = weightedSpreads(trades).toRecords()[0] as Record<string, number>;
     expect(tick.EffectiveBps).toBeGreaterThan(0);
     expect(tick.EffectiveBps).toBeLessThan(50);
     const bars = barImbalance(await connected.wb.data.eqTaq1Min("AAPL", { filters: { TradeDate: "2023-11-21" } }));
-    const bar = bars.select(pl.len().alias("Count"), pl.col("ImbalanceBps").mul(pl.col("DollarVolume")).sum().div(pl.col("DollarVolume").sum()).alias("ImbalanceBps")).toRecords()[0] as Record<string, number>;
+    const bar = bars.select(
+      pl.len().alias("Count"),
+      pl.col("ImbalanceBps").mul(pl.col("DollarVolume")).sum().div(pl.col("DollarVolume").sum()).alias("ImbalanceBps"),
+    ).toRecords()[0] as Record<string, number>;
     expect(bar.Count).toBeGreaterThan(300);
     expect(bar.ImbalanceBps).toBeGreaterThan(0);
     // an approximation of another kind (the minute's net flow against its time-weighted mid): same order of size, not the same figure

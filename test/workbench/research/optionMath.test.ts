@@ -10,7 +10,15 @@ import { blackScholesCall, forwardCallDelta, impliedDividendYield, normalCdf, no
 describe("the normal distribution", () => {
   it("matches 0.5·erfc(−x/√2) to 1e-15 from the far left tail to the right", () => {
     // Python: 0.5 * math.erfc(-x / math.sqrt(2))
-    const cases: [number, number][] = [[-5, 2.866515718791946e-7], [-1.5, 0.06680720126885809], [0, 0.5], [0.3, 0.6179114221889526], [1, 0.8413447460685429], [2.5, 0.9937903346742238], [8, 0.9999999999999993]];
+    const cases: [number, number][] = [
+      [-5, 2.866515718791946e-7],
+      [-1.5, 0.06680720126885809],
+      [0, 0.5],
+      [0.3, 0.6179114221889526],
+      [1, 0.8413447460685429],
+      [2.5, 0.9937903346742238],
+      [8, 0.9999999999999993],
+    ];
     for (const [x, p] of cases) expect(Math.abs(normalCdf(x) - p), `N(${x})`).toBeLessThan(1e-15);
     expect(normalCdf(-40)).toBe(0);
     expect(normalPdf(0)).toBeCloseTo(1 / Math.sqrt(2 * Math.PI), 15);

@@ -6,7 +6,16 @@
  */
 import pl from "nodejs-polars";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adjustedRoots, adjustPrices, frameHash, priceColumnsOf, QueryError, securityBars, splitFactors, volumeColumnsOf } from "../../../workbench/mod.ts";
+import {
+  adjustedRoots,
+  adjustPrices,
+  frameHash,
+  priceColumnsOf,
+  QueryError,
+  securityBars,
+  splitFactors,
+  volumeColumnsOf,
+} from "../../../workbench/mod.ts";
 import { tradingDays } from "../../../calendar/calendar.ts";
 import { planCorporateActions } from "../../../sandbox/market/corporateActions.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
@@ -30,7 +39,13 @@ const jumpDate = (frame: pl.DataFrame) => returns(frame).reduce((a, b) => (Math.
 
 describe("split factors from the special settlements and the security master", () => {
   it("finds ODFL's 3-for-2 (factor 1.5) and SIRI's 1-for-4 reverse split (0.25) on the days the prices jump", async () => {
-    const rows = factors.sort("Ticker").toRecords() as unknown as { SecId: number; Ticker: string; ExDate: Date; Factor: number; OptionTicker: string }[];
+    const rows = factors.sort("Ticker").toRecords() as unknown as {
+      SecId: number;
+      Ticker: string;
+      ExDate: Date;
+      Factor: number;
+      OptionTicker: string;
+    }[];
     expect(rows.map((r) => [r.Ticker, r.Factor, r.OptionTicker])).toEqual([["ODFL", 1.5, "ODFL1"], ["SIRI", 0.25, "SIRI1"]]);
     for (const r of rows) {
       const daily = await dailyOf(r.Ticker);
@@ -44,8 +59,12 @@ describe("split factors from the special settlements and the security master", (
 
   it("agrees with the corporate actions the market generator planned (the test may look; the workbench may not)", async () => {
     const days = (await dailyOf("SPY")).getColumn("TradeDate").toArray().map((d) => iso(d as unknown as Date));
-    const planned = planCorporateActions(tradingDays(days[0], days.at(-1)!)).flatMap((a) => (a.kind === "split" ? [[a.asid, a.exDate, a.newShares / a.oldShares]] : []));
-    const derived = (factors.sort("SecId").toRecords() as unknown as { SecId: number; ExDate: Date; Factor: number }[]).map((r) => [Number(r.SecId), iso(r.ExDate), r.Factor]);
+    const planned = planCorporateActions(tradingDays(days[0], days.at(-1)!)).flatMap((
+      a,
+    ) => (a.kind === "split" ? [[a.asid, a.exDate, a.newShares / a.oldShares]] : []));
+    const derived = (factors.sort("SecId").toRecords() as unknown as { SecId: number; ExDate: Date; Factor: number }[]).map((
+      r,
+    ) => [Number(r.SecId), iso(r.ExDate), r.Factor]);
     expect(derived).toEqual(planned);
   });
 
@@ -79,7 +98,9 @@ describe("adjusted series", () => {
     expect(before.height).toBeGreaterThan(0);
     const rawBefore = raw.head(before.height);
     expect(before.getColumn("ClosePrice").toArray()).toEqual((rawBefore.getColumn("ClosePrice").toArray() as number[]).map((p) => p / 1.5));
-    expect(before.getColumn("DailyVolume").toArray()).toEqual((rawBefore.getColumn("DailyVolume").toArray() as number[]).map((v) => Number(v) * 1.5));
+    expect(before.getColumn("DailyVolume").toArray()).toEqual(
+      (rawBefore.getColumn("DailyVolume").toArray() as number[]).map((v) => Number(v) * 1.5),
+    );
     expect(adjusted.tail(1).getColumn("ClosePrice").get(0)).toBe(raw.tail(1).getColumn("ClosePrice").get(0));
   });
 
@@ -95,8 +116,13 @@ describe("adjusted series", () => {
   it("minute bars of ODFL adjusted meet at the ex date: last regular bar before, first regular bar on it", async () => {
     const exDate = iso(factors.filter(pl.col("Ticker").eq(pl.lit("ODFL"))).getColumn("ExDate").toArray()[0] as unknown as Date);
     const bars = await securityBars(connected.wb, "ODFL", { dataset: "eq-taq-1min", from: "2023-11-20", to: exDate });
-    const regular = adjustPrices(bars, factors).filter(pl.col("LastTradePrice").isNotNull().and(pl.col("BarDateTime").dt.hour().gtEq(10)).and(pl.col("BarDateTime").dt.hour().lt(16)));
-    const byDay = regular.groupBy("TradeDate").agg(pl.col("LastTradePrice").first().alias("first"), pl.col("LastTradePrice").last().alias("last")).sort("TradeDate");
+    const regular = adjustPrices(bars, factors).filter(
+      pl.col("LastTradePrice").isNotNull().and(pl.col("BarDateTime").dt.hour().gtEq(10)).and(pl.col("BarDateTime").dt.hour().lt(16)),
+    );
+    const byDay = regular.groupBy("TradeDate").agg(
+      pl.col("LastTradePrice").first().alias("first"),
+      pl.col("LastTradePrice").last().alias("last"),
+    ).sort("TradeDate");
     const [prev, ex] = byDay.toRecords() as unknown as { first: number; last: number }[];
     expect(Math.abs(ex.first / prev.last - 1)).toBeLessThan(0.05);
   });
@@ -109,7 +135,7 @@ describe("adjusted series", () => {
     expect(viaXyz.getColumn("ASID").nUnique()).toBe(1);
     const spyDays = (await dailyOf("SPY")).getColumn("TradeDate").toArray().map((d) => iso(d as unknown as Date));
     expect((viaXyz.getColumn("TradeDate").toArray() as unknown as Date[]).map(iso)).toEqual(spyDays);
-    const change = (viaXyz.filter(pl.col("Ticker").eq(pl.lit("XYZ"))).getColumn("TradeDate").toArray()[0] as unknown as Date);
+    const change = viaXyz.filter(pl.col("Ticker").eq(pl.lit("XYZ"))).getColumn("TradeDate").toArray()[0] as unknown as Date;
     expect(Math.abs(returns(viaXyz).find((x) => x.date === iso(change))!.r)).toBeLessThan(0.1);
   });
 });
@@ -118,8 +144,32 @@ describe("which columns are prices and which are share counts", () => {
   it("minute bars: prices, spreads and the dollar trade-to-mid are divided; sizes and volumes multiplied; counts, offsets and relative measures kept", async () => {
     const bars = await connected.wb.data.eqTaq1Min("ODFL", { filters: { TradeDate: "2023-11-20" }, maxRows: 5 });
     const prices = priceColumnsOf(bars), volumes = volumeColumnsOf(bars);
-    expect(prices).toEqual(expect.arrayContaining(["OpenBidPrice", "LastTradePrice", "MinSpread", "MaxSpread", "VolumeWeightPrice", "FinraVolumeWeightPrice", "TimeWeightBid", "TimeWeightAsk", "TradeToMidVolWeight"]));
-    expect(volumes).toEqual(expect.arrayContaining(["OpenBidSize", "LastTradeSize", "CancelSize", "TradeAtBid", "TradeAtCrossOrLocked", "Volume", "FinraVolume", "UptickVolume", "UnknownTickVolume"]));
+    expect(prices).toEqual(
+      expect.arrayContaining([
+        "OpenBidPrice",
+        "LastTradePrice",
+        "MinSpread",
+        "MaxSpread",
+        "VolumeWeightPrice",
+        "FinraVolumeWeightPrice",
+        "TimeWeightBid",
+        "TimeWeightAsk",
+        "TradeToMidVolWeight",
+      ]),
+    );
+    expect(volumes).toEqual(
+      expect.arrayContaining([
+        "OpenBidSize",
+        "LastTradeSize",
+        "CancelSize",
+        "TradeAtBid",
+        "TradeAtCrossOrLocked",
+        "Volume",
+        "FinraVolume",
+        "UptickVolume",
+        "UnknownTickVolume",
+      ]),
+    );
     for (const kept of ["TradeToMidVolWeightRelative", "NBBOQuoteCount", "TotalTrades", "OpenBarTimeOffset", "ASID"]) {
       expect([...prices, ...volumes]).not.toContain(kept);
     }
@@ -134,6 +184,8 @@ describe("bad input", () => {
   });
 
   it("an unknown ticker is refused with the known ones", async () => {
-    await expect(securityBars(connected.wb, "NOPE")).rejects.toThrow(/Ticker 'NOPE' is not in the equity lookup file: known tickers are AAPL, CVX/);
+    await expect(securityBars(connected.wb, "NOPE")).rejects.toThrow(
+      /Ticker 'NOPE' is not in the equity lookup file: known tickers are AAPL, CVX/,
+    );
   });
 });

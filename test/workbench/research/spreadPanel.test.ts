@@ -7,7 +7,18 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import {
-  barImbalance, clusteredMeans, dayTotals, decayColumn, decayCurve, QueryError, SIZE_BUCKETS, spreadDayTotals, spreadMeasures, tradeSpreads, withSizeBucket, withTimeBucket,
+  barImbalance,
+  clusteredMeans,
+  dayTotals,
+  decayColumn,
+  decayCurve,
+  QueryError,
+  SIZE_BUCKETS,
+  spreadDayTotals,
+  spreadMeasures,
+  tradeSpreads,
+  withSizeBucket,
+  withTimeBucket,
 } from "../../../workbench/mod.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 import { TICKS } from "./support/tickFixture.ts";
@@ -48,7 +59,15 @@ describe("the decay curve on the hand-built day", () => {
 describe("size buckets and day totals", () => {
   it("buckets trades by dollar value, each bound opening the next bucket", () => {
     const frame = withSizeBucket(pl.DataFrame({ DollarVolume: [9_999.99, 10_000, 49_999, 50_000, 249_999, 250_000, 3e6] }));
-    expect(frame.getColumn("SizeBucket").toArray()).toEqual([SIZE_BUCKETS[0], SIZE_BUCKETS[1], SIZE_BUCKETS[1], SIZE_BUCKETS[2], SIZE_BUCKETS[2], SIZE_BUCKETS[3], SIZE_BUCKETS[3]]);
+    expect(frame.getColumn("SizeBucket").toArray()).toEqual([
+      SIZE_BUCKETS[0],
+      SIZE_BUCKETS[1],
+      SIZE_BUCKETS[1],
+      SIZE_BUCKETS[2],
+      SIZE_BUCKETS[2],
+      SIZE_BUCKETS[3],
+      SIZE_BUCKETS[3],
+    ]);
   });
 
   it("spreadDayTotals of the hand-built day: one group, Σ w·x of the effective spread by hand", () => {
@@ -72,7 +91,10 @@ describe("size buckets and day totals", () => {
       const ticks = await connected.wb.data.eqTaq("2023-11-21", "SPY");
       const decaySeconds = [15, 300];
       const fast = spreadDayTotals(ticks, { decaySeconds });
-      const trades = withTimeBucket(withSizeBucket(tradeSpreads(ticks, { decaySeconds })), 30).withColumns(pl.lit("SPY").alias("Ticker"), pl.lit("2023-11-21").alias("TradeDate"));
+      const trades = withTimeBucket(withSizeBucket(tradeSpreads(ticks, { decaySeconds })), 30).withColumns(
+        pl.lit("SPY").alias("Ticker"),
+        pl.lit("2023-11-21").alias("TradeDate"),
+      );
       const slow = dayTotals(trades, { measures: spreadMeasures(decaySeconds), by: ["Ticker", "Venue", "SizeBucket", "BucketMinute"] });
       const keys = ["Venue", "SizeBucket", "BucketMinute"];
       const [a, b] = [fast.sort(keys), slow.sort(keys)];
@@ -93,7 +115,9 @@ describe("size buckets and day totals", () => {
 });
 
 /** Minute bars of 2023-11-21 (EST) at New York `HH:MM`. */
-function bars(rows: [time: string, bid: number, ask: number, volume: number, vwap: number | null, trf: number, trfVwap: number | null][]): pl.DataFrame {
+function bars(
+  rows: [time: string, bid: number, ask: number, volume: number, vwap: number | null, trf: number, trfVwap: number | null][],
+): pl.DataFrame {
   return pl.DataFrame({
     TradeDate: rows.map(() => new Date("2023-11-21T00:00:00Z")),
     Ticker: rows.map(() => "TEST"),

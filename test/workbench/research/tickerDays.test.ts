@@ -23,8 +23,12 @@ describe("tickerDays on the tiny market", () => {
     expect(plan.days).toEqual(TINY_DAYS);
     expect(plan.units.filter((u) => u.asked === "SQ").map((u) => u.ticker)).toEqual(["SQ", "SQ", "SQ", "SQ", "XYZ", "XYZ"]);
     expect(plan.units.filter((u) => u.asked === "XYZ").map((u) => u.ticker)).toEqual(["SQ", "SQ", "SQ", "SQ", "XYZ", "XYZ"]);
-    expect(plan.notes).toContain("SQ was renamed XYZ from 2023-11-27 (one security, SecId 100013): its days from then are fetched as XYZ, so SQ's figures cover 6 trading days of 6, not the 4 days under SQ alone.");
-    expect(plan.notes).toContain("XYZ was SQ until 2023-11-26 (one security, SecId 100013): its days before 2023-11-27 are fetched as SQ, so XYZ's figures cover 6 trading days of 6, not the 2 days under XYZ alone.");
+    expect(plan.notes).toContain(
+      "SQ was renamed XYZ from 2023-11-27 (one security, SecId 100013): its days from then are fetched as XYZ, so SQ's figures cover 6 trading days of 6, not the 4 days under SQ alone.",
+    );
+    expect(plan.notes).toContain(
+      "XYZ was SQ until 2023-11-26 (one security, SecId 100013): its days before 2023-11-27 are fetched as SQ, so XYZ's figures cover 6 trading days of 6, not the 2 days under XYZ alone.",
+    );
     expect(plan.notes).toContain("2023-11-23 is Thanksgiving Day, an exchange holiday: no trading, so no data that day.");
   });
 
@@ -37,7 +41,9 @@ describe("tickerDays on the tiny market", () => {
       "2023-12-25 is Christmas Day, an exchange holiday: no trading, so no data that day.",
       "2024-01-01 is New Year's Day, an exchange holiday: no trading, so no data that day.",
       "eq-taq holds data from 2023-11-20 to 2023-11-28: 36 trading days of the range are outside it, so the study covers 2023-11-20 to 2023-11-28.",
-      expect.stringMatching(/^HES stops trading after 2023-11-23, its last day in the equity lookup file \(a merger: OCC's adjusted option root HES1 delivers \d+ CVX \+ [\d.]+ USD per contract of 100 old shares\): 3 trading days of 6 can be measured\.$/),
+      expect.stringMatching(
+        /^HES stops trading after 2023-11-23, its last day in the equity lookup file \(a merger: OCC's adjusted option root HES1 delivers \d+ CVX \+ [\d.]+ USD per contract of 100 old shares\): 3 trading days of 6 can be measured\.$/,
+      ),
       "ODFL split 3-for-2 (its adjusted option root ODFL1 delivers 150 ODFL) with ex date 2023-11-21: prices and share counts change that day. Spreads in basis points and the dollar-size buckets are unaffected; a size in shares would not be.",
       "SIRI split 1-for-4 (its adjusted option root SIRI1 delivers 25 SIRI) with ex date 2023-11-22: prices and share counts change that day. Spreads in basis points and the dollar-size buckets are unaffected; a size in shares would not be.",
       "NOPE is not in the equity lookup file (eq-lookup-files): no data to measure for it.",
@@ -47,10 +53,19 @@ describe("tickerDays on the tiny market", () => {
 
   it("a range of holidays and weekends only, or wholly outside the data: no day, and a note that says so", async () => {
     const holiday = await tickerDays(connected.wb, ["AAPL"], "2023-11-23", "2023-11-23");
-    expect(holiday).toEqual({ days: [], units: [], notes: ["2023-11-23 is Thanksgiving Day, an exchange holiday: no trading, so no data that day.", "No trading day from 2023-11-23 to 2023-11-23: nothing to measure."] });
+    expect(holiday).toEqual({
+      days: [],
+      units: [],
+      notes: [
+        "2023-11-23 is Thanksgiving Day, an exchange holiday: no trading, so no data that day.",
+        "No trading day from 2023-11-23 to 2023-11-23: nothing to measure.",
+      ],
+    });
     const outside = await tickerDays(connected.wb, ["AAPL"], "2024-03-04", "2024-03-05");
     expect(outside.units).toEqual([]);
-    expect(outside.notes).toEqual(["eq-taq holds data from 2023-11-20 to 2023-11-28: 2 trading days of the range (all of them) are outside it: nothing to measure."]);
+    expect(outside.notes).toEqual([
+      "eq-taq holds data from 2023-11-20 to 2023-11-28: 2 trading days of the range (all of them) are outside it: nothing to measure.",
+    ]);
     await expect(tickerDays(connected.wb, ["AAPL"], "2023-11-28", "2023-11-20")).rejects.toThrow(QueryError);
   });
 
@@ -58,7 +73,10 @@ describe("tickerDays on the tiny market", () => {
     const plan = await tickerDays(connected.wb, ["HES"], "2023-11-22", "2023-11-24");
     const units = [...plan.units, { asked: "HES", ticker: "HES", date: "2023-11-24" }];
     const panel = await tickSpreadPanel(connected.wb, units, { decaySeconds: [60] });
-    expect(panel.empty).toEqual([{ unit: { asked: "HES", ticker: "HES", date: "2023-11-24" }, reason: "eq-taq from 2023-11-24: HES maps to no security after 2023-11-23 (delisted or merged)" }]);
+    expect(panel.empty).toEqual([{
+      unit: { asked: "HES", ticker: "HES", date: "2023-11-24" },
+      reason: "eq-taq from 2023-11-24: HES maps to no security after 2023-11-23 (delisted or merged)",
+    }]);
     expect([...new Set(panel.totals.getColumn("TradeDate").toArray())]).toEqual(["2023-11-22"]);
     expect(panel.ticks).toBeGreaterThan(1000);
   });

@@ -8,7 +8,19 @@
  */
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { atmForwardVol, blackScholesCall, calendarArbitrage, constantMaturityVol, constantMaturityVols, expiryForwards, fiftyDeltaVol, nearestSpotStrikeVol, otmSmile, QueryError, volTermStructure } from "../../../workbench/mod.ts";
+import {
+  atmForwardVol,
+  blackScholesCall,
+  calendarArbitrage,
+  constantMaturityVol,
+  constantMaturityVols,
+  expiryForwards,
+  fiftyDeltaVol,
+  nearestSpotStrikeVol,
+  otmSmile,
+  QueryError,
+  volTermStructure,
+} from "../../../workbench/mod.ts";
 import { dividendYield } from "../../../sandbox/market/ticks/dividends.ts";
 import { sandboxWorkbench } from "./support/sandboxWorkbench.ts";
 
@@ -30,7 +42,14 @@ describe("points of a smile", () => {
 
   it("takes the out-of-the-money side of each strike, computed vols only, and the old 'nearest the spot' mean", () => {
     const c = (call: boolean, strike: number, vol: number | null, computed = true) => ({ call, strike, mid: 1, vol, computed });
-    const chain = [c(false, 95, 0.25), c(true, 95, 0.3), c(false, 100, 0.22), c(true, 100, 0.2), c(true, 105, 0.19, false), c(true, 110, 0.18)];
+    const chain = [
+      c(false, 95, 0.25),
+      c(true, 95, 0.3),
+      c(false, 100, 0.22),
+      c(true, 100, 0.2),
+      c(true, 105, 0.19, false),
+      c(true, 110, 0.18),
+    ];
     expect(otmSmile(chain, 100)).toEqual([{ strike: 95, vol: 0.25 }, { strike: 100, vol: 0.2 }, { strike: 110, vol: 0.18 }]);
     expect(nearestSpotStrikeVol(chain, 101)).toBeCloseTo(0.21, 15);
   });
@@ -48,18 +67,25 @@ describe("constant maturity and calendar arbitrage", () => {
   });
 
   it("does not extrapolate, and says so", () => {
-    expect(constantMaturityVol(points, 10)).toMatchObject({ vol: null, note: "shorter than the nearest expiry with a vol (20 days): not extrapolated" });
-    expect(constantMaturityVol(points, 91)).toMatchObject({ vol: null, note: "longer than the farthest expiry with a vol (40 days): not extrapolated" });
+    expect(constantMaturityVol(points, 10)).toMatchObject({
+      vol: null,
+      note: "shorter than the nearest expiry with a vol (20 days): not extrapolated",
+    });
+    expect(constantMaturityVol(points, 91)).toMatchObject({
+      vol: null,
+      note: "longer than the farthest expiry with a vol (40 days): not extrapolated",
+    });
     expect(constantMaturityVol([], 30).note).toBe("no expiry has a vol");
   });
 
-  const term = (vols: number[], days: number[]) => pl.DataFrame([
-    pl.Series("TradeDate", days.map(() => day("2024-01-10")), pl.Date),
-    pl.Series("Ticker", days.map(() => "TEST"), pl.String),
-    pl.Series("DaysToExpiry", days, pl.Int32),
-    pl.Series("YearsToExpiry", days.map((d) => d / 365), pl.Float64),
-    pl.Series("AtmForwardVolPct", vols, pl.Float64),
-  ]);
+  const term = (vols: number[], days: number[]) =>
+    pl.DataFrame([
+      pl.Series("TradeDate", days.map(() => day("2024-01-10")), pl.Date),
+      pl.Series("Ticker", days.map(() => "TEST"), pl.String),
+      pl.Series("DaysToExpiry", days, pl.Int32),
+      pl.Series("YearsToExpiry", days.map((d) => d / 365), pl.Float64),
+      pl.Series("AtmForwardVolPct", vols, pl.Float64),
+    ]);
 
   it("flags a fall in total variance and gives the forward vol between expiries: 20% → 25% from 20 to 40 days is 29.155%", () => {
     const check = calendarArbitrage(term([20, 25, 17], [20, 40, 60])).toRecords();
@@ -81,7 +107,17 @@ describe("a greeks frame priced with a known carry and a flat 25% vol", () => {
       const call = days > 0 ? blackScholesCall(terms, vol) : Math.max(S - K, 0);
       const put = days > 0 ? call - S * Math.exp(-q * terms.years) + K * Math.exp(-r * terms.years) : Math.max(K - S, 0);
       for (const [cp, mid] of [["C", call], ["P", put]] as const) {
-        rows.push({ TradeDate: day("2024-01-10"), Ticker: "TEST", CallPut: cp, Strike: K, ExpirationDate: day(expiry), UnderLastMidPrice: S, LastMidPrice: mid, MidImpliedVol: days > 0 ? vol : null, ImpliedVolConvergence: days > 0 ? "computed" : "not converged" });
+        rows.push({
+          TradeDate: day("2024-01-10"),
+          Ticker: "TEST",
+          CallPut: cp,
+          Strike: K,
+          ExpirationDate: day(expiry),
+          UnderLastMidPrice: S,
+          LastMidPrice: mid,
+          MidImpliedVol: days > 0 ? vol : null,
+          ImpliedVolConvergence: days > 0 ? "computed" : "not converged",
+        });
       }
     }
   }
@@ -107,7 +143,11 @@ describe("a greeks frame priced with a known carry and a flat 25% vol", () => {
       expect(x.FiftyDeltaVolPct as number).toBeCloseTo(25, 10);
       expect(x.AtmTotalVariance as number).toBeCloseTo(0.0625 * Number(x.YearsToExpiry), 12);
     }
-    expect(t[0]).toMatchObject({ AtmForwardVolPct: null, NearestSpotStrikeVolPct: null, Note: "expires on the trade date: no time value left to imply a forward" });
+    expect(t[0]).toMatchObject({
+      AtmForwardVolPct: null,
+      NearestSpotStrikeVolPct: null,
+      Note: "expires on the trade date: no time value left to imply a forward",
+    });
   });
 
   it("names the columns a frame lacks", () => {

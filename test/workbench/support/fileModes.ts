@@ -6,7 +6,6 @@
  * (MARKETDATA_PROVENANCE_JOURNAL) and the folder of the local secret (XDG_CONFIG_HOME), both
  * under the scratch folder.
  *
- *
  * - `appends`: a shared and a private file appended to three times (the mode after each), and a
  *   file made 0666 by an older workbench, narrowed on its next append;
  * - `rewrites`: files written atomically twice, shared and private, sync and async;
@@ -83,7 +82,13 @@ async function writeAndReport(dir: string, marketDir: string): Promise<ModeRepor
   mkdirSync(session);
   const sb = openInProcessSandbox({ marketDir, settings: { queryBudgetMs: 600_000 } });
   try {
-    const wb = await connect({ baseUrl: sb.baseUrl, fetch: sb.fetch, apiKey: "demo-full-access", cache: join(session, "cache"), provenance: true });
+    const wb = await connect({
+      baseUrl: sb.baseUrl,
+      fetch: sb.fetch,
+      apiKey: "demo-full-access",
+      cache: join(session, "cache"),
+      provenance: true,
+    });
     for (const ticker of ["AAPL", "MSFT", "JPM"]) await wb.data.eqDailyOhlc(ticker, { start: "2023-11-20", end: "2023-11-22" });
     await wb.download("eq-taq-1min", { tickers: ["AAPL"], start: "2023-11-20", end: "2023-11-21" }, join(session, "lake"));
     await wb.download("eq-taq-1min", { tickers: ["AAPL", "MSFT"], start: "2023-11-20", end: "2023-11-22" }, join(session, "lake"));

@@ -21,6 +21,8 @@ export function expectSameFrame(actual: pl.DataFrame, expected: pl.DataFrame): v
   if (!actual.frameEqual(expected, true)) {
     // Name the first differing column, so a failure says where to look.
     const differing = expected.columns.find((c) => !actual.getColumn(c).seriesEqual(expected.getColumn(c), true));
-    expect.fail(`frames differ in column ${differing}: got ${actual.select(differing!).head(3)} expected ${expected.select(differing!).head(3)}`);
+    expect.fail(
+      `frames differ in column ${differing}: got ${actual.select(differing!).head(3)} expected ${expected.select(differing!).head(3)}`,
+    );
   }
 }

@@ -12,6 +12,8 @@ for (const dir of process.argv.slice(2)) {
     const frame = scanLake(dir).collectSync();
     console.log(JSON.stringify({ dir, ok: true, rows: frame.height }));
   } catch (error) {
-    console.log(JSON.stringify({ dir, ok: false, error: (error as Error).constructor.name, message: (error as Error).message.split("\n")[0] }));
+    console.log(
+      JSON.stringify({ dir, ok: false, error: (error as Error).constructor.name, message: (error as Error).message.split("\n")[0] }),
+    );
   }
 }

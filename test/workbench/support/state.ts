@@ -16,7 +16,10 @@ const DENO = denoPath();
 const SCRIPT = join(process.cwd(), "test/workbench/support/stateEdit.ts");
 
 function edit(statePath: string, operation: string, args: unknown): unknown {
-  const out = execFileSync(DENO, ["run", "-A", SCRIPT, statePath, operation, JSON.stringify(args)], { env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8" });
+  const out = execFileSync(DENO, ["run", "-A", SCRIPT, statePath, operation, JSON.stringify(args)], {
+    env: { ...process.env, NO_COLOR: "1" },
+    encoding: "utf8",
+  });
   return JSON.parse(out.trim().split("\n").at(-1)!);
 }
 

@@ -22,16 +22,22 @@ db.exec("PRAGMA busy_timeout = 5000;");
 const digest = (key: string) => createHash("sha256").update(key, "utf8").digest("hex");
 
 function teamOf(key: string): number {
-  const row = db.prepare("SELECT i.team_id AS team FROM api_keys k JOIN identities i ON i.id = k.identity_id WHERE k.key_hash = ?").get(digest(key)) as { team: number } | undefined;
+  const row = db.prepare("SELECT i.team_id AS team FROM api_keys k JOIN identities i ON i.id = k.identity_id WHERE k.key_hash = ?").get(
+    digest(key),
+  ) as { team: number } | undefined;
   if (!row) throw new Error(`No key '${key.slice(0, 4)}...' in ${statePath}`);
   return row.team;
 }
 
 function account(): { identityId: number; teamId: number } {
   db.exec("BEGIN IMMEDIATE");
-  const team = db.prepare("INSERT INTO teams (name, per_minute_requests, monthly_requests, monthly_data_scanned, monthly_data_returned) VALUES (?, ?, ?, ?, ?)")
+  const team = db.prepare(
+    "INSERT INTO teams (name, per_minute_requests, monthly_requests, monthly_data_scanned, monthly_data_returned) VALUES (?, ?, ?, ?, ?)",
+  )
     .run(`workbench test team ${args.key}`, args.perMinute, args.monthly, 2 ** 50, 2 ** 50);
-  const identity = db.prepare("INSERT INTO identities (team_id, name, max_active_api_keys, ip_subnets, deactivated) VALUES (?, ?, 5, '[]', 0)")
+  const identity = db.prepare(
+    "INSERT INTO identities (team_id, name, max_active_api_keys, ip_subnets, deactivated) VALUES (?, ?, 5, '[]', 0)",
+  )
     .run(team.lastInsertRowid, `workbench test ${args.key}`);
   db.prepare("INSERT INTO api_keys (identity_id, key_hash, hint, created_at, expires_at) VALUES (?, ?, ?, ?, NULL)")
     .run(identity.lastInsertRowid, digest(args.key), `${args.key.slice(0, 4)}...`, new Date().toISOString());
@@ -49,7 +55,9 @@ const operations: Record<string, () => unknown> = {
   account,
   monthlyLimit: () => db.prepare("UPDATE teams SET monthly_requests = ? WHERE id = ?").run(args.monthly, teamOf(args.key)).changes,
   monthlyUsage: () =>
-    db.prepare("INSERT INTO usage (team_id, period, requests) VALUES (?, ?, ?) ON CONFLICT (team_id, period) DO UPDATE SET requests = excluded.requests")
+    db.prepare(
+      "INSERT INTO usage (team_id, period, requests) VALUES (?, ?, ?) ON CONFLICT (team_id, period) DO UPDATE SET requests = excluded.requests",
+    )
       .run(teamOf(args.key), monthPeriod(), args.requests).changes,
 };
 

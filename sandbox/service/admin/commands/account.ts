@@ -12,6 +12,18 @@ function setState(db: DatabaseSync, text: string, deactivated: boolean): Output 
 }
 
 export const accountCommands: Command[] = [
-  { words: ["account", "deactivate"], usage: "account deactivate <identity>", options: [], args: ["identity"], run: (db, { args }) => setState(db, args[0], true) },
-  { words: ["account", "reactivate"], usage: "account reactivate <identity>", options: [], args: ["identity"], run: (db, { args }) => setState(db, args[0], false) },
+  {
+    words: ["account", "deactivate"],
+    usage: "account deactivate <identity>",
+    options: [],
+    args: ["identity"],
+    run: (db, { args }) => setState(db, args[0], true),
+  },
+  {
+    words: ["account", "reactivate"],
+    usage: "account reactivate <identity>",
+    options: [],
+    args: ["identity"],
+    run: (db, { args }) => setState(db, args[0], false),
+  },
 ];

@@ -20,8 +20,9 @@ const CREATE_USAGE = "identities create --team N --name TEXT [--max-keys N] [--s
  * the market the sandbox serves. (Reading the catalog instead would load Polars for a list of names.)
  */
 function datasetList(db: DatabaseSync, text: string): string[] {
-  const known = (db.prepare("SELECT DISTINCT dataset_text_id FROM access_rules ORDER BY dataset_text_id").all() as { dataset_text_id: string }[])
-    .map((r) => r.dataset_text_id);
+  const known =
+    (db.prepare("SELECT DISTINCT dataset_text_id FROM access_rules ORDER BY dataset_text_id").all() as { dataset_text_id: string }[])
+      .map((r) => r.dataset_text_id);
   if (text === "all") return known;
   const names = text.split(",").map((s) => s.trim());
   const bad = names.find((n) => !known.includes(n));
@@ -42,7 +43,9 @@ function createIdentity(db: DatabaseSync, options: OptionValues) {
   const id = transaction(db, () => {
     const result = db.prepare("INSERT INTO identities (team_id, name, max_active_api_keys, ip_subnets) VALUES (?, ?, ?, ?)")
       .run(teamId, name, maxKeys, JSON.stringify(subnets));
-    const rule = db.prepare("INSERT INTO access_rules (identity_id, dataset_text_id, start_date, end_date, universe) VALUES (?, ?, '2000-01-01', NULL, '[]')");
+    const rule = db.prepare(
+      "INSERT INTO access_rules (identity_id, dataset_text_id, start_date, end_date, universe) VALUES (?, ?, '2000-01-01', NULL, '[]')",
+    );
     for (const d of datasets) rule.run(result.lastInsertRowid, d);
     return Number(result.lastInsertRowid);
   });
@@ -58,7 +61,9 @@ export const identityCommands: Command[] = [
     run: (db) => {
       const teams = new Map(listTeams(db).map((t) => [t.team_id, t.name]));
       const identities = listIdentities(db).map((i) => ({ ...i, team_name: teams.get(i.team_id) ?? null }));
-      const rows = identities.map((i) => [i.identity_id, i.name, `${i.team_id} ${i.team_name}`, i.max_active_api_keys, i.ip_subnets, i.deactivated ? "yes" : "no"]);
+      const rows = identities.map((
+        i,
+      ) => [i.identity_id, i.name, `${i.team_id} ${i.team_name}`, i.max_active_api_keys, i.ip_subnets, i.deactivated ? "yes" : "no"]);
       return { text: table(["id", "name", "team", "max-keys", "subnets", "deactivated"], rows), json: identities };
     },
   },

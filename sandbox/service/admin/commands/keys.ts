@@ -36,7 +36,9 @@ export const keyCommands: Command[] = [
       const expiresAt = expiresText === undefined ? undefined : isoInstant(expiresText, "--expires");
       const { id, key } = createKey(db, identityId, { expiresAt, now });
       return {
-        text: `Created key ${id} for identity ${identityId} (expires ${expiresAt ?? "never"}). It is shown this once; only its digest is kept:\n${key}`,
+        text: `Created key ${id} for identity ${identityId} (expires ${
+          expiresAt ?? "never"
+        }). It is shown this once; only its digest is kept:\n${key}`,
         json: { id, identity_id: identityId, expires_at: expiresAt ?? null, key },
       };
     },

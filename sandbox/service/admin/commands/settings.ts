@@ -23,7 +23,9 @@ const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Sett
   },
   "query-budget-ms": {
     key: "queryBudgetMs",
-    parse: (v) => (/^[0-9]{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : bad("query-budget-ms", v, "a positive whole number of milliseconds")),
+    parse: (
+      v,
+    ) => (/^[0-9]{1,9}$/.test(v) && Number(v) > 0 ? Number(v) : bad("query-budget-ms", v, "a positive whole number of milliseconds")),
   },
   "query-memory-mb": {
     key: "queryMemoryMb",
@@ -35,7 +37,9 @@ const SETTINGS: Record<string, { key: keyof Settings; parse: (v: string) => Sett
       if (v === "none") return [];
       const cidrs = v.split(",").map((c) => c.trim());
       const wrong = cidrs.find((c) => !isCidr(c));
-      return wrong === undefined ? cidrs : bad("trusted-proxies", wrong, "a CIDR block such as 127.0.0.1/32 (several separated by commas, or none)");
+      return wrong === undefined
+        ? cidrs
+        : bad("trusted-proxies", wrong, "a CIDR block such as 127.0.0.1/32 (several separated by commas, or none)");
     },
   },
   faults: {
@@ -57,7 +61,10 @@ function bad(name: string, value: string, expected: string): never {
 
 function show(db: DatabaseSync): Output {
   const settings = readSettings(db);
-  return { text: table(["setting", "value"], Object.entries(SETTINGS).map(([name, s]) => [name, showSetting(s.key, settings)])), json: settings };
+  return {
+    text: table(["setting", "value"], Object.entries(SETTINGS).map(([name, s]) => [name, showSetting(s.key, settings)])),
+    json: settings,
+  };
 }
 
 export const settingsCommands: Command[] = [
@@ -68,7 +75,9 @@ export const settingsCommands: Command[] = [
     options: [],
     args: ["name", "value"],
     run: (db, { args: [name, value] }) => {
-      if (!Object.hasOwn(SETTINGS, name)) throw new AdminInputError(`Unknown setting '${name}': known settings are ${Object.keys(SETTINGS).join(", ")}`);
+      if (!Object.hasOwn(SETTINGS, name)) {
+        throw new AdminInputError(`Unknown setting '${name}': known settings are ${Object.keys(SETTINGS).join(", ")}`);
+      }
       const setting = SETTINGS[name];
       const before = showSetting(setting.key, readSettings(db));
       writeSettings(db, { [setting.key]: setting.parse(value) });

@@ -37,7 +37,9 @@ export const teamCommands: Command[] = [
     args: [],
     run: (db) => {
       const teams = listTeams(db);
-      const rows = teams.map((t) => [t.team_id, t.name, t.per_minute_requests, t.monthly_requests, t.monthly_data_scanned, t.monthly_data_returned]);
+      const rows = teams.map((
+        t,
+      ) => [t.team_id, t.name, t.per_minute_requests, t.monthly_requests, t.monthly_data_scanned, t.monthly_data_returned]);
       return { text: table(["id", "name", "per-minute", "monthly", "scanned-bytes", "returned-bytes"], rows), json: teams };
     },
   },

@@ -8,9 +8,21 @@ const SPY = { american: true, rate: 0.053, dividendYield: 0.014 } as const;
 /** Hard rows of the demo market (issue 20, item 7), with the volatility QuantLib implies from their mids. */
 const CASES: { name: string; terms: OptionTerms; vol: number }[] = [
   { name: "far out-of-the-money call, 330 days", terms: { ...SPY, call: true, spot: 414.92, strike: 550, years: 330 / 365 }, vol: 0.17745 },
-  { name: "deep in-the-money call expiring tomorrow, vol 124%", terms: { ...SPY, call: true, spot: 414.92, strike: 345, years: 1 / 365 }, vol: 1.23834 },
-  { name: "in-the-money put near the exercise boundary, 14 days", terms: { ...SPY, call: false, spot: 421.865, strike: 443, years: 14 / 365 }, vol: 0.14359 },
-  { name: "out-of-the-money put, 330 days", terms: { call: false, american: true, spot: 201.745, strike: 170, years: 330 / 365, rate: 0.053, dividendYield: 0.005 }, vol: 0.25799 },
+  {
+    name: "deep in-the-money call expiring tomorrow, vol 124%",
+    terms: { ...SPY, call: true, spot: 414.92, strike: 345, years: 1 / 365 },
+    vol: 1.23834,
+  },
+  {
+    name: "in-the-money put near the exercise boundary, 14 days",
+    terms: { ...SPY, call: false, spot: 421.865, strike: 443, years: 14 / 365 },
+    vol: 0.14359,
+  },
+  {
+    name: "out-of-the-money put, 330 days",
+    terms: { call: false, american: true, spot: 201.745, strike: 170, years: 330 / 365, rate: 0.053, dividendYield: 0.005 },
+    vol: 0.25799,
+  },
 ];
 
 describe("American values against an independent Richardson-extrapolated binomial tree", () => {

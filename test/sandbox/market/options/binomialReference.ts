@@ -11,7 +11,9 @@ import { normalCdf } from "../../../../sandbox/market/options/normal.ts";
 function europeanBsm(call: boolean, s: number, k: number, t: number, r: number, q: number, vol: number): number {
   const sd = vol * Math.sqrt(t);
   const d1 = (Math.log(s / k) + (r - q) * t) / sd + sd / 2, d2 = d1 - sd;
-  return call ? s * Math.exp(-q * t) * normalCdf(d1) - k * Math.exp(-r * t) * normalCdf(d2) : k * Math.exp(-r * t) * normalCdf(-d2) - s * Math.exp(-q * t) * normalCdf(-d1);
+  return call
+    ? s * Math.exp(-q * t) * normalCdf(d1) - k * Math.exp(-r * t) * normalCdf(d2)
+    : k * Math.exp(-r * t) * normalCdf(-d2) - s * Math.exp(-q * t) * normalCdf(-d1);
 }
 
 function bbs(t: OptionTerms, vol: number, n: number): number {

@@ -3,7 +3,16 @@ import { bsmPrice, bsmValuation } from "../../../../sandbox/market/options/bsm.t
 import type { OptionTerms } from "../../../../sandbox/market/options/contract.ts";
 import { normalCdf } from "../../../../sandbox/market/options/normal.ts";
 
-const terms = (patch: Partial<OptionTerms>): OptionTerms => ({ call: true, american: false, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0, ...patch });
+const terms = (patch: Partial<OptionTerms>): OptionTerms => ({
+  call: true,
+  american: false,
+  spot: 100,
+  strike: 100,
+  years: 1,
+  rate: 0.05,
+  dividendYield: 0,
+  ...patch,
+});
 
 describe("the closed-form Black-Scholes-Merton pricer", () => {
   it("computes the normal distribution to double precision", () => {

@@ -3,7 +3,16 @@ import { bsmPrice, bsmValuation } from "../../../../sandbox/market/options/bsm.t
 import { intrinsicValue, type OptionTerms } from "../../../../sandbox/market/options/contract.ts";
 import { DEFAULT_FD, fdSolve } from "../../../../sandbox/market/options/crankNicolson.ts";
 
-const terms = (patch: Partial<OptionTerms>): OptionTerms => ({ call: false, american: false, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0, ...patch });
+const terms = (patch: Partial<OptionTerms>): OptionTerms => ({
+  call: false,
+  american: false,
+  spot: 100,
+  strike: 100,
+  years: 1,
+  rate: 0.05,
+  dividendYield: 0,
+  ...patch,
+});
 
 /** A spread of contracts: in, at and out of the money, short and long, calls and puts. */
 const CASES: [Partial<OptionTerms>, number][] = [
@@ -72,7 +81,9 @@ describe("the Crank-Nicolson finite-difference pricer", () => {
       const h = 0.01 * t.spot, dt = Math.min(0.01, t.years / 10);
       const label = JSON.stringify(patch);
       expect(g.delta, label).toBeCloseTo((p({ spot: t.spot + h }) - p({ spot: t.spot - h })) / (2 * h), 2);
-      expect(Math.abs(g.gamma - (p({ spot: t.spot + h }) - 2 * g.price + p({ spot: t.spot - h })) / (h * h)), label).toBeLessThan(0.05 * g.gamma + 1e-4);
+      expect(Math.abs(g.gamma - (p({ spot: t.spot + h }) - 2 * g.price + p({ spot: t.spot - h })) / (h * h)), label).toBeLessThan(
+        0.05 * g.gamma + 1e-4,
+      );
       const fdTheta = -(p({ years: t.years + dt }) - p({ years: t.years - dt })) / (2 * dt) / 365;
       expect(Math.abs(g.theta - fdTheta), label).toBeLessThan(0.03 * Math.abs(fdTheta) + 1e-4);
     }

@@ -39,7 +39,10 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     const bad = new Violations();
     for (const r of computed) {
       const price = modelSolve(termsOf(r, master), r.MidImpliedVol).price;
-      bad.check(isNum(r.LastMidPrice) && Math.abs(price - r.LastMidPrice) <= PRICE_TOLERANCE + 1e-6 * r.LastMidPrice + 1e-9, () => `${labelOf(r)}: repriced ${price}, mid ${r.LastMidPrice}`);
+      bad.check(
+        isNum(r.LastMidPrice) && Math.abs(price - r.LastMidPrice) <= PRICE_TOLERANCE + 1e-6 * r.LastMidPrice + 1e-9,
+        () => `${labelOf(r)}: repriced ${price}, mid ${r.LastMidPrice}`,
+      );
       bad.check(closeTo(r.MidTheoPrice, price, 9), () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice}, repriced ${price}`);
     }
     expect(bad.found).toEqual([]);
@@ -66,21 +69,30 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     for (const r of rows.filter((x) => x.OptionStyle === "A" && x.MidTheoPrice !== null)) {
       const t = termsOf(r, master);
       const intrinsic = intrinsicValue(t);
-      bad.check(isNum(r.MidTheoPrice) && r.MidTheoPrice >= intrinsic, () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice} below intrinsic ${intrinsic}`);
+      bad.check(
+        isNum(r.MidTheoPrice) && r.MidTheoPrice >= intrinsic,
+        () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice} below intrinsic ${intrinsic}`,
+      );
       // The grid's discretisation error (a fraction of a volatility point) is the only allowance.
       const allowance = 0.0015 * bsmValuation(t, r.MidImpliedVol).vega * 100 + 1e-9;
       const european = bsmPrice(t, r.MidImpliedVol);
-      bad.check(r.MidTheoPrice >= european - allowance, () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice} below European ${european} less ${allowance}`);
+      bad.check(
+        r.MidTheoPrice >= european - allowance,
+        () => `${labelOf(r)}: MidTheoPrice ${r.MidTheoPrice} below European ${european} less ${allowance}`,
+      );
     }
     expect(bad.found).toEqual([]);
   });
 
   it("reports Greeks that agree with finite differences of the pricer", () => {
     // Away from expiry and from the early-exercise boundary, where price differences are well conditioned.
-    const sample = spread(computed.filter((r) => {
-      const timeValue = r.MidTheoPrice - intrinsicValue(termsOf(r, master));
-      return r.DaysToMaturity >= 5 && r.MidVega > 0.02 && timeValue > 0.05 * r.MidTheoPrice;
-    }), 300);
+    const sample = spread(
+      computed.filter((r) => {
+        const timeValue = r.MidTheoPrice - intrinsicValue(termsOf(r, master));
+        return r.DaysToMaturity >= 5 && r.MidVega > 0.02 && timeValue > 0.05 * r.MidTheoPrice;
+      }),
+      300,
+    );
     expect(sample.length).toBe(300);
     for (const r of sample) {
       const t = termsOf(r, master), vol = r.MidImpliedVol as number;
@@ -156,12 +168,23 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     for (const r of rows) {
       const label = labelOf(r);
       bad.check(isNum(r.LastBidPrice) && r.LastBidPrice >= 0, () => `${label}: bid ${r.LastBidPrice}`);
-      bad.check(isNum(r.LastAskPrice) && r.LastAskPrice > r.LastBidPrice, () => `${label}: ask ${r.LastAskPrice} not above bid ${r.LastBidPrice}`);
+      bad.check(
+        isNum(r.LastAskPrice) && r.LastAskPrice > r.LastBidPrice,
+        () => `${label}: ask ${r.LastAskPrice} not above bid ${r.LastBidPrice}`,
+      );
       const tick = r.Ticker === "SPXW" || /\d$/.test(r.Ticker) ? 0.05 : 0.01;
-      for (const price of [r.LastBidPrice, r.LastAskPrice]) bad.check(Math.abs(price / tick - Math.round(price / tick)) < 1e-6, () => `${label}: ${price} off the ${tick} grid`);
+      for (const price of [r.LastBidPrice, r.LastAskPrice]) {
+        bad.check(Math.abs(price / tick - Math.round(price / tick)) < 1e-6, () => `${label}: ${price} off the ${tick} grid`);
+      }
       bad.check(isNum(r.DaysToMaturity) && r.DaysToMaturity >= 1, () => `${label}: DaysToMaturity ${r.DaysToMaturity}`);
-      bad.check(closeTo(r.YearsToMaturity, r.DaysToMaturity / 365, 12), () => `${label}: YearsToMaturity ${r.YearsToMaturity}, DaysToMaturity ${r.DaysToMaturity}`);
-      bad.check(r.LastBidTime <= r.LastAskTime || r.LastAskTime <= r.LastBidTime, () => `${label}: bid time ${r.LastBidTime}, ask time ${r.LastAskTime} not comparable`);
+      bad.check(
+        closeTo(r.YearsToMaturity, r.DaysToMaturity / 365, 12),
+        () => `${label}: YearsToMaturity ${r.YearsToMaturity}, DaysToMaturity ${r.DaysToMaturity}`,
+      );
+      bad.check(
+        r.LastBidTime <= r.LastAskTime || r.LastAskTime <= r.LastBidTime,
+        () => `${label}: bid time ${r.LastBidTime}, ask time ${r.LastAskTime} not comparable`,
+      );
     }
     expect(bad.found).toEqual([]);
   });
@@ -175,7 +198,8 @@ describe("opt-greeks-daily, the end-of-day option analytics", () => {
     let skewed = 0, skewChecks = 0, contango = 0, termChecks = 0;
     for (const puts of groups.values()) {
       const spot = puts[0].UnderLastMidPrice as number;
-      const nearest = (rows: Row[], strike: number) => rows.reduce((a, b) => (Math.abs(b.Strike - strike) < Math.abs(a.Strike - strike) ? b : a));
+      const nearest = (rows: Row[], strike: number) =>
+        rows.reduce((a, b) => (Math.abs(b.Strike - strike) < Math.abs(a.Strike - strike) ? b : a));
       const byExpiry = new Map<string, Row[]>();
       for (const r of puts) push(byExpiry, r.ExpirationDate, r);
       const atm = [...byExpiry.entries()].filter(([, rows]) => rows[0].DaysToMaturity >= 7).map(([, rows]) => nearest(rows, spot));

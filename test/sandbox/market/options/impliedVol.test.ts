@@ -4,7 +4,16 @@ import type { OptionTerms } from "../../../../sandbox/market/options/contract.ts
 import { fdSolve } from "../../../../sandbox/market/options/crankNicolson.ts";
 import { bsmImpliedVol, priceBounds, solveImpliedVol } from "../../../../sandbox/market/options/impliedVol.ts";
 
-const terms = (patch: Partial<OptionTerms>): OptionTerms => ({ call: true, american: false, spot: 100, strike: 100, years: 0.25, rate: 0.053, dividendYield: 0.01, ...patch });
+const terms = (patch: Partial<OptionTerms>): OptionTerms => ({
+  call: true,
+  american: false,
+  spot: 100,
+  strike: 100,
+  years: 0.25,
+  rate: 0.053,
+  dividendYield: 0.01,
+  ...patch,
+});
 
 describe("the implied-volatility solver", () => {
   it("recovers the closed-form volatility a price was made with, across strikes and maturities", () => {

@@ -39,7 +39,9 @@ export function termsOf(row: Row, master: Map<string, Row>): OptionTerms {
 /** New York wall-clock HH:MM of a zoned date-time as Polars reads it. */
 export const wallClock = (d: Date | string) => {
   const date = new Date(d);
-  return new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hourCycle: "h23", hour: "2-digit", minute: "2-digit" }).format(date);
+  return new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hourCycle: "h23", hour: "2-digit", minute: "2-digit" }).format(
+    date,
+  );
 };
 
 /** A deterministic sample of `n` items spread over the array. */
@@ -57,7 +59,10 @@ export interface Succession {
 export function successions(manifest: Manifest): Succession[] {
   const tickerOf = (asid: number) => manifest.securities.find((s) => s.asid === asid)!.ticker;
   return manifest.corporateActions.map((a) =>
-    a.kind === "split" ? { from: tickerOf(a.asid), to: `${tickerOf(a.asid)}1`, date: a.exDate }
-    : a.kind === "merger" ? { from: tickerOf(a.targetAsid), to: `${tickerOf(a.targetAsid)}1`, date: a.effectiveDate }
-    : { from: a.oldTicker, to: a.newTicker, date: a.date });
+    a.kind === "split"
+      ? { from: tickerOf(a.asid), to: `${tickerOf(a.asid)}1`, date: a.exDate }
+      : a.kind === "merger"
+      ? { from: tickerOf(a.targetAsid), to: `${tickerOf(a.targetAsid)}1`, date: a.effectiveDate }
+      : { from: a.oldTicker, to: a.newTicker, date: a.date }
+  );
 }

@@ -50,7 +50,9 @@ export function frameMismatches(expected: pl.DataFrame, stored: pl.DataFrame, o:
   }
   const rule = (c: string) => differs(c, o.tolerant.has(c) ? o.tolerance : undefined);
   // One pass counts the disagreements of every column; only a column with some is listed.
-  const counts = joined.select(...o.columns.map((c) => cached(`count ${c} ${o.tolerant.has(c) ? o.tolerance : ""}`, () => rule(c).sum().alias(c)))).row(0) as number[];
+  const counts = joined.select(
+    ...o.columns.map((c) => cached(`count ${c} ${o.tolerant.has(c) ? o.tolerance : ""}`, () => rule(c).sum().alias(c))),
+  ).row(0) as number[];
   o.columns.forEach((c, j) => {
     if (!(counts[j] > 0)) return;
     const bad = joined.filter(rule(c)).sort(o.key);

@@ -10,14 +10,22 @@ export type Aggregation = "core" | "no_finra_trf";
 
 /** Columns whose values are computed (rounded means, spreads), compared with a tolerance. */
 export const DERIVED_COLUMNS = new Set([
-  "MinSpread", "MaxSpread", "VolumeWeightPrice", "FinraVolumeWeightPrice",
-  "TradeToMidVolWeight", "TradeToMidVolWeightRelative", "TimeWeightBid", "TimeWeightAsk",
+  "MinSpread",
+  "MaxSpread",
+  "VolumeWeightPrice",
+  "FinraVolumeWeightPrice",
+  "TradeToMidVolWeight",
+  "TradeToMidVolWeightRelative",
+  "TimeWeightBid",
+  "TimeWeightAsk",
 ]);
 
 const NBBO_FIELDS = [["bid", "BidPrice"], ["bidSize", "BidSize"], ["ask", "AskPrice"], ["askSize", "AskSize"]] as const;
 const TRADE_AT = ["Bid", "BidMid", "Mid", "MidAsk", "Ask", "CrossOrLocked"] as const;
-const TICKS = [["up", "UptickVolume"], ["down", "DowntickVolume"], ["repeatUp", "RepeatUptickVolume"],
-  ["repeatDown", "RepeatDowntickVolume"], ["unknown", "UnknownTickVolume"]] as const;
+const TICKS = [["up", "UptickVolume"], ["down", "DowntickVolume"], ["repeatUp", "RepeatUptickVolume"], [
+  "repeatDown",
+  "RepeatDowntickVolume",
+], ["unknown", "UnknownTickVolume"]] as const;
 
 // Expression lists are built once per kind (`once`): nodejs-polars makes every Expr a large
 // object of closures, and building the same ones again per security-day cost more than
@@ -40,9 +48,11 @@ function barPoint(prefix: string, pick: "first" | "last" | "max" | "min"): pl.Ex
 function barPointExprs(prefix: string, pick: "first" | "last" | "max" | "min"): pl.Expr[] {
   const ordered = (c: string) => pl.col(c).sortBy("seq");
   const at = (c: string) =>
-    pick === "first" ? ordered(c).first()
-    : pick === "last" ? ordered(c).last()
-    : ordered(c).filter(ordered("price").eq(pl.col("price")[pick]())).first();
+    pick === "first"
+      ? ordered(c).first()
+      : pick === "last"
+      ? ordered(c).last()
+      : ordered(c).filter(ordered("price").eq(pl.col("price")[pick]())).first();
   return [seconds(at("barNs")).alias(`${prefix}TimeOffset`), at("price").alias(`${prefix}Price`), at("size").alias(`${prefix}Size`)];
 }
 
@@ -61,13 +71,23 @@ function nbboByBar(ticks: pl.DataFrame, bars: pl.DataFrame): pl.DataFrame {
 
 /** High and low of one NBBO side: over the opening state (offset 0) and the bar's updates of that side. */
 function sideExtremes(ticks: pl.DataFrame, nbbo: pl.DataFrame, side: "Bid" | "Ask"): pl.DataFrame {
-  const [priced, isSide] = once(`side filters ${side}`, () => [pl.col("price").isNotNull(), pl.col("EventType").eq(pl.lit(`QUOTE ${side.toUpperCase()}`))]);
+  const [priced, isSide] = once(
+    `side filters ${side}`,
+    () => [pl.col("price").isNotNull(), pl.col("EventType").eq(pl.lit(`QUOTE ${side.toUpperCase()}`))],
+  );
   const opens = nbbo.select(...once(`side opens ${side}`, () => [
-    pl.col("bar"), pl.col(`Open${side}Price`).alias("price"), pl.col(`Open${side}Size`).alias("size"),
-    int(0).alias("barNs"), int(-1).alias("seq"),
+    pl.col("bar"),
+    pl.col(`Open${side}Price`).alias("price"),
+    pl.col(`Open${side}Size`).alias("size"),
+    int(0).alias("barNs"),
+    int(-1).alias("seq"),
   ])).filter(priced);
   const updates = ticks.filter(isSide).select(...once("side updates", () => [
-    pl.col("bar"), pl.col("Price").alias("price"), pl.col("Quantity").alias("size"), pl.col("barNs"), pl.col("seq").cast(pl.Int64),
+    pl.col("bar"),
+    pl.col("Price").alias("price"),
+    pl.col("Quantity").alias("size"),
+    pl.col("barNs"),
+    pl.col("seq").cast(pl.Int64),
   ]));
   return pl.concat([opens, updates]).groupBy("bar").agg(...barPoint(`High${side}`, "max"), ...barPoint(`Low${side}`, "min"));
 }
@@ -78,12 +98,16 @@ function quoteStatistics(ticks: pl.DataFrame, nbbo: pl.DataFrame): pl.DataFrame 
   const quotes = ticks.filter(isQuote);
   const firstQuote = quotes.groupBy("bar").agg(firstQuoteNs);
   const opens = nbbo.join(firstQuote, { on: "bar", how: "left" }).select(...once("quote opens", () => [
-    pl.col("bar"), pl.col("OpenBidPrice").alias("bid"), pl.col("OpenAskPrice").alias("ask"),
+    pl.col("bar"),
+    pl.col("OpenBidPrice").alias("bid"),
+    pl.col("OpenAskPrice").alias("ask"),
     pl.col("firstQuoteNs").fillNull(NS_PER_MINUTE).alias("dt"),
   ]));
   // Each update's state lasts until the next update of either side, or the end of the bar.
   const updates = quotes.select(...once("quote updates", () => [
-    pl.col("bar"), pl.col("bid"), pl.col("ask"),
+    pl.col("bar"),
+    pl.col("bid"),
+    pl.col("ask"),
     pl.col("barNs").shift(-1).over("bar").fillNull(NS_PER_MINUTE).minus(pl.col("barNs")).alias("dt"),
   ]));
   return pl.concat([opens, updates]).groupBy("bar").agg(...once("quote statistics", () => {
@@ -127,7 +151,9 @@ function classifyExprs(aggregation: Aggregation): pl.Expr[] {
       .otherwise(pl.lit("Ask")).alias("at"),
     when(quoted, pl.col("Quantity").mul(price.minus(mid))).alias("toMid"),
     when(quoted, pl.col("Quantity")).alias("toMidSize"),
-    when(pl.col("ask").gt(pl.col("bid")), pl.col("Quantity").mul(price.minus(mid)).div(pl.col("ask").minus(pl.col("bid")))).alias("toMidRel"),
+    when(pl.col("ask").gt(pl.col("bid")), pl.col("Quantity").mul(price.minus(mid)).div(pl.col("ask").minus(pl.col("bid")))).alias(
+      "toMidRel",
+    ),
     when(pl.col("ask").gt(pl.col("bid")), pl.col("Quantity")).alias("toMidRelSize"),
     // The direction of the last price change so far, for trades at an unchanged price.
     pl.when(pl.col("move").eq(0)).then(pl.lit(null)).otherwise(pl.col("move")).forwardFill().alias("lastMove"),
@@ -135,7 +161,9 @@ function classifyExprs(aggregation: Aggregation): pl.Expr[] {
       .when(pl.col("move").eq(1)).then(pl.lit("up")).when(pl.col("move").eq(-1)).then(pl.lit("down"))
       .when(pl.col("lastMove").eq(1)).then(pl.lit("repeatUp")).when(pl.col("lastMove").eq(-1)).then(pl.lit("repeatDown"))
       .otherwise(pl.lit("unknown")).alias("tick"),
-    price.alias("price"), pl.col("Quantity").alias("size"), pl.col("seq").cast(pl.Int64),
+    price.alias("price"),
+    pl.col("Quantity").alias("size"),
+    pl.col("seq").cast(pl.Int64),
   ];
 }
 
@@ -151,11 +179,15 @@ function tradeStatisticsExprs(): pl.Expr[] {
     when(shares(where).gt(0), roundHalfUp(size.mul(pl.col("Price")).filter(where).sum().div(shares(where)), 6));
   const ratio = (num: string, den: string) => when(pl.col(den).sum().gt(0), roundHalfUp(pl.col(num).sum().div(pl.col(den).sum()), 6));
   return [
-    ...barPoint("FirstTrade", "first"), ...barPoint("LastTrade", "last"),
-    ...barPoint("HighTrade", "max"), ...barPoint("LowTrade", "min"),
+    ...barPoint("FirstTrade", "first"),
+    ...barPoint("LastTrade", "last"),
+    ...barPoint("HighTrade", "max"),
+    ...barPoint("LowTrade", "min"),
     pl.col("Price").count().alias("TotalTrades"),
-    shares(trf.not()).alias("Volume"), shares(trf).alias("FinraVolume"),
-    vwap(trf.not()).alias("VolumeWeightPrice"), vwap(trf).alias("FinraVolumeWeightPrice"),
+    shares(trf.not()).alias("Volume"),
+    shares(trf).alias("FinraVolume"),
+    vwap(trf.not()).alias("VolumeWeightPrice"),
+    vwap(trf).alias("FinraVolumeWeightPrice"),
     ...TRADE_AT.map((at) => shares(pl.col("at").eq(pl.lit(at))).alias(`TradeAt${at}`)),
     ...TICKS.map(([tick, name]) => shares(pl.col("tick").eq(pl.lit(tick))).alias(name)),
     ratio("toMid", "toMidSize").alias("TradeToMidVolWeight"),
@@ -164,8 +196,14 @@ function tradeStatisticsExprs(): pl.Expr[] {
 }
 
 /** Columns that are 0, not empty, in a bar without the events they count. */
-const ZERO_WHEN_EMPTY = ["NBBOQuoteCount", "TotalTrades", "Volume", "FinraVolume",
-  ...TRADE_AT.map((at) => `TradeAt${at}`), ...TICKS.map(([, name]) => name)];
+const ZERO_WHEN_EMPTY = [
+  "NBBOQuoteCount",
+  "TotalTrades",
+  "Volume",
+  "FinraVolume",
+  ...TRADE_AT.map((at) => `TradeAt${at}`),
+  ...TICKS.map(([, name]) => name),
+];
 
 /**
  * The expected bars (`bar` 0-959 plus every schema field from OpenBarTimeOffset on) of a
@@ -186,8 +224,12 @@ export function expectedMinuteBars(ticks: pl.DataFrame, aggregation: Aggregation
   const cancels = inDay.filter(countedCancels).groupBy("bar").agg(cancelSize);
   const quoteCounts = inDay.filter(isQuote).groupBy("bar").agg(quoteCount);
   const parts = [
-    sideExtremes(inDay, nbbo, "Bid"), sideExtremes(inDay, nbbo, "Ask"),
-    quoteStatistics(inDay, nbbo), tradeStatistics(classifiedTrades(inDay, aggregation)), cancels, quoteCounts,
+    sideExtremes(inDay, nbbo, "Bid"),
+    sideExtremes(inDay, nbbo, "Ask"),
+    quoteStatistics(inDay, nbbo),
+    tradeStatistics(classifiedTrades(inDay, aggregation)),
+    cancels,
+    quoteCounts,
   ];
   const joined = parts.reduce((acc, part) => acc.join(part, { on: "bar", how: "left" }), nbbo);
   return joined.sort("bar").withColumns(...once("bar constants", () => [

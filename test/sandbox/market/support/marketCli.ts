@@ -29,7 +29,11 @@ const DENO = denoPath();
 /** Runs the market CLI with `args`; resolves with its exit code and output (never rejects on a non-zero exit). */
 export function marketCli(...args: string[]): Promise<MarketRun> {
   return new Promise((resolve, reject) => {
-    execFile(DENO, ["run", "-A", "sandbox/market/cli.ts", ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
+    execFile(DENO, ["run", "-A", "sandbox/market/cli.ts", ...args], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+      maxBuffer: 64 * 2 ** 20,
+    }, (error, stdout, stderr) => {
       if (error && typeof error.code !== "number") reject(error);
       else resolve({ args, status: error ? Number(error.code) : 0, stdout, stderr });
     });
@@ -41,7 +45,15 @@ export function marketCli(...args: string[]): Promise<MarketRun> {
  * when left out) and resolves with what the CLI printed; rejects with its stderr when it fails.
  */
 export async function generateTinyMarket(seed: number, outDir: string, workers?: number): Promise<MarketRun> {
-  const r = await marketCli("--profile", "tiny", "--seed", String(seed), "--out", outDir, ...(workers === undefined ? [] : ["--workers", String(workers)]));
+  const r = await marketCli(
+    "--profile",
+    "tiny",
+    "--seed",
+    String(seed),
+    "--out",
+    outDir,
+    ...(workers === undefined ? [] : ["--workers", String(workers)]),
+  );
   if (r.status !== 0) throw new Error(`npm run market -- --profile tiny --seed ${seed} failed (exit ${r.status}):\n${r.stderr}`);
   return r;
 }

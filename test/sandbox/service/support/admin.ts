@@ -35,10 +35,15 @@ export function admin(statePath: string, ...args: string[]): Promise<AdminRun> {
 /** Runs `sandbox-admin --state <statePath> ...args` as a child process (Deno, as `npm run sandbox-admin` does). */
 export function adminProcess(statePath: string, ...args: string[]): Promise<AdminRun> {
   return new Promise((resolve) => {
-    execFile(DENO, ["run", "-A", "sandbox/service/admin/cli.ts", "--state", statePath, ...args], { env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      DENO,
+      ["run", "-A", "sandbox/service/admin/cli.ts", "--state", statePath, ...args],
+      { env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -60,7 +60,9 @@ export async function openAppSandbox(options: AppSandboxOptions = {}): Promise<A
     statePath: sb.statePath,
     fetch: sb.fetch,
     get: async (path, key, headers = {}) => {
-      const response = await sb.fetch(`${sb.baseUrl}${path}`, { headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } });
+      const response = await sb.fetch(`${sb.baseUrl}${path}`, {
+        headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers },
+      });
       const copy = response.clone();
       pending.push(copy.text().then((body) => contract.record("GET", path, copy.status, copy.headers.get("Content-Type"), body), () => {}));
       return response;
@@ -70,7 +72,9 @@ export async function openAppSandbox(options: AppSandboxOptions = {}): Promise<A
       sb.close();
       contract.forget(sb.baseUrl);
       const { checked, failures } = contract.report();
-      if (failures.length > 0) throw new Error(`${failures.length} of ${checked} answers do not match /openapi.json:\n${failures.slice(0, 20).join("\n")}`);
+      if (failures.length > 0) {
+        throw new Error(`${failures.length} of ${checked} answers do not match /openapi.json:\n${failures.slice(0, 20).join("\n")}`);
+      }
     },
   };
 }

@@ -108,7 +108,9 @@ export class ContractCheck {
     if (body === undefined || !response.content) return;
     const type = (contentType ?? "").split(";")[0].trim();
     const media = response.content[type];
-    if (!media) return void this.#failures.push(`${where}: content type '${type}' is not documented (${Object.keys(response.content).join(", ")})`);
+    if (!media) {
+      return void this.#failures.push(`${where}: content type '${type}' is not documented (${Object.keys(response.content).join(", ")})`);
+    }
     if (type !== "application/json") return;
     const validate = this.#validators.of(`${verb} ${item.template} ${status}`, media.schema);
     let value: unknown;
@@ -124,7 +126,9 @@ export class ContractCheck {
   #resolve(response: Response | undefined): { content?: Record<string, { schema: Json }> } | undefined {
     if (!response || !("$ref" in response)) return response;
     const name = response.$ref.replace("#/components/responses/", "");
-    return (this.document.components as { responses?: Record<string, Response> }).responses?.[name] as { content?: Record<string, { schema: Json }> } | undefined;
+    return (this.document.components as { responses?: Record<string, Response> }).responses?.[name] as {
+      content?: Record<string, { schema: Json }>;
+    } | undefined;
   }
 
   /** How many responses were checked, and what did not match. */

@@ -31,7 +31,10 @@ function inState<T>(statePath: string, body: string, args: unknown): T {
     db.close();
     console.log(JSON.stringify(result ?? null));
   `;
-  const out = execFileSync(DENO, ["eval", script], { env: { ...process.env, NO_COLOR: "1", STATE_PATH: statePath, STATE_ARGS: JSON.stringify(args) }, encoding: "utf8" });
+  const out = execFileSync(DENO, ["eval", script], {
+    env: { ...process.env, NO_COLOR: "1", STATE_PATH: statePath, STATE_ARGS: JSON.stringify(args) },
+    encoding: "utf8",
+  });
   return JSON.parse(out.trim().split("\n").at(-1)!);
 }
 

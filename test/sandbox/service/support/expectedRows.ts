@@ -54,7 +54,11 @@ function buildWireForm(name: string, type: ColumnType): pl.Expr | undefined {
 }
 
 /** Nulls where a rendered date-time does not read back to its epoch nanoseconds. */
-function checkedRenderings(rendered: (string | null)[], epochNs: (string | null)[], digits: number): (string | null | typeof NO_SHORTCUT)[] {
+function checkedRenderings(
+  rendered: (string | null)[],
+  epochNs: (string | null)[],
+  digits: number,
+): (string | null | typeof NO_SHORTCUT)[] {
   return rendered.map((text, i) => {
     if (text === null) return epochNs[i] === null ? null : NO_SHORTCUT;
     try {
@@ -78,9 +82,11 @@ export class ExpectedRows {
     this.frame = frame;
     this.dataset = dataset;
     const types = columnTypes(dataset);
-    this.types = frame.columns.map((name) => types.get(name) ?? (() => {
-      throw new Error(`Column '${name}' is not in the catalog of ${dataset.textId}`);
-    })());
+    this.types = frame.columns.map((name) =>
+      types.get(name) ?? (() => {
+        throw new Error(`Column '${name}' is not in the catalog of ${dataset.textId}`);
+      })()
+    );
   }
 
   get height(): number {
@@ -109,13 +115,17 @@ export class ExpectedRows {
     this.columns.forEach((name, j) => {
       const type = this.types[j], values = arrays.get(name);
       if (values === undefined) json.set(name, new Array(this.height).fill(NO_SHORTCUT));
-      else if (DIGITS[type]) json.set(name, checkedRenderings(values as (string | null)[], arrays.get(`${name}\u0000ns`) as (string | null)[], DIGITS[type]!));
-      else if (type === "int64") {
-        json.set(name, (values as (string | null)[]).map((text) => {
-          if (text === null) return null;
-          const n = Number(text);
-          return Number.isSafeInteger(n) && String(n) === text ? n : NO_SHORTCUT;
-        }));
+      else if (DIGITS[type]) {
+        json.set(name, checkedRenderings(values as (string | null)[], arrays.get(`${name}\u0000ns`) as (string | null)[], DIGITS[type]!));
+      } else if (type === "int64") {
+        json.set(
+          name,
+          (values as (string | null)[]).map((text) => {
+            if (text === null) return null;
+            const n = Number(text);
+            return Number.isSafeInteger(n) && String(n) === text ? n : NO_SHORTCUT;
+          }),
+        );
       } else json.set(name, values);
     });
     return (this.#json = json);

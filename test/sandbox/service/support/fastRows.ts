@@ -50,7 +50,9 @@ function sameCsv(tables: readonly WireTable[], expected: ExpectedRows, from: num
   if (frames.length === 0) return true;
   const page = frames.length === 1 ? frames[0] : pl.concat(frames, { how: "vertical" });
   const columns = expected.columns;
-  const both = pl.concat([page.select(...columns.map(got)), want.slice(from, height).select(...columns.map(wanted))], { how: "horizontal" });
+  const both = pl.concat([page.select(...columns.map(got)), want.slice(from, height).select(...columns.map(wanted))], {
+    how: "horizontal",
+  });
   const bad = both.select(...columns.map((name, j) => differing(name, expected.types[j]))).row(0) as number[];
   return bad.every((n) => n === 0);
 }

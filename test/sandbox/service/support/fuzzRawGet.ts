@@ -29,7 +29,13 @@ export function rawGet(baseUrl: string, path: string, key?: string, headers: Rec
 }
 
 /** Like rawGet with any method, even those `fetch` refuses to send (TRACE, CONNECT). */
-export function rawRequest(baseUrl: string, method: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  key?: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -40,7 +46,13 @@ export function rawRequest(baseUrl: string, method: string, path: string, key?: 
         res.on("error", reject);
         res.on("end", () => {
           const body = Buffer.concat(chunks).toString("utf8");
-          ContractCheck.of(baseUrl)?.record(method, path, res.statusCode ?? 0, String(res.headers["content-type"] ?? ""), method === "HEAD" ? undefined : body);
+          ContractCheck.of(baseUrl)?.record(
+            method,
+            path,
+            res.statusCode ?? 0,
+            String(res.headers["content-type"] ?? ""),
+            method === "HEAD" ? undefined : body,
+          );
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) });
         });
       },

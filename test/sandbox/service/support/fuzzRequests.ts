@@ -22,7 +22,25 @@ const RESERVED = ["sort", "columns", "offset", "limit", "response_format", "aggr
 const OPERATORS = ["eq", "gt", "ge", "lt", "le", "in", "like", "ilike", "ne", "gte", "lte", "EQ", "", "eq.eq", "contains"];
 
 /** Percent sequences a careless decoder trips on: lone `%`, bad hex, bad UTF-8, encoded separators. */
-const RAW_ESCAPES = ["%", "%Z", "%ZZ", "%25", "%2525", "%00", "%E0%A4%A", "%C3%28", "%FF", "%2F", "%2e%2e", "%3F", "%26", "%3D", "+", "%2B", "%0A"];
+const RAW_ESCAPES = [
+  "%",
+  "%Z",
+  "%ZZ",
+  "%25",
+  "%2525",
+  "%00",
+  "%E0%A4%A",
+  "%C3%28",
+  "%FF",
+  "%2F",
+  "%2e%2e",
+  "%3F",
+  "%26",
+  "%3D",
+  "+",
+  "%2B",
+  "%0A",
+];
 
 /** Text that is already safe in a request target: encoded, or a raw escape. */
 const unicodeText = fc.string({ unit: "grapheme", maxLength: 12 }).map(encodeURIComponent);
@@ -31,13 +49,56 @@ const rawEscape = fc.array(fc.constantFrom(...RAW_ESCAPES), { minLength: 1, maxL
 const text = fc.oneof(unicodeText, asciiText, rawEscape);
 
 const SPECIAL_VALUES = [
-  "AAPL", "MSFT", "SPY", "aapl", "JPM.PRC", "*", "a*", "", "-", "+Ticker", "-Volume", ",", "a,,b", "..",
-  "2023-11-21", "2023-11-27", "2023-13-01", "2023-02-29", "0000-01-01", "9999-12-31", "20231121",
-  "2023-11-21T09:30:00", "2023-11-21T09:30:00.123456789-05:00", "2023-11-21T25:00", "9999-12-31T23:59:59Z",
-  "1900-01-01T00:00:00", "0001-01-01T00:00:00Z", "1677-09-21T00:12:43.145224192Z",
-  "0", "-1", "-0", "1.5", "1e308", "-1e308", "1e400", "NaN", "Infinity", "0x10", "9007199254740991",
-  "9007199254740993", "4294967295", "4294967296", "18446744073709551616", "99999999999999999999999999",
-  "json", "csv", "csv_gzip", "xml", "core", "no_finra_trf",
+  "AAPL",
+  "MSFT",
+  "SPY",
+  "aapl",
+  "JPM.PRC",
+  "*",
+  "a*",
+  "",
+  "-",
+  "+Ticker",
+  "-Volume",
+  ",",
+  "a,,b",
+  "..",
+  "2023-11-21",
+  "2023-11-27",
+  "2023-13-01",
+  "2023-02-29",
+  "0000-01-01",
+  "9999-12-31",
+  "20231121",
+  "2023-11-21T09:30:00",
+  "2023-11-21T09:30:00.123456789-05:00",
+  "2023-11-21T25:00",
+  "9999-12-31T23:59:59Z",
+  "1900-01-01T00:00:00",
+  "0001-01-01T00:00:00Z",
+  "1677-09-21T00:12:43.145224192Z",
+  "0",
+  "-1",
+  "-0",
+  "1.5",
+  "1e308",
+  "-1e308",
+  "1e400",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "9007199254740991",
+  "9007199254740993",
+  "4294967295",
+  "4294967296",
+  "18446744073709551616",
+  "99999999999999999999999999",
+  "json",
+  "csv",
+  "csv_gzip",
+  "xml",
+  "core",
+  "no_finra_trf",
 ];
 
 const value = fc.oneof(
@@ -58,16 +119,37 @@ const name = fc.oneof(
 
 /** Parameters a real user sends, so that many requests get as far as the engine. */
 const SENSIBLE = [
-  "Ticker=AAPL", "Ticker=MSFT", "Ticker.in=AAPL,MSFT", "Ticker.like=A*", "TradeDate=2023-11-22", "TradeDate.ge=2023-11-21",
-  "TradeDate.le=2023-11-27", "limit=3", "limit=0", "offset=2", "offset=100000", "columns=Ticker,TradeDate", "sort=-TradeDate",
-  "sort=Ticker,-ASID", "response_format=csv", "response_format=csv_gzip", "aggregation_logic=no_finra_trf", "ASID.gt=0",
-  "BarDateTime.ge=2023-11-21T09:30:00", "EventDateTime.lt=2023-11-21T10:00:00-05:00", "Price.gt=100", "Volume.gt=1000",
+  "Ticker=AAPL",
+  "Ticker=MSFT",
+  "Ticker.in=AAPL,MSFT",
+  "Ticker.like=A*",
+  "TradeDate=2023-11-22",
+  "TradeDate.ge=2023-11-21",
+  "TradeDate.le=2023-11-27",
+  "limit=3",
+  "limit=0",
+  "offset=2",
+  "offset=100000",
+  "columns=Ticker,TradeDate",
+  "sort=-TradeDate",
+  "sort=Ticker,-ASID",
+  "response_format=csv",
+  "response_format=csv_gzip",
+  "aggregation_logic=no_finra_trf",
+  "ASID.gt=0",
+  "BarDateTime.ge=2023-11-21T09:30:00",
+  "EventDateTime.lt=2023-11-21T10:00:00-05:00",
+  "Price.gt=100",
+  "Volume.gt=1000",
 ];
 
 const param = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...SENSIBLE) },
-  { weight: 6, arbitrary: fc.tuple(name, fc.option(fc.oneof(fc.constantFrom(...OPERATORS), text), { nil: undefined }), value)
-    .map(([n, op, v]) => `${n}${op === undefined ? "" : `.${op}`}=${v}`) },
+  {
+    weight: 6,
+    arbitrary: fc.tuple(name, fc.option(fc.oneof(fc.constantFrom(...OPERATORS), text), { nil: undefined }), value)
+      .map(([n, op, v]) => `${n}${op === undefined ? "" : `.${op}`}=${v}`),
+  },
   { weight: 1, arbitrary: name },
   { weight: 1, arbitrary: text },
 );
@@ -90,7 +172,11 @@ const DATES = ["2023-11-21", "2023-11-20", "2023-11-23", "2023-11-28", "2023-13-
 
 /** A path the router accepts: a real dataset under its asset class, with its path parameters. */
 const wellFormedDataPath = fc.constantFrom(...DATASETS).chain((d) =>
-  fc.tuple(...d.pathParams.map((p) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(p.type === "date" ? DATES : TICKERS)) }, { weight: 1, arbitrary: text })))
+  fc.tuple(
+    ...d.pathParams.map((p) =>
+      fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(p.type === "date" ? DATES : TICKERS)) }, { weight: 1, arbitrary: text })
+    ),
+  )
     .map((values) => `/api/v1/data/${d.assetClass}/${d.textId}${values.map((v) => `/${v}`).join("")}`)
 );
 
@@ -105,7 +191,13 @@ const dataPath = fc.oneof({ weight: 3, arbitrary: wellFormedDataPath }, { weight
 const otherPath = fc.oneof(
   fc.tuple(fc.oneof(fc.constantFrom(...DATASETS.map((d) => d.textId)), text), fc.constantFrom("/status", "/columns", "", "/x"))
     .map(([id, tail]) => `/api/v1/meta/datasets/${id}${tail}`),
-  fc.constantFrom("/api/v1/account/my", "/api/v1/account/my/quotas", "/api/v1/account/my/data-access-rules", "/api/v1/meta/datasets", "/openapi.json"),
+  fc.constantFrom(
+    "/api/v1/account/my",
+    "/api/v1/account/my/quotas",
+    "/api/v1/account/my/data-access-rules",
+    "/api/v1/meta/datasets",
+    "/openapi.json",
+  ),
   segments.map((s) => `/api${s}`),
   segments.map((s) => s || "/"),
 );
@@ -121,7 +213,10 @@ const key = fc.oneof(
 );
 
 export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.record({
-  path: fc.oneof({ weight: 4, arbitrary: fc.tuple(dataPath, query).map(([p, q]) => p + q) }, { weight: 1, arbitrary: fc.tuple(otherPath, query).map(([p, q]) => p + q) }),
+  path: fc.oneof({ weight: 4, arbitrary: fc.tuple(dataPath, query).map(([p, q]) => p + q) }, {
+    weight: 1,
+    arbitrary: fc.tuple(otherPath, query).map(([p, q]) => p + q),
+  }),
   key,
   requestId: fc.option(fc.oneof(fc.constantFrom("fuzz-1", "a".repeat(65), "bad id!"), fc.uuid()), { nil: undefined }),
 });

@@ -67,7 +67,11 @@ export function isoDateTime(text: string): { epochNs: bigint; offset: string; di
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
   const offsetMinutes = (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
   const utcMs = Date.UTC(y, mo - 1, d, h, mi, s) - offsetMinutes * 60_000;
-  return { epochNs: BigInt(utcMs) * 1_000_000n + BigInt(m[7].padEnd(9, "0").slice(0, 9)), offset: `${m[8]}${m[9]}:${m[10]}`, digits: m[7].length };
+  return {
+    epochNs: BigInt(utcMs) * 1_000_000n + BigInt(m[7].padEnd(9, "0").slice(0, 9)),
+    offset: `${m[8]}${m[9]}:${m[10]}`,
+    digits: m[7].length,
+  };
 }
 
 const FLOAT_TEXT = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -110,9 +114,11 @@ function canonicalCell(type: ColumnType, value: unknown, fromCsv: boolean, where
 
 function typesOf(dataset: Dataset, columns: string[]): ColumnType[] {
   const types = columnTypes(dataset);
-  return columns.map((c) => types.get(c) ?? (() => {
-    throw new Error(`Response column '${c}' is not in the catalog of ${dataset.textId}`);
-  })());
+  return columns.map((c) =>
+    types.get(c) ?? (() => {
+      throw new Error(`Response column '${c}' is not in the catalog of ${dataset.textId}`);
+    })()
+  );
 }
 
 /** Canonical rows of JSON records; throws naming the first bad cell (column by column). */
@@ -125,7 +131,9 @@ function jsonRows(data: Record<string, unknown>[], columns: string[], dataset: D
     })
   );
   data.forEach((record, i) => {
-    if (Object.keys(record).length !== columns.length) throw new Error(`${dataset.textId} row ${i} has columns ${Object.keys(record).join(",")}`);
+    if (Object.keys(record).length !== columns.length) {
+      throw new Error(`${dataset.textId} row ${i} has columns ${Object.keys(record).join(",")}`);
+    }
   });
   return rowTexts(cells, data.length);
 }
@@ -144,7 +152,16 @@ function jsonTable(text: string, dataset: Dataset): WireTable {
   const compute = () => jsonRows(body.data, columns, dataset);
   // A body the quick check doubts is read cell by cell now, which throws naming the bad cell.
   if (!jsonCellsValid(body.data, columns, types)) compute();
-  const table = { format: "json" as const, dataset, columns, height: body.data.length, records: body.data, pagination: body.pagination, keys: Object.keys(body), text };
+  const table = {
+    format: "json" as const,
+    dataset,
+    columns,
+    height: body.data.length,
+    records: body.data,
+    pagination: body.pagination,
+    keys: Object.keys(body),
+    text,
+  };
   return lazyRows(table, compute);
 }
 
@@ -152,7 +169,9 @@ function jsonTable(text: string, dataset: Dataset): WireTable {
 function csvRows(frame: pl.DataFrame, dataset: Dataset): string[] {
   const types = typesOf(dataset, frame.columns);
   const cells = frame.columns.map((name, j) =>
-    (frame.getColumn(name).toArray() as (string | null)[]).map((v, i) => canonicalCell(types[j], v, true, () => `${dataset.textId} CSV row ${i} column ${name}`))
+    (frame.getColumn(name).toArray() as (string | null)[]).map((v, i) =>
+      canonicalCell(types[j], v, true, () => `${dataset.textId} CSV row ${i} column ${name}`)
+    )
   );
   return rowTexts(cells, frame.height);
 }
@@ -167,7 +186,10 @@ function csvTable(body: Uint8Array | string, dataset: Dataset, format: "csv" | "
   if (!csvCellsValid(frame, types)) compute();
   const table = { format, dataset, columns: frame.columns, height: frame.height, frame, text: "" };
   let text: string | undefined;
-  Object.defineProperty(table, "text", { get: () => (text ??= typeof body === "string" ? body : new TextDecoder().decode(body)), enumerable: true });
+  Object.defineProperty(table, "text", {
+    get: () => (text ??= typeof body === "string" ? body : new TextDecoder().decode(body)),
+    enumerable: true,
+  });
   return lazyRows(table, compute);
 }
 

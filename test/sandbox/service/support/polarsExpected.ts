@@ -61,7 +61,9 @@ function canonicalColumns(frame: pl.DataFrame, dataset: Dataset): (string | null
   });
   const text = frame.select(...exprs);
   return text.columns.map((name) =>
-    (text.getColumn(name).toArray() as unknown[]).map((v) => (v === null || v === undefined ? null : Array.isArray(v) ? JSON.stringify(v) : String(v)))
+    (text.getColumn(name).toArray() as unknown[]).map((
+      v,
+    ) => (v === null || v === undefined ? null : Array.isArray(v) ? JSON.stringify(v) : String(v)))
   );
 }
 

@@ -57,14 +57,23 @@ async function adminHere<T>(statePath: string, use: (admin: Admin) => Promise<T>
 /** Creates a team with these limits, its identities (entitled to every dataset) and their keys. */
 export function createQuotaAccount(statePath: string, options: QuotaAccountOptions): Promise<QuotaAccount> {
   const create = async (admin: Admin): Promise<QuotaAccount> => {
-    const { team_id: teamId } = await admin<{ team_id: number }>(["teams", "create"], { name: options.name, "per-minute": String(options.perMinute), monthly: String(options.monthly) });
+    const { team_id: teamId } = await admin<{ team_id: number }>(["teams", "create"], {
+      name: options.name,
+      "per-minute": String(options.perMinute),
+      monthly: String(options.monthly),
+    });
     const identityIds: number[] = [];
     const keys: string[][] = [];
     for (let i = 0; i < (options.identities ?? 1); i++) {
-      const { identity_id } = await admin<{ identity_id: number }>(["identities", "create"], { team: String(teamId), name: `${options.name} ${i + 1}` });
+      const { identity_id } = await admin<{ identity_id: number }>(["identities", "create"], {
+        team: String(teamId),
+        name: `${options.name} ${i + 1}`,
+      });
       identityIds.push(identity_id);
       const mine: string[] = [];
-      for (let k = 0; k < (options.keysPerIdentity ?? 1); k++) mine.push((await admin<{ key: string }>(["keys", "create"], { identity: String(identity_id) })).key);
+      for (let k = 0; k < (options.keysPerIdentity ?? 1); k++) {
+        mine.push((await admin<{ key: string }>(["keys", "create"], { identity: String(identity_id) })).key);
+      }
       keys.push(mine);
     }
     return { teamId, identityIds, keys };

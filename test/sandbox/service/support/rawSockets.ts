@@ -38,7 +38,13 @@ export function rawSocket(baseUrl: string): Promise<RawSocket> {
     socket.pause();
     socket.once("connect", () => {
       started = performance.now();
-      resolve({ socket, closed, received: () => Buffer.concat(chunks), read: () => socket.resume(), write: (text) => void socket.write(text) });
+      resolve({
+        socket,
+        closed,
+        received: () => Buffer.concat(chunks),
+        read: () => socket.resume(),
+        write: (text) => void socket.write(text),
+      });
     });
     socket.once("error", reject);
   });

@@ -77,7 +77,9 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
       await Promise.all(pending);
       contract.forget(baseUrl);
       const { checked, failures } = contract.report();
-      if (failures.length > 0) throw new Error(`${failures.length} of ${checked} answers do not match /openapi.json:\n${failures.slice(0, 20).join("\n")}`);
+      if (failures.length > 0) {
+        throw new Error(`${failures.length} of ${checked} answers do not match /openapi.json:\n${failures.slice(0, 20).join("\n")}`);
+      }
     },
     kill: sb.kill,
     stdout: sb.stdout,

@@ -26,7 +26,11 @@ function fixture(events: Event[]): pl.DataFrame {
     pl.Series("Quantity", events.map((e) => e[3]), pl.Int64),
     pl.Series("Exchange", events.map((e) => e[4] ?? "Q"), pl.String),
     pl.Series("ConditionCode", events.map((e) => e[5] ?? (e[1].startsWith("QUOTE") ? "R" : "@")), pl.String),
-  ]).withColumns(pl.col("EventDateTime").cast(pl.Datetime("ms", "UTC")).dt.convertTimeZone("America/New_York").cast(pl.Datetime("ns", "America/New_York")));
+  ]).withColumns(
+    pl.col("EventDateTime").cast(pl.Datetime("ms", "UTC")).dt.convertTimeZone("America/New_York").cast(
+      pl.Datetime("ns", "America/New_York"),
+    ),
+  );
 }
 
 /** The day: every rule of the module exercised once (see the comment on each event). */
