@@ -8,7 +8,9 @@ import type { ColumnType } from "./meta.ts";
 import { WireDate, WireDateTime, WireInteger } from "./wire.ts";
 
 /** The `pagination` member of a JSON page. */
-const Pagination = z.object({
+export const Pagination: z.ZodObject<
+  { offset: typeof WireInteger; limit: typeof WireInteger; next_offset: z.ZodNullable<typeof WireInteger> }
+> = z.object({
   offset: WireInteger.meta({ description: "Records skipped" }),
   limit: WireInteger.meta({ description: "Records asked for" }),
   next_offset: WireInteger.nullable().meta({ description: "Offset of the next page; null on the last page" }),

@@ -10,7 +10,13 @@ export const HTTPError: z.ZodObject<{ detail: z.ZodString }> = z.object({
 }).meta({ id: "HTTPError", description: "An error answer: the detail says what failed" });
 
 /** One entry of a 422 detail list, as FastAPI writes it. */
-const ValidationIssue = z.object({
+export const ValidationIssue: z.ZodObject<{
+  type: z.ZodString;
+  loc: z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodNumber]>>;
+  msg: z.ZodString;
+  input: z.ZodUnknown;
+  ctx: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
+}> = z.object({
   type: z.string().meta({ description: "pydantic's error type, e.g. int_parsing, less_than_equal, value_error" }),
   loc: z.array(z.union([z.string(), z.number().int()])).meta({ description: "Where: e.g. ['query', 'limit']" }),
   msg: z.string().meta({ description: "Human-readable message" }),
@@ -25,4 +31,5 @@ export const HTTPValidationError: z.ZodObject<{ detail: z.ZodArray<typeof Valida
 
 /** Any error body but 422: `{ detail: "What failed" }`. */
 export type HTTPError = z.infer<typeof HTTPError>;
+/** The 422 body: `{ detail: [...] }`, each entry one validation failure. */
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;

@@ -42,8 +42,9 @@ export const DatasetStatus = z.looseObject({
 }).meta({ id: "DatasetStatus", description: "Availability and last update of a dataset" });
 
 /** The column types the service reports. */
-const COLUMN_TYPES = ["date", "datetime_ns", "datetime_ms", "int64", "float64", "string", "list_string"] as const;
-export const ColumnType = z.enum(COLUMN_TYPES).meta({
+export const COLUMN_TYPES = ["date", "datetime_ns", "datetime_ms", "int64", "float64", "string", "list_string"] as const;
+/** A column's type as the service names it. */
+export const ColumnType: z.ZodEnum<{ [K in (typeof COLUMN_TYPES)[number]]: K }> = z.enum(COLUMN_TYPES).meta({
   id: "ColumnType",
   description: "date (YYYY-MM-DD), datetime_ns/datetime_ms (New York time), int64, float64, string, list_string",
 });

@@ -11,7 +11,8 @@ import { dayOf, sessionsBetween } from "./session.ts";
 import { tradingDayAxis } from "./tradingDayAxis.ts";
 
 /** One day's regular session on the axis. */
-interface SessionSpan {
+export interface SessionSpan {
+  /** The trading day, YYYY-MM-DD. */
   date: string;
   /** Where its regular session opens and closes on the axis. */
   x1: number;

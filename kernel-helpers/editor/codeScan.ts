@@ -6,7 +6,8 @@
  */
 
 /** One step of a member chain: `.name`, or `.name(…)` when `call`. */
-interface Step {
+export interface Step {
+  /** The member's name. */
   name: string;
   /** Whether the member is called: `.name(…)`. */
   call: boolean;

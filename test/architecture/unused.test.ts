@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/paths.mjs";
 import { run } from "../../scripts/run.mjs";
+import process from "node:process";
 
 const knip = join(repoRoot, "node_modules", "knip", "bin", "knip.js");
 

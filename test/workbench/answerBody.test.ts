@@ -11,6 +11,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { readAnswerBody } from "../../workbench/http/answerBody.ts";
 import { Transport } from "../../workbench/http/transport.ts";
 import { type ColumnInfo, pageToFrame } from "../../workbench/frames/frames.ts";
+import { Buffer } from "node:buffer";
 
 const columns: ColumnInfo[] = [
   { name: "Ticker", data_type: "string" },

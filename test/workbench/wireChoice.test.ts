@@ -119,7 +119,7 @@ describe("the format a data call asks for", () => {
   const reach = (mbps?: number) => {
     const formats: string[] = [];
     const line = mbps === undefined ? undefined : new SharedLine(SharedLine.clock(), mbps);
-    const fetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
+    const fetch = (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
       const request = new Request(input, init);
       const format = new URL(request.url).searchParams.get("response_format");
       if (format) formats.push(format);

@@ -67,6 +67,7 @@ export class Pager {
   #generation = 0;
   readonly #params: URLSearchParams;
 
+  /** A pager of `request` over `send`. */
   constructor(private readonly send: Send, private readonly request: PreparedRequest, private readonly options: PagerOptions = {}) {
     this.#size = request.pageSize;
     this.#params = requestParams(request);

@@ -50,6 +50,7 @@ export interface SendOptions {
  * ```
  */
 export class SendChain {
+  /** The chain over `transport`, within the per-minute `window`. */
   constructor(private readonly transport: Transport, private readonly window: RateWindow) {}
 
   /** The session's wire-format choice for this chain's service (http/wireChoice.ts). */

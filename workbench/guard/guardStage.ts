@@ -18,7 +18,9 @@ import { checkTickersUpfront } from "./tickers.ts";
 
 /** How a call passes the guard: up front or on its first answer, and whether it is forced past the quota. */
 export interface GuardCall {
+  /** The call's plan. */
   plan: CallPlan;
+  /** Its prepared requests, one per unit. */
   requests: PreparedRequest[];
   /** Every request is known before sending (a universe, a download): judged now. */
   upfront: boolean;
@@ -32,7 +34,9 @@ export interface GuardCall {
 
 /** What the guard lets through: the rows expected (judged up front) and the gate of the first answer, if any. */
 export interface Guarded {
+  /** The rows the quota judge expects, when judged up front. */
   expectedRows?: number;
+  /** The gate that judges the quota on the call's first answer, when not judged up front. */
   gate?: FirstAnswerGate;
 }
 
@@ -46,6 +50,7 @@ export interface Guarded {
  * ```
  */
 export class GuardStage {
+  /** The guard over the service's `facts` and the session's `quota` judge. */
   constructor(private readonly facts: ServiceFacts, private readonly quota: QuotaJudge) {}
 
   /**

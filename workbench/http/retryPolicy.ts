@@ -17,8 +17,11 @@ export const RETRY_DEFAULTS: { readonly retries: number; readonly maxWaitSeconds
 
 /** What a policy is built from (the transport's options of the same names). */
 export interface RetrySettings {
+  /** Retries of one request (default RETRY_DEFAULTS.retries). */
   retries?: number;
+  /** The longest single wait, in seconds (default RETRY_DEFAULTS.maxWaitSeconds). */
   maxWaitSeconds?: number;
+  /** How waits are slept (default the real clock; tests pass their own). */
   waits?: Waits;
 }
 
@@ -39,6 +42,7 @@ export class RetryPolicy {
   /** How the policy waits (the real clock unless a test hands in others). */
   readonly waits: Waits;
 
+  /** The policy with `settings`, defaults from RETRY_DEFAULTS. */
   constructor(settings: RetrySettings = {}) {
     this.retries = settings.retries ?? RETRY_DEFAULTS.retries;
     this.maxWaitSeconds = settings.maxWaitSeconds ?? RETRY_DEFAULTS.maxWaitSeconds;

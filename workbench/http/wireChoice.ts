@@ -24,7 +24,9 @@ export type ChosenFormat = "csv" | "csv_gzip";
 
 /** What a call asks for, and why (said in the call's progress). */
 export interface WireDecision {
+  /** The format the call asks its pages in. */
   format: ChosenFormat;
+  /** Why, in words (said in the call's progress). */
   reason: string;
 }
 
@@ -82,9 +84,12 @@ function coveredMs(intervals: Interval[], minus: Interval[]): number {
 }
 
 /** One answer as measured: asked at `sent`, its headers at `headers`, its body done at `end`. */
-interface Sample {
+export interface Sample {
+  /** When it was asked (`performance.now()`). */
   sent: number;
+  /** When its headers came. */
   headers: number;
+  /** When its body was done. */
   end: number;
   /** Bytes the wire carried. */
   wire: number;
@@ -150,7 +155,11 @@ export class WireChoice {
   /** Bumped at each change of format and when a trial settles: what a call says again. */
   #revision = 0;
 
-  /** @param baseUrl the service's base URL: where it is sets the first choice */
+  /**
+   * A choice for the service at `baseUrl`.
+   *
+   * @param baseUrl the service's base URL: where it is sets the first choice
+   */
   constructor(baseUrl: string) {
     this.#decision = nearby(baseUrl)
       ? { format: "csv", reason: "the service is on this machine or a private network: plain CSV until its pages measure a slow line" }
@@ -282,8 +291,10 @@ export interface PageWire {
 }
 
 /** An answer as the wire measures it: its body, and the bytes the wire carried when they differ. */
-interface Measured {
+export interface Measured {
+  /** The body as read. */
   body: Uint8Array;
+  /** The bytes the wire carried, when they differ from the body's. */
   wireBytes?: number;
 }
 

@@ -32,7 +32,8 @@ import { contiguousFrames, fetchedFrames, interruptedError, isFrame, type Units 
 import { type CallAbort, callAbort } from "../runtime/interrupts.ts";
 
 /** Where whole unit results may come from instead of the service (the on-disk cache). */
-interface UnitCache {
+export interface UnitCache {
+  /** The unit's frame from the cache, or `fetch`ed and kept; `onHit` hears a cache hit. */
   getOrFetch(request: PreparedRequest, fetch: () => Promise<pl.DataFrame>, onHit?: () => void): Promise<pl.DataFrame>;
 }
 
@@ -59,11 +60,13 @@ export interface UnitSink<T> {
 
 /** What the pipeline works with: one per workbench. */
 export interface PipelineParts {
+  /** What the service says about itself (schemas, access rules, availability). */
   facts: ServiceFacts;
   /** The workbench's one send chain (rate window, quota gate, transport, events). */
   chain: SendChain;
   /** The guard stage (dates, tickers, quota). */
   guard: GuardStage;
+  /** Where whole unit results may come from instead of the service (the on-disk cache). */
   cache?: UnitCache;
   /** Observers of every call (the provenance recorder). */
   observers: readonly CallObserver[];

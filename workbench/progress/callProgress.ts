@@ -93,6 +93,7 @@ export class CallProgress {
     this.wire = { format, reason };
   }
 
+  /** The call completed: the last event, marked done. */
   finish(): void {
     this.emit(true);
   }

@@ -33,7 +33,8 @@ export { CallTap } from "./callTap.ts";
 const REGISTRY = Symbol.for("market-workbench.provenance");
 
 /** What the registry holds: anything that can give its manifest. */
-interface ManifestSource {
+export interface ManifestSource {
+  /** The provenance manifest it holds now. */
   manifest(): ProvenanceManifest;
 }
 

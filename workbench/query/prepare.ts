@@ -69,6 +69,7 @@ export interface PreparedRequest {
   format: WireFormat;
   /** Whether the caller gave `format` (else the call chooses it from the line it measures). */
   formatGiven?: boolean;
+  /** The rows asked per page at most (the call's `pageSize`). */
   pageSize: number;
   /** The most rows to fetch (the call's `maxRows`; Infinity: all). */
   maxRows: number;

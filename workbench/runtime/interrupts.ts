@@ -10,7 +10,8 @@
  */
 
 /** Why a call's signal fired: the session's interrupt, or the caller's own signal. */
-type AbortCause = { by: "interrupt" } | { by: "signal"; reason: unknown };
+/** What stopped a call: the session's interrupt, or the call's own `signal` with its reason. */
+export type AbortCause = { by: "interrupt" } | { by: "signal"; reason: unknown };
 
 interface Interrupts {
   controller: AbortController;

@@ -38,7 +38,8 @@ export type DataReader = (
 ) => Promise<pl.DataFrame>;
 
 /** A data access rule, as the contract describes it. */
-type AccessRule = contract.MetaDatasetAccessRuleOut;
+/** One access rule of the identity, as the service states it. */
+export type AccessRule = contract.MetaDatasetAccessRuleOut;
 
 /** Datasets whose tickers are equity tickers (the lookup files' tickers); option datasets use roots. */
 export const EQUITY_TICKER_DATASETS: readonly string[] = ["eq-taq-1min", "eq-daily-ohlc", "eq-taq"];

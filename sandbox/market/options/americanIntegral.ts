@@ -111,28 +111,6 @@ function boundaryAtZ(b: PutBoundary, z: number): number {
   return b.limit * Math.exp(-Math.sqrt(h > 0 ? h : 0));
 }
 
-/**
- * The early-exercise premium of `t` (American) at volatility `vol`, with its Delta and Gamma
- * (NaN when the spot is in the exercise region, where the option is worth its payoff). `start`
- * is the `boundary` of a solve of nearby terms (see putBoundary).
- *
- * @example
- * ```ts
- * const put = { call: false, american: true, spot: 100, strike: 100, years: 1, rate: 0.05, dividendYield: 0 };
- * bsmPrice(put, 0.2) + americanPremium(put, 0.2).premium; // 6.0904 (QuantLib: 6.09037)
- * ```
- */
-function americanPremium(
-  t: OptionTerms,
-  vol: number,
-  settings: Readonly<BoundarySettings> = MARKET_BOUNDARY,
-  start?: BoundaryStart,
-): Premium {
-  const solved = premiumSolve(t, vol, settings, start);
-  if (solved.exercised) return { premium: NaN, delta: NaN, gamma: NaN, theta: 0, exercised: true, boundary: solved.put.x };
-  return { ...premiumGreeks(t, vol, solved), premium: solved.premium, exercised: false, boundary: solved.put.x };
-}
-
 /** The symmetric put's spot, strike, rate and dividend yield: a call is the put on the strike with the spot as its strike, rate and dividend yield swapped. */
 function putTerms(t: OptionTerms): [number, number, number, number] {
   const { spot, strike, rate: r, dividendYield: q } = t;
@@ -142,7 +120,7 @@ function putTerms(t: OptionTerms): [number, number, number, number] {
 /**
  * The early-exercise premium of `t` alone, on its boundary: what the implied-vol solver's tries
  * and the Vega and Rho bumps need (the Greeks' integrals and Theta's two more premiums would
- * be thrown away there). Same arithmetic as {@link americanPremium}'s premium, to the last bit.
+ * be thrown away there). The same arithmetic as a full solve's premium, to the last bit.
  *
  * @example
  * ```ts

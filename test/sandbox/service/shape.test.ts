@@ -52,7 +52,7 @@ describe("shapeAnswer", () => {
     const clock = SharedLine.clock();
     const big = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 13) % 251);
     const download = async (line: SharedLine) => {
-      const r = await shapeAnswer("GET", async () => new Response(big), { latencyMs: 0, lineMBps: 1 }, line);
+      const r = await shapeAnswer("GET", () => Promise.resolve(new Response(big)), { latencyMs: 0, lineMBps: 1 }, line);
       const body = new Uint8Array(await r.arrayBuffer());
       return { body, at: performance.now() };
     };
