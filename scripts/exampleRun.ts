@@ -28,7 +28,7 @@ export const RUNNABLE_MODULES: readonly string[] = [
   "workbench/query/endpoints.ts",
   "workbench/query/plan.ts",
   "workbench/store/lakePlan.ts",
-  "workbench/runtime/credentials.ts",
+  "workbench/errors/credentials.ts",
   "kernel-helpers/display/bytes.ts",
   "kernel-helpers/display/html.ts",
 ];

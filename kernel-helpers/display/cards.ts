@@ -13,7 +13,7 @@ export type CardRow = [label: string, value: string];
 const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** A titled key-value card (HTML and text). */
-function card(title: string, rows: Row[], extraHtml = "", tone: "info" | "error" = "info"): MediaBundle {
+function card(title: string, rows: CardRow[], extraHtml = "", tone: "info" | "error" = "info"): MediaBundle {
   const border = tone === "error" ? "#d9534f" : "#9ecae1";
   const html =
     `<div style="font:13px sans-serif;border-left:4px solid ${border};padding:4px 10px;margin:2px 0;max-width:760px"><div style="font-weight:bold;margin-bottom:3px">${

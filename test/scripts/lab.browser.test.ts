@@ -200,6 +200,7 @@ describe.skipIf(unavailable)("JupyterLab from npm run lab, in Chromium", () => {
       "cache",
       "recording",
       "provenance",
+      "summary",
       "entitlements",
       "estimate",
       "download",
