@@ -35,6 +35,12 @@ export interface WireDecision {
  * each megabyte of CSV on the line takes longer than compressing, decompressing and parsing it.
  */
 export const GZIP_BELOW_MBPS = 40;
+/**
+ * The same threshold for a service on this machine or a private network: there a line slower
+ * than this is rare (an imitated one, or cores too busy to read), and a trial's compressed pages
+ * cost both sides CPU that a measured 20-40 MB/s on loopback (a cold first call) does not repay.
+ */
+export const NEARBY_GZIP_BELOW_MBPS = 20;
 /** Bytes measured before the rate is trusted: small pages are mostly latency. */
 const EVIDENCE_BYTES = 2_000_000;
 /** Answers kept for the measure: the latest ones, in the format asked now. */
@@ -154,6 +160,8 @@ export class WireChoice {
   #settled = false;
   /** Bumped at each change of format and when a trial settles: what a call says again. */
   #revision = 0;
+  /** Below this many MB/s of CSV a trial of csv_gzip starts (GZIP_BELOW_MBPS, or NEARBY_GZIP_BELOW_MBPS). */
+  readonly #gzipBelow: number;
 
   /**
    * A choice for the service at `baseUrl`.
@@ -161,6 +169,7 @@ export class WireChoice {
    * @param baseUrl the service's base URL: where it is sets the first choice
    */
   constructor(baseUrl: string) {
+    this.#gzipBelow = nearby(baseUrl) ? NEARBY_GZIP_BELOW_MBPS : GZIP_BELOW_MBPS;
     this.#decision = nearby(baseUrl)
       ? { format: "csv", reason: "the service is on this machine or a private network: plain CSV until its pages measure a slow line" }
       : {
@@ -241,20 +250,20 @@ export class WireChoice {
       return;
     }
     if (this.#settled) return;
-    if (format === "csv" && line < GZIP_BELOW_MBPS) {
+    if (format === "csv" && line < this.#gzipBelow) {
       this.#trial = { original: "csv" };
       this.#switch({
         format: "csv_gzip",
-        reason: `the line measured ${shown(line)} of CSV, below ${GZIP_BELOW_MBPS} MB/s: trying csv_gzip, fewer bytes for some CPU`,
+        reason: `the line measured ${shown(line)} of CSV, below ${this.#gzipBelow} MB/s: trying csv_gzip, fewer bytes for some CPU`,
       });
-    } else if (format === "csv_gzip" && line >= GZIP_BELOW_MBPS) {
+    } else if (format === "csv_gzip" && line >= this.#gzipBelow) {
       this.#trial = { original: "csv_gzip" };
       this.#switch({
         format: "csv",
-        reason: `the line measured ${shown(line)} even of compressed bytes, above ${GZIP_BELOW_MBPS} MB/s: trying plain CSV, less CPU`,
+        reason: `the line measured ${shown(line)} even of compressed bytes, above ${this.#gzipBelow} MB/s: trying plain CSV, less CPU`,
       });
     } else {
-      this.#decision = { format, reason: `${name(format)}: the line measured ${shown(line)} (csv_gzip below ${GZIP_BELOW_MBPS} MB/s)` };
+      this.#decision = { format, reason: `${name(format)}: the line measured ${shown(line)} (csv_gzip below ${this.#gzipBelow} MB/s)` };
     }
   }
 
