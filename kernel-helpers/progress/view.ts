@@ -50,7 +50,9 @@ function progressText(e: RichProgressEvent): string {
   if (!e.done && !e.waiting && e.pages === 0 && e.rows === 0) {
     return `${e.dataset}: starting${e.tickers ? `, ${e.tickers.total} tickers` : ""}, waiting for the first page`;
   }
-  return `${e.dataset}: ${parts(e, percentOf(e)).join(", ")}`;
+  // The workbench's own choice of csv_gzip is news (bytes cost more than CPU here); plain CSV is not.
+  const wire = e.wireFormat?.format === "csv_gzip" ? ", csv_gzip" : "";
+  return `${e.dataset}: ${parts(e, percentOf(e)).join(", ")}${wire}`;
 }
 
 /**
@@ -80,12 +82,13 @@ export function progressBundle(e: RichProgressEvent): MediaBundle {
     : "#3182bd";
   const state = stopped ?? (e.done ? "done" : waiting ? "waiting" : percent === undefined ? "indeterminate" : "determinate");
   const text = progressText(e);
-  const html =
-    `<div class="wb-progress wb-progress-${state}" style="font:12px sans-serif;max-width:620px"><div style="background:#eee;border-radius:3px;height:10px;overflow:hidden"><div style="width:${
-      width.toFixed(1)
-    }%;height:100%;background:${fill}"></div></div><div style="margin-top:3px;color:${waiting ? "#a63603" : "#333"}">${
-      escapeHtml(text)
-    }</div></div>`;
+  const html = `<div class="wb-progress wb-progress-${state}"${
+    e.wireFormat ? ` title="${escapeHtml(`${e.wireFormat.format}: ${e.wireFormat.reason}`)}"` : ""
+  } style="font:12px sans-serif;max-width:620px"><div style="background:#eee;border-radius:3px;height:10px;overflow:hidden"><div style="width:${
+    width.toFixed(1)
+  }%;height:100%;background:${fill}"></div></div><div style="margin-top:3px;color:${waiting ? "#a63603" : "#333"}">${
+    escapeHtml(text)
+  }</div></div>`;
   return { "text/html": html, "text/plain": text };
 }
 

@@ -23,6 +23,16 @@ const html = (e: RichProgressEvent) => new JSDOM(String(progressBundle(e)["text/
 const barWidth = (e: RichProgressEvent) => (html(e).querySelector(".wb-progress > div > div") as HTMLElement).style.width;
 
 describe("the notebook bar", () => {
+  it("names csv_gzip when the workbench chose it, with the reason on hover; plain CSV goes unsaid", () => {
+    const reason = "over this line plain CSV delivered 10.9 MB/s of CSV, csv_gzip 35.1 MB/s";
+    const gzip = event({ wireFormat: { format: "csv_gzip", reason } });
+    expect(progressBundle(gzip)["text/plain"]).toBe("eq-taq-1min: 2,500 rows, 3 pages, 3 MiB, 1,250 rows/s, csv_gzip");
+    expect(html(gzip).querySelector(".wb-progress")!.getAttribute("title")).toBe(`csv_gzip: ${reason}`);
+    const csv = event({ wireFormat: { format: "csv", reason: "the service is on this machine" } });
+    expect(progressBundle(csv)["text/plain"]).toBe("eq-taq-1min: 2,500 rows, 3 pages, 3 MiB, 1,250 rows/s");
+    expect(html(csv).querySelector(".wb-progress")!.getAttribute("title")).toBe("csv: the service is on this machine");
+  });
+
   it("is determinate with percent, rows of the total, MiB, rate and ETA once the total is known", () => {
     const e = event({ expectedRows: 10_000, etaSeconds: 6 });
     expect(progressBundle(e)["text/plain"]).toBe("eq-taq-1min: 25%, 2,500 of 10,000 rows, 3 pages, 3 MiB, 1,250 rows/s, ETA 6 s");
