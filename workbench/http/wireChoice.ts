@@ -169,8 +169,9 @@ export class WireChoice {
    * @param baseUrl the service's base URL: where it is sets the first choice
    */
   constructor(baseUrl: string) {
-    this.#gzipBelow = nearby(baseUrl) ? NEARBY_GZIP_BELOW_MBPS : GZIP_BELOW_MBPS;
-    this.#decision = nearby(baseUrl)
+    const close = nearby(baseUrl);
+    this.#gzipBelow = close ? NEARBY_GZIP_BELOW_MBPS : GZIP_BELOW_MBPS;
+    this.#decision = close
       ? { format: "csv", reason: "the service is on this machine or a private network: plain CSV until its pages measure a slow line" }
       : {
         format: "csv_gzip",
