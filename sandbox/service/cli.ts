@@ -14,6 +14,8 @@ import { parseArgs } from "node:util";
 import { GENERATOR_VERSION } from "../market/manifest.ts";
 import { profileByName } from "../market/profiles.ts";
 import { isCidr, parseAddress } from "./net/cidr.ts";
+import { cacheBudgetMb } from "./query/cacheBudget.ts";
+import { collectPaceMb } from "./query/frameCollector.ts";
 import { CLIENT_TIMEOUT_MS, SHUTDOWN_GRACE_MS, startSandbox } from "./server.ts";
 import { DEMO_ACCOUNTS } from "./state/demoAccounts.ts";
 import type { Settings } from "./state/settings.ts";
@@ -136,6 +138,15 @@ if (args.faults !== undefined) {
     fail(`--faults '${args.faults}' must be seed,rate503,rate504,rate429,rateDrop with rates summing to at most 1`);
   }
   settings.faults = { seed: parts[0], rate503: parts[1], rate504: parts[2], rate429: parts[3], rateDrop: parts[4] };
+}
+
+// The settings read from the environment too, before a market is generated: a mistyped value
+// is named at once, not after minutes of generation.
+try {
+  cacheBudgetMb();
+  collectPaceMb();
+} catch (e) {
+  fail((e as Error).message);
 }
 
 let profile;

@@ -4,6 +4,9 @@
  * paced by the frames the workers let go (sandbox/service/query/frameCollector.ts). What they
  * achieve in megabytes is measured by bench/sandbox.ts against the sandbox as it was.
  */
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSandbox } from "../../../sandbox/launcher/spawn.ts";
 import { cacheBudgetMb, DEFAULT_CACHE_MB } from "../../../sandbox/service/query/cacheBudget.ts";
@@ -43,9 +46,17 @@ describe("the sandbox's memory settings", () => {
     expect(page.status).toBe(200);
   });
 
-  it("refuses a budget that is not a number of megabytes, naming it", async () => {
-    await expect(spawnSandbox(["--port", "0", "--data", "/nonexistent-market"], { env: { SANDBOX_FRAME_CACHE_MB: "lots" } })).rejects
-      .toThrow(/SANDBOX_FRAME_CACHE_MB 'lots' is not a number of megabytes/);
+  it("refuses a budget or pace that is not a number of megabytes, naming it, before generating a missing market", async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), "memory-budget-")), "market");
+    try {
+      await expect(spawnSandbox(["--port", "0", "--data", missing], { env: { SANDBOX_FRAME_CACHE_MB: "lots" } })).rejects
+        .toThrow(/SANDBOX_FRAME_CACHE_MB 'lots' is not a number of megabytes/);
+      await expect(spawnSandbox(["--port", "0", "--data", missing], { env: { SANDBOX_COLLECT_MB: "-4" } })).rejects
+        .toThrow(/SANDBOX_COLLECT_MB '-4' is not a number of megabytes \(0 leaves collections to V8\)/);
+      expect(readdirSync(dirname(missing))).toEqual([]);
+    } finally {
+      rmSync(dirname(missing), { recursive: true, force: true });
+    }
   });
 
   it("reads the budget: the default when unset, 0 for off, a typed error otherwise", () => {
