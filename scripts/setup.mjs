@@ -96,8 +96,8 @@ async function jupyterWorks() {
 }
 
 async function jupyter() {
-  if (await jupyterWorks()) return "already present";
-  await aptInstall("Jupyter", debianPackages, "install it with `pip install nbconvert nbclient ipykernel jupyter_client`");
+  if (!missing.packages.includes(debianPackages[0])) return "already present";
+  await debianInstall;
   if (await jupyterWorks()) return `ok, installed ${debianPackages.join(" ")}`;
   throw new Error(
     `Installed ${debianPackages.join(" ")} but \`${jupyterPath() ?? "jupyter"} ` +
@@ -126,12 +126,41 @@ async function aptInstall(what, packages, otherwise) {
   await aptGet("install", "-y", "--no-install-recommends", ...packages);
 }
 
+const chromiumWorks = async () => Boolean(which("chromium")) && (await run("chromium", ["--version"])).status === 0;
+
 async function chromium() {
-  const works = async () => which("chromium") && (await run("chromium", ["--version"])).status === 0;
-  if (await works()) return "already present";
-  await aptInstall("Chromium", ["chromium"], "install Chromium so that `chromium` is on PATH");
-  if (await works()) return "ok, installed chromium";
+  if (!missing.packages.includes("chromium")) return "already present";
+  await debianInstall;
+  if (await chromiumWorks()) return "ok, installed chromium";
   throw new Error("Installed chromium but `chromium --version` still fails");
+}
+
+/**
+ * The Debian packages this run needs and lacks (Jupyter's, Chromium), with what to do where
+ * apt-get cannot install them; nothing when all are present.
+ */
+async function missingDebianPackages(wantJupyter, wantChromium) {
+  const [jupyterOk, chromiumOk] = await Promise.all([
+    wantJupyter ? jupyterWorks() : true,
+    wantChromium ? chromiumWorks() : true,
+  ]);
+  return {
+    packages: [...(jupyterOk ? [] : debianPackages), ...(chromiumOk ? [] : ["chromium"])],
+    what: [jupyterOk ? [] : ["Jupyter"], chromiumOk ? [] : ["Chromium"]].flat().join(" and "),
+    otherwise: [
+      ...(jupyterOk ? [] : ["install Jupyter with `pip install nbconvert nbclient ipykernel jupyter_client`"]),
+      ...(chromiumOk ? [] : ["install Chromium so that `chromium` is on PATH"]),
+    ].join(" and "),
+  };
+}
+
+/**
+ * Whether apt-get can run without asking anything: as root, or through a sudo that needs no
+ * password. Only then does it run beside npm; a password prompt waits for its own turn.
+ */
+async function aptRunsUnattended() {
+  if (process.getuid?.() === 0) return true;
+  return Boolean(which("sudo")) && (await run("sudo", ["-n", "true"])).status === 0;
 }
 
 async function denoKernel() {
@@ -220,10 +249,28 @@ if (args.some((arg) => !flags.includes(arg))) {
   );
   process.exit(2);
 }
+// The Debian packages are installed in one apt-get run (one `apt-get update`), started before
+// npm's install when nothing will ask for a password, so the two downloads overlap on a fresh
+// machine; the steps that need the packages wait for it.
+const wantJupyter = args.includes("--jupyter") || args.includes("--lab");
+const missing = await missingDebianPackages(wantJupyter, args.includes("--chromium"));
+/** Settles once the missing Debian packages are installed; started by `startDebianInstall`. */
+let debianInstall = Promise.resolve();
+const startDebianInstall = () => {
+  debianInstall = missing.packages.length === 0 ? Promise.resolve() : aptInstall(missing.what, missing.packages, missing.otherwise);
+  // Its failure is reported by the step that waits for it, not as an unhandled rejection meanwhile.
+  debianInstall.catch(() => {});
+};
+const alongsideNpm = missing.packages.length > 0 && Boolean(which("apt-get")) && (await aptRunsUnattended());
+if (alongsideNpm) {
+  console.log(`setup: installing ${missing.packages.join(" ")} with apt-get, alongside npm`);
+  startDebianInstall();
+}
 await step("npm dependencies", npmDependencies);
 await step("polars native binary", polarsBinary);
 await step("deno", deno);
-if (args.includes("--jupyter") || args.includes("--lab")) {
+if (!alongsideNpm) startDebianInstall();
+if (wantJupyter) {
   await step("jupyter", jupyter);
   await step("deno kernel", denoKernel);
   await step("editor help index", editorIndex);
