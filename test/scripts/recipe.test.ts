@@ -121,6 +121,8 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
   it("writes an HTML report that Chromium shows with its chart, offline", async () => {
     const page = await browser.open(join(out, "tiny-recipe.html"), 1200, 2000);
     const [png, dom] = [await page.screenshot(), await page.content()];
+    // Read: the page's renderer need not stay up, idle, for the rest of the file's runs.
+    await page.close();
 
     const image = decodePng(png);
     expect([image.width, image.height]).toEqual([1200, 2000]);
