@@ -220,20 +220,24 @@ describe("the installed package (npm pack, then npm install <tarball> in a folde
           pull,
         ],
       };
-      for (const [kernel, cells] of Object.entries(notebooks)) {
-        const notebook = makeNotebook(cells);
-        notebook.metadata.kernelspec = { name: kernel, display_name: kernel, language: "typescript" };
-        writeFileSync(join(project, `${kernel}.ipynb`), JSON.stringify(notebook));
-      }
-      // One nbconvert for both, as a user converts several notebooks at once: each runs on the
-      // kernel its metadata names (nbconvert's default), and a second nbconvert would only cost
-      // a second Python with its Jupyter imports.
-      await inProject(
-        jupyterPath()!,
-        ["nbconvert", "--to", "notebook", "--execute", ...Object.keys(notebooks).map((k) => `${k}.ipynb`)],
-        env,
+      const executed = await Promise.all(
+        Object.entries(notebooks).map(async ([kernel, cells]) => {
+          const notebook = makeNotebook(cells);
+          notebook.metadata.kernelspec = { name: kernel, display_name: kernel, language: "typescript" };
+          writeFileSync(join(project, `${kernel}.ipynb`), JSON.stringify(notebook));
+          await inProject(jupyterPath()!, [
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            `--ExecutePreprocessor.kernel_name=${kernel}`,
+            "--output",
+            `${kernel}.out.ipynb`,
+            `${kernel}.ipynb`,
+          ], env);
+          return JSON.parse(readFileSync(join(project, `${kernel}.out.ipynb`), "utf8"));
+        }),
       );
-      const executed = Object.keys(notebooks).map((kernel) => JSON.parse(readFileSync(join(project, `${kernel}.nbconvert.ipynb`), "utf8")));
       for (const notebook of executed) {
         const outputs = notebook.cells[1].outputs as { output_type: string; text?: string[]; data?: Record<string, unknown> }[];
         // Two tickers over the week of 20 Nov 2023 (Thanksgiving closed): 2 x 6 rows, shown as the workbench's HTML table.
