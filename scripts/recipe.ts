@@ -24,8 +24,6 @@ import { runNotebook, shown, summaryLine } from "./notebookRun.ts";
 import { outDir, repoRoot } from "./paths.mjs";
 import { NoSandboxError, openSandbox } from "./sandboxSession.ts";
 import { withCollectCell } from "./provenance/cell.ts";
-import { provenanceStep } from "./provenance/runHook.ts";
-import { compareRuns } from "../workbench/provenance/compareRuns.ts";
 import type { RunManifest } from "../workbench/provenance/manifest.ts";
 
 // Which npm script ran us: `notebook` and `recipe` differ only in their usage line and default --out.
@@ -132,6 +130,9 @@ writeFileSync(copy, JSON.stringify(run, null, 1));
 const given = Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" ");
 console.log(`${command}: running ${shown(input)}${given ? ` with ${given}` : " with its defaults"}`);
 
+// The provenance step and the comparison load much of the workbench: loaded once the command line
+// is accepted, so a refused one (a typo, a wrong value) answers without them.
+const { provenanceStep } = await import("./provenance/runHook.ts");
 const provenance = provenanceStep({
   notebook: shown(input),
   notebookPath: input,
@@ -176,6 +177,7 @@ if (verified) {
       `verify: the re-run failed at cell ${rerun.failedCell?.index} (${rerun.failedCell?.error}); comparing the calls made before it`,
     );
   }
+  const { compareRuns } = await import("../workbench/provenance/compareRuns.ts");
   const verdict = compareRuns(verified, rerun);
   for (const line of verdict.lines) console.log(`verify: ${line}`);
   differences = verdict.differences;

@@ -3,13 +3,15 @@
  * tiny fixture recipe run with injected parameters in the Deno kernel against a sandbox on the
  * run's tiny market, its HTML report opened in headless Chromium, its provenance manifest
  * (`<name>.provenance.json` and the report's footer), `--verify <manifest>` on the same market
- * and on a market generated with another seed, a failing run, one's own notebook run with
+ * and on a market generated with another seed (where the recipe's own `sandbox()` call meets the
+ * runner's sandbox on that market), a failing run, one's own notebook run with
  * `npm run notebook`, and the runner's refusals.
  * A real run costs a runner, a Python, a kernel and the workbench loaded in it, so one run
  * serves every check of its kind: the parameter run also makes a download (a --verify run then
  * checks a call and a download), and the failing run is checked for its report and its
- * manifest. The runs on the test market share one sandbox (`--base-url`); the runs on another
- * market start their own (`--data`). compareRuns itself is tested in provenance.test.ts.
+ * manifest; the --verify run on another market is also the run whose notebook asks `sandbox()`
+ * for its service there. The runs on the test market share one sandbox (`--base-url`); the run on
+ * another market starts its own (`--data`). compareRuns itself is tested in provenance.test.ts.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -119,6 +121,8 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
   it("writes an HTML report that Chromium shows with its chart, offline", async () => {
     const page = await browser.open(join(out, "tiny-recipe.html"), 1200, 2000);
     const [png, dom] = [await page.screenshot(), await page.content()];
+    // Read: the page's renderer need not stay up, idle, for the rest of the file's runs.
+    await page.close();
 
     const image = decodePng(png);
     expect([image.width, image.height]).toEqual([1200, 2000]);
@@ -197,6 +201,7 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
   it("--verify against a market generated with another seed (the folder gone): the call and the partitions DIFFERENT, exit 1", async () => {
     rmSync(lake, { recursive: true, force: true });
     const path = join(out, "tiny-recipe.provenance.json");
+    const other = join(dir, "other");
     const result = await recipe([
       FIXTURE,
       "--profile",
@@ -204,11 +209,19 @@ describe("a run with parameters: its notebook, report and provenance manifest", 
       "--data",
       inject("otherMarketDir"),
       "--out",
-      join(dir, "other"),
+      other,
       "--verify",
       path,
     ], "notebook");
     expect(result.status).toBe(1);
+    // The notebook itself ran without error: the exit status is the verdict's. Its own sandbox()
+    // call met the runner's sandbox on that market, not the demo one (whose days are others).
+    expect(result.stderr).toBe("");
+    const executed = readJson(join(other, "tiny-recipe.ipynb"));
+    expect(errorOutputs(executed)).toEqual([]);
+    expect(cellText(executed.cells.find((c: { id: string }) => c.id === "connect"))).toBe(
+      "same as MARKETDATA_BASE_URL: true\neq-daily-ohlc from 2023-11-20 to 2023-11-28\n",
+    );
     expect(result.stdout).toMatch(
       /verify: call 1 eq-daily-ohlc: DIFFERENT: 3 rows both times, other values, first differing at row \d \(rows:/,
     );
@@ -258,28 +271,6 @@ describe("a run whose cell fails", () => {
     expect(daily.error).toMatchObject({ name: "UnknownTickerError" });
     expect(daily.requests[0].params).toContainEqual(["Ticker", "ZZZZ"]);
     expect(readFileSync(path, "utf8")).not.toContain("demo-full-access");
-  });
-});
-
-describe("a recipe that asks sandbox() for its service, run on another market", () => {
-  const out = join(dir, "sandbox");
-
-  it("meets the runner's sandbox on that market, not the demo one", async () => {
-    const result = await recipe([
-      "test/scripts/fixtures/sandbox-recipe.ipynb",
-      "--profile",
-      "tiny",
-      "--data",
-      inject("tinyMarketDir"),
-      "--out",
-      out,
-    ]);
-    expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
-    const notebook = JSON.parse(readFileSync(join(out, "sandbox-recipe.ipynb"), "utf8"));
-    const text = (id: string) => cellText(notebook.cells.find((c: { id: string }) => c.id === id)).trim();
-    expect(text("connect")).toBe("same as MARKETDATA_BASE_URL: true");
-    expect(text("range")).toBe("eq-daily-ohlc from 2023-11-20 to 2023-11-28");
   });
 });
 
