@@ -35,7 +35,8 @@ afterAll(async () => {
 describe("an interrupted download", () => {
   it("killed midway, resumes at partition granularity and equals a clean download", async () => {
     const query = {
-      tickers: ["SPY", "AAPL", "MSFT", "JPM", "OXY.WS", "ODFL"],
+      // Four tickers over six days: 24 partitions, so the kill after 6 still leaves most to resume.
+      tickers: ["SPY", "AAPL", "OXY.WS", "ODFL"],
       start: "2023-11-20",
       end: "2023-11-28",
       pageSize: 240,
@@ -59,10 +60,10 @@ describe("an interrupted download", () => {
     while (!exited) await new Promise((r) => setTimeout(r, 50));
     const before = recorded();
     expect(before).toBeGreaterThanOrEqual(6);
-    expect(before).toBeLessThan(36);
+    expect(before).toBeLessThan(24);
 
     const resumed = await full.download("eq-taq-1min", query, dir, { chunkDays: 1 });
-    expect(resumed).toMatchObject({ partitions: 36, fetched: 36 - before, resumed: true });
+    expect(resumed).toMatchObject({ partitions: 24, fetched: 24 - before, resumed: true });
     const clean = join(scratch, "clean");
     await full.download("eq-taq-1min", { ...query, pageSize: undefined }, clean);
     expectSameFrame(sortRows(full.scan(dir).collectSync()), sortRows(full.scan(clean).collectSync()));

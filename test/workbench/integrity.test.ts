@@ -243,7 +243,11 @@ describe("storage errors", () => {
     mkdirSync(dir);
     const file = join(dir, "part.parquet");
     const n = 2_000_000;
-    const frame = pl.DataFrame({ a: Array.from({ length: n }, (_, i) => i), b: Array.from({ length: n }, (_, i) => `row ${i}`) });
+    // Large enough that the write outlasts a turn of the loop; its text column made by Polars,
+    // not from two million JavaScript strings.
+    const frame = pl.DataFrame([pl.Series("a", new Float64Array(n).map((_, i) => i))]).withColumns(
+      pl.concatString([pl.lit("row "), pl.col("a").cast(pl.Int64).cast(pl.Utf8)], "").alias("b"),
+    );
     const order: string[] = [];
     setImmediate(() => order.push("event loop turned"));
     await writeAtomicallyAsync(file, async (tmp) => {

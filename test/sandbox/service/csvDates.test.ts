@@ -6,7 +6,7 @@
  */
 import pl from "nodejs-polars";
 import { Buffer } from "node:buffer";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { type Dataset, datasetByTextId } from "../../../sandbox/market/catalog.ts";
 import { markTemporalAsText, renderPage, temporalAsText } from "../../../sandbox/service/query/render.ts";
 import { readDataset } from "./support/polarsExpected.ts";
@@ -21,6 +21,21 @@ function bothWays(frame: pl.DataFrame, dataset: Dataset): [string, string] {
   return [body(frame), body(texted)];
 }
 
+const pages = new Map<string, { frame: pl.DataFrame; written: string; fromText: string }>();
+// Let go of them with the file: test processes run file after file.
+afterAll(() => pages.clear());
+/** A dataset's files under `under`, read and rendered both ways once for the tests that look at them. */
+function rendered(textId: string, under: string): { frame: pl.DataFrame; written: string; fromText: string } {
+  const key = `${textId} ${under}`;
+  if (!pages.has(key)) {
+    const dataset = datasetByTextId(textId);
+    const frame = readDataset(dir, dataset, under);
+    const [written, fromText] = bothWays(frame, dataset);
+    pages.set(key, { frame, written, fromText });
+  }
+  return pages.get(key)!;
+}
+
 describe("a CSV page's dates and date-times written by the CSV writer", () => {
   for (
     const [textId, under] of [["eq-taq-1min", "aggregation_logic=core"], ["opt-greeks-daily", ""], ["eq-taq", "TradeDate=2023-11-21"], [
@@ -29,22 +44,17 @@ describe("a CSV page's dates and date-times written by the CSV writer", () => {
     ]] as const
   ) {
     it(`are the bytes of their text for ${textId}`, () => {
-      const dataset = datasetByTextId(textId);
-      const frame = readDataset(dir, dataset, under);
+      const { frame, written, fromText } = rendered(textId, under);
       expect(frame.height).toBeGreaterThan(0);
-      const [written, fromText] = bothWays(frame, dataset);
       expect(written.length).toBeGreaterThan(1000);
       expect(written === fromText, `${textId}: the CSV differs from the one written from text`).toBe(true);
     });
   }
 
   it("carries both precisions", () => {
-    const minute = datasetByTextId("eq-taq-1min");
-    const [bars] = bothWays(readDataset(dir, minute, "aggregation_logic=core"), minute);
+    const bars = rendered("eq-taq-1min", "aggregation_logic=core").written;
     expect(bars).toMatch(/T\d\d:\d\d:00\.000000000-05:00,/);
-    const greeks = datasetByTextId("opt-greeks-daily");
-    const frame = readDataset(dir, greeks, "");
-    const [csv] = bothWays(frame, greeks);
+    const csv = rendered("opt-greeks-daily", "").written;
     expect(csv).toMatch(/T\d\d:\d\d:\d\d\.\d{3}-0[45]:00,/);
     expect(csv).toMatch(/T\d\d:\d\d:\d\d\.\d{9}-0[45]:00,/);
   });

@@ -34,7 +34,8 @@ describe("the sandbox imitating a network (--latency, --bandwidth)", () => {
   it("paces a body at the bandwidth, framed with its length", async () => {
     const started = performance.now();
     // Uncompressed, so that the bytes read are the bytes paced and Content-Length is sent.
-    const r = await sb.get("/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000&response_format=csv", "demo-full-access", {
+    // A page of 2,000 bars: long enough that pacing shows, short enough not to wait seconds.
+    const r = await sb.get("/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=2000&response_format=csv", "demo-full-access", {
       "Accept-Encoding": "identity",
     });
     const firstByte = performance.now() - started;
@@ -89,7 +90,7 @@ describe("the sandbox imitating a shared line (--line)", () => {
 
   it("makes two downloads at once take the line's time for both, not each its own", async () => {
     const page = (ticker: string) =>
-      sb.get(`/api/v1/data/us-equity/eq-taq-1min/${ticker}?limit=100000&response_format=csv`, "demo-full-access", {
+      sb.get(`/api/v1/data/us-equity/eq-taq-1min/${ticker}?limit=2000&response_format=csv`, "demo-full-access", {
         "Accept-Encoding": "identity",
       });
     const started = performance.now();

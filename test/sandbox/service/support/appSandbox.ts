@@ -63,8 +63,7 @@ export async function openAppSandbox(options: AppSandboxOptions = {}): Promise<A
       const response = await sb.fetch(`${sb.baseUrl}${path}`, {
         headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers },
       });
-      const copy = response.clone();
-      pending.push(copy.text().then((body) => contract.record("GET", path, copy.status, copy.headers.get("Content-Type"), body), () => {}));
+      pending.push(contract.recordAnswer("GET", path, response));
       return response;
     },
     stop: async () => {

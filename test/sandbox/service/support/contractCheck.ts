@@ -92,7 +92,22 @@ export class ContractCheck {
     return checks.get(baseUrl);
   }
 
-  /** Checks one response (`body` as text; undefined for HEAD). */
+  /**
+   * Records an answer a test received, reading a copy of its body only when the check reads
+   * it (JSON): another media type is checked by its type alone, so a data page in CSV or
+   * csv_gzip is neither copied nor decoded as text. Resolves once recorded.
+   */
+  recordAnswer(method: string, target: string, response: globalThis.Response): Promise<void> {
+    const contentType = response.headers.get("Content-Type");
+    if ((contentType ?? "").split(";")[0].trim() !== "application/json") {
+      this.record(method, target, response.status, contentType, "");
+      return Promise.resolve();
+    }
+    const copy = response.clone();
+    return copy.text().then((body) => this.record(method, target, copy.status, contentType, body), () => {});
+  }
+
+  /** Checks one response (`body` as text, read only for JSON; undefined for HEAD). */
   record(method: string, target: string, status: number, contentType: string | null, body: string | undefined): void {
     const verb = method.toLowerCase();
     if (!DESCRIBABLE.has(verb)) return;

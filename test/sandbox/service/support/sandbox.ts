@@ -67,8 +67,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<TestSand
     statePath,
     get: async (path, key, headers = {}) => {
       const response = await fetch(`${baseUrl}${path}`, { headers: { ...(key === undefined ? {} : { "X-API-KEY": key }), ...headers } });
-      const copy = response.clone();
-      pending.push(copy.text().then((body) => contract.record("GET", path, copy.status, copy.headers.get("Content-Type"), body), () => {}));
+      pending.push(contract.recordAnswer("GET", path, response));
       return response;
     },
     stop: async () => {
