@@ -4,9 +4,7 @@
  * closed; a reader that keeps reading gets all of its answer; others are served meanwhile; and
  * on SIGTERM the sandbox exits once the grace period is over, whatever its clients do (it used
  * to wait for them for good). The sandboxes run with a one-second time-out and grace period,
- * so the file takes seconds. Tests that only wait on light connections run side by side; the
- * two that have the one worker write a large answer run alone, as that work holds up the
- * worker's other connections (their requests wait unread, and count as silent).
+ * so the file takes seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerOf, halfHead, rawSocket, requestHead, within } from "./support/rawSockets.ts";
@@ -17,7 +15,7 @@ const KEY = "demo-full-access";
 const BIG = "/api/v1/data/us-equity/eq-taq-1min/AAPL?limit=100000";
 const FAST = ["--client-timeout", "1", "--shutdown-grace", "1"];
 
-describe.concurrent("slow and silent clients", () => {
+describe("slow and silent clients", () => {
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startSandbox({ args: FAST });
@@ -50,7 +48,7 @@ describe.concurrent("slow and silent clients", () => {
     expect(await within(client.closed, 15_000)).toBeGreaterThan(1800);
   });
 
-  it.sequential("cuts an answer its client takes nothing of, while serving others meanwhile", async () => {
+  it("cuts an answer its client takes nothing of, while serving others meanwhile", async () => {
     const silent = await rawSocket(sb.baseUrl);
     silent.write(requestHead(BIG, KEY));
     const others: number[] = [];
@@ -73,7 +71,7 @@ describe.concurrent("slow and silent clients", () => {
     expect(answer.bodyBytes).toBeLessThan(answer.contentLength);
   });
 
-  it.sequential("serves the whole answer to a reader that keeps reading, however slowly", async () => {
+  it("serves the whole answer to a reader that keeps reading, however slowly", async () => {
     const reader = await rawSocket(sb.baseUrl);
     reader.write(requestHead(`${BIG}&response_format=csv`, KEY));
     // About 2 MB taken 128 KiB at a time, with pauses shorter than the time-out.
@@ -96,7 +94,7 @@ describe.concurrent("slow and silent clients", () => {
   });
 });
 
-describe.concurrent("SIGTERM", () => {
+describe("SIGTERM", () => {
   it("exits soon after the grace period with clients that never read and a half-sent request", async () => {
     const sb = await startSandbox({ args: FAST });
     const silent = await Promise.all(Array.from({ length: 4 }, () => rawSocket(sb.baseUrl)));
