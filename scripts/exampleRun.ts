@@ -11,7 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { type Example, exampleBlocks, exampleModule } from "./exampleTypes.ts";
+import { declaredNames, type Example, exampleBlocks, exampleModule } from "./exampleTypes.ts";
 import { writesResult } from "./exampleResults.ts";
 import { denoPath, repoRoot } from "./paths.mjs";
 import { run } from "./run.mjs";
@@ -46,7 +46,8 @@ export interface ExampleRun {
 
 /** Whether the example uses a preamble name it does not declare (`wb`, `df`): it needs a service or a frame. */
 function needsPreamble(code: string): boolean {
-  return ["wb", "df"].some((name) => new RegExp(`\\b${name}\\b`).test(code) && !new RegExp(`\\b(?:const|let)\\s+${name}\\b`).test(code));
+  const own = declaredNames(code);
+  return ["wb", "df"].some((name) => new RegExp(`\\b${name}\\b`).test(code) && !own.has(name));
 }
 
 /** Whether `text` opens and closes its brackets in order (so it is a whole expression). */

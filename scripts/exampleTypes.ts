@@ -111,8 +111,15 @@ export async function exampleBlocks(modules: readonly string[] = PUBLIC_MODULES)
   return [...found.values()];
 }
 
-/** The names `code` declares or imports at its top level (a regex reading, not a parser). */
-function declaredNames(code: string): Set<string> {
+/**
+ * The names `code` declares or imports at its top level (a regex reading, not a parser).
+ *
+ * @example
+ * ```ts
+ * declaredNames('import { a as b } from "./x.ts";\nconst wb = 1;'); // Set { "b", "wb" }
+ * ```
+ */
+export function declaredNames(code: string): Set<string> {
   const names = new Set<string>();
   for (const m of code.matchAll(/\b(?:const|let|var|function|class|interface|type)\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
   for (const m of code.matchAll(/\bconst\s*\{([^}]*)\}/g)) for (const n of m[1].split(",")) names.add(n.split(":").pop()!.trim());

@@ -96,7 +96,7 @@ async function jupyterWorks() {
 }
 
 async function jupyter() {
-  if (!missing.packages.includes(debianPackages[0])) return "already present";
+  if (!missing.jupyter) return "already present";
   await debianInstall;
   if (await jupyterWorks()) return `ok, installed ${debianPackages.join(" ")}`;
   throw new Error(
@@ -129,28 +129,37 @@ async function aptInstall(what, packages, otherwise) {
 const chromiumWorks = async () => Boolean(which("chromium")) && (await run("chromium", ["--version"])).status === 0;
 
 async function chromium() {
-  if (!missing.packages.includes("chromium")) return "already present";
+  if (!missing.chromium) return "already present";
   await debianInstall;
   if (await chromiumWorks()) return "ok, installed chromium";
   throw new Error("Installed chromium but `chromium --version` still fails");
 }
 
 /**
- * The Debian packages this run needs and lacks (Jupyter's, Chromium), with what to do where
- * apt-get cannot install them; nothing when all are present.
+ * Whether Jupyter and Chromium are wanted and missing, their Debian packages, and what to do
+ * where apt-get cannot install them; no packages when nothing is missing.
  */
 async function missingDebianPackages(wantJupyter, wantChromium) {
-  const [jupyterOk, chromiumOk] = await Promise.all([
-    wantJupyter ? jupyterWorks() : true,
-    wantChromium ? chromiumWorks() : true,
+  const [jupyter, chromium] = await Promise.all([
+    wantJupyter && jupyterWorks().then((works) => !works),
+    wantChromium && chromiumWorks().then((works) => !works),
   ]);
+  const lacking = [
+    ...(jupyter
+      ? [{
+        what: "Jupyter",
+        packages: debianPackages,
+        otherwise: "install Jupyter with `pip install nbconvert nbclient ipykernel jupyter_client`",
+      }]
+      : []),
+    ...(chromium ? [{ what: "Chromium", packages: ["chromium"], otherwise: "install Chromium so that `chromium` is on PATH" }] : []),
+  ];
   return {
-    packages: [...(jupyterOk ? [] : debianPackages), ...(chromiumOk ? [] : ["chromium"])],
-    what: [jupyterOk ? [] : ["Jupyter"], chromiumOk ? [] : ["Chromium"]].flat().join(" and "),
-    otherwise: [
-      ...(jupyterOk ? [] : ["install Jupyter with `pip install nbconvert nbclient ipykernel jupyter_client`"]),
-      ...(chromiumOk ? [] : ["install Chromium so that `chromium` is on PATH"]),
-    ].join(" and "),
+    jupyter,
+    chromium,
+    packages: lacking.flatMap((l) => l.packages),
+    what: lacking.map((l) => l.what).join(" and "),
+    otherwise: lacking.map((l) => l.otherwise).join(" and "),
   };
 }
 

@@ -99,7 +99,7 @@ export class ContractCheck {
    */
   recordAnswer(method: string, target: string, response: globalThis.Response): Promise<void> {
     const contentType = response.headers.get("Content-Type");
-    if ((contentType ?? "").split(";")[0].trim() !== "application/json") {
+    if (mediaType(contentType) !== "application/json") {
       this.record(method, target, response.status, contentType, "");
       return Promise.resolve();
     }
@@ -121,7 +121,7 @@ export class ContractCheck {
     const response = this.#resolve(responses[String(status)]);
     if (!response) return void this.#failures.push(`${where}: status ${status} is not documented for ${method} ${item.template}`);
     if (body === undefined || !response.content) return;
-    const type = (contentType ?? "").split(";")[0].trim();
+    const type = mediaType(contentType);
     const media = response.content[type];
     if (!media) {
       return void this.#failures.push(`${where}: content type '${type}' is not documented (${Object.keys(response.content).join(", ")})`);
@@ -154,6 +154,11 @@ export class ContractCheck {
   forget(baseUrl: string): void {
     checks.delete(baseUrl);
   }
+}
+
+/** A Content-Type's media type, without its parameters (`text/csv; charset=utf-8` is `text/csv`). */
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0].trim();
 }
 
 /** Points `#/components/...` references at the components schema registered as `openapi`. */
