@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
+    // Idle unless TEST_CPU_LOG is set: each file's CPU seconds for `node scripts/testCpu.mjs`.
+    setupFiles: ["test/cpuProbe.ts"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     // Native Polars and generated market folders are heavy: test files run in a few long-lived
