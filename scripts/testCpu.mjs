@@ -4,9 +4,10 @@
 // two, so this table, not the files' wall times, says what a change to a file saves.
 //   node scripts/testCpu.mjs [vitest arguments]
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { repoRoot } from "./paths.mjs";
 import process from "node:process";
 
@@ -25,19 +26,20 @@ export function cpuTable(log) {
     if (numbers.length !== 3 || ![wall, own, children].every(Number.isFinite)) {
       throw new Error(`Not a line of TEST_CPU_LOG (file, wall, own and children's CPU seconds, tab-separated): '${line}'`);
     }
-    const row = byFile.get(file) ?? { file, wall: 0, own: 0, children: 0, cpu: 0 };
+    const row = byFile.get(file) ?? { file, wall: 0, own: 0, children: 0 };
     row.wall += wall;
     row.own += own;
     row.children += children;
-    row.cpu = row.own + row.children;
     byFile.set(file, row);
   }
-  const rows = [...byFile.values()].sort((a, b) => b.cpu - a.cpu);
+  const rows = [...byFile.values()].map((r) => ({ ...r, cpu: r.own + r.children })).sort((a, b) => b.cpu - a.cpu);
   const sum = (key) => rows.reduce((s, r) => s + r[key], 0);
   return { rows, total: { wall: sum("wall"), own: sum("own"), children: sum("children"), cpu: sum("cpu") } };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run, not imported (the test imports cpuTable): compared as URLs, so a path with spaces or a
+// symbolic link still matches.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const dir = mkdtempSync(join(tmpdir(), "test-cpu-"));
   const log = join(dir, "cpu.tsv");
   const started = performance.now();
